@@ -1,0 +1,3 @@
+module github.com/panectl/panectl
+
+go 1.26.8
