@@ -1,6 +1,69 @@
-// Package cmd holds panectl's Cobra commands: flags fill each tool's input type,
-// one call goes into the packages below, and errors map to exit codes in one place.
+// Package cmd holds panectl's Cobra commands: flags fill each tool's input
+// type (package schema), one run function calls into the packages below,
+// output is printed here, and errors map to exit codes in one place
+// (exitcode.go). No tmux calls and no logic live here.
 package cmd
 
-// Main runs panectl and returns the process exit code.
-func Main() int { return 0 }
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Main runs panectl with os.Args and returns the process exit code.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	f := NewFactory()
+	root := NewRootCmd(f)
+	err := root.ExecuteContext(ctx)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, errInterrupted) {
+		err = errInterrupted
+	}
+	return f.Fail(err)
+}
+
+// NewRootCmd builds the command tree.
+func NewRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "panectl",
+		Short: "Automate real tmux panes: type exactly, read since a cursor, wait without being fooled by echo",
+		Long: `panectl automates real tmux panes. Panes are named by id (%N). Every command
+prints plain lines for people, or exactly one JSON object with --json.
+
+Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
+5 pane exited, 124 timeout, 130 interrupted (see: panectl help exit-codes).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       buildVersion().Version,
+	}
+	root.SetVersionTemplate("panectl {{.Version}}\n")
+	pf := root.PersistentFlags()
+	pf.StringVarP(&f.SocketName, "socket-name", "L", "", "tmux socket name (as tmux -L)")
+	pf.StringVarP(&f.SocketPath, "socket-path", "S", "", "tmux socket path (as tmux -S)")
+	pf.BoolVar(&f.JSON, "json", false, "print one JSON object (errors as JSON on stderr)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageErr(err) })
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+
+	root.AddCommand(
+		newListCmd(f),
+		newNewCmd(f),
+		newKillCmd(f),
+		newCursorCmd(f),
+		newSendTextCmd(f),
+		newSendKeysCmd(f),
+		newSendASCIICmd(f),
+		newCaptureCmd(f),
+		newWaitForTextCmd(f),
+		newVersionCmd(f),
+		newDemoCmd(f),
+	)
+	root.AddCommand(helpTopics()...)
+	return root
+}

@@ -1,0 +1,151 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/tmux"
+	"github.com/panectl/panectl/waiter"
+)
+
+// Exit codes (SPEC.md section 2). This file is the only place errors become
+// exit codes.
+const (
+	ExitOK          = 0
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitStopped     = 3
+	ExitNotFound    = 4
+	ExitPaneExited  = 5
+	ExitTimeout     = 124
+	ExitInterrupted = 130
+)
+
+const exitCodesHelp = `panectl exit codes (an unknown code means failure):
+
+  0    success; for waits: the condition was met
+  1    failure (tmux error, internal error) with tmux's own message
+  2    usage or invalid input: bad flag, invalid regex, bad cursor, unknown JSON field, out-of-range value
+  3    a stop pattern matched (wait-for-text), or a guarded action was refused (approval pending, pane busy)
+  4    not found: no tmux server at the socket, no such pane, no such task
+  5    the pane or its process exited during the operation
+  124  timed out
+  130  interrupted (SIGINT/SIGTERM): panectl cleans up and exits
+
+run without --background exits with the command's own exit status when the
+command completed; panectl's own failures use the table above.
+With --json, errors are also printed on stderr as
+{"error":{"code":"...","message":"...","exit_code":N}}.
+`
+
+// usageError is invalid input: exit 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErr(err error) error { return &usageError{err} }
+
+func usageErrorf(format string, a ...any) error { return &usageError{fmt.Errorf(format, a...)} }
+
+// exitError ends a command with a code after its output was printed (a wait
+// that timed out, a run that returned its command's status).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+var errInterrupted = errors.New("interrupted")
+
+// outcomeExit maps a wait outcome to its exit code.
+func outcomeExit(outcome string) error {
+	switch outcome {
+	case waiter.OutcomeMatched, "", "quiet", "turn_ended", "completed":
+		return nil
+	case waiter.OutcomeStopped:
+		return &exitError{ExitStopped, "a stop pattern matched"}
+	case waiter.OutcomeTimeout:
+		return &exitError{ExitTimeout, "timed out"}
+	case waiter.OutcomeExited:
+		return &exitError{ExitPaneExited, "the pane exited"}
+	}
+	return nil
+}
+
+// codeOf maps an error to (exit code, error code name).
+func codeOf(err error) (int, string) {
+	var ee *exitError
+	var ue *usageError
+	switch {
+	case errors.As(err, &ee):
+		return ee.code, codeName(ee.code)
+	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
+		return ExitInterrupted, "interrupted"
+	case errors.As(err, &ue), errors.Is(err, pane.ErrBadCursor), errors.Is(err, waiter.ErrInvalidPattern),
+		errors.Is(err, tmux.ErrAmbiguousTarget):
+		return ExitUsage, "usage"
+	case errors.Is(err, tmux.ErrNoServer):
+		return ExitNotFound, "no_server"
+	case errors.Is(err, tmux.ErrPaneNotFound):
+		return ExitNotFound, "not_found"
+	case errors.Is(err, context.DeadlineExceeded):
+		return ExitTimeout, "timeout"
+	}
+	if isCobraUsage(err) {
+		return ExitUsage, "usage"
+	}
+	return ExitFailure, "failure"
+}
+
+func codeName(code int) string {
+	switch code {
+	case ExitStopped:
+		return "stopped"
+	case ExitNotFound:
+		return "not_found"
+	case ExitPaneExited:
+		return "exited"
+	case ExitTimeout:
+		return "timeout"
+	case ExitUsage:
+		return "usage"
+	case ExitInterrupted:
+		return "interrupted"
+	}
+	return "failure"
+}
+
+// isCobraUsage recognises Cobra's own argument errors (unknown command,
+// wrong number of arguments), which are not typed.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Fail prints err (as text, or JSON with --json) and returns its exit code.
+func (f *Factory) Fail(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	code, name := codeOf(err)
+	var ee *exitError
+	quiet := errors.As(err, &ee) // the output already said it
+	if f.JSON {
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": name, "message": err.Error(), "exit_code": code}})
+		fmt.Fprintln(f.IO.ErrOut, string(b))
+	} else if !quiet {
+		fmt.Fprintf(f.IO.ErrOut, "panectl: %v\n", err)
+	}
+	return code
+}

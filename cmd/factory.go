@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/panectl/panectl/tmux"
+)
+
+// IOStreams are the command's standard streams and whether they are terminals.
+type IOStreams struct {
+	In          io.Reader
+	Out, ErrOut io.Writer
+	OutTTY      bool
+	ErrTTY      bool
+}
+
+// Factory carries what commands need: streams, the global flags, and a
+// lazily built tmux client (so `panectl version` never looks for tmux).
+type Factory struct {
+	IO         IOStreams
+	SocketName string // -L
+	SocketPath string // -S
+	JSON       bool   // --json
+
+	client *tmux.Client
+}
+
+// NewFactory returns a Factory on the process's standard streams.
+func NewFactory() *Factory {
+	return &Factory{IO: IOStreams{
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr),
+	}}
+}
+
+// Client returns the tmux client for the resolved server.
+func (f *Factory) Client() (*tmux.Client, error) {
+	if f.client != nil {
+		return f.client, nil
+	}
+	srv, err := tmux.ResolveServer(f.SocketName, f.SocketPath, nil)
+	if err != nil {
+		return nil, usageErr(err)
+	}
+	c, err := tmux.NewClient(srv)
+	if err != nil {
+		return nil, err
+	}
+	f.client = c
+	return c, nil
+}
+
+// Pane resolves a pane argument (id or target) on the server.
+func (f *Factory) Pane(ctx context.Context, target string) (*tmux.Client, tmux.PaneInfo, error) {
+	c, err := f.Client()
+	if err != nil {
+		return nil, tmux.PaneInfo{}, err
+	}
+	if target == "" {
+		return nil, tmux.PaneInfo{}, usageErrorf("a pane is required: give its id, e.g. %%1 (see: panectl list)")
+	}
+	p, err := c.ResolvePane(ctx, target)
+	return c, p, err
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,82 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// emit prints a command's output: the JSON object with --json, else the
+// plain lines human writes.
+func (f *Factory) emit(out any, human func(w io.Writer)) error {
+	if f.JSON {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(out)
+	}
+	if human != nil {
+		human(f.IO.Out)
+	}
+	return nil
+}
+
+func printLines(w io.Writer, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// Timeouts (SPEC.md section 2): seconds as a number, or a Go duration such
+// as 500ms, 2s, 1m; default 30; clamped to [0, 3600].
+const (
+	defaultTimeout = 30.0
+	maxTimeout     = 3600.0
+)
+
+// parseTimeout reads a timeout flag value in seconds.
+func parseTimeout(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return defaultTimeout, nil
+	}
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if v != v { // NaN
+			return 0, usageErrorf("invalid timeout %q: want seconds (1.5) or a duration (500ms, 2s, 1m)", s)
+		}
+		return v, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, usageErrorf("invalid timeout %q: want seconds (1.5) or a duration (500ms, 2s, 1m)", s)
+	}
+	return d.Seconds(), nil
+}
+
+// effectiveTimeout applies the default and the clamp.
+func effectiveTimeout(v *float64) float64 {
+	if v == nil {
+		return defaultTimeout
+	}
+	return min(max(*v, 0), maxTimeout)
+}
+
+func seconds(v float64) time.Duration { return time.Duration(v * float64(time.Second)) }
+
+// round3 keeps durations readable in JSON (milliseconds).
+func round3(v float64) float64 {
+	return float64(int64(v*1000+0.5)) / 1000
+}
+
+// maxLines validates max_lines (1..10000, default 200).
+func maxLines(n int) (int, error) {
+	switch {
+	case n == 0:
+		return 200, nil
+	case n < 1 || n > 10000:
+		return 0, usageErrorf("max_lines %d is out of range: want 1..10000", n)
+	}
+	return n, nil
+}

@@ -1,0 +1,170 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/tmux"
+	"github.com/spf13/cobra"
+)
+
+func summary(p tmux.PaneInfo) schema.PaneSummary {
+	return schema.PaneSummary{
+		PaneID: p.ID, SessionID: p.SessionID, SessionName: p.SessionName, WindowID: p.WindowID,
+		Command: p.Command, PID: p.PID, CWD: p.CWD, Width: p.Width, Height: p.Height, Dead: p.Dead, Title: p.Title,
+	}
+}
+
+func newListCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the panes of the server",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			out, err := runList(c.Context(), f, schema.ListPanesInput{})
+			if err != nil {
+				return err
+			}
+			return f.emit(out, func(w io.Writer) {
+				for _, p := range out.Panes {
+					dead := ""
+					if p.Dead {
+						dead = " (dead)"
+					}
+					fmt.Fprintf(w, "%s\t%s:%s\t%s\t%dx%d\t%s\t%s%s\n", p.PaneID, p.SessionName, p.WindowID, p.Command, p.Width, p.Height, p.CWD, p.Title, dead)
+				}
+			})
+		},
+	}
+}
+
+func runList(ctx context.Context, f *Factory, _ schema.ListPanesInput) (schema.ListPanesOutput, error) {
+	c, err := f.Client()
+	if err != nil {
+		return schema.ListPanesOutput{}, err
+	}
+	panes, err := c.ListPanes(ctx)
+	if err != nil {
+		return schema.ListPanesOutput{}, err
+	}
+	out := schema.ListPanesOutput{Panes: []schema.PaneSummary{}}
+	for _, p := range panes {
+		out.Panes = append(out.Panes, summary(p))
+	}
+	return out, nil
+}
+
+func newNewCmd(f *Factory) *cobra.Command {
+	var in schema.NewPaneInput
+	cmd := &cobra.Command{
+		Use:   "new [flags] [-- COMMAND [ARG...]]",
+		Short: "Create a detached session (or a window) running a shell or COMMAND",
+		Example: `  panectl new --name build --size 120x40
+  panectl new --history-limit 50000 -- python3 -q`,
+		RunE: func(c *cobra.Command, args []string) error {
+			in.Command = args
+			out, err := runNew(c.Context(), f, in)
+			if err != nil {
+				return err
+			}
+			return f.emit(out, func(w io.Writer) { fmt.Fprintln(w, out.PaneID) })
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&in.Name, "name", "n", "", "session name")
+	fl.StringVar(&in.WindowIn, "window-in", "", "create a window in this existing session instead")
+	fl.StringVarP(&in.CWD, "cwd", "c", "", "working directory")
+	fl.StringVar(&in.Size, "size", "", "size as COLSxROWS, e.g. 120x40")
+	fl.IntVar(&in.HistoryLimit, "history-limit", 0, "history-limit of this pane, in rows")
+	fl.StringArrayVarP(&in.Env, "env", "e", nil, "environment variable K=V (repeatable)")
+	return cmd
+}
+
+func runNew(ctx context.Context, f *Factory, in schema.NewPaneInput) (schema.NewPaneOutput, error) {
+	opts := tmux.NewOptions{SessionName: in.Name, WindowIn: in.WindowIn, CWD: in.CWD, Env: in.Env, Command: in.Command, HistoryLimit: in.HistoryLimit}
+	if in.Size != "" {
+		w, h, ok := strings.Cut(strings.ToLower(in.Size), "x")
+		var err1, err2 error
+		opts.Width, err1 = strconv.Atoi(w)
+		opts.Height, err2 = strconv.Atoi(h)
+		if !ok || err1 != nil || err2 != nil || opts.Width < 2 || opts.Height < 2 || opts.Width > 10000 || opts.Height > 10000 {
+			return schema.NewPaneOutput{}, usageErrorf("invalid size %q: want COLSxROWS, e.g. 120x40", in.Size)
+		}
+	}
+	if in.HistoryLimit < 0 {
+		return schema.NewPaneOutput{}, usageErrorf("history_limit %d is negative", in.HistoryLimit)
+	}
+	for _, e := range in.Env {
+		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
+			return schema.NewPaneOutput{}, usageErrorf("invalid env %q: want K=V", e)
+		}
+	}
+	c, err := f.Client()
+	if err != nil {
+		return schema.NewPaneOutput{}, err
+	}
+	p, err := c.NewPane(ctx, opts)
+	if err != nil {
+		return schema.NewPaneOutput{}, err
+	}
+	out := schema.NewPaneOutput{PaneSummary: summary(p), Cursor: pane.Cursor{Special: pane.CursorHistory}.Encode()}
+	return out, nil
+}
+
+func newKillCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "kill PANE",
+		Short: "Kill a pane",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			out, err := runKill(c.Context(), f, schema.PaneInput{PaneID: args[0]})
+			if err != nil {
+				return err
+			}
+			return f.emit(out, nil)
+		},
+	}
+}
+
+func runKill(ctx context.Context, f *Factory, in schema.PaneInput) (schema.KillPaneOutput, error) {
+	c, p, err := f.Pane(ctx, in.PaneID)
+	if err != nil {
+		return schema.KillPaneOutput{}, err
+	}
+	if err := c.KillPane(ctx, p.ID); err != nil {
+		return schema.KillPaneOutput{}, err
+	}
+	return schema.KillPaneOutput{PaneID: p.ID, Killed: true}, nil
+}
+
+func newCursorCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "cursor PANE",
+		Short: "Print a cursor at the current end of the pane's output",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			out, err := runCursor(c.Context(), f, schema.PaneInput{PaneID: args[0]})
+			if err != nil {
+				return err
+			}
+			return f.emit(out, func(w io.Writer) { fmt.Fprintln(w, out.Cursor) })
+		},
+	}
+}
+
+func runCursor(ctx context.Context, f *Factory, in schema.PaneInput) (schema.CursorOutput, error) {
+	c, p, err := f.Pane(ctx, in.PaneID)
+	if err != nil {
+		return schema.CursorOutput{}, err
+	}
+	cur, _, err := pane.Now(ctx, c, p.ID)
+	if err != nil {
+		return schema.CursorOutput{}, err
+	}
+	return schema.CursorOutput{PaneID: p.ID, Cursor: cur.Encode()}, nil
+}

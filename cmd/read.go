@@ -1,0 +1,177 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/waiter"
+	"github.com/spf13/cobra"
+)
+
+func newCaptureCmd(f *Factory) *cobra.Command {
+	var in schema.CaptureInput
+	cmd := &cobra.Command{
+		Use:   "capture PANE",
+		Short: "Print the logical lines after a cursor (default: the visible screen) and a new cursor",
+		Long: `Print the logical lines (wrapped rows joined, trailing whitespace trimmed, ANSI
+stripped) after --cursor, then the new cursor on stderr. Without --cursor the
+visible screen is printed. Pass the printed cursor back to read only what came
+after it; lines tmux trimmed from history before they were read are reported
+as lines_dropped, a cleared history as reset (see: panectl help cursors).`,
+		Example: `  C=$(panectl cursor %1); make; panectl capture %1 --cursor "$C"`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			in.PaneID = args[0]
+			out, err := runCapture(c.Context(), f, in)
+			if err != nil {
+				return err
+			}
+			return f.emit(out, func(w io.Writer) {
+				printLines(w, out.Output)
+				fmt.Fprintf(f.IO.ErrOut, "cursor: %s\n", out.Cursor)
+				if out.Note != "" {
+					fmt.Fprintf(f.IO.ErrOut, "note: %s\n", out.Note)
+				}
+			})
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&in.Cursor, "cursor", "", "read after this cursor ('screen' default, 'history' for all retained lines)")
+	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines, 1..10000 (default 200)")
+	fl.BoolVar(&in.ANSI, "ansi", false, "keep colour escapes")
+	return cmd
+}
+
+func runCapture(ctx context.Context, f *Factory, in schema.CaptureInput) (schema.CaptureOutput, error) {
+	n, err := maxLines(in.MaxLines)
+	if err != nil {
+		return schema.CaptureOutput{}, err
+	}
+	cur := pane.Cursor{Special: pane.CursorScreen}
+	if in.Cursor != "" {
+		if cur, err = pane.ParseCursor(in.Cursor); err != nil {
+			return schema.CaptureOutput{}, err
+		}
+	}
+	c, p, err := f.Pane(ctx, in.PaneID)
+	if err != nil {
+		return schema.CaptureOutput{}, err
+	}
+	r, err := pane.Read(ctx, c, p.ID, cur, pane.ReadOptions{MaxLines: n, ANSI: in.ANSI})
+	if err != nil {
+		return schema.CaptureOutput{}, err
+	}
+	return schema.CaptureOutput{
+		PaneID: p.ID, Output: nonNil(r.Lines), Cursor: r.Cursor.Encode(), LinesDropped: r.LinesDropped,
+		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note,
+	}, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func newWaitForTextCmd(f *Factory) *cobra.Command {
+	var in schema.WaitForTextInput
+	var timeout string
+	cmd := &cobra.Command{
+		Use:   "wait-for-text PANE --pattern P [--pattern P2...]",
+		Short: "Wait for a pattern in new output, not fooled by the echo of typed input",
+		Long: `Wait until a logical line of new output (after --cursor; default: from now)
+matches a pattern. Plain patterns match as substrings; --regex uses regexp2
+(lookaround, backreferences, (?i); ^ and $ anchor at line ends). A --stop
+pattern ends the wait with exit 3. Text panectl typed into the pane is not
+matched while pending and for 10 s after it was submitted (output identical
+to the typed text is therefore discounted too).
+
+Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited.`,
+		Example: `  panectl wait-for-text %1 --pattern '$'
+  C=$(panectl send-text %1 'make' --submit); panectl wait-for-text %1 --cursor "$C" --pattern 'Build OK' --stop 'Error'`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			in.PaneID = args[0]
+			if c.Flags().Changed("timeout") {
+				t, err := parseTimeout(timeout)
+				if err != nil {
+					return err
+				}
+				in.Timeout = &t
+			}
+			out, err := runWaitForText(c.Context(), f, in)
+			if err != nil {
+				return err
+			}
+			if perr := f.emit(out, func(w io.Writer) {
+				if out.MatchedLine != "" {
+					fmt.Fprintln(w, out.MatchedLine)
+				}
+				if out.Outcome != waiter.OutcomeMatched {
+					fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs", out.Outcome, out.Seconds)
+					if n := len(out.Output); n > 0 && out.Outcome == waiter.OutcomeTimeout {
+						fmt.Fprintf(f.IO.ErrOut, "; last lines seen:\n  %s", strings.Join(out.Output[max(0, n-5):], "\n  "))
+					}
+					fmt.Fprintln(f.IO.ErrOut)
+				}
+			}); perr != nil {
+				return perr
+			}
+			return outcomeExit(out.Outcome)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP((*[]string)(&in.Patterns), "pattern", "p", nil, "pattern to wait for (repeatable)")
+	fl.BoolVarP(&in.Regex, "regex", "r", false, "patterns are regexp2 expressions")
+	fl.BoolVarP(&in.IgnoreCase, "ignore-case", "i", false, "match case-insensitively")
+	fl.StringArrayVar((*[]string)(&in.Stop), "stop", nil, "stop pattern: ends the wait with exit 3 (repeatable)")
+	fl.StringVarP(&timeout, "timeout", "t", "30", "seconds (1.5) or a duration (500ms, 2s, 1m); clamped to [0, 3600]")
+	fl.StringVar(&in.Cursor, "cursor", "", "match output after this cursor; 'screen' accepts what is visible")
+	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, 1..10000 (default 200)")
+	return cmd
+}
+
+func runWaitForText(ctx context.Context, f *Factory, in schema.WaitForTextInput) (schema.WaitForTextOutput, error) {
+	if len(in.Patterns) == 0 {
+		return schema.WaitForTextOutput{}, usageErrorf("at least one --pattern is required")
+	}
+	n, err := maxLines(in.MaxLines)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	match, err := waiter.NewMatcher("pattern", in.Patterns, in.Regex, in.IgnoreCase)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	stop, err := waiter.NewMatcher("stop pattern", in.Stop, in.Regex, in.IgnoreCase)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	timeout := effectiveTimeout(in.Timeout)
+	opt := waiter.TextOptions{Match: match, Stop: stop, Timeout: seconds(timeout), MaxLines: n}
+	if in.Cursor != "" {
+		if opt.Cursor, err = pane.ParseCursor(in.Cursor); err != nil {
+			return schema.WaitForTextOutput{}, err
+		}
+		opt.HasStart = true
+	}
+	c, p, err := f.Pane(ctx, in.PaneID)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	opt.PaneID = p.ID
+	r, err := waiter.WaitForText(ctx, c, opt)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	return schema.WaitForTextOutput{
+		PaneID: p.ID, Outcome: r.Outcome, Output: nonNil(r.Output), Truncated: r.Truncated,
+		LinesDropped: r.LinesDropped, Cursor: r.Cursor.Encode(), Seconds: round3(r.Elapsed.Seconds()),
+		EffectiveTimeout: timeout, Matched: r.Matched, MatchedLine: r.MatchedLine, Note: r.Note,
+	}, nil
+}

@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/panectl/panectl/schema"
+	"github.com/spf13/cobra"
+)
+
+// Set by the release build: -ldflags "-X github.com/panectl/panectl/cmd.version=..."
+var (
+	version = ""
+	commit  = ""
+	date    = ""
+)
+
+// buildVersion reports the version from ldflags, else from the module's
+// build information (go install, go run).
+func buildVersion() schema.VersionOutput {
+	v := schema.VersionOutput{Version: version, Commit: commit, Date: date, GoVersion: runtime.Version()}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if v.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			v.Version = info.Main.Version
+		}
+		for _, s := range info.Settings {
+			switch {
+			case s.Key == "vcs.revision" && v.Commit == "":
+				v.Commit = s.Value
+			case s.Key == "vcs.time" && v.Date == "":
+				v.Date = s.Value
+			}
+		}
+	}
+	if v.Version == "" {
+		v.Version = "dev"
+	}
+	return v
+}
+
+func newVersionCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print panectl's version",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			v := buildVersion()
+			return f.emit(v, func(w io.Writer) {
+				fmt.Fprintf(w, "panectl %s", v.Version)
+				if v.Commit != "" {
+					fmt.Fprintf(w, " (%.12s)", v.Commit)
+				}
+				fmt.Fprintf(w, " %s\n", v.GoVersion)
+			})
+		},
+	}
+}
+
+// helpTopics are extra `panectl help TOPIC` pages.
+func helpTopics() []*cobra.Command {
+	topic := func(name, short, text string) *cobra.Command {
+		return &cobra.Command{Use: name, Short: short, Long: text, Run: func(c *cobra.Command, _ []string) { fmt.Fprint(c.OutOrStdout(), text) }}
+	}
+	return []*cobra.Command{
+		topic("exit-codes", "The exit-code table", exitCodesHelp),
+		topic("cursors", "How cursors mark a point in a pane's output", cursorsHelp),
+	}
+}
+
+const cursorsHelp = `A cursor is an opaque string that marks a point in one pane's output. Every
+command that reads or types prints one; pass it back with --cursor to get only
+what came after that point. It is self-contained: no daemon, no file, so
+separate processes and scripts can pass it around.
+
+Special values: 'screen' (the start of the visible screen) and 'history' (the
+oldest retained line).
+
+A cursor stays correct when history grows; when tmux trims the oldest lines
+(lines_dropped counts lines after the cursor that were trimmed before they were
+read: exact when known, else a lower bound with a note, since tmux keeps no
+count of trimmed lines); when history is cleared (reset: true, only what is
+there now); when the pane is resized; and across the alternate screen (vim,
+less): lines drawn there never appear in later reads of the normal screen.
+
+The line the cursor is on is continued, not repeated: after a cursor taken at
+a prompt, the next read starts with the rest of that line.
+
+A cursor for another pane, for a pane whose process was respawned, or garbage
+is rejected with exit 2.
+`

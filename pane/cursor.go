@@ -1,0 +1,179 @@
+package pane
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"hash/fnv"
+	"strconv"
+	"strings"
+)
+
+// Special cursor values accepted wherever a cursor is.
+const (
+	CursorScreen  = "screen"  // the start of the visible screen
+	CursorHistory = "history" // the oldest retained history row
+)
+
+// ErrBadCursor: a cursor that is garbage, belongs to another pane, or to a
+// pane that was respawned since. Exit code 2.
+var ErrBadCursor = errors.New("bad cursor")
+
+// anchorRows is how many rows before the cursor's row are fingerprinted.
+const anchorRows = 3
+
+// maxAltRows bounds the alternate-screen rows a cursor remembers.
+const maxAltRows = 200
+
+// Cursor marks a point in a pane's output. It is self-contained: everything
+// needed to find the point again travels in the string (see Encode), so
+// separate processes can pass it around without a daemon or a file.
+//
+// The point is row Row (absolute: history rows counted from the oldest one
+// retained when the cursor was made, then the visible rows) and, within it,
+// the first PrefixLen bytes already seen. The rows before it are
+// fingerprinted so that the point can be found again after tmux trims the
+// oldest history rows, after a resize reflows them, or to tell that history
+// was cleared. On the alternate screen it also remembers the rows then shown.
+type Cursor struct {
+	Special    string   // "", CursorScreen or CursorHistory
+	PaneID     int      // N of %N
+	PanePID    int      // pane_pid: a respawned pane gets a new one
+	Row        int      // absolute row of the point
+	History    int      // history_size when the cursor was made
+	AnchorLen  int      // rows fingerprinted before Row (0..anchorRows)
+	AnchorHash uint64   // FNV-1a of those rows, trailing spaces trimmed, "\n"-joined
+	PrefixLen  int      // bytes of row Row already seen
+	PrefixHash uint64   // FNV-1a of those bytes
+	Alternate  bool     // made while the alternate screen was on
+	AltRows    []uint32 // FNV-1a (32) of the non-blank alternate-screen rows then shown
+}
+
+const cursorMagic = "pc1"
+
+// Encode renders the cursor as an opaque ASCII token: "pc1" and base64url of
+// a varint record with a CRC-32 trailer.
+func (c Cursor) Encode() string {
+	if c.Special != "" {
+		return c.Special
+	}
+	b := make([]byte, 0, 64)
+	u := func(v uint64) { b = binary.AppendUvarint(b, v) }
+	flags := uint64(0)
+	if c.Alternate {
+		flags |= 1
+	}
+	u(flags)
+	u(uint64(c.PaneID))
+	u(uint64(c.PanePID))
+	u(uint64(c.Row))
+	u(uint64(c.History))
+	u(uint64(c.AnchorLen))
+	b = binary.BigEndian.AppendUint64(b, c.AnchorHash)
+	u(uint64(c.PrefixLen))
+	b = binary.BigEndian.AppendUint64(b, c.PrefixHash)
+	u(uint64(len(c.AltRows)))
+	for _, h := range c.AltRows {
+		b = binary.BigEndian.AppendUint32(b, h)
+	}
+	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	return cursorMagic + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// ParseCursor decodes a token made by Encode, or a special value. Errors wrap
+// ErrBadCursor and say what was wrong.
+func ParseCursor(s string) (Cursor, error) {
+	switch s {
+	case CursorScreen, CursorHistory:
+		return Cursor{Special: s}, nil
+	}
+	bad := func(why string) (Cursor, error) {
+		return Cursor{}, fmt.Errorf("%w: %q is not a panectl cursor (%s); use a cursor printed by panectl, or %q / %q", ErrBadCursor, abbreviate(s), why, CursorScreen, CursorHistory)
+	}
+	if !strings.HasPrefix(s, cursorMagic) {
+		return bad("it does not start with " + cursorMagic)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s[len(cursorMagic):])
+	if err != nil || len(b) < 4 {
+		return bad("it is not base64url")
+	}
+	body, sum := b[:len(b)-4], binary.BigEndian.Uint32(b[len(b)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return bad("its checksum does not match")
+	}
+	r := body
+	var c Cursor
+	var fail bool
+	u := func(max uint64) int {
+		v, n := binary.Uvarint(r)
+		if n <= 0 || v > max {
+			fail = true
+			return 0
+		}
+		r = r[n:]
+		return int(v)
+	}
+	u64 := func() uint64 {
+		if len(r) < 8 {
+			fail = true
+			return 0
+		}
+		v := binary.BigEndian.Uint64(r)
+		r = r[8:]
+		return v
+	}
+	const big = 1 << 40
+	flags := u(1)
+	c.Alternate = flags&1 != 0
+	c.PaneID = u(big)
+	c.PanePID = u(big)
+	c.Row = u(big)
+	c.History = u(big)
+	c.AnchorLen = u(anchorRows)
+	c.AnchorHash = u64()
+	c.PrefixLen = u(big)
+	c.PrefixHash = u64()
+	n := u(maxAltRows)
+	if fail || len(r) != 4*n {
+		return bad("its fields are malformed")
+	}
+	for i := 0; i < n; i++ {
+		c.AltRows = append(c.AltRows, binary.BigEndian.Uint32(r[4*i:]))
+	}
+	return c, nil
+}
+
+// Check reports whether the cursor belongs to the pane with this id and pid.
+func (c Cursor) Check(paneID string, pid int) error {
+	if c.Special != "" {
+		return nil
+	}
+	if "%"+strconv.Itoa(c.PaneID) != paneID {
+		return fmt.Errorf("%w: the cursor belongs to pane %%%d, not %s", ErrBadCursor, c.PaneID, paneID)
+	}
+	if c.PanePID != pid {
+		return fmt.Errorf("%w: pane %s was respawned since the cursor was made (process %d, now %d); take a new cursor", ErrBadCursor, paneID, c.PanePID, pid)
+	}
+	return nil
+}
+
+func abbreviate(s string) string {
+	if len(s) > 40 {
+		return s[:37] + "..."
+	}
+	return s
+}
+
+func hash64(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+func hash32(s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32()
+}

@@ -1,0 +1,138 @@
+package pane
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/panectl/panectl/tmux"
+)
+
+// The echo ledger records what panectl typed into a pane, so that a wait
+// does not mistake the terminal's echo of typed input for the program's
+// output. It lives in the pane's tmux user options, one option per entry
+// (@panectl_echo_<nonce>), so every panectl process sees it and concurrent
+// writers never overwrite each other's entries.
+const (
+	ledgerPrefix = "@panectl_echo_"
+	// EchoWindow is how long after submission typed text is still discounted.
+	EchoWindow = 10 * time.Second
+	// pendingWindow bounds how long unsubmitted text stays in the ledger.
+	pendingWindow = 10 * time.Minute
+)
+
+// EchoEntry is one piece of typed text.
+type EchoEntry struct {
+	Text      string `json:"t"`           // the text as typed
+	Typed     int64  `json:"at"`          // unix ms when typed
+	Submitted int64  `json:"sub,omitempty"` // unix ms when Enter followed; 0 while pending
+}
+
+// Ledger is a pane's echo ledger as read at one moment.
+type Ledger struct {
+	entries map[string]EchoEntry
+	now     time.Time
+}
+
+// LoadLedger reads the pane's ledger.
+func LoadLedger(ctx context.Context, c *tmux.Client, id string) (Ledger, error) {
+	opts, err := c.PaneOptions(ctx, id, ledgerPrefix)
+	if err != nil {
+		return Ledger{}, err
+	}
+	l := Ledger{entries: map[string]EchoEntry{}, now: time.Now()}
+	for k, v := range opts {
+		b, err := base64.RawURLEncoding.DecodeString(v)
+		if err != nil {
+			continue // not ours to interpret; never fatal for a wait
+		}
+		var e EchoEntry
+		if json.Unmarshal(b, &e) == nil {
+			l.entries[k] = e
+		}
+	}
+	return l, nil
+}
+
+func (e EchoEntry) active(now time.Time) bool {
+	ms := now.UnixMilli()
+	if e.Submitted == 0 {
+		return ms-e.Typed < pendingWindow.Milliseconds()
+	}
+	return ms-e.Submitted < EchoWindow.Milliseconds()
+}
+
+// Record adds typed text to the pane's ledger; with submitted, it and every
+// pending entry are marked submitted now. Expired entries are removed in the
+// same tmux command list.
+func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool) error {
+	l, err := LoadLedger(ctx, c, id)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UnixMilli()
+	set := map[string]string{}
+	var unset []string
+	for k, e := range l.entries {
+		switch {
+		case !e.active(l.now):
+			unset = append(unset, k)
+		case submitted && e.Submitted == 0:
+			e.Submitted = now
+			set[k] = encodeEntry(e)
+		}
+	}
+	if strings.TrimSpace(text) != "" {
+		e := EchoEntry{Text: text, Typed: now}
+		if submitted {
+			e.Submitted = now
+		}
+		set[ledgerPrefix+nonce()] = encodeEntry(e)
+	}
+	return c.SetPaneOptions(ctx, id, set, unset)
+}
+
+func encodeEntry(e EchoEntry) string {
+	b, _ := json.Marshal(e)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// IsEcho reports whether a logical line is the echo of text typed by panectl
+// that is still pending or was submitted less than EchoWindow ago: the line
+// ends with a typed line, or contains a typed line of 4 or more characters
+// (a right-hand prompt may follow the echo). Output identical to typed input
+// is indistinguishable from its echo and is discounted too.
+func (l Ledger) IsEcho(line string) bool {
+	line = strings.TrimRight(line, " \t")
+	if line == "" {
+		return false
+	}
+	for _, e := range l.entries {
+		if !e.active(l.now) {
+			continue
+		}
+		for _, t := range strings.Split(e.Text, "\n") {
+			t = strings.TrimSpace(t)
+			if t == "" {
+				continue
+			}
+			if strings.HasSuffix(line, t) || (len(t) >= 4 && strings.Contains(line, t)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Len is the number of active entries.
+func (l Ledger) Len() int {
+	n := 0
+	for _, e := range l.entries {
+		if e.active(l.now) {
+			n++
+		}
+	}
+	return n
+}

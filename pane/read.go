@@ -1,0 +1,349 @@
+package pane
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/panectl/panectl/tmux"
+)
+
+// ReadOptions tune Read.
+type ReadOptions struct {
+	MaxLines int  // keep the newest MaxLines lines (0: no limit)
+	ANSI     bool // keep colour escapes in the lines
+}
+
+// ReadResult is what came after a cursor.
+type ReadResult struct {
+	Lines        []string // logical lines after the cursor, oldest first
+	Cursor       Cursor   // the point after Lines; pass it to the next Read
+	LinesDropped int      // rows after the cursor that tmux trimmed before they were read
+	DroppedExact bool     // LinesDropped is exact (else a lower bound, see Note)
+	Truncated    bool     // more than MaxLines lines were available
+	Reset        bool     // history was cleared: Lines is what is there now
+	Note         string   // why LinesDropped is a bound, or other caveats
+	Pane         tmux.PaneInfo
+}
+
+// normalView is the normal screen's rows, with history, in tmux's relative
+// numbering (row 0 = first visible row), captured in one snapshot.
+type normalView struct {
+	start  int      // relative number of rows[0]
+	rows   []string // physical rows, trailing spaces trimmed
+	joined []string // logical lines from the body start (-J), raw
+	body   int      // relative row the joined lines start at
+	alt    []string // alternate screen rows when it is on (raw, -J)
+}
+
+// Now returns a cursor at the current end of the pane's output: the end of
+// the last row with text (on the alternate screen: the end of the normal
+// screen, plus the rows now shown).
+func Now(ctx context.Context, c *tmux.Client, id string) (Cursor, tmux.PaneInfo, error) {
+	r, err := Read(ctx, c, id, Cursor{Special: CursorScreen}, ReadOptions{MaxLines: 1})
+	return r.Cursor, r.Pane, err
+}
+
+// Read returns the logical lines after cur and a new cursor. It takes one
+// pane description and one atomic snapshot in the common case; when the
+// cursor's rows have moved (history trimmed, pane resized) it captures the
+// whole history once to find them. Errors: tmux errors, and ErrBadCursor
+// wrapped when the cursor belongs to another pane or process.
+func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOptions) (ReadResult, error) {
+	info, err := c.Pane(ctx, id)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	if err := cur.Check(info.ID, info.PID); err != nil {
+		return ReadResult{}, err
+	}
+	for attempt := 0; ; attempt++ {
+		v, snap, err := capture(ctx, c, id, info, cur, false)
+		if err != nil {
+			return ReadResult{}, err
+		}
+		if (snap.HistorySize != info.HistorySize || snap.AlternateOn != info.AlternateOn) && attempt < 5 {
+			info = snap // output moved rows between the two tmux calls; plan again
+			continue
+		}
+		res, ok := v.fromCursor(cur, snap, opt)
+		if ok {
+			return res, nil
+		}
+		// The cursor's rows are not where they were: search the whole history.
+		v, snap, err = capture(ctx, c, id, snap, cur, true)
+		if err != nil {
+			return ReadResult{}, err
+		}
+		return v.search(cur, snap, opt), nil
+	}
+}
+
+// capture takes the snapshot for reading after cur: physical rows from
+// anchorRows before the cursor's row (or all history when full) to the
+// bottom, the logical lines from the cursor's row, and the alternate screen.
+func capture(ctx context.Context, c *tmux.Client, id string, info tmux.PaneInfo, cur Cursor, full bool) (normalView, tmux.PaneInfo, error) {
+	h := info.HistorySize
+	body := 0
+	switch {
+	case cur.Special == CursorHistory || full:
+		body = -h
+	case cur.Special == CursorScreen:
+		body = 0
+	default:
+		body = cur.Row - h
+	}
+	if body > info.Height {
+		body = info.Height // beyond the screen: nothing to read there
+	}
+	start := body - anchorRows
+	if full {
+		start = -h
+	}
+	var specs []tmux.CaptureSpec
+	if !info.AlternateOn {
+		specs = []tmux.CaptureSpec{
+			{Start: start, ToBottom: true, FromOldest: full},
+			{Start: body, ToBottom: true, Join: true, Escapes: true},
+		}
+	} else {
+		// History stays the normal screen's; its visible rows are the saved
+		// grid (-a). Lines drawn on the alternate screen never reach history.
+		specs = []tmux.CaptureSpec{
+			{Start: min(start, -1), End: -1, FromOldest: full},
+			{Alternate: true, Start: 0, ToBottom: true},
+			{Start: min(body, -1), End: -1, Join: true, Escapes: true},
+			{Alternate: true, Start: max(body, 0), ToBottom: true, Join: true, Escapes: true},
+			{Start: 0, ToBottom: true, Join: true, Escapes: true},
+		}
+	}
+	snap, texts, err := c.Snapshot(ctx, id, specs...)
+	if err != nil {
+		return normalView{}, snap, err
+	}
+	v := normalView{body: body}
+	v.start = max(start, -snap.HistorySize)
+	if !info.AlternateOn {
+		v.rows = splitRows(texts[0])
+		v.joined = splitRows(texts[1])
+	} else {
+		var histRows, histJoined []string
+		if start < 0 {
+			histRows = splitRows(texts[0])
+		} else {
+			v.start = 0
+		}
+		if body < 0 {
+			histJoined = splitRows(texts[2])
+		}
+		v.rows = append(histRows, splitRows(texts[1])...)
+		v.joined = append(histJoined, splitRows(texts[3])...)
+		v.alt = splitRows(texts[4])
+	}
+	for i := range v.rows {
+		v.rows[i] = trimRow(v.rows[i])
+	}
+	return v, snap, nil
+}
+
+// row returns the physical row with relative number r, ok=false outside the view.
+func (v normalView) row(r int) (string, bool) {
+	i := r - v.start
+	if i < 0 || i >= len(v.rows) {
+		return "", false
+	}
+	return v.rows[i], true
+}
+
+// anchorAt fingerprints the rows before relative row r.
+func (v normalView) anchorAt(r int) (int, uint64) {
+	var parts []string
+	for k := anchorRows; k >= 1; k-- {
+		if s, ok := v.row(r - k); ok {
+			parts = append(parts, s)
+		}
+	}
+	return len(parts), hash64(strings.Join(parts, "\n"))
+}
+
+// matches reports whether the cursor's anchor and prefix are found at relative row r.
+func (v normalView) matches(cur Cursor, r int) (anchor, prefix bool) {
+	n, h := v.anchorAt(r)
+	anchor = n == cur.AnchorLen && h == cur.AnchorHash
+	s, _ := v.row(r)
+	prefix = cur.PrefixLen <= len(s) && hash64(s[:cur.PrefixLen]) == cur.PrefixHash
+	return
+}
+
+// fromCursor reads at the cursor's expected place; ok=false when the anchor
+// is not there (rows trimmed, reflowed or cleared).
+func (v normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) (ReadResult, bool) {
+	res := ReadResult{Pane: snap, DroppedExact: true}
+	skip := 0
+	if cur.Special == "" {
+		if v.body >= snap.Height && cur.Row > 0 {
+			return res, false
+		}
+		anchor, prefix := v.matches(cur, v.body)
+		if !anchor {
+			return res, false
+		}
+		if prefix {
+			skip = cur.PrefixLen // else the row was redrawn: deliver it whole
+		}
+	}
+	return v.finish(res, cur, v.body, skip, opt), true
+}
+
+// search finds the cursor's rows anywhere in the retained history (after a
+// trim or a reflow); when they are gone, it tells a clear from a trim.
+func (v normalView) search(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) ReadResult {
+	res := ReadResult{Pane: snap, DroppedExact: true}
+	expected := cur.Row - snap.HistorySize
+	best, bestSkip := 0, 0
+	found := false
+	if cur.AnchorLen > 0 || cur.PrefixLen > 0 {
+		for i := range v.rows {
+			r := v.start + i
+			if r > expected+snap.Height {
+				break
+			}
+			anchor, prefix := v.matches(cur, r)
+			if !anchor || (cur.AnchorLen == 0 && !prefix) {
+				continue
+			}
+			if !found || abs(r-expected) < abs(best-expected) {
+				best, found = r, true
+				bestSkip = 0
+				if prefix {
+					bestSkip = cur.PrefixLen
+				}
+			}
+		}
+	}
+	if found {
+		v.joined = v.joinedFrom(best)
+		return v.finish(res, cur, best, bestSkip, opt)
+	}
+	oldest := -snap.HistorySize
+	v.joined = v.joinedFrom(oldest)
+	chunk := max(1, snap.HistoryLimit/10)
+	if snap.HistoryLimit > 0 && snap.HistorySize >= snap.HistoryLimit-chunk && cur.History+snap.Height >= 0 {
+		// History is at its limit: tmux trimmed the cursor's rows and some
+		// after them. tmux keeps no count of trimmed rows, so the exact
+		// number is unknowable; tmux trims in chunks of history-limit/10,
+		// which bounds it from below.
+		lower := max(1, chunk*((cur.Row+chunk)/chunk)-cur.Row)
+		res.LinesDropped = lower
+		res.DroppedExact = false
+		res.Note = fmt.Sprintf("at least %d lines after the cursor were trimmed from history (history-limit %d) before they were read; the exact count is not kept by tmux", lower, snap.HistoryLimit)
+		return v.finish(res, cur, oldest, 0, opt)
+	}
+	res.Reset = true
+	res.Note = "history was cleared since the cursor was made; output is what the pane holds now"
+	return v.finish(res, cur, oldest, 0, opt)
+}
+
+// joinedFrom re-cuts the logical lines so they start at relative row r. It
+// is used after a full capture, whose joined lines start at the oldest row.
+func (v normalView) joinedFrom(r int) []string {
+	// Walk physical rows and logical lines together: a logical line covers
+	// one or more rows; count rows consumed until r.
+	lines := v.joined
+	row := v.body
+	for len(lines) > 0 && row < r {
+		n := rowsOf(lines[0], v, row)
+		if row+n > r {
+			break
+		}
+		row += n
+		lines = lines[1:]
+	}
+	return lines
+}
+
+// rowsOf is how many physical rows starting at relative row r the logical
+// line l occupies (its plain text is the concatenation of those rows).
+func rowsOf(l string, v normalView, r int) int {
+	plain := trimRow(cleanLine(l, false))
+	n, got := 0, ""
+	for {
+		s, ok := v.row(r + n)
+		n++
+		got += s
+		if !ok || len(got) >= len(plain) {
+			return n
+		}
+	}
+}
+
+// finish builds the result from relative row r (skipping skip bytes of its
+// first line) and the cursor after it.
+func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOptions) ReadResult {
+	snap := res.Pane
+	lines := make([]string, 0, len(v.joined))
+	for i, l := range v.joined {
+		if i == 0 && skip > 0 {
+			// the rest of the cursor's row; its leading blanks were the
+			// trailing blanks of the part already seen
+			l = strings.TrimLeft(cutPlainPrefix(l, skip), " ")
+			if strings.TrimSpace(cleanLine(l, false)) == "" {
+				continue // nothing new on the cursor's row
+			}
+		}
+		lines = append(lines, cleanLine(l, opt.ANSI))
+	}
+	for len(lines) > 0 && cleanLine(lines[len(lines)-1], false) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	// The new point: the end of the last normal row with text at or after r.
+	next := Cursor{PaneID: paneNumber(snap.ID), PanePID: snap.PID, History: snap.HistorySize}
+	last := v.start + lastNonBlank(v.rows)
+	if last < r {
+		last = r // nothing after the point: it stays where it was
+	}
+	s, _ := v.row(last)
+	next.Row = snap.HistorySize + last
+	next.AnchorLen, next.AnchorHash = v.anchorAt(last)
+	next.PrefixLen, next.PrefixHash = len(s), hash64(s)
+	if snap.AlternateOn {
+		next.Alternate = true
+		seen := map[uint32]bool{}
+		for _, h := range cur.AltRows {
+			seen[h] = true
+		}
+		for _, a := range v.alt {
+			plain := cleanLine(a, false)
+			if strings.TrimSpace(plain) == "" {
+				continue
+			}
+			h := hash32(plain)
+			if !cur.Alternate || !seen[h] {
+				lines = append(lines, cleanLine(a, opt.ANSI))
+			}
+			if len(next.AltRows) < maxAltRows {
+				next.AltRows = append(next.AltRows, h)
+			}
+		}
+	}
+	if opt.MaxLines > 0 && len(lines) > opt.MaxLines {
+		lines = lines[len(lines)-opt.MaxLines:]
+		res.Truncated = true
+	}
+	res.Lines = lines
+	res.Cursor = next
+	return res
+}
+
+func paneNumber(id string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(id, "%"))
+	return n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,81 @@
+package tmux
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// CaptureSpec is one capture-pane call (tmux(1), capture-pane). Lines are
+// numbered as tmux numbers them: 0 is the first visible row, negative numbers
+// are history rows (-1 the newest).
+type CaptureSpec struct {
+	Start, End int  // -S and -E; clamped by tmux to what exists
+	FromOldest bool // -S -: start at the oldest history row (Start ignored)
+	ToBottom   bool // -E -: end at the last visible row (End ignored)
+	Join       bool // -J: join wrapped rows into logical lines
+	Escapes    bool // -e: keep colour and attribute escapes
+	Alternate  bool // -a: the saved (non-active) screen; empty when there is none
+}
+
+func (s CaptureSpec) args(id string) []string {
+	a := []string{"capture-pane", "-p", "-t", id}
+	if s.FromOldest {
+		a = append(a, "-S", "-")
+	} else {
+		a = append(a, "-S", strconv.Itoa(s.Start))
+	}
+	if s.ToBottom {
+		a = append(a, "-E", "-")
+	} else {
+		a = append(a, "-E", strconv.Itoa(s.End))
+	}
+	if s.Join {
+		a = append(a, "-J")
+	}
+	if s.Escapes {
+		a = append(a, "-e")
+	}
+	if s.Alternate {
+		a = append(a, "-a", "-q")
+	}
+	return a
+}
+
+// Snapshot describes a pane and runs the given captures in one tmux command
+// list, so the description and every capture show the same instant (tmux runs
+// a command list without reading pane output in between). Each returned text
+// is capture-pane's output: one line per row (or logical line with Join),
+// each ending in "\n".
+func (c *Client) Snapshot(ctx context.Context, id string, specs ...CaptureSpec) (PaneInfo, []string, error) {
+	mark := "\x1epanectl-" + nonce() + "\x1e"
+	args := []string{"display-message", "-p", "-t", id, paneFormat}
+	for _, s := range specs {
+		args = append(args, ";")
+		args = append(args, s.args(id)...)
+		args = append(args, ";", "display-message", "-p", "-t", id, mark)
+	}
+	out, err := c.Run(ctx, args...)
+	if err != nil {
+		return PaneInfo{}, nil, c.notFound(id, err)
+	}
+	head, rest, _ := strings.Cut(out, "\n")
+	p, err := parsePane(head)
+	if err != nil {
+		return PaneInfo{}, nil, err
+	}
+	if p.ID != id {
+		return PaneInfo{}, nil, &NotFoundError{Target: id, Socket: c.Server.Socket}
+	}
+	texts := make([]string, 0, len(specs))
+	for range specs {
+		text, after, ok := strings.Cut(rest, mark+"\n")
+		if !ok {
+			return PaneInfo{}, nil, fmt.Errorf("tmux capture-pane output of %s was cut short", id)
+		}
+		texts = append(texts, text)
+		rest = after
+	}
+	return p, texts, nil
+}

@@ -1,0 +1,96 @@
+package tmux
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors. A *Error from a tmux command unwraps to one of these when
+// tmux's own message says so; match them with errors.Is.
+var (
+	// ErrNotInstalled: no tmux binary on $PATH (or $PANECTL_TMUX).
+	ErrNotInstalled = errors.New("tmux is not installed")
+	// ErrTooOld: the tmux binary is older than MinVersion.
+	ErrTooOld = errors.New("tmux is too old")
+	// ErrNoServer: no tmux server listens on the resolved socket.
+	ErrNoServer = errors.New("no tmux server")
+	// ErrPaneNotFound: the target pane (or session/window) does not exist.
+	ErrPaneNotFound = errors.New("no such pane")
+	// ErrAmbiguousTarget: a session:window.pane target names more than one pane.
+	ErrAmbiguousTarget = errors.New("ambiguous target")
+)
+
+// Error is a failed tmux command: the argument vector, tmux's exit code and
+// tmux's own message on stderr, kept verbatim.
+type Error struct {
+	Args     []string // arguments after the tmux binary
+	ExitCode int      // tmux's exit status (-1 when it could not start)
+	Stderr   string   // tmux's message, trimmed
+	kind     error    // sentinel this failure means, or nil
+}
+
+func (e *Error) Error() string {
+	msg := e.Stderr
+	if msg == "" {
+		msg = fmt.Sprintf("exit status %d", e.ExitCode)
+	}
+	name := ""
+	if len(e.Args) > 0 {
+		name = e.Args[0]
+		// skip the socket flags to name the tmux command itself
+		for i := 0; i+1 < len(e.Args) && (e.Args[i] == "-S" || e.Args[i] == "-L" || e.Args[i] == "-f"); i += 2 {
+			if i+2 < len(e.Args) {
+				name = e.Args[i+2]
+			}
+		}
+	}
+	return fmt.Sprintf("tmux %s: %s", name, msg)
+}
+
+// Unwrap returns the sentinel (ErrNoServer, ErrPaneNotFound, ...) that tmux's
+// message means, so errors.Is works on a *Error.
+func (e *Error) Unwrap() error { return e.kind }
+
+// classify maps tmux's stderr to a sentinel. The strings are tmux 3.x's own
+// messages (cmd-find.c, client.c).
+func classify(stderr string) error {
+	switch {
+	case strings.Contains(stderr, "no server running on"),
+		strings.Contains(stderr, "error connecting to"),
+		strings.Contains(stderr, "server exited unexpectedly"),
+		strings.Contains(stderr, "lost server"):
+		return ErrNoServer
+	case strings.Contains(stderr, "can't find pane"),
+		strings.Contains(stderr, "can't find window"),
+		strings.Contains(stderr, "can't find session"),
+		strings.Contains(stderr, "no such pane"),
+		strings.Contains(stderr, "no current target"):
+		return ErrPaneNotFound
+	}
+	return nil
+}
+
+// NotFoundError names a pane (or target) that does not exist on the server.
+type NotFoundError struct {
+	Target string
+	Socket string
+}
+
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("no such pane %q on the tmux server at %s (list panes with: panectl list)", e.Target, e.Socket)
+}
+
+func (e *NotFoundError) Unwrap() error { return ErrPaneNotFound }
+
+// NoServerError says which socket was tried.
+type NoServerError struct {
+	Socket string
+	Stderr string
+}
+
+func (e *NoServerError) Error() string {
+	return fmt.Sprintf("no tmux server at %s (%s); start one with `tmux -S %s new -d` or pass -L/-S", e.Socket, e.Stderr, e.Socket)
+}
+
+func (e *NoServerError) Unwrap() error { return ErrNoServer }

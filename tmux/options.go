@@ -1,0 +1,66 @@
+package tmux
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// PaneOptions returns the pane's user options (set-option -p, tmux(1)
+// OPTIONS) whose names start with prefix (which must start with "@").
+// Values must be plain tokens (panectl stores base64url), which
+// show-options prints unquoted.
+func (c *Client) PaneOptions(ctx context.Context, id, prefix string) (map[string]string, error) {
+	out, err := c.Run(ctx, "show-options", "-p", "-t", id)
+	if err != nil {
+		return nil, c.notFound(id, err)
+	}
+	opts := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		name, value, ok := strings.Cut(line, " ")
+		if !ok || !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		if strings.HasPrefix(value, `"`) {
+			return nil, fmt.Errorf("pane %s option %s holds a quoted value %q that panectl did not write", id, name, value)
+		}
+		opts[name] = value
+	}
+	return opts, nil
+}
+
+// PaneOption returns one user option of the pane, "" when unset.
+func (c *Client) PaneOption(ctx context.Context, id, name string) (string, error) {
+	out, err := c.Run(ctx, "show-options", "-p", "-q", "-v", "-t", id, name)
+	if err != nil {
+		return "", c.notFound(id, err)
+	}
+	return strings.TrimSuffix(out, "\n"), nil
+}
+
+// SetPaneOptions sets and unsets pane user options in one command list, so
+// the change is atomic with respect to other panectl processes. Each option
+// is its own key: writers never read-modify-write a shared value.
+func (c *Client) SetPaneOptions(ctx context.Context, id string, set map[string]string, unset []string) error {
+	var args []string
+	add := func(a ...string) {
+		if len(args) > 0 {
+			args = append(args, ";")
+		}
+		args = append(args, a...)
+	}
+	for k, v := range set {
+		if strings.HasSuffix(v, ";") || strings.ContainsAny(v, " \"'\n") {
+			return fmt.Errorf("pane option %s: value %q is not a plain token", k, v)
+		}
+		add("set-option", "-p", "-t", id, k, v)
+	}
+	for _, k := range unset {
+		add("set-option", "-p", "-u", "-t", id, k)
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	_, err := c.Run(ctx, args...)
+	return c.notFound(id, err)
+}

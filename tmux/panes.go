@@ -1,0 +1,339 @@
+package tmux
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// sep separates fields in the formats panectl asks tmux for: the ASCII unit
+// separator, which tmux prints verbatim and no pane id, path or command holds.
+// Free text (the title) is always the last field.
+const sep = "\x1f"
+
+// PaneInfo is one pane as tmux reports it (tmux(1), FORMATS).
+type PaneInfo struct {
+	ID           string // pane_id, "%N"
+	SessionID    string // session_id, "$N"
+	SessionName  string // session_name
+	WindowID     string // window_id, "@N"
+	WindowIndex  int    // window_index
+	PaneIndex    int    // pane_index
+	Command      string // pane_current_command (foreground process name)
+	StartCommand string // pane_start_command
+	PID          int    // pane_pid: the pane's first process; changes on respawn
+	TTY          string // pane_tty
+	CWD          string // pane_current_path
+	Width        int    // pane_width, cells
+	Height       int    // pane_height, rows
+	Dead         bool   // pane_dead
+	DeadStatus   int    // pane_dead_status (valid when Dead)
+	DeadSignal   int    // pane_dead_signal (valid when Dead)
+	InMode       bool   // pane_in_mode (copy mode and the like)
+	HistorySize  int    // history_size: rows now in history
+	HistoryLimit int    // history_limit
+	CursorX      int    // cursor_x
+	CursorY      int    // cursor_y, row in the visible screen
+	AlternateOn  bool   // alternate_on
+	AltSavedY    int    // alternate_saved_y: the normal screen's cursor row
+	Title        string // pane_title (free text, last field)
+}
+
+var paneFields = []string{
+	"pane_id", "session_id", "session_name", "window_id", "window_index", "pane_index",
+	"pane_current_command", "pane_pid", "pane_tty", "pane_current_path",
+	"pane_width", "pane_height", "pane_dead", "pane_dead_status", "pane_dead_signal", "pane_in_mode",
+	"history_size", "history_limit", "cursor_x", "cursor_y", "alternate_on", "alternate_saved_y",
+	"pane_start_command",
+	"pane_title",
+}
+
+var paneFormat = func() string {
+	parts := make([]string, len(paneFields))
+	for i, f := range paneFields {
+		parts[i] = "#{" + f + "}"
+	}
+	return strings.Join(parts, sep)
+}()
+
+// parsePane decodes one row of paneFormat. A malformed row is an error.
+func parsePane(row string) (PaneInfo, error) {
+	f := strings.SplitN(row, sep, len(paneFields))
+	if len(f) != len(paneFields) || !strings.HasPrefix(f[0], "%") {
+		return PaneInfo{}, fmt.Errorf("tmux returned a malformed pane row %q", row)
+	}
+	var bad error
+	num := func(s string) int {
+		if s == "" {
+			return 0
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil && bad == nil {
+			bad = fmt.Errorf("tmux returned a malformed pane row %q: %v", row, err)
+		}
+		return n
+	}
+	p := PaneInfo{
+		ID: f[0], SessionID: f[1], SessionName: f[2], WindowID: f[3],
+		WindowIndex: num(f[4]), PaneIndex: num(f[5]),
+		Command: f[6], PID: num(f[7]), TTY: f[8], CWD: f[9],
+		Width: num(f[10]), Height: num(f[11]), Dead: f[12] == "1",
+		DeadStatus: num(f[13]), DeadSignal: num(f[14]), InMode: f[15] == "1",
+		HistorySize: num(f[16]), HistoryLimit: num(f[17]),
+		CursorX: num(f[18]), CursorY: num(f[19]), AlternateOn: f[20] == "1", AltSavedY: num(f[21]),
+		StartCommand: f[22], Title: f[23],
+	}
+	return p, bad
+}
+
+// ListPanes lists every pane of the server (list-panes -a). No server is
+// ErrNoServer, never an empty list.
+func (c *Client) ListPanes(ctx context.Context) ([]PaneInfo, error) {
+	out, err := c.Run(ctx, "list-panes", "-a", "-F", paneFormat)
+	if err != nil {
+		return nil, err
+	}
+	var panes []PaneInfo
+	for _, row := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if row == "" {
+			continue
+		}
+		p, err := parsePane(row)
+		if err != nil {
+			return nil, err
+		}
+		panes = append(panes, p)
+	}
+	return panes, nil
+}
+
+// Pane describes one pane by id ("%N"). Unknown pane: *NotFoundError.
+func (c *Client) Pane(ctx context.Context, id string) (PaneInfo, error) {
+	out, err := c.Run(ctx, "display-message", "-p", "-t", id, paneFormat)
+	if err != nil {
+		return PaneInfo{}, c.notFound(id, err)
+	}
+	p, err := parsePane(strings.TrimSuffix(out, "\n"))
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	if p.ID != id {
+		return PaneInfo{}, &NotFoundError{Target: id, Socket: c.Server.Socket}
+	}
+	return p, nil
+}
+
+func (c *Client) notFound(target string, err error) error {
+	if errors.Is(err, ErrPaneNotFound) {
+		return &NotFoundError{Target: target, Socket: c.Server.Socket}
+	}
+	return err
+}
+
+// ResolvePane turns a target into one pane: "%N" directly, or
+// "session[:window[.pane]]" matched exactly (session names never by prefix;
+// window by index, name or @id; pane by index). The target must name exactly
+// one pane; otherwise *NotFoundError or an ErrAmbiguousTarget error.
+func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, error) {
+	if strings.HasPrefix(target, "%") {
+		if _, err := strconv.Atoi(target[1:]); err != nil {
+			return PaneInfo{}, &NotFoundError{Target: target, Socket: c.Server.Socket}
+		}
+		return c.Pane(ctx, target)
+	}
+	panes, err := c.ListPanes(ctx)
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	sess, rest, hasWin := strings.Cut(target, ":")
+	win, pidx, hasPane := strings.Cut(rest, ".")
+	var hits []PaneInfo
+	for _, p := range panes {
+		if p.SessionName != sess && p.SessionID != sess {
+			continue
+		}
+		if hasWin && win != "" && win != strconv.Itoa(p.WindowIndex) && win != p.WindowID {
+			continue
+		}
+		if hasPane && pidx != strconv.Itoa(p.PaneIndex) && pidx != p.ID {
+			continue
+		}
+		hits = append(hits, p)
+	}
+	switch len(hits) {
+	case 0:
+		return PaneInfo{}, &NotFoundError{Target: target, Socket: c.Server.Socket}
+	case 1:
+		return hits[0], nil
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	return PaneInfo{}, fmt.Errorf("%w: %q names %d panes (%s); name one pane, e.g. by its id", ErrAmbiguousTarget, target, len(hits), strings.Join(ids, ", "))
+}
+
+// NewOptions are the settings of a new pane (new-session / new-window).
+type NewOptions struct {
+	SessionName  string   // -s; "" lets tmux choose
+	WindowIn     string   // create a window in this existing session instead
+	CWD          string   // -c
+	Width        int      // -x (new-session only)
+	Height       int      // -y
+	HistoryLimit int      // history-limit for this pane; 0 = server default
+	Env          []string // -e K=V
+	Command      []string // shell command; nil = default shell
+}
+
+// NewPane creates a detached session (or a window in opts.WindowIn) and
+// returns its pane. It never changes the focus of attached clients (-d).
+// history-limit is read by tmux when a pane is created, so a HistoryLimit is
+// set globally around the creation, within one tmux command list, and put back.
+func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
+	var create []string
+	if opts.WindowIn != "" {
+		create = []string{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", opts.WindowIn + ":"}
+	} else {
+		create = []string{"new-session", "-d", "-P", "-F", "#{pane_id}"}
+		if opts.SessionName != "" {
+			create = append(create, "-s", opts.SessionName)
+		}
+		if opts.Width > 0 {
+			create = append(create, "-x", strconv.Itoa(opts.Width))
+		}
+		if opts.Height > 0 {
+			create = append(create, "-y", strconv.Itoa(opts.Height))
+		}
+	}
+	if opts.CWD != "" {
+		create = append(create, "-c", opts.CWD)
+	}
+	for _, e := range opts.Env {
+		create = append(create, "-e", e)
+	}
+	if len(opts.Command) > 0 {
+		create = append(create, "--")
+		create = append(create, opts.Command...)
+	}
+	args := create
+	if opts.HistoryLimit > 0 {
+		old, err := c.Run(ctx, "start-server", ";", "show-options", "-gv", "history-limit")
+		if err != nil {
+			return PaneInfo{}, err
+		}
+		old = strings.TrimSpace(old)
+		if _, err := strconv.Atoi(old); err != nil {
+			return PaneInfo{}, fmt.Errorf("tmux returned a malformed history-limit %q", old)
+		}
+		args = append([]string{"start-server", ";", "set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit), ";"}, create...)
+		args = append(args, ";", "set-option", "-g", "history-limit", old)
+	}
+	out, err := c.Run(ctx, args...)
+	if err != nil {
+		if opts.WindowIn != "" {
+			return PaneInfo{}, c.notFound(opts.WindowIn, err)
+		}
+		return PaneInfo{}, err
+	}
+	id := strings.TrimSpace(out)
+	return c.Pane(ctx, id)
+}
+
+// KillPane kills a pane (kill-pane).
+func (c *Client) KillPane(ctx context.Context, id string) error {
+	_, err := c.Run(ctx, "kill-pane", "-t", id)
+	return c.notFound(id, err)
+}
+
+// maxArg keeps each argument well under Linux's 128 KiB per-argument limit.
+const maxArg = 32 << 10
+
+// SendText types text into a pane exactly. Text without a newline goes as
+// literal keys (send-keys -l: no key-name lookup); a trailing ";" is escaped
+// as tmux's argument parser requires (tmux(1), COMMAND PARSING). Text with
+// newlines is pasted as one bracketed paste (load-buffer + paste-buffer -p),
+// so a shell does not run its lines one by one. With submit, Enter follows in
+// the same command list.
+func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
+	var args []string
+	var stdin []byte
+	if strings.Contains(text, "\n") {
+		buf := "panectl-" + nonce()
+		stdin = []byte(text)
+		args = []string{"load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d", "-p", "-b", buf, "-t", id}
+	} else {
+		for _, chunk := range chunks(text, maxArg) {
+			if len(args) > 0 {
+				args = append(args, ";")
+			}
+			if strings.HasSuffix(chunk, ";") {
+				chunk = chunk[:len(chunk)-1] + `\;`
+			}
+			args = append(args, "send-keys", "-l", "-t", id, "--", chunk)
+		}
+	}
+	if submit {
+		if len(args) > 0 {
+			args = append(args, ";")
+		}
+		args = append(args, "send-keys", "-t", id, "Enter")
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	_, err := c.RunInput(ctx, stdin, args...)
+	return c.notFound(id, err)
+}
+
+// chunks cuts s into pieces of at most n bytes on UTF-8 boundaries.
+func chunks(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		cut := n
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// SendKeys presses named keys (tmux(1), KEY BINDINGS names: Enter, C-c, ...).
+// Callers validate names first; tmux rejects unknown ones.
+func (c *Client) SendKeys(ctx context.Context, id string, keys ...string) error {
+	args := append([]string{"send-keys", "-t", id}, keys...)
+	_, err := c.Run(ctx, args...)
+	return c.notFound(id, err)
+}
+
+// SendBytes sends raw bytes (send-keys -H: each argument one hex byte), in
+// runs small enough for the argument vector.
+func (c *Client) SendBytes(ctx context.Context, id string, b []byte) error {
+	const run = 16 << 10
+	for len(b) > 0 {
+		n := min(len(b), run)
+		args := []string{"send-keys", "-H", "-t", id}
+		for _, x := range b[:n] {
+			args = append(args, hex.EncodeToString([]byte{x}))
+		}
+		if _, err := c.Run(ctx, args...); err != nil {
+			return c.notFound(id, err)
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+func nonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
