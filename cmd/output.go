@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/spf13/cobra"
 	"io"
 	"strconv"
 	"strings"
@@ -79,4 +80,13 @@ func maxLines(n int) (int, error) {
 		return 0, usageErrorf("max_lines %d is out of range: want 1..10000", n)
 	}
 	return n, nil
+}
+
+// explicitMaxLines rejects --max-lines 0 given on the command line (0 in
+// the input type means "not given": the default).
+func explicitMaxLines(c *cobra.Command, n int) error {
+	if c.Flags().Changed("max-lines") && n == 0 {
+		return usageErrorf("max_lines 0 is out of range: want 1..10000")
+	}
+	return nil
 }

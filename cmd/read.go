@@ -26,6 +26,9 @@ as lines_dropped, a cleared history as reset (see: panectl help cursors).`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			in.PaneID = args[0]
+			if err := explicitMaxLines(c, in.MaxLines); err != nil {
+				return err
+			}
 			out, err := runCapture(c.Context(), f, in)
 			if err != nil {
 				return err
@@ -97,6 +100,9 @@ Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			in.PaneID = args[0]
+			if err := explicitMaxLines(c, in.MaxLines); err != nil {
+				return err
+			}
 			if c.Flags().Changed("timeout") {
 				t, err := parseTimeout(timeout)
 				if err != nil {

@@ -29,7 +29,8 @@ shell runs nothing before the final Enter (dash has no bracketed paste and
 runs each line). --submit presses Enter after the text. The cursor printed
 is from before typing: pass it to wait-for-text or capture.`,
 		Example: `  panectl send-text %1 'make test' --submit
-  printf 'line1\nline2\n' | panectl send-text %1 --stdin`,
+  printf 'line1\nline2\n' | panectl send-text %1 --stdin
+  panectl send-text %1 -- '--text starting with dashes'`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			in.PaneID = args[0]

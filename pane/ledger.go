@@ -25,8 +25,8 @@ const (
 
 // EchoEntry is one piece of typed text.
 type EchoEntry struct {
-	Text      string `json:"t"`           // the text as typed
-	Typed     int64  `json:"at"`          // unix ms when typed
+	Text      string `json:"t"`             // the text as typed
+	Typed     int64  `json:"at"`            // unix ms when typed
 	Submitted int64  `json:"sub,omitempty"` // unix ms when Enter followed; 0 while pending
 }
 

@@ -62,6 +62,9 @@ func (c *Client) Snapshot(ctx context.Context, id string, specs ...CaptureSpec) 
 	}
 	head, rest, _ := strings.Cut(out, "\n")
 	p, err := parsePane(head)
+	if err == errNoPane || (err == nil && p.ID != id) {
+		return PaneInfo{}, nil, &NotFoundError{Target: id, Socket: c.Server.Socket}
+	}
 	if err != nil {
 		return PaneInfo{}, nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -60,9 +62,16 @@ var paneFormat = func() string {
 	return strings.Join(parts, sep)
 }()
 
+var errNoPane = errors.New("no pane")
+
 // parsePane decodes one row of paneFormat. A malformed row is an error.
 func parsePane(row string) (PaneInfo, error) {
 	f := strings.SplitN(row, sep, len(paneFields))
+	if len(f) == len(paneFields) && f[0] == "" {
+		// display-message -t %N prints empty fields for a pane that does
+		// not exist, instead of failing (tmux 3.3).
+		return PaneInfo{}, errNoPane
+	}
 	if len(f) != len(paneFields) || !strings.HasPrefix(f[0], "%") {
 		return PaneInfo{}, fmt.Errorf("tmux returned a malformed pane row %q", row)
 	}
@@ -118,6 +127,9 @@ func (c *Client) Pane(ctx context.Context, id string) (PaneInfo, error) {
 		return PaneInfo{}, c.notFound(id, err)
 	}
 	p, err := parsePane(strings.TrimSuffix(out, "\n"))
+	if err == errNoPane || (err == nil && p.ID != id) {
+		return PaneInfo{}, &NotFoundError{Target: id, Socket: c.Server.Socket}
+	}
 	if err != nil {
 		return PaneInfo{}, err
 	}
@@ -218,6 +230,13 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 	if len(opts.Command) > 0 {
 		create = append(create, "--")
 		create = append(create, opts.Command...)
+	}
+	if c.Server.From == "-L" || c.Server.From == "default" {
+		// tmux makes its per-user socket directory only for -L; panectl
+		// always passes -S, so it makes it the same way (mode 0700).
+		if err := os.MkdirAll(filepath.Dir(c.Server.Socket), 0o700); err != nil {
+			return PaneInfo{}, err
+		}
 	}
 	args := create
 	if opts.HistoryLimit > 0 {

@@ -48,5 +48,5 @@ func (p *poller) run() {
 }
 
 func (p *poller) Changed() <-chan struct{} { return p.ch }
-func (p *poller) Note() string            { return "" }
-func (p *poller) Close()                  { p.once.Do(func() { close(p.stop) }) }
+func (p *poller) Note() string             { return "" }
+func (p *poller) Close()                   { p.once.Do(func() { close(p.stop) }) }

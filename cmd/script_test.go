@@ -1,0 +1,295 @@
+package cmd_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/panectl/panectl/cmd"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The end-to-end scripts run the real panectl binary (this test binary,
+// re-executed as "panectl") against a real tmux server on a private socket:
+// each script gets its own $TMUX_TMPDIR, so `panectl -L t` is private to it,
+// and the server is killed and its socket removed when the script ends.
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"panectl": func() { os.Exit(cmd.Main()) },
+	})
+}
+
+// shells are the interactive shells scripts under testdata/shell run in:
+// the command that starts each without user configuration.
+var shells = map[string]string{
+	"bash": "bash --norc --noprofile",
+	"zsh":  "zsh -f",
+	"fish": "fish --no-config",
+	"dash": "dash",
+}
+
+func requireTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is required for the end-to-end tests (scripts/test.sh installs it)")
+	}
+}
+
+func TestScripts(t *testing.T) {
+	requireTmux(t)
+	testscript.Run(t, params("testdata/script", "bash"))
+}
+
+func TestShellScripts(t *testing.T) {
+	requireTmux(t)
+	for _, sh := range []string{"bash", "zsh", "fish", "dash"} {
+		t.Run(sh, func(t *testing.T) {
+			if _, err := exec.LookPath(sh); err != nil {
+				t.Fatalf("%s is required (scripts/test.sh installs it)", sh)
+			}
+			testscript.Run(t, params("testdata/shell", sh))
+		})
+	}
+}
+
+func params(dir, shell string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			tmp, err := os.MkdirTemp("", "pctl")
+			if err != nil {
+				return err
+			}
+			env.Setenv("TMUX_TMPDIR", tmp)
+			env.Setenv("TMUX", "")
+			env.Setenv("TMUX_PANE", "")
+			env.Setenv("HOME", env.WorkDir)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, ".config"))
+			env.Setenv("SH", shell)
+			env.Setenv("SHELLCMD", shells[shell])
+			env.Setenv("PS1", "$ ")
+			env.Setenv("TERM", "xterm-256color")
+			env.Setenv("LANG", "C.UTF-8")
+			env.Setenv("LC_ALL", "C.UTF-8")
+			env.Defer(func() {
+				_ = exec.Command("tmux", "-L", "t", "kill-server").Run()
+				os.RemoveAll(tmp)
+			})
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"sleep":     cmdSleep,
+			"jsonfield": cmdJSONField,
+			"tmux":      cmdTmux,
+			"newshell":  cmdNewShell,
+			"writefile": cmdWriteFile,
+			"envstdout": cmdEnvStdout,
+			"code":      cmdCode,
+		},
+	}
+}
+
+// sleep SECONDS
+func cmdSleep(ts *testscript.TestScript, neg bool, args []string) {
+	d, err := strconv.ParseFloat(args[0], 64)
+	ts.Check(err)
+	time.Sleep(time.Duration(d * float64(time.Second)))
+}
+
+// tmux ARGS...: run tmux on the script's private server (-L t); stdout and
+// stderr become the script's.
+func cmdTmux(ts *testscript.TestScript, neg bool, args []string) {
+	c := exec.Command("tmux", append([]string{"-L", "t"}, args...)...)
+	c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
+	var out, errb strings.Builder
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	ts.Logf("tmux %s\n%s%s", strings.Join(args, " "), out.String(), errb.String())
+	if (err != nil) != neg {
+		ts.Fatalf("tmux %s: %v %s", strings.Join(args, " "), err, errb.String())
+	}
+	// expose the output to stdout/stderr assertions
+	ts.Check(os.WriteFile(ts.MkAbs(".tmux.out"), []byte(out.String()), 0o644))
+}
+
+// newshell VAR [SIZE]: start $SHELLCMD in a new session, wait for its
+// prompt, and set $VAR to the pane id.
+func cmdNewShell(ts *testscript.TestScript, neg bool, args []string) {
+	size := "80x24"
+	if len(args) > 1 {
+		size = args[1]
+	}
+	argv := []string{"-L", "t", "new", "--size", size, "--cwd", ts.Getenv("WORK"), "--"}
+	argv = append(argv, strings.Fields(ts.Getenv("SHELLCMD"))...)
+	id := strings.TrimSpace(runPanectl(ts, argv...))
+	ts.Setenv(args[0], id)
+	// wait for the first prompt (any shell: it ends in $ % # or >)
+	runPanectl(ts, "-L", "t", "wait-for-text", id, "--cursor", "history", "--regex", "--pattern", `[$%#>] ?$`, "--timeout", "10")
+}
+
+func runPanectl(ts *testscript.TestScript, args ...string) string {
+	bin := lookPanectl(ts)
+	c := exec.Command(bin, args...)
+	c.Env = panectlEnv(ts)
+	out, err := c.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		ts.Fatalf("panectl %s: %v %s", strings.Join(args, " "), err, msg)
+	}
+	return string(out)
+}
+
+// lookPanectl finds the panectl command testscript put on the script's PATH.
+func lookPanectl(ts *testscript.TestScript) string {
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		p := filepath.Join(dir, "panectl")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+	}
+	ts.Fatalf("panectl is not on the script's PATH")
+	return ""
+}
+
+// panectlEnv is the script's environment for a re-executed panectl.
+func panectlEnv(ts *testscript.TestScript) []string {
+	env := os.Environ()
+	for _, k := range []string{"TMUX_TMPDIR", "HOME", "XDG_CONFIG_HOME", "PS1", "TERM", "LANG", "LC_ALL"} {
+		env = append(env, k+"="+ts.Getenv(k))
+	}
+	env = append(env, "TMUX=", "TMUX_PANE=", "TESTSCRIPT_COMMAND=panectl")
+	return env
+}
+
+// jsonfield FIELD REGEXP: the last stdout's JSON object has FIELD (a dotted
+// path) whose JSON encoding matches REGEXP.
+func cmdJSONField(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: jsonfield FIELD REGEXP")
+	}
+	got, ok := jsonPath(ts.ReadFile("stdout"), args[0])
+	if !ok {
+		if !neg {
+			ts.Fatalf("stdout has no JSON field %s", args[0])
+		}
+		return
+	}
+	matched := regexpMatch(ts, args[1], got)
+	if matched == neg {
+		ts.Fatalf("JSON field %s = %s; want match for %q (neg=%v)", args[0], got, args[1], neg)
+	}
+}
+
+// code N [<SECONDS] [>SECONDS] panectl ARGS...: run the command and check
+// its exit status is N (and, with <S or >S, that it took less or more than S
+// seconds of wall clock: the promptness promises of SPEC.md).
+func cmdCode(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: code N [<SECONDS] [>SECONDS] COMMAND ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	args = args[1:]
+	var less, more float64
+	for len(args) > 0 && (strings.HasPrefix(args[0], "<") || strings.HasPrefix(args[0], ">")) {
+		v, err := strconv.ParseFloat(args[0][1:], 64)
+		ts.Check(err)
+		if args[0][0] == '<' {
+			less = v
+		} else {
+			more = v
+		}
+		args = args[1:]
+	}
+	start := time.Now()
+	err = ts.Exec(args[0], args[1:]...)
+	el := time.Since(start).Seconds()
+	got := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[0], err)
+		}
+		got = ee.ExitCode()
+	}
+	ts.Logf("exit %d after %.3fs", got, el)
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", strings.Join(args, " "), got, want)
+	}
+	if less > 0 && el >= less {
+		ts.Fatalf("%s took %.3fs, want less than %.3fs", strings.Join(args, " "), el, less)
+	}
+	if more > 0 && el < more {
+		ts.Fatalf("%s took %.3fs, want at least %.3fs", strings.Join(args, " "), el, more)
+	}
+}
+
+// jsonPath returns the JSON encoding of the value at a dotted path
+// (a.b.0.c) in the JSON object text.
+func jsonPath(text, path string) (string, bool) {
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return "", false
+	}
+	for _, k := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[k]; !ok {
+				return "", false
+			}
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(x) {
+				return "", false
+			}
+			v = x[i]
+		default:
+			return "", false
+		}
+	}
+	b, _ := json.Marshal(v)
+	return string(b), true
+}
+
+func regexpMatch(ts *testscript.TestScript, pattern, s string) bool {
+	re, err := regexp.Compile(pattern)
+	ts.Check(err)
+	return re.MatchString(s)
+}
+
+// writefile FILE QUOTED: write the Go-quoted string (escapes such as \t,
+// \n, \x03 allowed) to FILE, with no newline added.
+func cmdWriteFile(ts *testscript.TestScript, neg bool, args []string) {
+	text, err := strconv.Unquote(`"` + args[1] + `"`)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(text), 0o644))
+}
+
+// envstdout VAR [FIELD]: set $VAR to the last stdout, trimmed (or to the
+// string value of a JSON field of it).
+func cmdEnvStdout(ts *testscript.TestScript, neg bool, args []string) {
+	v := strings.TrimSpace(ts.ReadFile("stdout"))
+	if len(args) > 1 {
+		raw, ok := jsonPath(v, args[1])
+		if !ok {
+			ts.Fatalf("stdout has no JSON field %s", args[1])
+		}
+		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+			v = raw
+		}
+	}
+	ts.Setenv(args[0], v)
+}
