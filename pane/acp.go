@@ -274,7 +274,7 @@ type TerminalUpdate struct {
 
 // NewTerminalUpdate returns the first, full-state terminal_update panectl
 // sends for a pane: terminalId, command, cwd, size and an output snapshot
-// (raw bytes; they are base64-encoded on the wire). Set further fields
+// (raw bytes, copied; they are base64-encoded on the wire). Set further fields
 // (Meta, Capabilities) on the result as needed. Later patches are struct
 // literals carrying only what changed, for example
 //
@@ -286,7 +286,7 @@ func NewTerminalUpdate(terminalID, command, cwd string, size TerminalSize, outpu
 		Command:    Some(command),
 		Cwd:        Some(cwd),
 		Size:       Some(size),
-		Output:     Some(TerminalOutput{Data: Base64Bytes(bytes.Clone(output))}),
+		Output:     Some(TerminalOutput{Data: append(Base64Bytes{}, output...)}),
 	}
 }
 
@@ -331,9 +331,10 @@ type TerminalOutputChunk struct {
 }
 
 // NewOutputChunk returns a terminal_output_chunk appending data (raw bytes,
-// base64-encoded on the wire) to terminalID's output.
+// copied into a non-nil slice, base64-encoded on the wire) to terminalID's
+// output.
 func NewOutputChunk(terminalID string, data []byte) TerminalOutputChunk {
-	return TerminalOutputChunk{TerminalID: terminalID, Data: Base64Bytes(bytes.Clone(data))}
+	return TerminalOutputChunk{TerminalID: terminalID, Data: append(Base64Bytes{}, data...)}
 }
 
 // SessionUpdateKind returns "terminal_output_chunk".
