@@ -37,7 +37,14 @@
 // Consumers decode lines with DecodeACPNotification and fold them into a
 // TerminalState with Apply.
 //
-// These rules are quoted from the schema's own descriptions of TerminalUpdate,
+// Decoding is strict where the schema is lenient: a member of the wrong type
+// (say "command": 5) is an error wrapping ErrACPDecode, whereas the schema
+// marks the patch fields x-deserialize-default-on-error, which lets a reader
+// fall back to the default (the field treated as omitted). Unknown members are
+// ignored, and session updates of other kinds decode to UnknownSessionUpdate,
+// raw payload kept, as the schema asks of receivers.
+//
+// These rules are taken from the schema's own descriptions of TerminalUpdate,
 // TerminalUpdate._meta and TerminalOutputChunk in ACP schema release 2.4.0
 // (protocol v2). The vendored schema.json carries no version string of its
 // own, so the release is recorded here and in testdata/acp-v2. See also
