@@ -135,8 +135,9 @@ func argNames(arg string) []string {
 //  2. a recognizer named by the argv (Screen.Args) of the foreground process,
 //     looking through node/bun wrappers at script paths;
 //  3. a title cue;
-//  4. a screen cue of a non-wrapper recognizer (the one matching lowest on the
-//     screen wins), then one of a wrapper recognizer (python's `>>> `);
+//  4. a screen cue (the recognizer matching lowest on the screen wins); late
+//     cues (shell and REPL prompts, see Manifest.LateCues) only after all
+//     others found nothing, and only on the bottom 3 non-empty rows;
 //  5. the wrapper recognizer owning the command (node, python);
 //  6. "generic".
 //
@@ -193,16 +194,24 @@ func (s *Set) Resolve(id string, scr Screen) (string, error) {
 			}
 		}
 	}
-	// 4. screen cues, lowest matching row wins
+	// 4. screen cues, lowest matching row wins; late cues (shell and REPL
+	// prompts) only after all others, and only near the bottom
 	v := newView(scr)
-	for _, wrappers := range []bool{false, true} {
+	for _, late := range []bool{false, true} {
+		rows := v.lastNonEmpty(len(v.rows), len(v.rows))
+		if late {
+			rows = v.lastNonEmpty(len(v.rows), 3)
+		}
 		best, bestRow := "", -1
 		for _, id := range s.ids {
 			m := s.byID[id]
-			if m.Wrapper != wrappers {
+			if (m.Wrapper || m.LateCues) != late {
 				continue
 			}
-			for row := len(v.rows) - 1; row > bestRow; row-- {
+			for _, row := range rows { // bottom first
+				if row <= bestRow {
+					break
+				}
 				if matchAny(m.ScreenCues, v.rows[row]) {
 					best, bestRow = id, row
 					break

@@ -38,6 +38,11 @@ type Manifest struct {
 	// auto picks this recognizer from the process name only after argv, title
 	// and screen signatures found no other.
 	Wrapper bool `toml:"wrapper"`
+	// LateCues marks screen cues that look like much else (shell prompts,
+	// REPL prompts): auto tries them only after every other recognizer's
+	// screen cues found nothing, and only on the bottom 3 non-empty rows.
+	// Wrapper implies LateCues.
+	LateCues bool `toml:"late_cues"`
 	// TitleCues are patterns of pane_title that identify the program for auto.
 	TitleCues []Pattern `toml:"title_cues"`
 	// ScreenCues are patterns of screen rows that identify the program for auto.
