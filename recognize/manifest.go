@@ -130,15 +130,16 @@ func (p *Pattern) match(s string) (bool, error) {
 	return ok, nil
 }
 
-// UnmarshalText accepts the four state names.
-func (s *State) UnmarshalText(text []byte) error {
-	switch st := State(text); st {
+// validState reports whether s is one of the four states.
+func validState(s State) bool {
+	switch s {
 	case Busy, AwaitingInput, AwaitingApproval, Unknown:
-		*s = st
-		return nil
+		return true
 	}
-	return fmt.Errorf("unknown state %q (want busy, awaiting_input, awaiting_approval or unknown)", text)
+	return false
 }
+
+const stateNames = "busy, awaiting_input, awaiting_approval or unknown"
 
 // RegionKind is the kind of a Region.
 type RegionKind string
@@ -255,6 +256,9 @@ func (m *Manifest) validate(data []byte) error {
 	if m.Fallback == "" {
 		m.Fallback = Unknown
 	}
+	if !validState(m.Fallback) {
+		return fail(lineOfKey(data, "fallback", 0), "unknown fallback state %q (want %s)", m.Fallback, stateNames)
+	}
 	seen := map[string]bool{}
 	for i := range m.Rules {
 		r := &m.Rules[i]
@@ -266,6 +270,8 @@ func (m *Manifest) validate(data []byte) error {
 			return fail(line, "rule id %q is used twice", r.ID)
 		case r.State == "":
 			return fail(line, "rule %q has no state", r.ID)
+		case !validState(r.State):
+			return fail(lineInTable(data, "rules", i, "state"), "rule %q: unknown state %q (want %s)", r.ID, r.State, stateNames)
 		case r.Region.Kind == "":
 			return fail(line, "rule %q has no region", r.ID)
 		case r.Regex.re == nil:
@@ -301,6 +307,26 @@ func lineOfTable(data []byte, name string, n int) int {
 		}
 	}
 	return 0
+}
+
+// lineInTable returns the 1-based line of `key =` inside the n-th `[[name]]`
+// table of data, or the table's header line when the key is not there.
+func lineInTable(data []byte, name string, n int, key string) int {
+	start := lineOfTable(data, name, n)
+	if start == 0 {
+		return 0
+	}
+	lines := strings.Split(string(data), "\n")
+	for i := start; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(t, "[") {
+			break
+		}
+		if k, _, ok := strings.Cut(t, "="); ok && strings.TrimSpace(k) == key {
+			return i + 1
+		}
+	}
+	return start
 }
 
 // lineOfKey returns the 1-based line of the n-th top-level `key =` in data, or 0.
