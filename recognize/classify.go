@@ -76,8 +76,9 @@ func classify(m *Manifest, scr Screen) Result {
 	}
 }
 
-// wrapperNames are process names that host other programs; auto looks at
-// their argv to find the real program.
+// isWrapperCommand reports whether cmd is a process name of a wrapper
+// manifest (node, bun, python): a program that hosts other programs, whose
+// argv, title and screen are consulted before the wrapper itself is chosen.
 func isWrapperCommand(s *Set, cmd string) bool {
 	for _, id := range s.ids {
 		m := s.byID[id]
