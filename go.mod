@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/charmbracelet/x/ansi v0.11.9
 	github.com/dlclark/regexp2/v2 v2.13.0
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2

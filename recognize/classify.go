@@ -1,0 +1,249 @@
+package recognize
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// stateOrder is the order in which rules are tried: approval first (a dialog
+// is static and often keeps a spinner running), then busy (input boxes stay
+// visible while agents work), then unknown (vetoes input: transcript views,
+// own menus), then input.
+var stateOrder = [...]State{AwaitingApproval, Busy, Unknown, AwaitingInput}
+
+// Classify looks at scr once with recognizer id ("auto", an id or an alias)
+// and returns the state with its evidence. The error wraps
+// ErrUnknownRecognizer for an unknown id; a rule whose regex times out is
+// skipped (Result.Note says which) rather than failing the call.
+func (s *Set) Classify(id string, scr Screen) (Result, error) {
+	rid, err := s.Resolve(id, scr)
+	if err != nil {
+		return Result{}, err
+	}
+	return classify(s.byID[rid], scr), nil
+}
+
+func classify(m *Manifest, scr Screen) Result {
+	v := newView(scr)
+	var notes []string
+	addNote := func(n string) {
+		if n != "" {
+			notes = append(notes, n)
+		}
+	}
+	for _, st := range stateOrder {
+		for i := range m.Rules {
+			r := &m.Rules[i]
+			if r.State != st {
+				continue
+			}
+			if r.Command != nil && scr.Command != "" {
+				ok, err := r.Command.match(scr.Command)
+				if err != nil {
+					addNote(fmt.Sprintf("rule %s skipped: command regex timed out", r.ID))
+					continue
+				}
+				if !ok {
+					continue
+				}
+			}
+			lines, note := v.region(r.Region, m)
+			addNote(note)
+			for _, line := range lines {
+				ok, err := r.Regex.match(line)
+				if err != nil {
+					addNote(fmt.Sprintf("rule %s skipped: regex timed out", r.ID))
+					break
+				}
+				if ok {
+					return Result{
+						State:      r.State,
+						Recognizer: m.ID,
+						Evidence:   Evidence{Rule: r.ID, Region: r.Region.String(), Line: line},
+						NeedsQuiet: r.Weak || r.State == AwaitingInput,
+						Note:       strings.Join(notes, "; "),
+					}
+				}
+			}
+		}
+	}
+	return Result{
+		State:      m.Fallback,
+		Recognizer: m.ID,
+		NeedsQuiet: true,
+		Note:       strings.Join(append(notes, "no rule matched: fallback state"), "; "),
+	}
+}
+
+// isWrapperCommand reports whether cmd is a process name of a wrapper
+// manifest (node, bun, python): a program that hosts other programs, whose
+// argv, title and screen are consulted before the wrapper itself is chosen.
+func isWrapperCommand(s *Set, cmd string) bool {
+	for _, id := range s.ids {
+		m := s.byID[id]
+		if m.Wrapper && contains(m.Processes, cmd) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// commandName normalises pane_current_command: the base name, without the
+// leading '-' of a login shell.
+func commandName(cmd string) string {
+	cmd = strings.TrimSpace(cmd)
+	cmd = strings.TrimPrefix(cmd, "-")
+	if cmd == "" {
+		return ""
+	}
+	return filepath.Base(cmd)
+}
+
+// argNames returns the names an argv entry may reveal: its path segments,
+// each also without its extension (".../@openai/codex/bin/codex.js" gives
+// "codex.js", "codex", "bin", ...), last segment first.
+func argNames(arg string) []string {
+	var out []string
+	segs := strings.Split(arg, "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		seg := segs[i]
+		if seg == "" {
+			continue
+		}
+		out = append(out, seg)
+		if ext := filepath.Ext(seg); ext != "" && ext != seg {
+			out = append(out, strings.TrimSuffix(seg, ext))
+		}
+	}
+	return out
+}
+
+// Resolve maps a recognizer name to a concrete id. An id is returned as is,
+// an alias as its id. "auto" picks, in this order:
+//  1. a recognizer whose process names or patterns match pane_current_command
+//     (shells included: a shell in the foreground means no program is running),
+//     unless the command is a wrapper such as node or python;
+//  2. a recognizer named by the argv (Screen.Args) of the foreground process,
+//     looking through node/bun wrappers at script paths;
+//  3. a title cue;
+//  4. a screen cue (the recognizer matching lowest on the screen wins); late
+//     cues (shell and REPL prompts, see Manifest.LateCues) only after all
+//     others found nothing, and only on the bottom 3 non-empty rows;
+//  5. the wrapper recognizer owning the command (node, python);
+//  6. "generic".
+//
+// An unknown name gives an error wrapping ErrUnknownRecognizer that lists the
+// valid ids.
+func (s *Set) Resolve(id string, scr Screen) (string, error) {
+	if id != AutoID {
+		return s.lookup(id)
+	}
+	cmd := commandName(scr.Command)
+	wrapped := isWrapperCommand(s, cmd)
+	// 1. the foreground process by name
+	if cmd != "" && !wrapped {
+		for _, id := range s.ids {
+			m := s.byID[id]
+			if m.Wrapper {
+				continue
+			}
+			if contains(m.Processes, cmd) {
+				return id, nil
+			}
+			for i := range m.ProcessPatterns {
+				if ok, _ := m.ProcessPatterns[i].match(cmd); ok {
+					return id, nil
+				}
+			}
+		}
+	}
+	// 2. argv behind a wrapper
+	for i, arg := range scr.Args {
+		if i == 0 && commandName(arg) == cmd {
+			continue
+		}
+		if strings.HasPrefix(arg, "-") {
+			continue
+		}
+		for _, name := range argNames(arg) {
+			for _, id := range s.ids {
+				m := s.byID[id]
+				if !m.Wrapper && contains(m.Processes, name) {
+					return id, nil
+				}
+			}
+		}
+	}
+	// 3. title cues
+	if scr.Title != "" {
+		for _, id := range s.ids {
+			m := s.byID[id]
+			for i := range m.TitleCues {
+				if ok, _ := m.TitleCues[i].match(scr.Title); ok {
+					return id, nil
+				}
+			}
+		}
+	}
+	// 4. screen cues, lowest matching row wins; late cues (shell and REPL
+	// prompts) only after all others, and only near the bottom
+	v := newView(scr)
+	for _, late := range []bool{false, true} {
+		rows := v.lastNonEmpty(len(v.rows), len(v.rows))
+		if late {
+			rows = v.lastNonEmpty(len(v.rows), 3)
+		}
+		best, bestRow := "", -1
+		for _, id := range s.ids {
+			m := s.byID[id]
+			if (m.Wrapper || m.LateCues) != late {
+				continue
+			}
+			for _, row := range rows { // bottom first
+				if row <= bestRow {
+					break
+				}
+				if matchAny(m.ScreenCues, v.rows[row]) {
+					best, bestRow = id, row
+					break
+				}
+			}
+		}
+		if best != "" {
+			return best, nil
+		}
+	}
+	// 5. the wrapper itself
+	if wrapped {
+		for _, id := range s.ids {
+			m := s.byID[id]
+			if m.Wrapper && contains(m.Processes, cmd) {
+				return id, nil
+			}
+		}
+	}
+	// 6. generic
+	if _, ok := s.byID["generic"]; ok {
+		return "generic", nil
+	}
+	return "", fmt.Errorf("%w: auto found no recognizer and no generic manifest is loaded", ErrUnknownRecognizer)
+}
+
+func matchAny(ps []Pattern, s string) bool {
+	for i := range ps {
+		if ok, _ := ps[i].match(s); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,98 @@
+// Package recognize classifies the turn state of the program in a tmux pane
+// (busy, awaiting_input, awaiting_approval or unknown) from one look at its
+// screen, title and foreground command. It is the engine behind
+// `panectl recognize` and `panectl wait-for-turn` (SPEC section 7).
+//
+// The package runs no tmux commands and does no I/O except reading manifest
+// files in Load. Nothing happens at package initialisation: manifests are
+// parsed when Load is called.
+//
+// # What it promises
+//
+//   - Classify looks once and says what it saw, with Evidence: the rule id, the
+//     region it looked at and the row (or title, or command) that matched.
+//   - Rules are tried in state order: awaiting_approval first (a dialog is
+//     static and some agents keep a spinner running while it is shown), then
+//     busy (every agent keeps its input box visible while it works), then
+//     unknown (vetoes input, e.g. a transcript view), then awaiting_input.
+//     Within one state, rules are tried in the order the manifest lists them,
+//     and a rule tries its region's rows bottom first.
+//   - A trust, sign-in, API-key or selection dialog is awaiting_approval.
+//   - The pane title and the foreground command are evidence like screen rows
+//     (regions "title" and "command"): Gemini's `✋  Action Required` title is
+//     approval, Codex's braille spinner in the title is busy.
+//   - Only the live region counts: rules look at the bottom of the screen, at
+//     the input box or the rows just above it, never at the whole scrollback
+//     unless a manifest says "screen". A finished turn's "esc to interrupt"
+//     left above the current input box is not busy; an input box pushed up by
+//     footer lines is still found.
+//   - Quiescence is the caller's job. Result.NeedsQuiet says when a state
+//     should be trusted only after the screen has been unchanged for quiet_ms:
+//     always for awaiting_input, for rules marked weak, and for a fallback.
+//   - A regex match is bounded by MatchTimeout; a rule that times out is
+//     skipped for that call (Result.Note says so), so a catastrophic user
+//     pattern cannot hang a wait.
+//   - Bad manifests are errors naming the file and line (*ManifestError),
+//     never silently ignored.
+//
+// # Recognizers and auto
+//
+// The bundled recognizers are generic, shell (bash, zsh, fish, sh, dash),
+// python, node and the coding agents claude, codex, gemini, qwen, antigravity
+// (alias agy), cursor, opencode, copilot, grok, amp, droid, kimi and pi.
+// "auto" picks one per screen; see Set.Resolve for the order (foreground
+// process, argv behind node/bun wrappers, title cues, screen cues, then
+// shell/REPL/generic).
+//
+// # Regions
+//
+// Rows are the screen's rows with no-break spaces turned into spaces,
+// trailing whitespace and trailing blank rows removed. A horizontal rule is a
+// row that, after leading spaces, starts with ─, ━ or ═ and is mostly made of
+// them (a rule carrying a session name still counts; box borders ╭──╮ and
+// dashed ╌ lines do not).
+//
+//	screen              every row
+//	bottom:N            the last N non-empty rows
+//	after_last_rule     the rows below the last horizontal rule (every row
+//	                    when there is none)
+//	input_box           the live input box: the last row matching the
+//	                    manifest's input_marker and its continuation rows;
+//	                    else the rows between the last two rules; else the
+//	                    rows after the only rule; else the last row
+//	above_input_box:N   the N non-empty rows directly above the input box
+//	                    (where agents draw their spinner line)
+//	title               pane_title
+//	command             pane_current_command
+//	cursor_line         the row under the cursor ("" when the cursor sits
+//	                    below the text; the last non-empty row when the
+//	                    cursor is unknown)
+//
+// # Manifest format
+//
+// One TOML file per recognizer. Bundled ones are embedded from manifests/;
+// users add or override them (by id) with *.toml files in
+// $XDG_CONFIG_HOME/panectl/recognizers (UserDir), passed to Load. Unknown
+// keys are errors. Patterns are regexp2 syntax (lookaround, backreferences,
+// (?i)); TOML literal strings ('...') need no escaping.
+//
+//	id = "claude"                      # required; lower case, unique
+//	name = "Claude Code"
+//	aliases = ["claude-code"]          # other names for --recognizer
+//	processes = ["claude"]             # pane_current_command values and argv names
+//	process_patterns = ['^\d+\.\d+\.\d+$']   # e.g. version-string process names
+//	wrapper = false                    # true for node/python: hosts other programs
+//	late_cues = false                  # screen cues tried last, bottom 3 rows only
+//	title_cues = ['Claude Code']       # pane_title patterns for auto
+//	screen_cues = ['Claude Code v\d']  # row patterns for auto
+//	input_marker = '^› '               # optional: first row of the input box
+//	fallback = "unknown"               # state when no rule matches
+//
+//	[[rules]]
+//	id = "claude-spinner"              # required, unique in the file
+//	state = "busy"                     # busy | awaiting_input | awaiting_approval | unknown
+//	region = "above_input_box:6"       # see Regions
+//	regex = '^\s*[·✢✳✶✻✽*●]\s+\S.*…\s*\('
+//	command = '^claude$'               # optional: pane_current_command must match too
+//	weak = false                       # true: the state needs quiescence to be trusted
+package recognize

@@ -1,0 +1,171 @@
+package recognize
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// view is a Screen prepared for matching: no-break spaces turned into spaces
+// (Claude draws "❯\u00a0"), rows right-trimmed, trailing blank rows removed,
+// horizontal rules located.
+type view struct {
+	scr   Screen
+	rows  []string
+	rules []int // indices of horizontal-rule rows
+}
+
+func newView(scr Screen) *view {
+	rows := make([]string, len(scr.Rows))
+	for i, r := range scr.Rows {
+		rows[i] = strings.TrimRight(strings.ReplaceAll(r, "\u00a0", " "), " \t\r\n")
+	}
+	for len(rows) > 0 && rows[len(rows)-1] == "" {
+		rows = rows[:len(rows)-1]
+	}
+	v := &view{scr: scr, rows: rows}
+	for i, r := range rows {
+		if isRule(r) {
+			v.rules = append(v.rules, i)
+		}
+	}
+	return v
+}
+
+// isRuleRune reports the box-drawing runes that make a horizontal rule.
+// Dashed lines (╌ ┄) are left out: agents draw them around diffs.
+func isRuleRune(r rune) bool {
+	return r == '─' || r == '━' || r == '═'
+}
+
+// isRule reports whether row is a horizontal rule: after leading spaces it
+// starts with ─, ━ or ═ and at least 8 runes (and half of the non-space runes)
+// are rule runes, so a rule carrying a session name still counts. Box tops and
+// bottoms (╭──╮, └──┘) and framed rows (│ ── │) are not rules.
+func isRule(row string) bool {
+	t := strings.TrimSpace(row)
+	first, _ := utf8.DecodeRuneInString(t)
+	if !isRuleRune(first) {
+		return false
+	}
+	rule, other := 0, 0
+	for _, r := range t {
+		switch {
+		case isRuleRune(r):
+			rule++
+		case r != ' ':
+			other++
+		}
+	}
+	return rule >= 8 && rule >= other
+}
+
+// span is a half-open row range [from, to).
+type span struct{ from, to int }
+
+// inputBox finds the live input box of m's program: the last row matching
+// m.InputMarker (with its continuation rows) when m has one and it is found;
+// else the rows between the last two horizontal rules; else the rows after the
+// only rule; else the last row. top is the first row of the box's frame (the
+// rule above it, or the marker row); rows above top are "above the box".
+func (v *view) inputBox(m *Manifest) (box span, top int, note string) {
+	n := len(v.rows)
+	if n == 0 {
+		return span{}, 0, ""
+	}
+	if m != nil && m.InputMarker != nil {
+		for i := n - 1; i >= 0; i-- {
+			ok, err := m.InputMarker.match(v.rows[i])
+			if err != nil {
+				note = "input_marker timed out; used the rules instead"
+				break
+			}
+			if ok {
+				j := i + 1
+				for j < n && v.rows[j] != "" && !isRule(v.rows[j]) {
+					j++
+				}
+				return span{i, j}, i, ""
+			}
+		}
+	}
+	switch k := len(v.rules); {
+	case k >= 2:
+		return span{v.rules[k-2] + 1, v.rules[k-1]}, v.rules[k-2], note
+	case k == 1:
+		return span{v.rules[0] + 1, n}, v.rules[0], note
+	}
+	return span{n - 1, n}, n - 1, note
+}
+
+// lastNonEmpty returns the indices of the last count non-empty rows of
+// rows[:end], bottom first.
+func (v *view) lastNonEmpty(end, count int) []int {
+	var out []int
+	for i := end - 1; i >= 0 && len(out) < count; i-- {
+		if strings.TrimSpace(v.rows[i]) != "" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// cursorKnown reports whether the Screen carries a cursor position.
+func (v *view) cursorKnown() bool {
+	s := v.scr
+	return s.CursorY >= 0 && !(s.Height == 0 && s.CursorX == 0 && s.CursorY == 0)
+}
+
+// region returns the text lines of region r, in the order they are tried
+// (bottom first), plus a note when finding the region hit a problem.
+func (v *view) region(r Region, m *Manifest) (lines []string, note string) {
+	rowsAt := func(idx []int) []string {
+		out := make([]string, len(idx))
+		for i, k := range idx {
+			out[i] = v.rows[k]
+		}
+		return out
+	}
+	spanRows := func(s span) []string {
+		var out []string
+		for i := s.to - 1; i >= s.from; i-- {
+			out = append(out, v.rows[i])
+		}
+		return out
+	}
+	switch r.Kind {
+	case RegionTitle:
+		if v.scr.Title == "" {
+			return nil, ""
+		}
+		return []string{v.scr.Title}, ""
+	case RegionCommand:
+		if v.scr.Command == "" {
+			return nil, ""
+		}
+		return []string{v.scr.Command}, ""
+	case RegionScreen:
+		return spanRows(span{0, len(v.rows)}), ""
+	case RegionBottom:
+		return rowsAt(v.lastNonEmpty(len(v.rows), r.N)), ""
+	case RegionAfterLastRule:
+		if len(v.rules) == 0 {
+			return spanRows(span{0, len(v.rows)}), ""
+		}
+		return spanRows(span{v.rules[len(v.rules)-1] + 1, len(v.rows)}), ""
+	case RegionInputBox:
+		box, _, note := v.inputBox(m)
+		return spanRows(box), note
+	case RegionAboveInputBox:
+		_, top, note := v.inputBox(m)
+		return rowsAt(v.lastNonEmpty(top, r.N)), note
+	case RegionCursorLine:
+		if !v.cursorKnown() {
+			return rowsAt(v.lastNonEmpty(len(v.rows), 1)), ""
+		}
+		if v.scr.CursorY < len(v.rows) {
+			return []string{v.rows[v.scr.CursorY]}, ""
+		}
+		return []string{""}, "" // the cursor is on a blank row below the text
+	}
+	return nil, ""
+}

@@ -1,0 +1,125 @@
+package recognize
+
+import (
+	"strings"
+	"testing"
+)
+
+func classifyOrFail(t *testing.T, id string, scr Screen) Result {
+	t.Helper()
+	set, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := set.Classify(id, scr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// A finished turn's busy lines above the current input box are history, not
+// the live region.
+func TestStaleBusyAboveInputBoxIsNotBusy(t *testing.T) {
+	claude := screen(120, 40, "claude", "✳ Claude Code",
+		"❯ run the tests",
+		"✶ Running… (2s · ↓ 11 tokens)", // an old spinner frame left in the transcript
+		"  esc to interrupt · ← for agents",
+		"● All 12 tests pass.",
+		"  Line one of the answer.",
+		"  Line two of the answer.",
+		"  Line three of the answer.",
+		"  Line four of the answer.",
+		"  Line five of the answer.",
+		"✻ Worked for 12s",
+		"",
+		rule120,
+		"❯ ",
+		rule120,
+		"  ? for shortcuts · ← for agents",
+	)
+	if got := classifyOrFail(t, "claude", claude); got.State != AwaitingInput {
+		t.Errorf("claude: got %s %+v, want awaiting_input", got.State, got.Evidence)
+	}
+
+	codex := screen(120, 40, "node", "say hello | codex",
+		"› please answer slow",
+		"• Working (5s • esc to interrupt)", // stale: the turn ended below it
+		"• Answer line 1",
+		"  Answer line 2",
+		"  Answer line 3",
+		"  Answer line 4",
+		"  Answer line 5",
+		"  Answer line 6",
+		"",
+		"  Worked for 20s • 21:36",
+		"",
+		"› Ask Codex to do anything",
+		"",
+		"  fake-model default · /home/user1/projects/codex",
+		"  ← for agents · ? for shortcuts",
+	)
+	for _, id := range []string{"codex", AutoID} {
+		if got := classifyOrFail(t, id, codex); got.State != AwaitingInput || got.Recognizer != "codex" {
+			t.Errorf("codex (%s): got %s/%s %+v, want codex/awaiting_input", id, got.Recognizer, got.State, got.Evidence)
+		}
+	}
+}
+
+// An input box pushed up by footer lines (status line, todo list) is still
+// the input box; the spinner above it still counts.
+func TestInputBoxPushedUpByFooter(t *testing.T) {
+	footer := []string{
+		"  ? for shortcuts · ← for agents",
+		"  ☐ Write the tests",
+		"  ☐ Update the README",
+		"  ☐ Run the linter",
+		"  ☐ Commit",
+		"  model: opus · ctx 12% · $0.42",
+		"  branch: main · 3 files changed",
+	}
+	idle := append([]string{"● OK done.", "", "✻ Crunched for 0s", "", rule80, "❯ ", rule80}, footer...)
+	got := classifyOrFail(t, "claude", screen(80, 24, "claude", "✳ Claude Code", idle...))
+	if got.State != AwaitingInput || got.Evidence.Region != "input_box" {
+		t.Errorf("idle: got %s %+v, want awaiting_input from input_box", got.State, got.Evidence)
+	}
+	busy := append([]string{"● Working through it", "", "✽ Crunching… (5s · ↓ 22 tokens)", "  ⎿  Tip: Connect Claude to your IDE", "", rule80, "❯ ", rule80}, footer...)
+	got = classifyOrFail(t, "claude", screen(80, 24, "claude", "✳ Claude Code", busy...))
+	if got.State != Busy || got.Evidence.Rule != "claude-spinner" {
+		t.Errorf("busy: got %s %+v, want busy from claude-spinner", got.State, got.Evidence)
+	}
+	qwen := append([]string{"  ✦ OK done.", "", rule80, ">   Type your message or @path/to/file", rule80}, "  ? for shortcuts", "  extra status line", "  another status line", "  and one more")
+	got = classifyOrFail(t, "qwen", screen(80, 24, "node", "Qwen - proj", qwen...))
+	if got.State != AwaitingInput {
+		t.Errorf("qwen: got %s %+v, want awaiting_input", got.State, got.Evidence)
+	}
+}
+
+func TestIsRule(t *testing.T) {
+	cases := map[string]bool{
+		strings.Repeat("─", 40):        true,
+		"  " + strings.Repeat("━", 10): true,
+		"──── my-session ───────────────":           true,
+		"╭" + strings.Repeat("─", 20) + "╮":         false,
+		"│ " + strings.Repeat("─", 20) + " │":       false,
+		strings.Repeat("╌", 40):                     false,
+		"───":                                       false,
+		"─ a long sentence that is not a rule ─── ": false,
+	}
+	for row, want := range cases {
+		if got := isRule(row); got != want {
+			t.Errorf("isRule(%q) = %v, want %v", row, got, want)
+		}
+	}
+}
+
+func TestCursorLineRegion(t *testing.T) {
+	v := newView(Screen{Rows: []string{"a", "b", ""}, CursorY: 5, Height: 24})
+	if lines, _ := v.region(Region{Kind: RegionCursorLine}, nil); len(lines) != 1 || lines[0] != "" {
+		t.Errorf("cursor below text: %q", lines)
+	}
+	v = newView(Screen{Rows: []string{"a", "b", ""}, CursorY: -1})
+	if lines, _ := v.region(Region{Kind: RegionCursorLine}, nil); len(lines) != 1 || lines[0] != "b" {
+		t.Errorf("unknown cursor: %q", lines)
+	}
+}
