@@ -239,19 +239,20 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		}
 	}
 	args := create
+	const saved = "@panectl-saved-history-limit"
+	restore := []string{"set-option", "-gF", "history-limit", "#{" + saved + "}", ";", "set-option", "-gu", saved}
 	if opts.HistoryLimit > 0 {
-		old, err := c.Run(ctx, "start-server", ";", "show-options", "-gv", "history-limit")
-		if err != nil {
-			return PaneInfo{}, err
-		}
-		old = strings.TrimSpace(old)
-		if _, err := strconv.Atoi(old); err != nil {
-			return PaneInfo{}, fmt.Errorf("tmux returned a malformed history-limit %q", old)
-		}
-		args = append([]string{"start-server", ";", "set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit), ";"}, create...)
-		args = append(args, ";", "set-option", "-g", "history-limit", old)
+		// One command list, so no other client's pane gets the limit, and
+		// the server started here cannot exit between two calls.
+		args = append([]string{"start-server", ";",
+			"set-option", "-gF", saved, "#{history-limit}", ";",
+			"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit), ";"}, create...)
+		args = append(append(args, ";"), restore...)
 	}
 	out, err := c.Run(ctx, args...)
+	if err != nil && opts.HistoryLimit > 0 {
+		_, _ = c.Run(ctx, restore...) // the list stopped at the failed command
+	}
 	if err != nil {
 		if opts.WindowIn != "" {
 			return PaneInfo{}, c.notFound(opts.WindowIn, err)
