@@ -129,13 +129,15 @@ func capture(ctx context.Context, c *tmux.Client, id string, info tmux.PaneInfo,
 		v.rows = splitRows(texts[0])
 		v.joined = splitRows(texts[1])
 	} else {
+		// With no history, tmux would swap the range -N..-1 into 0..N:
+		// the history captures only count when there are history rows.
 		var histRows, histJoined []string
-		if start < 0 {
+		if start < 0 && info.HistorySize > 0 {
 			histRows = splitRows(texts[0])
 		} else {
 			v.start = 0
 		}
-		if body < 0 {
+		if body < 0 && info.HistorySize > 0 {
 			histJoined = splitRows(texts[2])
 		}
 		v.rows = append(histRows, splitRows(texts[1])...)
