@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // sep separates fields in the formats panectl asks tmux for: the ASCII unit
@@ -250,6 +251,12 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		args = append(append(args, ";"), restore...)
 	}
 	out, err := c.Run(ctx, args...)
+	for try := 0; try < 5 && errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"); try++ {
+		// The server was exiting (its last pane just closed) as this client
+		// connected; the next connection starts a new one.
+		time.Sleep(20 * time.Millisecond << try)
+		out, err = c.Run(ctx, args...)
+	}
 	if err != nil && opts.HistoryLimit > 0 {
 		_, _ = c.Run(ctx, restore...) // the list stopped at the failed command
 	}
