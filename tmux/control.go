@@ -359,3 +359,20 @@ func DecodeOutput(b []byte) []byte {
 }
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
+
+// WouldSendFocus reports whether attaching a control client to pane p's
+// session would make tmux send the pane's program a focus-in event: the
+// server option focus-events is on, the pane is the active pane of its
+// session's current window, and no client is attached to the session yet
+// (tmux(1), focus-events; tmux counts every attached client as focused).
+func (c *Client) WouldSendFocus(ctx context.Context, id string) (bool, error) {
+	out, err := c.Run(ctx, "display-message", "-p", "-t", id, "#{pane_id}"+sep+"#{focus-events}"+sep+"#{pane_active}"+sep+"#{window_active}"+sep+"#{session_attached}")
+	if err != nil {
+		return false, c.notFound(id, err)
+	}
+	f := strings.Split(strings.TrimSuffix(out, "\n"), sep)
+	if len(f) != 5 || f[0] != id {
+		return false, &NotFoundError{Target: id, Socket: c.Server.Socket}
+	}
+	return f[1] == "on" && f[2] == "1" && f[3] == "1" && f[4] == "0", nil
+}

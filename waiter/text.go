@@ -51,14 +51,17 @@ type TextResult struct {
 func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	start := time.Now()
 	cur := opt.Cursor
+	var info tmux.PaneInfo // the pane as last seen: plans the next read
+	var src Source
+	var err error
 	if !opt.HasStart {
-		var err error
-		cur, _, err = pane.Now(ctx, c, opt.PaneID)
-		if err != nil {
+		if cur, info, err = pane.Now(ctx, c, opt.PaneID); err != nil {
 			return TextResult{}, err
 		}
+		src, err = WatchPane(ctx, c, info)
+	} else {
+		src, err = Watch(ctx, c, opt.PaneID)
 	}
-	src, err := Watch(ctx, c, opt.PaneID)
 	if err != nil {
 		return TextResult{}, err
 	}
@@ -67,7 +70,7 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	timer := time.NewTimer(opt.Timeout)
 	defer timer.Stop()
 	for {
-		res, done, err := checkText(ctx, c, opt, cur)
+		res, done, err := checkText(ctx, c, opt, cur, &info)
 		if err != nil {
 			return res, err
 		}
@@ -91,22 +94,18 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	}
 }
 
-// checkText reads everything after cur once and looks for a match.
-func checkText(ctx context.Context, c *tmux.Client, opt TextOptions, cur pane.Cursor) (TextResult, bool, error) {
-	r, err := pane.Read(ctx, c, opt.PaneID, cur, pane.ReadOptions{})
+// checkText reads everything after cur once (one tmux process when info
+// holds the pane as last seen; info is updated) and looks for a match.
+func checkText(ctx context.Context, c *tmux.Client, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo) (TextResult, bool, error) {
+	r, err := pane.Read(ctx, c, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true})
 	if err != nil {
 		if errors.Is(err, tmux.ErrPaneNotFound) {
 			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: "the pane was closed during the wait"}, true, nil
 		}
 		return TextResult{}, false, err
 	}
-	ledger, err := pane.LoadLedger(ctx, c, opt.PaneID)
-	if err != nil {
-		if errors.Is(err, tmux.ErrPaneNotFound) {
-			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: "the pane was closed during the wait"}, true, nil
-		}
-		return TextResult{}, false, err
-	}
+	*info = r.Pane
+	ledger := r.Ledger
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
 	for i, line := range r.Lines {
