@@ -229,7 +229,7 @@ func (k *Control) read(r io.Reader, ready chan struct{}) {
 	defer close(k.readEnd)
 	br := bufio.NewReaderSize(r, 64<<10)
 	readyOnce := sync.OnceFunc(func() { close(ready) })
-	inBlock := false
+	inBlock, attached := false, false
 	var buf []byte
 	for {
 		line, err := readLine(br, &buf)
@@ -266,8 +266,11 @@ func (k *Control) read(r io.Reader, ready chan struct{}) {
 				k.event(ControlEvent{Kind: EventPause, Line: string(line)})
 			}
 		case "%session-changed":
+			if attached {
+				k.event(ControlEvent{Kind: EventChange, Line: string(line)})
+			}
+			attached = true // the first one confirms the attach
 			readyOnce()
-			k.event(ControlEvent{Kind: EventChange, Line: string(line)})
 		case "%exit":
 			reason := strings.TrimSpace(string(rest))
 			if reason == "" {
@@ -365,14 +368,6 @@ func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 // server option focus-events is on, the pane is the active pane of its
 // session's current window, and no client is attached to the session yet
 // (tmux(1), focus-events; tmux counts every attached client as focused).
-func (c *Client) WouldSendFocus(ctx context.Context, id string) (bool, error) {
-	out, err := c.Run(ctx, "display-message", "-p", "-t", id, "#{pane_id}"+sep+"#{focus-events}"+sep+"#{pane_active}"+sep+"#{window_active}"+sep+"#{session_attached}")
-	if err != nil {
-		return false, c.notFound(id, err)
-	}
-	f := strings.Split(strings.TrimSuffix(out, "\n"), sep)
-	if len(f) != 5 || f[0] != id {
-		return false, &NotFoundError{Target: id, Socket: c.Server.Socket}
-	}
-	return f[1] == "on" && f[2] == "1" && f[3] == "1" && f[4] == "0", nil
+func WouldSendFocus(p PaneInfo) bool {
+	return p.FocusEvents && p.Active && p.WindowActive && p.Attached == 0
 }

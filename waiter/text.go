@@ -27,6 +27,9 @@ type TextOptions struct {
 	Cursor   pane.Cursor   // where new output starts; zero value: now
 	HasStart bool          // Cursor is set (else the wait starts now)
 	MaxLines int           // newest lines kept in the result
+	// Pane is the pane as just described (optional): it saves a tmux call
+	// at the start; every read still checks it.
+	Pane tmux.PaneInfo
 }
 
 // TextResult is how a wait-for-text ended.
@@ -55,9 +58,14 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	var src Source
 	var err error
 	if !opt.HasStart {
-		if cur, info, err = pane.Now(ctx, c, opt.PaneID); err != nil {
+		r, err := pane.Read(ctx, c, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Pane})
+		if err != nil {
 			return TextResult{}, err
 		}
+		cur, info = r.Cursor, r.Pane
+		src, err = WatchPane(ctx, c, info)
+	} else if opt.Pane.ID == opt.PaneID {
+		info = opt.Pane
 		src, err = WatchPane(ctx, c, info)
 	} else {
 		src, err = Watch(ctx, c, opt.PaneID)

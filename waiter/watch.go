@@ -41,11 +41,7 @@ func Watch(ctx context.Context, c *tmux.Client, id string) (Source, error) {
 // WatchPane is Watch for a pane already described.
 func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, error) {
 	s := &source{ch: make(chan struct{}, 1), stop: make(chan struct{})}
-	focus, err := c.WouldSendFocus(ctx, p.ID)
-	if err != nil {
-		return nil, err
-	}
-	if focus {
+	if tmux.WouldSendFocus(p) {
 		s.poll("polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)")
 		return s, nil
 	}
