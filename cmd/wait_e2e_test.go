@@ -168,7 +168,11 @@ func TestWaitSIGINTDetaches(t *testing.T) {
 // marker printed after it.
 func TestWaitFloodThenMarker(t *testing.T) {
 	s := tmuxtest.New(t)
-	p := s.NewPane([2]int{80, 24}, "sh", "-c", "read x; yes | head -c 50000000; echo FLOOD-END; exec cat")
+	size := "10000000" // PANECTL_FLOOD_BYTES=50000000 for the 50 MB (slow on 2 shared cores)
+	if n := os.Getenv("PANECTL_FLOOD_BYTES"); n != "" {
+		size = n
+	}
+	p := s.NewPane([2]int{80, 24}, "sh", "-c", "read x; yes | head -c "+size+"; echo FLOOD-END; exec cat")
 	c := startWait(t, s, 1, p.ID, "--pattern", "FLOOD-END", "--timeout", "300")
 	s.Tmux("send-keys", "-t", p.ID, "go", "Enter")
 	// tmux keeps answering during the flood

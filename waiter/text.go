@@ -18,6 +18,9 @@ const (
 	OutcomeExited  = "exited"
 )
 
+// minCheckGap is the least time between the starts of two checks of a wait.
+const minCheckGap = 20 * time.Millisecond
+
 // TextOptions is a wait-for-text request.
 type TextOptions struct {
 	PaneID   string
@@ -77,7 +80,20 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	deadline := start.Add(opt.Timeout)
 	timer := time.NewTimer(opt.Timeout)
 	defer timer.Stop()
+	var last time.Time
 	for {
+		if gap := time.Since(last); gap < minCheckGap {
+			// output keeps coming: look at most every minCheckGap, so a
+			// flood does not turn into back-to-back captures competing
+			// with tmux for the CPU (the first change after a quiet spell
+			// is checked at once)
+			select {
+			case <-ctx.Done():
+				return TextResult{}, ctx.Err()
+			case <-time.After(minCheckGap - gap):
+			}
+		}
+		last = time.Now()
 		res, done, err := checkText(ctx, c, opt, cur, &info)
 		if err != nil {
 			return res, err
