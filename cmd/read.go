@@ -170,7 +170,7 @@ func runWaitForText(ctx context.Context, f *Factory, in schema.WaitForTextInput)
 	if err != nil {
 		return schema.WaitForTextOutput{}, err
 	}
-	opt.PaneID = p.ID
+	opt.PaneID, opt.Pane = p.ID, p
 	r, err := waiter.WaitForText(ctx, c, opt)
 	if err != nil {
 		return schema.WaitForTextOutput{}, err

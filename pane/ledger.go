@@ -45,6 +45,11 @@ func LoadLedger(ctx context.Context, c *tmux.Client, id string) (Ledger, error) 
 	if err != nil {
 		return Ledger{}, err
 	}
+	return ledgerFrom(opts), nil
+}
+
+// ledgerFrom decodes the ledger from the pane's @panectl_echo_* options.
+func ledgerFrom(opts map[string]string) Ledger {
 	l := Ledger{entries: map[string]EchoEntry{}, now: time.Now()}
 	for k, v := range opts {
 		b, err := base64.RawURLEncoding.DecodeString(v)
@@ -56,7 +61,7 @@ func LoadLedger(ctx context.Context, c *tmux.Client, id string) (Ledger, error) 
 			l.entries[k] = e
 		}
 	}
-	return l, nil
+	return l
 }
 
 func (e EchoEntry) active(now time.Time) bool {

@@ -14,6 +14,14 @@ import (
 type ReadOptions struct {
 	MaxLines int  // keep the newest MaxLines lines (0: no limit)
 	ANSI     bool // keep colour escapes in the lines
+	// Guess is the pane as last seen (a previous ReadResult.Pane). When its
+	// ID is the pane's, Read plans its captures from it and checks the plan
+	// inside the same atomic snapshot (history size, screen, height),
+	// re-planning on a mismatch: one tmux process instead of two.
+	Guess tmux.PaneInfo
+	// Ledger also reads the pane's echo ledger in the same snapshot
+	// (ReadResult.Ledger).
+	Ledger bool
 }
 
 // ReadResult is what came after a cursor.
@@ -26,6 +34,7 @@ type ReadResult struct {
 	Reset        bool     // history was cleared: Lines is what is there now
 	Note         string   // why LinesDropped is a bound, or other caveats
 	Pane         tmux.PaneInfo
+	Ledger       Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
 }
 
 // normalView is the normal screen's rows, with history, in tmux's relative
@@ -52,39 +61,58 @@ func Now(ctx context.Context, c *tmux.Client, id string) (Cursor, tmux.PaneInfo,
 // whole history once to find them. Errors: tmux errors, and ErrBadCursor
 // wrapped when the cursor belongs to another pane or process.
 func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOptions) (ReadResult, error) {
-	info, err := c.Pane(ctx, id)
-	if err != nil {
-		return ReadResult{}, err
+	info := opt.Guess
+	if info.ID != id {
+		var err error
+		if info, err = c.Pane(ctx, id); err != nil {
+			return ReadResult{}, err
+		}
+		if err := cur.Check(info.ID, info.PID); err != nil {
+			return ReadResult{}, err
+		}
 	}
-	if err := cur.Check(info.ID, info.PID); err != nil {
-		return ReadResult{}, err
+	prefix := ""
+	if opt.Ledger {
+		prefix = ledgerPrefix
 	}
 	for attempt := 0; ; attempt++ {
-		v, snap, err := capture(ctx, c, id, info, cur, false)
+		v, snap, opts, err := capture(ctx, c, id, info, cur, false, prefix)
 		if err != nil {
 			return ReadResult{}, err
 		}
-		if (snap.HistorySize != info.HistorySize || snap.AlternateOn != info.AlternateOn) && attempt < 5 {
-			info = snap // output moved rows between the two tmux calls; plan again
+		if err := cur.Check(snap.ID, snap.PID); err != nil {
+			return ReadResult{}, err
+		}
+		if !samePlan(info, snap) && attempt < 5 {
+			info = snap // output moved rows since the plan was made; plan again
 			continue
 		}
 		res, ok := v.fromCursor(cur, snap, opt)
-		if ok {
-			return res, nil
+		if !ok {
+			// The cursor's rows are not where they were: search the whole history.
+			v, snap, _, err = capture(ctx, c, id, snap, cur, true, "")
+			if err != nil {
+				return ReadResult{}, err
+			}
+			res = v.search(cur, snap, opt)
 		}
-		// The cursor's rows are not where they were: search the whole history.
-		v, snap, err = capture(ctx, c, id, snap, cur, true)
-		if err != nil {
-			return ReadResult{}, err
+		if opt.Ledger {
+			res.Ledger = ledgerFrom(opts)
 		}
-		return v.search(cur, snap, opt), nil
+		return res, nil
 	}
+}
+
+// samePlan reports whether captures planned from a pane description are
+// valid for the pane as snapshotted: the rows are numbered the same way.
+func samePlan(plan, snap tmux.PaneInfo) bool {
+	return plan.HistorySize == snap.HistorySize && plan.AlternateOn == snap.AlternateOn && plan.Height == snap.Height
 }
 
 // capture takes the snapshot for reading after cur: physical rows from
 // anchorRows before the cursor's row (or all history when full) to the
 // bottom, the logical lines from the cursor's row, and the alternate screen.
-func capture(ctx context.Context, c *tmux.Client, id string, info tmux.PaneInfo, cur Cursor, full bool) (normalView, tmux.PaneInfo, error) {
+func capture(ctx context.Context, c *tmux.Client, id string, info tmux.PaneInfo, cur Cursor, full bool, optPrefix string) (normalView, tmux.PaneInfo, map[string]string, error) {
 	h := info.HistorySize
 	body := 0
 	switch {
@@ -119,9 +147,9 @@ func capture(ctx context.Context, c *tmux.Client, id string, info tmux.PaneInfo,
 			{Start: 0, ToBottom: true, Join: true, Escapes: true},
 		}
 	}
-	snap, texts, err := c.Snapshot(ctx, id, specs...)
+	snap, texts, opts, err := c.SnapshotOptions(ctx, id, optPrefix, specs...)
 	if err != nil {
-		return normalView{}, snap, err
+		return normalView{}, snap, nil, err
 	}
 	v := normalView{body: body}
 	v.start = max(start, -snap.HistorySize)
@@ -147,7 +175,7 @@ func capture(ctx context.Context, c *tmux.Client, id string, info tmux.PaneInfo,
 	for i := range v.rows {
 		v.rows[i] = trimRow(v.rows[i])
 	}
-	return v, snap, nil
+	return v, snap, opts, nil
 }
 
 // row returns the physical row with relative number r, ok=false outside the view.

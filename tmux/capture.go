@@ -49,6 +49,15 @@ func (s CaptureSpec) args(id string) []string {
 // is capture-pane's output: one line per row (or logical line with Join),
 // each ending in "\n".
 func (c *Client) Snapshot(ctx context.Context, id string, specs ...CaptureSpec) (PaneInfo, []string, error) {
+	p, texts, _, err := c.SnapshotOptions(ctx, id, "", specs...)
+	return p, texts, err
+}
+
+// SnapshotOptions is Snapshot that also reads the pane's user options whose
+// names start with prefix (as PaneOptions) in the same tmux command list:
+// one tmux process for a description, the captures and the options. An
+// empty prefix reads no options (nil map).
+func (c *Client) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	mark := "\x1epanectl-" + nonce() + "\x1e"
 	args := []string{"display-message", "-p", "-t", id, paneFormat}
 	for _, s := range specs {
@@ -56,29 +65,39 @@ func (c *Client) Snapshot(ctx context.Context, id string, specs ...CaptureSpec) 
 		args = append(args, s.args(id)...)
 		args = append(args, ";", "display-message", "-p", "-t", id, mark)
 	}
+	if prefix != "" {
+		args = append(args, ";", "show-options", "-p", "-t", id, ";", "display-message", "-p", "-t", id, mark)
+	}
 	out, err := c.Run(ctx, args...)
 	if err != nil {
-		return PaneInfo{}, nil, c.notFound(id, err)
+		return PaneInfo{}, nil, nil, c.notFound(id, err)
 	}
 	head, rest, _ := strings.Cut(out, "\n")
 	p, err := parsePane(head)
 	if err == errNoPane || (err == nil && p.ID != id) {
-		return PaneInfo{}, nil, &NotFoundError{Target: id, Socket: c.Server.Socket}
+		return PaneInfo{}, nil, nil, &NotFoundError{Target: id, Socket: c.Server.Socket}
 	}
 	if err != nil {
-		return PaneInfo{}, nil, err
-	}
-	if p.ID != id {
-		return PaneInfo{}, nil, &NotFoundError{Target: id, Socket: c.Server.Socket}
+		return PaneInfo{}, nil, nil, err
 	}
 	texts := make([]string, 0, len(specs))
 	for range specs {
 		text, after, ok := strings.Cut(rest, mark+"\n")
 		if !ok {
-			return PaneInfo{}, nil, fmt.Errorf("tmux capture-pane output of %s was cut short", id)
+			return PaneInfo{}, nil, nil, fmt.Errorf("tmux capture-pane output of %s was cut short", id)
 		}
 		texts = append(texts, text)
 		rest = after
 	}
-	return p, texts, nil
+	var opts map[string]string
+	if prefix != "" {
+		text, _, ok := strings.Cut(rest, mark+"\n")
+		if !ok {
+			return PaneInfo{}, nil, nil, fmt.Errorf("tmux show-options output of %s was cut short", id)
+		}
+		if opts, err = parseOptions(id, text, prefix); err != nil {
+			return PaneInfo{}, nil, nil, err
+		}
+	}
+	return p, texts, opts, nil
 }

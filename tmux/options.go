@@ -15,6 +15,12 @@ func (c *Client) PaneOptions(ctx context.Context, id, prefix string) (map[string
 	if err != nil {
 		return nil, c.notFound(id, err)
 	}
+	return parseOptions(id, out, prefix)
+}
+
+// parseOptions reads show-options output: "name value" lines, values plain
+// tokens; only names starting with prefix are kept.
+func parseOptions(id, out, prefix string) (map[string]string, error) {
 	opts := map[string]string{}
 	for _, line := range strings.Split(out, "\n") {
 		name, value, ok := strings.Cut(line, " ")

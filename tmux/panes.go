@@ -43,6 +43,10 @@ type PaneInfo struct {
 	CursorY      int    // cursor_y, row in the visible screen
 	AlternateOn  bool   // alternate_on
 	AltSavedY    int    // alternate_saved_y: the normal screen's cursor row
+	Active       bool   // pane_active: the active pane of its window
+	WindowActive bool   // window_active: its window is its session's current window
+	Attached     int    // session_attached: clients attached to its session
+	FocusEvents  bool   // the server option focus-events is on
 	Title        string // pane_title (free text, last field)
 }
 
@@ -52,6 +56,7 @@ var paneFields = []string{
 	"pane_width", "pane_height", "pane_dead", "pane_dead_status", "pane_dead_signal", "pane_in_mode",
 	"history_size", "history_limit", "cursor_x", "cursor_y", "alternate_on", "alternate_saved_y",
 	"pane_start_command",
+	"pane_active", "window_active", "session_attached", "focus-events",
 	"pane_title",
 }
 
@@ -95,7 +100,8 @@ func parsePane(row string) (PaneInfo, error) {
 		DeadStatus: num(f[13]), DeadSignal: num(f[14]), InMode: f[15] == "1",
 		HistorySize: num(f[16]), HistoryLimit: num(f[17]),
 		CursorX: num(f[18]), CursorY: num(f[19]), AlternateOn: f[20] == "1", AltSavedY: num(f[21]),
-		StartCommand: f[22], Title: f[23],
+		StartCommand: f[22], Active: f[23] == "1", WindowActive: f[24] == "1",
+		Attached: num(f[25]), FocusEvents: f[26] == "on", Title: f[27],
 	}
 	return p, bad
 }

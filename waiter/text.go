@@ -19,6 +19,9 @@ const (
 	OutcomeExited  = "exited"
 )
 
+// minCheckGap is the least time between the starts of two checks of a wait.
+const minCheckGap = 20 * time.Millisecond
+
 // TextOptions is a wait-for-text request.
 type TextOptions struct {
 	PaneID   string
@@ -28,6 +31,9 @@ type TextOptions struct {
 	Cursor   pane.Cursor   // where new output starts; zero value: now
 	HasStart bool          // Cursor is set (else the wait starts now)
 	MaxLines int           // newest lines kept in the result
+	// Pane is the pane as just described (optional): it saves a tmux call
+	// at the start; every read still checks it.
+	Pane tmux.PaneInfo
 }
 
 // TextResult is how a wait-for-text ended.
@@ -52,14 +58,22 @@ type TextResult struct {
 func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	start := time.Now()
 	cur := opt.Cursor
+	var info tmux.PaneInfo // the pane as last seen: plans the next read
+	var src Source
+	var err error
 	if !opt.HasStart {
-		var err error
-		cur, _, err = pane.Now(ctx, c, opt.PaneID)
+		r, err := pane.Read(ctx, c, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Pane})
 		if err != nil {
 			return TextResult{}, err
 		}
+		cur, info = r.Cursor, r.Pane
+		src, err = WatchPane(ctx, c, info)
+	} else if opt.Pane.ID == opt.PaneID {
+		info = opt.Pane
+		src, err = WatchPane(ctx, c, info)
+	} else {
+		src, err = Watch(ctx, c, opt.PaneID)
 	}
-	src, err := Watch(ctx, c, opt.PaneID)
 	if err != nil {
 		return TextResult{}, err
 	}
@@ -69,8 +83,21 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	defer timer.Stop()
 	tick, report, stopTick := progressTicker(ctx, opt.PaneID, opt.Timeout, "text matching "+strings.Join(opt.Match.raw, " | "))
 	defer stopTick()
+	var last time.Time
 	for {
-		res, done, err := checkText(ctx, c, opt, cur)
+		if gap := time.Since(last); gap < minCheckGap {
+			// output keeps coming: look at most every minCheckGap, so a
+			// flood does not turn into back-to-back captures competing
+			// with tmux for the CPU (the first change after a quiet spell
+			// is checked at once)
+			select {
+			case <-ctx.Done():
+				return TextResult{}, ctx.Err()
+			case <-time.After(minCheckGap - gap):
+			}
+		}
+		last = time.Now()
+		res, done, err := checkText(ctx, c, opt, cur, &info)
 		if err != nil {
 			return res, err
 		}
@@ -100,22 +127,18 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	}
 }
 
-// checkText reads everything after cur once and looks for a match.
-func checkText(ctx context.Context, c *tmux.Client, opt TextOptions, cur pane.Cursor) (TextResult, bool, error) {
-	r, err := pane.Read(ctx, c, opt.PaneID, cur, pane.ReadOptions{})
+// checkText reads everything after cur once (one tmux process when info
+// holds the pane as last seen; info is updated) and looks for a match.
+func checkText(ctx context.Context, c *tmux.Client, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo) (TextResult, bool, error) {
+	r, err := pane.Read(ctx, c, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true})
 	if err != nil {
 		if errors.Is(err, tmux.ErrPaneNotFound) {
 			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: "the pane was closed during the wait"}, true, nil
 		}
 		return TextResult{}, false, err
 	}
-	ledger, err := pane.LoadLedger(ctx, c, opt.PaneID)
-	if err != nil {
-		if errors.Is(err, tmux.ErrPaneNotFound) {
-			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: "the pane was closed during the wait"}, true, nil
-		}
-		return TextResult{}, false, err
-	}
+	*info = r.Pane
+	ledger := r.Ledger
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
 	for i, line := range r.Lines {

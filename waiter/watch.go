@@ -2,51 +2,133 @@ package waiter
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
 	"github.com/panectl/panectl/tmux"
 )
 
-// Source tells a wait when a pane may have changed.
+// Source tells a wait when a pane may have changed. A wait re-reads the
+// pane (a capture confirms what the screen shows) each time Changed
+// receives, and once at the start.
 type Source interface {
-	Changed() <-chan struct{} // receives when the pane may have changed
-	Note() string             // how changes are detected, when worth saying
-	Close()
+	Changed() <-chan struct{} // receives when the pane may have changed (coalesced)
+	Note() string             // how changes are detected, when worth saying ("polling: ...")
+	Close()                   // stops watching; a control client is detached before Close returns
 }
 
-// Watch returns the change source for a pane: polling with an adaptive
-// interval (fast right after a change, slower while nothing happens).
+// Polling intervals of the fallback: fast right after the wait starts or
+// the pane changed, slower while nothing happens.
+const (
+	pollMin = 20 * time.Millisecond
+	pollMax = 250 * time.Millisecond
+)
+
+// Watch returns the change source for pane id: a short-lived control-mode
+// client (tmux.Control) that reports the pane's output, its death and the
+// server going away as they happen; polling with an adaptive interval when
+// the client cannot attach, reported by Note. Errors: tmux errors when the
+// pane or server is gone.
 func Watch(ctx context.Context, c *tmux.Client, id string) (Source, error) {
-	p := &poller{ch: make(chan struct{}, 1), stop: make(chan struct{})}
-	go p.run()
-	return p, nil
+	p, err := c.Pane(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return WatchPane(ctx, c, p)
 }
 
-type poller struct {
+// WatchPane is Watch for a pane already described.
+func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, error) {
+	s := &source{ch: make(chan struct{}, 1), stop: make(chan struct{})}
+	if tmux.WouldSendFocus(p) {
+		s.poll("polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)")
+		return s, nil
+	}
+	k, err := c.Control(ctx, p, tmux.ControlOptions{OnEvent: func(tmux.ControlEvent) { s.signal() }})
+	if err != nil {
+		if errors.Is(err, tmux.ErrNoServer) || ctx.Err() != nil {
+			return nil, err
+		}
+		s.poll("polling: " + err.Error())
+		return s, nil
+	}
+	s.k = k
+	go func() {
+		select {
+		case <-s.stop:
+		case <-k.Done():
+			// the session or the server went away, or the client was
+			// killed: look now (the capture tells which), then poll in
+			// case the pane lives on (a window linked elsewhere)
+			s.signal()
+			s.poll("polling: control mode unavailable: the control client ended (" + k.Reason() + ")")
+		}
+	}()
+	return s, nil
+}
+
+// source is a control-mode client with a polling fallback.
+type source struct {
 	ch   chan struct{}
 	stop chan struct{}
 	once sync.Once
+	k    *tmux.Control
+
+	mu      sync.Mutex
+	note    string
+	polling bool
 }
 
-func (p *poller) run() {
-	interval := 20 * time.Millisecond
-	for {
-		select {
-		case <-p.stop:
-			return
-		case <-time.After(interval):
-		}
-		select {
-		case p.ch <- struct{}{}:
-		default:
-		}
-		if interval < 200*time.Millisecond {
-			interval += interval / 2
-		}
+func (s *source) signal() {
+	select {
+	case s.ch <- struct{}{}:
+	default:
 	}
 }
 
-func (p *poller) Changed() <-chan struct{} { return p.ch }
-func (p *poller) Note() string             { return "" }
-func (p *poller) Close()                   { p.once.Do(func() { close(p.stop) }) }
+// poll starts the polling fallback (once) and records why.
+func (s *source) poll(note string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.polling {
+		return
+	}
+	s.polling, s.note = true, note
+	go s.pollLoop()
+}
+
+func (s *source) pollLoop() {
+	interval := pollMin
+	t := time.NewTimer(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+		s.signal()
+		if interval < pollMax {
+			interval = min(pollMax, interval+interval/2)
+		}
+		t.Reset(interval)
+	}
+}
+
+func (s *source) Changed() <-chan struct{} { return s.ch }
+
+func (s *source) Note() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.note
+}
+
+func (s *source) Close() {
+	s.once.Do(func() {
+		close(s.stop)
+		if s.k != nil {
+			s.k.Close()
+		}
+	})
+}

@@ -1,0 +1,278 @@
+package tmux_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/panectl/panectl/internal/tmuxtest"
+	"github.com/panectl/panectl/tmux"
+)
+
+func TestDecodeOutput(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`plain`, "plain"},
+		{`a\015\012b`, "a\r\nb"},
+		{`\033[1mX`, "\x1b[1mX"},
+		{`back\134slash`, `back\slash`},
+		{"h\xc3\xa9llo", "h\xc3\xa9llo"}, // UTF-8 is written as is
+		{"half \xc3", "half \xc3"},       // a character split across notifications
+		{`\03`, `\03`},                   // truncated escape kept verbatim
+		{`\9xx`, `\9xx`},                 // not octal
+		{`\101\102`, "AB"},
+	} {
+		if got := string(tmux.DecodeOutput([]byte(tc.in))); got != tc.want {
+			t.Errorf("DecodeOutput(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// recorder collects control events.
+type recorder struct {
+	mu     sync.Mutex
+	out    bytes.Buffer
+	kinds  []tmux.ControlEventKind
+	lines  []string
+	notify chan struct{}
+}
+
+func newRecorder() *recorder { return &recorder{notify: make(chan struct{}, 1)} }
+
+func (r *recorder) on(e tmux.ControlEvent) {
+	r.mu.Lock()
+	if e.Kind == tmux.EventOutput {
+		r.out.Write(e.Data)
+	}
+	r.kinds = append(r.kinds, e.Kind)
+	r.lines = append(r.lines, e.Line)
+	r.mu.Unlock()
+	select {
+	case r.notify <- struct{}{}:
+	default:
+	}
+}
+
+// waitFor waits until cond holds on the recorder or fails after 5 s.
+func (r *recorder) waitFor(t *testing.T, what string, cond func(r *recorder) bool) {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		r.mu.Lock()
+		ok := cond(r)
+		r.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-r.notify:
+		case <-deadline:
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			t.Fatalf("no %s; output %q, notifications %q", what, r.out.String(), r.lines)
+		}
+	}
+}
+
+func hasKind(k tmux.ControlEventKind) func(r *recorder) bool {
+	return func(r *recorder) bool {
+		for _, x := range r.kinds {
+			if x == k {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func TestControlDeliversTargetOutputOnlyAndChangesNothing(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	// a second pane in the same window, active, and a second window
+	s.Tmux("split-window", "-d", "-t", p.ID, "cat")
+	other := s.Tmux("display-message", "-p", "-t", p.SessionID+":0.1", "#{pane_id}")
+	s.Tmux("select-pane", "-t", other)
+	s.Tmux("new-window", "-d", "-t", p.SessionID+":", "cat")
+	before := s.Layout()
+	if c := s.Clients(); len(c) != 0 {
+		t.Fatalf("clients before: %q", c)
+	}
+
+	rec := newRecorder()
+	k, err := s.Client.Control(context.Background(), p, tmux.ControlOptions{OnEvent: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clients := s.Clients()
+	if len(clients) != 1 || !strings.Contains(clients[0], "control-mode") || !strings.Contains(clients[0], "read-only") || !strings.Contains(clients[0], "ignore-size") {
+		t.Fatalf("clients during: %q", clients)
+	}
+	s.Tmux("send-keys", "-t", other, "-l", "noise-from-other")
+	s.Tmux("send-keys", "-t", p.ID, "-l", "h\u00e9llo \\ \x1b[1mbold")
+	rec.waitFor(t, "target output", func(r *recorder) bool { return strings.Contains(r.out.String(), "bold") })
+	if got := rec.out.String(); !strings.Contains(got, "h\u00e9llo \\ ") || strings.Contains(got, "noise") {
+		t.Errorf("output = %q", got)
+	}
+	if during := s.Layout(); during != before {
+		t.Errorf("layout changed while attached:\n%s\nwas\n%s", during, before)
+	}
+	k.Close()
+	<-k.Done()
+	if c := s.Clients(); len(c) != 0 {
+		t.Errorf("clients after Close: %q", c)
+	}
+	if after := s.Layout(); after != before {
+		t.Errorf("layout changed:\n%s\nwas\n%s", after, before)
+	}
+	k.Close() // idempotent
+}
+
+func TestControlNoticesPaneDeath(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	s.Tmux("split-window", "-d", "-t", p.ID, "cat")
+	rec := newRecorder()
+	k, err := s.Client.Control(context.Background(), p, tmux.ControlOptions{OnEvent: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	n := len(rec.kinds)
+	s.Tmux("kill-pane", "-t", p.ID)
+	rec.waitFor(t, "change after kill-pane", func(r *recorder) bool { return len(r.kinds) > n })
+	// the last pane of the session: the client ends
+	s.Tmux("kill-session", "-t", p.SessionID)
+	select {
+	case <-k.Done():
+	case <-time.After(2 * time.Second):
+		t.Fatal("client still attached after its session was killed")
+	}
+	if !strings.Contains(k.Reason(), "tmux") {
+		t.Errorf("reason = %q", k.Reason())
+	}
+}
+
+func TestControlEndsWhenServerDies(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	k, err := s.Client.Control(context.Background(), p, tmux.ControlOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	s.Tmux("kill-server")
+	select {
+	case <-k.Done():
+	case <-time.After(2 * time.Second):
+		t.Fatal("client did not end when the server died")
+	}
+}
+
+func TestControlDetachesOnContextCancel(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	ctx, cancel := context.WithCancel(context.Background())
+	k, err := s.Client.Control(ctx, p, tmux.ControlOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	select {
+	case <-k.Done():
+	case <-time.After(2 * time.Second):
+		t.Fatal("client did not detach on cancel")
+	}
+	if c := s.Clients(); len(c) != 0 {
+		t.Errorf("clients after cancel: %q", c)
+	}
+}
+
+func TestControlUnavailable(t *testing.T) {
+	s := tmuxtest.New(t)
+	_, err := s.Client.Control(context.Background(), tmux.PaneInfo{ID: "%99", SessionID: "$99"}, tmux.ControlOptions{})
+	if !errors.Is(err, tmux.ErrControlUnavailable) {
+		t.Fatalf("err = %v, want ErrControlUnavailable", err)
+	}
+	if c := s.Clients(); len(c) != 0 {
+		t.Errorf("clients: %q", c)
+	}
+}
+
+// A reader that falls behind gets %pause; the client continues the pane and
+// reports it, and output flows again.
+func TestControlPauseContinues(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "sh", "-c", "read x; yes | head -c 20000000; echo third; exec cat")
+	rec := newRecorder()
+	var stall sync.Once
+	k, err := s.Client.Control(context.Background(), p, tmux.ControlOptions{PauseAfter: 1, OnEvent: func(e tmux.ControlEvent) {
+		if e.Kind == tmux.EventOutput {
+			stall.Do(func() { time.Sleep(3 * time.Second) })
+		}
+		rec.on(e)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	s.Tmux("send-keys", "-t", p.ID, "go", "Enter")
+	rec.waitFor(t, "pause", hasKind(tmux.EventPause))
+	s.Tmux("send-keys", "-t", p.ID, "-l", "fourth")
+	rec.waitFor(t, "output after continue", func(r *recorder) bool { return strings.Contains(r.out.String(), "fourth") })
+}
+
+// A panectl process that dies without detaching leaves no client: the
+// kernel kills the control client (Pdeathsig).
+func TestControlDiesWithParent(t *testing.T) {
+	if os.Getenv("PANECTL_CONTROL_HELPER") != "" {
+		return
+	}
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestControlHelper$")
+	cmd.Env = append(os.Environ(), "PANECTL_CONTROL_HELPER=1", "HELPER_SOCKET="+s.Socket, "HELPER_PANE="+p.ID, "HELPER_SESSION="+p.SessionID)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8)
+	if _, err := out.Read(buf); err != nil || !strings.HasPrefix(string(buf), "ready") {
+		t.Fatalf("helper: %q %v", buf, err)
+	}
+	if c := s.Clients(); len(c) != 1 {
+		t.Fatalf("clients while the helper runs: %q", c)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	deadline := time.Now().Add(2 * time.Second)
+	for len(s.Clients()) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("client left attached after its parent was killed: %q", s.Clients())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestControlHelper(t *testing.T) {
+	if os.Getenv("PANECTL_CONTROL_HELPER") == "" {
+		return
+	}
+	c, err := tmux.NewClient(tmux.Server{Socket: os.Getenv("HELPER_SOCKET"), From: "-S"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Control(context.Background(), tmux.PaneInfo{ID: os.Getenv("HELPER_PANE"), SessionID: os.Getenv("HELPER_SESSION")}, tmux.ControlOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Stdout.WriteString("ready\n")
+	time.Sleep(time.Minute)
+}
