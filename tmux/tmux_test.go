@@ -2,6 +2,7 @@ package tmux
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -45,8 +46,21 @@ func TestVersionAtLeast(t *testing.T) {
 }
 
 func TestParsePane(t *testing.T) {
-	fields := []string{"%3", "$1", "my sess", "@2", "0", "1", "bash", "4242", "/dev/pts/3", "/home/u",
-		"80", "24", "0", "", "", "0", "120", "2000", "2", "5", "0", "0", "bash", "title \x1f with sep"}
+	values := map[string]string{
+		"pane_id": "%3", "session_id": "$1", "session_name": "my sess", "window_id": "@2", "window_index": "0",
+		"pane_index": "1", "pane_current_command": "bash", "pane_pid": "4242", "pane_tty": "/dev/pts/3",
+		"pane_current_path": "/home/u", "pane_width": "80", "pane_height": "24", "history_size": "120",
+		"history_limit": "2000", "cursor_x": "2", "cursor_y": "5", "pane_start_command": "bash",
+		"pane_title": "title \x1f with sep",
+	}
+	fields := make([]string, len(paneFields))
+	for i, f := range paneFields {
+		if v, ok := values[f]; ok {
+			fields[i] = v
+		} else if !strings.Contains(f, "command") && !strings.Contains(f, "path") {
+			fields[i] = "0"
+		}
+	}
 	p, err := parsePane(strings.Join(fields, sep))
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +72,7 @@ func TestParsePane(t *testing.T) {
 		t.Error("malformed row: want an error")
 	}
 	bad := append([]string(nil), fields...)
-	bad[7] = "notanumber"
+	bad[slices.Index(paneFields, "pane_pid")] = "notanumber"
 	if _, err := parsePane(strings.Join(bad, sep)); err == nil {
 		t.Error("malformed number: want an error")
 	}
