@@ -48,4 +48,3 @@ func adapt[I, O any](run func(context.Context, *Factory, I) (O, error)) runner {
 		return out, nil
 	}
 }
-
