@@ -116,8 +116,8 @@ func validate(t Tool, what string, data []byte) error {
 	if err := dec.Decode(&v); err != nil {
 		return fmt.Errorf("invalid %s for %s: not JSON: %v", what, t.Name, err)
 	}
-	if _, err := dec.Token(); err == nil {
-		return fmt.Errorf("invalid %s for %s: more than one JSON value", what, t.Name)
+	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+		return fmt.Errorf("invalid %s for %s: data after the JSON value (want exactly one object)", what, t.Name)
 	}
 	sch := c.in
 	if what == "output" {
