@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -131,7 +133,7 @@ func validate(t Tool, what string, data []byte) error {
 	return err
 }
 
-var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
+var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.Und) })
 
 // problems flattens the validator's error tree into one problem per
 // offending field; an unknown property is reported under its own name.
@@ -160,7 +162,7 @@ func problems(root *sjs.ValidationError) []Problem {
 			return
 		}
 		if len(e.Causes) == 0 {
-			out = append(out, Problem{field, e.ErrorKind.LocalizedString(printer())})
+			out = append(out, Problem{field, describe(e.ErrorKind)})
 			return
 		}
 		for _, c := range e.Causes {
@@ -174,7 +176,7 @@ func problems(root *sjs.ValidationError) []Problem {
 
 func leafMessages(e *sjs.ValidationError) []string {
 	if len(e.Causes) == 0 {
-		msg := e.ErrorKind.LocalizedString(printer())
+		msg := describe(e.ErrorKind)
 		if len(e.InstanceLocation) > 0 {
 			msg = strings.Join(e.InstanceLocation, ".") + ": " + msg
 		}
@@ -192,4 +194,34 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "." + b
+}
+
+// describe says what is wrong in plain words (numbers without locale
+// grouping); other kinds use the validator's own message.
+func describe(k sjs.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Minimum:
+		return fmt.Sprintf("%s is less than the minimum %s", ratString(k.Got), ratString(k.Want))
+	case *kind.Maximum:
+		return fmt.Sprintf("%s is more than the maximum %s", ratString(k.Got), ratString(k.Want))
+	case *kind.MinLength:
+		return fmt.Sprintf("%d characters; want at least %d", k.Got, k.Want)
+	case *kind.MaxLength:
+		return fmt.Sprintf("%d characters; want at most %d", k.Got, k.Want)
+	case *kind.MinItems:
+		return fmt.Sprintf("%d items; want at least %d", k.Got, k.Want)
+	case *kind.MaxItems:
+		return fmt.Sprintf("%d items; want at most %d", k.Got, k.Want)
+	case *kind.Type:
+		return fmt.Sprintf("got %s, want %s", k.Got, strings.Join(k.Want, " or "))
+	}
+	return k.LocalizedString(printer())
+}
+
+func ratString(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
