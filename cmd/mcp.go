@@ -101,7 +101,7 @@ func errorResult(err error) *mcp.CallToolResult {
 // startProgress sends a progress notification every second while a call
 // runs, when the client asked for progress: elapsed seconds, and for tools
 // with a timeout the effective timeout as the total. It returns a function
-// that stops it.
+// that stops it (and waits until it has).
 func startProgress(ctx context.Context, req *mcp.CallToolRequest, t schema.Tool, raw json.RawMessage) func() {
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
@@ -128,15 +128,15 @@ func startProgress(ctx context.Context, req *mcp.CallToolRequest, t schema.Tool,
 			select {
 			case <-done:
 				return
-			case <-ctx.Done():
-				return
 			case <-tick.C:
 				el := time.Since(start).Seconds()
 				msg := fmt.Sprintf("%s: %.0fs elapsed", t.Name, el)
 				if total > 0 {
 					msg = fmt.Sprintf("%s: %.0fs of %gs", t.Name, el, total)
 				}
-				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				// Not ctx: progress goes on until the run function has
+				// returned, even after a cancel (which must end it promptly).
+				_ = req.Session.NotifyProgress(context.WithoutCancel(ctx), &mcp.ProgressNotificationParams{
 					ProgressToken: token, Progress: round3(el), Total: total, Message: msg,
 				})
 			}
