@@ -24,7 +24,8 @@ type Factory struct {
 	SocketPath string // -S
 	JSON       bool   // --json
 
-	client *tmux.Client
+	client        *tmux.Client
+	progressShown bool
 }
 
 // NewFactory returns a Factory on the process's standard streams.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/spf13/cobra"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 // emit prints a command's output: the JSON object with --json, else the
 // plain lines human writes.
 func (f *Factory) emit(out any, human func(w io.Writer)) error {
+	f.clearProgress()
 	if f.JSON {
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetEscapeHTML(false)
@@ -89,4 +91,25 @@ func explicitMaxLines(c *cobra.Command, n int) error {
 		return usageErrorf("max_lines 0 is out of range: want 1..10000")
 	}
 	return nil
+}
+
+// drawProgress shows a long wait's progress on a terminal's stderr (only
+// when both stdout and stderr are terminals, and never with --json).
+func (f *Factory) drawProgress(paneID string, elapsed, timeout time.Duration, what string) {
+	if f.JSON || paneID == os.Getenv("TMUX_PANE") {
+		return // waiting on our own pane: the progress line would be output
+	}
+	if len(what) > 60 {
+		what = what[:57] + "..."
+	}
+	fmt.Fprintf(f.IO.ErrOut, "\r\033[Kwaiting for %s: %.0fs of %.0fs", what, elapsed.Seconds(), timeout.Seconds())
+	f.progressShown = true
+}
+
+// clearProgress erases the progress line before panectl exits.
+func (f *Factory) clearProgress() {
+	if f.progressShown {
+		fmt.Fprint(f.IO.ErrOut, "\r\033[K")
+		f.progressShown = false
+	}
 }

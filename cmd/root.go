@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -20,7 +21,11 @@ func Main() int {
 	defer stop()
 	f := NewFactory()
 	root := NewRootCmd(f)
+	if f.IO.OutTTY && f.IO.ErrTTY {
+		ctx = waiter.WithProgress(ctx, f.drawProgress)
+	}
 	err := root.ExecuteContext(ctx)
+	f.clearProgress()
 	if err != nil && ctx.Err() != nil && !errors.Is(err, errInterrupted) {
 		err = errInterrupted
 	}

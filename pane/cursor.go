@@ -21,8 +21,14 @@ const (
 // pane that was respawned since. Exit code 2.
 var ErrBadCursor = errors.New("bad cursor")
 
-// anchorRows is how many rows before the cursor's row are fingerprinted.
-const anchorRows = 3
+// A cursor fingerprints the last anchorBytes bytes of text before its row,
+// found within anchorScan rows; capture reads anchorRows rows before the
+// cursor's row on the fast path.
+const (
+	anchorBytes = 48
+	anchorScan  = 64
+	anchorRows  = anchorScan
+)
 
 // maxAltRows bounds the alternate-screen rows a cursor remembers.
 const maxAltRows = 200
@@ -43,8 +49,8 @@ type Cursor struct {
 	PanePID    int      // pane_pid: a respawned pane gets a new one
 	Row        int      // absolute row of the point
 	History    int      // history_size when the cursor was made
-	AnchorLen  int      // rows fingerprinted before Row (0..anchorRows)
-	AnchorHash uint64   // FNV-1a of those rows, trailing spaces trimmed, "\n"-joined
+	AnchorLen  int      // bytes of text fingerprinted before Row (0..anchorBytes)
+	AnchorHash uint64   // FNV-1a of them: rows before Row, trailing blanks trimmed, concatenated
 	PrefixLen  int      // bytes of row Row already seen
 	PrefixHash uint64   // FNV-1a of those bytes
 	Alternate  bool     // made while the alternate screen was on
@@ -131,7 +137,7 @@ func ParseCursor(s string) (Cursor, error) {
 	c.PanePID = u(big)
 	c.Row = u(big)
 	c.History = u(big)
-	c.AnchorLen = u(anchorRows)
+	c.AnchorLen = u(anchorBytes)
 	c.AnchorHash = u64()
 	c.PrefixLen = u(big)
 	c.PrefixHash = u64()

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/panectl/panectl/tmux"
 )
@@ -64,9 +67,10 @@ func (e EchoEntry) active(now time.Time) bool {
 	return ms-e.Submitted < EchoWindow.Milliseconds()
 }
 
-// Record adds typed text to the pane's ledger; with submitted, it and every
-// pending entry are marked submitted now. Expired entries are removed in the
-// same tmux command list.
+// Record adds typed text to the pane's ledger. With submitted, the pending
+// entries (text typed without Enter, in typing order) and text form one
+// submitted line, as the terminal will echo them. Expired entries are
+// removed in the same tmux command list.
 func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool) error {
 	l, err := LoadLedger(ctx, c, id)
 	if err != nil {
@@ -75,17 +79,24 @@ func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool
 	now := time.Now().UnixMilli()
 	set := map[string]string{}
 	var unset []string
+	var pending []EchoEntry
 	for k, e := range l.entries {
 		switch {
 		case !e.active(l.now):
 			unset = append(unset, k)
 		case submitted && e.Submitted == 0:
-			e.Submitted = now
-			set[k] = encodeEntry(e)
+			pending = append(pending, e)
+			unset = append(unset, k)
 		}
 	}
-	if strings.TrimSpace(text) != "" {
-		e := EchoEntry{Text: text, Typed: now}
+	sort.Slice(pending, func(i, j int) bool { return pending[i].Typed < pending[j].Typed })
+	line := ""
+	for _, e := range pending {
+		line += e.Text
+	}
+	line += text
+	if strings.TrimSpace(line) != "" {
+		e := EchoEntry{Text: line, Typed: now}
 		if submitted {
 			e.Submitted = now
 		}
@@ -101,9 +112,10 @@ func encodeEntry(e EchoEntry) string {
 
 // IsEcho reports whether a logical line is the echo of text typed by panectl
 // that is still pending or was submitted less than EchoWindow ago: the line
-// ends with a typed line, or contains a typed line of 4 or more characters
-// (a right-hand prompt may follow the echo). Output identical to typed input
-// is indistinguishable from its echo and is discounted too.
+// is a typed line, or ends with one after a blank or a prompt character, or
+// holds one (of 4 or more characters) followed by a gap of blanks, as when a
+// right-hand prompt follows the echo. Output identical to typed input is
+// indistinguishable from its echo and is discounted too.
 func (l Ledger) IsEcho(line string) bool {
 	line = strings.TrimRight(line, " \t")
 	if line == "" {
@@ -114,16 +126,47 @@ func (l Ledger) IsEcho(line string) bool {
 			continue
 		}
 		for _, t := range strings.Split(e.Text, "\n") {
-			t = strings.TrimSpace(t)
-			if t == "" {
-				continue
-			}
-			if strings.HasSuffix(line, t) || (len(t) >= 4 && strings.Contains(line, t)) {
+			if t = strings.TrimSpace(t); t != "" && echoes(line, t) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// echoes reports whether line shows typed line t as a terminal echoes it.
+func echoes(line, t string) bool {
+	if line == t {
+		return true
+	}
+	if strings.HasSuffix(line, t) && boundary(line[:len(line)-len(t)]) {
+		return true
+	}
+	if len(t) < 4 {
+		return false
+	}
+	for i := strings.Index(line, t); i >= 0; {
+		rest := line[i+len(t):]
+		if boundary(line[:i]) && strings.HasPrefix(rest, "  ") {
+			return true
+		}
+		j := strings.Index(line[i+1:], t)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// boundary reports whether text before a typed line ends like a prompt: a
+// blank or a prompt character.
+func boundary(before string) bool {
+	if before == "" {
+		return true
+	}
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return unicode.IsSpace(r) || strings.ContainsRune("$%#>❯›»:)]", r)
 }
 
 // Len is the number of active entries.

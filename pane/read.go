@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -156,24 +157,52 @@ func (v normalView) row(r int) (string, bool) {
 	return v.rows[i], true
 }
 
-// anchorAt fingerprints the rows before relative row r.
-func (v normalView) anchorAt(r int) (int, uint64) {
-	var parts []string
-	for k := anchorRows; k >= 1; k-- {
-		if s, ok := v.row(r - k); ok {
-			parts = append(parts, s)
+// anchorText is the text of the rows before relative row r, concatenated
+// without separators (so it reads the same however tmux wraps the rows), at
+// most anchorScan rows back; ok is false when it is shorter than n bytes.
+func (v normalView) anchorText(r, n int) (string, bool) {
+	text := ""
+	for k := 1; k <= anchorScan && len(text) < n; k++ {
+		s, ok := v.row(r - k)
+		if !ok {
+			break
 		}
+		text = s + text
 	}
-	return len(parts), hash64(strings.Join(parts, "\n"))
+	if len(text) < n {
+		return text, false
+	}
+	return text[len(text)-n:], true
+}
+
+// anchorAt fingerprints the text before relative row r for a new cursor:
+// its last anchorBytes bytes (fewer near the start of history).
+func (v normalView) anchorAt(r int) (int, uint64) {
+	text, _ := v.anchorText(r, anchorBytes)
+	return len(text), hash64(text)
 }
 
 // matches reports whether the cursor's anchor and prefix are found at relative row r.
 func (v normalView) matches(cur Cursor, r int) (anchor, prefix bool) {
-	n, h := v.anchorAt(r)
-	anchor = n == cur.AnchorLen && h == cur.AnchorHash
+	text, ok := v.anchorText(r, cur.AnchorLen)
+	anchor = ok && hash64(text) == cur.AnchorHash
+	if cur.AnchorLen == 0 {
+		// Nothing before the point: it must still be the start of history.
+		_, more := v.row(r - 1)
+		anchor = !more || strings.TrimSpace(v.rowsBefore(r)) == ""
+	}
 	s, _ := v.row(r)
-	prefix = cur.PrefixLen <= len(s) && hash64(s[:cur.PrefixLen]) == cur.PrefixHash
+	if pad := cur.PrefixLen - len(s); pad > 0 {
+		s += strings.Repeat(" ", pad) // rows are compared with trailing blanks trimmed
+	}
+	prefix = hash64(s[:cur.PrefixLen]) == cur.PrefixHash
 	return
+}
+
+// rowsBefore is the text of the rows in the view before relative row r.
+func (v normalView) rowsBefore(r int) string {
+	i := min(max(r-v.start, 0), len(v.rows))
+	return strings.Join(v.rows[:i], "")
 }
 
 // fromCursor reads at the cursor's expected place; ok=false when the anchor
@@ -186,7 +215,7 @@ func (v normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) 
 			return res, false
 		}
 		anchor, prefix := v.matches(cur, v.body)
-		if !anchor {
+		if !anchor || (cur.AnchorLen == 0 && !prefix && cur.PrefixLen > 0) {
 			return res, false
 		}
 		if prefix {
@@ -206,11 +235,8 @@ func (v normalView) search(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) Read
 	if cur.AnchorLen > 0 || cur.PrefixLen > 0 {
 		for i := range v.rows {
 			r := v.start + i
-			if r > expected+snap.Height {
-				break
-			}
 			anchor, prefix := v.matches(cur, r)
-			if !anchor || (cur.AnchorLen == 0 && !prefix) {
+			if !anchor || (cur.AnchorLen < anchorBytes && !prefix) {
 				continue
 			}
 			if !found || abs(r-expected) < abs(best-expected) {
@@ -285,9 +311,7 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	lines := make([]string, 0, len(v.joined))
 	for i, l := range v.joined {
 		if i == 0 && skip > 0 {
-			// the rest of the cursor's row; its leading blanks were the
-			// trailing blanks of the part already seen
-			l = strings.TrimLeft(cutPlainPrefix(l, skip), " ")
+			l = cutPlainPrefix(l, skip) // the rest of the cursor's row
 			if strings.TrimSpace(cleanLine(l, false)) == "" {
 				continue // nothing new on the cursor's row
 			}
@@ -304,6 +328,13 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		last = r // nothing after the point: it stays where it was
 	}
 	s, _ := v.row(last)
+	if last == snap.CursorY && !snap.AlternateOn {
+		// Blanks typed before the terminal cursor are part of what was
+		// seen, though the row's trailing blanks are trimmed.
+		if pad := snap.CursorX - ansi.StringWidth(s); pad > 0 {
+			s += strings.Repeat(" ", pad)
+		}
+	}
 	next.Row = snap.HistorySize + last
 	next.AnchorLen, next.AnchorHash = v.anchorAt(last)
 	next.PrefixLen, next.PrefixHash = len(s), hash64(s)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -66,6 +67,8 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	deadline := start.Add(opt.Timeout)
 	timer := time.NewTimer(opt.Timeout)
 	defer timer.Stop()
+	tick, report, stopTick := progressTicker(ctx, opt.PaneID, opt.Timeout, "text matching "+strings.Join(opt.Match.raw, " | "))
+	defer stopTick()
 	for {
 		res, done, err := checkText(ctx, c, opt, cur)
 		if err != nil {
@@ -80,13 +83,19 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 			res.Outcome = OutcomeTimeout
 			return res, nil
 		}
-		select {
-		case <-ctx.Done():
-			return res, ctx.Err()
-		case <-timer.C:
-			// one last look at the deadline
-			deadline = time.Now()
-		case <-src.Changed():
+	wait:
+		for {
+			select {
+			case <-ctx.Done():
+				return res, ctx.Err()
+			case <-timer.C:
+				deadline = time.Now() // one last look at the deadline
+				break wait
+			case <-src.Changed():
+				break wait
+			case <-tick:
+				report(time.Since(start))
+			}
 		}
 	}
 }

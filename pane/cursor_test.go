@@ -1,0 +1,79 @@
+package pane
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCursorRoundTrip(t *testing.T) {
+	cases := []Cursor{
+		{PaneID: 0, PanePID: 1, Row: 0},
+		{PaneID: 12, PanePID: 40421, Row: 52000, History: 50000, AnchorLen: 48, AnchorHash: 0xdeadbeefcafebabe, PrefixLen: 7, PrefixHash: 42},
+		{PaneID: 3, PanePID: 9, Row: 30, Alternate: true, AltRows: []uint32{1, 2, 0xffffffff}},
+	}
+	for _, c := range cases {
+		s := c.Encode()
+		if !strings.HasPrefix(s, "pc1") {
+			t.Fatalf("Encode() = %q, want pc1 prefix", s)
+		}
+		got, err := ParseCursor(s)
+		if err != nil {
+			t.Fatalf("ParseCursor(%q): %v", s, err)
+		}
+		if got.Encode() != s || got.Row != c.Row || got.AnchorHash != c.AnchorHash || len(got.AltRows) != len(c.AltRows) {
+			t.Fatalf("round trip: got %+v, want %+v", got, c)
+		}
+	}
+}
+
+func TestCursorSpecial(t *testing.T) {
+	for _, s := range []string{CursorScreen, CursorHistory} {
+		c, err := ParseCursor(s)
+		if err != nil || c.Special != s || c.Encode() != s {
+			t.Fatalf("ParseCursor(%q) = %+v, %v", s, c, err)
+		}
+	}
+}
+
+func TestCursorRejectsGarbage(t *testing.T) {
+	good := Cursor{PaneID: 1, PanePID: 2, Row: 3}.Encode()
+	flipped := []byte(good)
+	flipped[5] ^= 1
+	for _, s := range []string{"", "garbage", "pc1", "pc1!!!", "pc1AAAA", string(flipped), good + "A", "%1"} {
+		if _, err := ParseCursor(s); !errors.Is(err, ErrBadCursor) {
+			t.Errorf("ParseCursor(%q) err = %v, want ErrBadCursor", s, err)
+		}
+	}
+}
+
+func TestCursorCheck(t *testing.T) {
+	c := Cursor{PaneID: 4, PanePID: 100}
+	if err := c.Check("%4", 100); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Check("%5", 100); !errors.Is(err, ErrBadCursor) || !strings.Contains(err.Error(), "belongs to pane %4") {
+		t.Fatalf("other pane: %v", err)
+	}
+	if err := c.Check("%4", 101); !errors.Is(err, ErrBadCursor) || !strings.Contains(err.Error(), "respawned") {
+		t.Fatalf("respawned pane: %v", err)
+	}
+}
+
+func FuzzParseCursor(f *testing.F) {
+	f.Add(Cursor{PaneID: 1, PanePID: 2, Row: 3, AltRows: []uint32{5}}.Encode())
+	f.Add("screen")
+	f.Add("pc1")
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCursor(s)
+		if err != nil {
+			if !errors.Is(err, ErrBadCursor) {
+				t.Fatalf("error %v does not wrap ErrBadCursor", err)
+			}
+			return
+		}
+		if again, err := ParseCursor(c.Encode()); err != nil || again.Encode() != c.Encode() {
+			t.Fatalf("re-encoding %q: %v", s, err)
+		}
+	})
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The README's test command: checks for (and on a fresh Debian/Ubuntu machine
+# installs) tmux, zsh, fish, dash and the programs the end-to-end tests drive
+# (python3, vim, less, node), then runs every test. Missing tmux fails
+# loudly; nothing is skipped silently.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+for tool in tmux zsh fish dash vim less python3 node; do
+  command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
+done
+if ((${#need[@]})); then
+  echo "scripts/test.sh: installing missing tools: ${need[*]}" >&2
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    pkgs=()
+    for t in "${need[@]}"; do
+      case $t in
+        node) pkgs+=(nodejs) ;;
+        *) pkgs+=("$t") ;;
+      esac
+    done
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${pkgs[@]}" >/dev/null
+  elif command -v brew >/dev/null 2>&1; then
+    brew install "${need[@]}"
+  else
+    echo "scripts/test.sh: cannot install ${need[*]}: no apt-get or brew; install them and rerun" >&2
+    exit 1
+  fi
+fi
+for tool in tmux zsh fish dash; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "scripts/test.sh: $tool is required and could not be installed" >&2; exit 1; }
+done
+echo "scripts/test.sh: $(tmux -V), $(go version)" >&2
+
+go vet ./...
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "scripts/test.sh: gofmt would change:" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+# Every test, with a bounded run time; -count=1 so tmux-backed tests never
+# come from the cache.
+go test -count=1 -timeout 25m ./... "$@"

@@ -1,0 +1,101 @@
+package tmux
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestResolveServer(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	cases := []struct {
+		name, path string
+		env        map[string]string
+		want, from string
+	}{
+		{"", "/tmp/x.sock", nil, "/tmp/x.sock", "-S"},
+		{"work", "", map[string]string{"TMUX_TMPDIR": "/var/tmp"}, "/var/tmp/tmux-", "-L"},
+		{"", "", map[string]string{"TMUX": "/tmp/tmux-0/default,123,4"}, "/tmp/tmux-0/default", "$TMUX"},
+		{"", "", map[string]string{}, "/tmp/tmux-", "default"},
+	}
+	for _, c := range cases {
+		s, err := ResolveServer(c.name, c.path, env(c.env))
+		if err != nil || !strings.HasPrefix(s.Socket, c.want) || s.From != c.from {
+			t.Errorf("ResolveServer(%q, %q) = %+v, %v; want prefix %q from %s", c.name, c.path, s, err, c.want, c.from)
+		}
+	}
+	if _, err := ResolveServer("a", "/b", env(nil)); err == nil {
+		t.Error("-L with -S: want an error")
+	}
+	if _, err := ResolveServer("a/b", "", env(nil)); err == nil {
+		t.Error("-L with a slash: want an error")
+	}
+}
+
+func TestVersionAtLeast(t *testing.T) {
+	for v, want := range map[string]bool{
+		"tmux 3.3a": true, "tmux 3.2": true, "tmux 3.1c": false, "tmux 2.9": false,
+		"tmux 10.0": true, "tmux master": true, "tmux next-3.6": true, "tmux 4.0-rc": true,
+	} {
+		if got := versionAtLeast(v, MinVersion); got != want {
+			t.Errorf("versionAtLeast(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+func TestParsePane(t *testing.T) {
+	fields := []string{"%3", "$1", "my sess", "@2", "0", "1", "bash", "4242", "/dev/pts/3", "/home/u",
+		"80", "24", "0", "", "", "0", "120", "2000", "2", "5", "0", "0", "bash", "title \x1f with sep"}
+	p, err := parsePane(strings.Join(fields, sep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ID != "%3" || p.SessionName != "my sess" || p.PID != 4242 || p.Width != 80 || p.HistorySize != 120 || p.CursorY != 5 || p.Title != "title \x1f with sep" {
+		t.Fatalf("parsePane = %+v", p)
+	}
+	if _, err := parsePane("garbage"); err == nil {
+		t.Error("malformed row: want an error")
+	}
+	bad := append([]string(nil), fields...)
+	bad[7] = "notanumber"
+	if _, err := parsePane(strings.Join(bad, sep)); err == nil {
+		t.Error("malformed number: want an error")
+	}
+	empty := make([]string, len(paneFields))
+	if _, err := parsePane(strings.Join(empty, sep)); !errors.Is(err, errNoPane) {
+		t.Errorf("empty row: %v, want errNoPane", err)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for msg, want := range map[string]error{
+		"no server running on /tmp/tmux-0/x":                            ErrNoServer,
+		"error connecting to /tmp/tmux-0/x (No such file or directory)": ErrNoServer,
+		"can't find pane: %99":                                          ErrPaneNotFound,
+		"can't find session: nope":                                      ErrPaneNotFound,
+		"unknown command: frobnicate":                                   nil,
+	} {
+		if got := classify(msg); got != want {
+			t.Errorf("classify(%q) = %v, want %v", msg, got, want)
+		}
+	}
+	e := &Error{Args: []string{"-S", "/s", "capture-pane"}, ExitCode: 1, Stderr: "can't find pane: %9", kind: ErrPaneNotFound}
+	if !errors.Is(e, ErrPaneNotFound) || !strings.Contains(e.Error(), "capture-pane") || !strings.Contains(e.Error(), "can't find pane: %9") {
+		t.Errorf("Error: %v", e)
+	}
+}
+
+func TestChunks(t *testing.T) {
+	s := strings.Repeat("é中😀a", 1000)
+	var got string
+	for _, c := range chunks(s, 7) {
+		if len(c) > 7 || !utf8.ValidString(c) {
+			t.Fatalf("chunk %q: longer than 7 bytes or cut inside a character", c)
+		}
+		got += c
+	}
+	if got != s {
+		t.Fatal("chunks do not add up to the text")
+	}
+}
