@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -37,9 +38,6 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// progressEvery is how often a running tool call reports progress.
-const progressEvery = time.Second
-
 // newMCPServer registers every tool of schema.Tools with its runner.
 func newMCPServer(f *Factory) (*mcp.Server, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "panectl", Title: "panectl", Version: buildVersion().Version}, nil)
@@ -66,15 +64,12 @@ func serveMCP(ctx context.Context, f *Factory, tr mcp.Transport) error {
 }
 
 // mcpHandler runs one tool call: validation, the run function (on a
-// Factory of its own with the server's -L/-S), progress while it runs, and
+// Factory of its own with the server's -L/-S), progress while it waits, and
 // the result: structured output plus a text copy, or isError with the
 // error object.
 func mcpHandler(f *Factory, t schema.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		raw := req.Params.Arguments
-		stop := startProgress(ctx, req, t, raw)
-		out, err := callTool(ctx, f.forCall(), t.Name, raw)
-		stop()
+		out, err := callTool(withProgress(ctx, req), f.forCall(), t.Name, req.Params.Arguments)
 		if out == nil {
 			return errorResult(err), nil
 		}
@@ -98,49 +93,20 @@ func errorResult(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
-// startProgress sends a progress notification every second while a call
-// runs, when the client asked for progress: elapsed seconds, and for tools
-// with a timeout the effective timeout as the total. It returns a function
-// that stops it (and waits until it has).
-func startProgress(ctx context.Context, req *mcp.CallToolRequest, t schema.Tool, raw json.RawMessage) func() {
+// withProgress makes the call's waits (waiter.WithProgress, about once a
+// second) send MCP progress notifications when the client asked for them:
+// seconds elapsed against the effective timeout, and what is awaited.
+func withProgress(ctx context.Context, req *mcp.CallToolRequest) context.Context {
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
-		return func() {}
+		return ctx
 	}
-	total := 0.0
-	if s, err := schema.SchemasOf(t); err == nil {
-		if _, ok := s.Input.Properties["timeout"]; ok {
-			var in struct {
-				Timeout *float64 `json:"timeout"`
-			}
-			_ = json.Unmarshal(raw, &in)
-			total = effectiveTimeout(in.Timeout)
-		}
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		start := time.Now()
-		tick := time.NewTicker(progressEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				el := time.Since(start).Seconds()
-				msg := fmt.Sprintf("%s: %.0fs elapsed", t.Name, el)
-				if total > 0 {
-					msg = fmt.Sprintf("%s: %.0fs of %gs", t.Name, el, total)
-				}
-				// Not ctx: progress goes on until the run function has
-				// returned, even after a cancel (which must end it promptly).
-				_ = req.Session.NotifyProgress(context.WithoutCancel(ctx), &mcp.ProgressNotificationParams{
-					ProgressToken: token, Progress: round3(el), Total: total, Message: msg,
-				})
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
+	return waiter.WithProgress(ctx, func(paneID string, elapsed, timeout time.Duration, what string) {
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: token,
+			Progress:      round3(elapsed.Seconds()),
+			Total:         timeout.Seconds(),
+			Message:       fmt.Sprintf("waiting in %s for %s: %.0fs of %gs", paneID, what, elapsed.Seconds(), timeout.Seconds()),
+		})
+	})
 }

@@ -217,8 +217,8 @@ func TestMCP(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatalf("cancelled wait_for_text did not return")
 	}
-	// The server must have stopped waiting too: the call's progress
-	// notifications (sent until its run function returns) stop, it answers
+	// The server must have stopped waiting too: the wait's progress
+	// notifications (sent while it waits) stop, it answers
 	// the next call, and no control client stays attached.
 	countCancelProgress := func() int {
 		mu.Lock()
