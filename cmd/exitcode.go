@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 )
@@ -138,14 +139,21 @@ func (f *Factory) Fail(err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	code, name := codeOf(err)
+	obj := errorObject(err)
 	var ee *exitError
 	quiet := errors.As(err, &ee) // the output already said it
 	if f.JSON {
-		b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": name, "message": err.Error(), "exit_code": code}})
+		b, _ := json.Marshal(obj)
 		fmt.Fprintln(f.IO.ErrOut, string(b))
 	} else if !quiet {
 		fmt.Fprintf(f.IO.ErrOut, "panectl: %v\n", err)
 	}
-	return code
+	return obj.Error.ExitCode
+}
+
+// errorObject is the JSON error object of err (schema.ErrorOutput), as
+// --json prints it on stderr and MCP returns it with isError.
+func errorObject(err error) schema.ErrorOutput {
+	code, name := codeOf(err)
+	return schema.ErrorOutput{Error: schema.ErrorDetail{Code: name, Message: err.Error(), ExitCode: code}}
 }

@@ -94,6 +94,7 @@ func params(dir, shell string) testscript.Params {
 			"writefile": cmdWriteFile,
 			"envstdout": cmdEnvStdout,
 			"code":      cmdCode,
+			"validate":  cmdValidate,
 		},
 	}
 }

@@ -53,7 +53,7 @@ type NewPaneInput struct {
 	WindowIn     string   `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session"`
 	CWD          string   `json:"cwd,omitempty" jsonschema:"working directory of the new pane"`
 	Size         string   `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)"`
-	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default"`
+	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"minimum=0"`
 	Env          []string `json:"env,omitempty" jsonschema:"environment variables as K=V"`
 	Command      []string `json:"command,omitempty" jsonschema:"command and arguments to run instead of the default shell"`
 }
@@ -84,7 +84,7 @@ type CursorOutput struct {
 // SendTextInput is the input of send_text.
 type SendTextInput struct {
 	PaneID string `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Text   string `json:"text" jsonschema:"literal text to type, at most 1 MiB; tmux key names are not interpreted; text with newlines is delivered as one bracketed paste"`
+	Text   string `json:"text" jsonschema:"literal text to type, at most 1 MiB (1048576 bytes of UTF-8); tmux key names are not interpreted; text with newlines is delivered as one bracketed paste" limits:"maxLength=1048576"`
 	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter after the text"`
 }
 
@@ -98,13 +98,13 @@ type SendOutput struct {
 // SendSpecialsInput is the input of send_specials.
 type SendSpecialsInput struct {
 	PaneID string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Keys   []string `json:"keys" jsonschema:"key names: Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space"`
+	Keys   []string `json:"keys" jsonschema:"key names: Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space" limits:"minItems=1"`
 }
 
 // SendASCIIInput is the input of send_ascii.
 type SendASCIIInput struct {
 	PaneID string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Codes  []int    `json:"codes,omitempty" jsonschema:"bytes as decimal numbers 0..255"`
+	Codes  []int    `json:"codes,omitempty" jsonschema:"bytes as decimal numbers 0..255" limits:"minimum=0,maximum=255"`
 	Hex    []string `json:"hex,omitempty" jsonschema:"bytes as two hex digits each, e.g. c3 a9"`
 }
 
@@ -112,7 +112,7 @@ type SendASCIIInput struct {
 type CaptureInput struct {
 	PaneID   string `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"read what came after this cursor; 'screen' (default): the visible screen; 'history': from the oldest retained line"`
-	MaxLines int    `json:"max_lines,omitempty" jsonschema:"keep the newest N lines, 1..10000 (default 200)"`
+	MaxLines int    `json:"max_lines,omitempty" jsonschema:"keep the newest N lines, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
 	ANSI     bool   `json:"ansi,omitempty" jsonschema:"keep colour escapes"`
 }
 
@@ -130,19 +130,19 @@ type CaptureOutput struct {
 // WaitForTextInput is the input of wait_for_text.
 type WaitForTextInput struct {
 	PaneID     string     `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Patterns   StringList `json:"patterns" jsonschema:"pattern or patterns (at most 32, each at most 4096 characters); plain substrings unless regex"`
+	Patterns   StringList `json:"patterns" jsonschema:"pattern or patterns (at most 32, each at most 4096 characters); plain substrings unless regex" limits:"minItems=1,maxItems=32,maxLength=4096"`
 	Regex      bool       `json:"regex,omitempty" jsonschema:"patterns are regexp2 (Perl/.NET) expressions matched per logical line"`
 	IgnoreCase bool       `json:"ignore_case,omitempty" jsonschema:"match case-insensitively"`
-	Stop       StringList `json:"stop,omitempty" jsonschema:"stop pattern or patterns: a match ends the wait with outcome stopped (exit 3)"`
-	Timeout    *float64   `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]"`
+	Stop       StringList `json:"stop,omitempty" jsonschema:"stop pattern or patterns: a match ends the wait with outcome stopped (exit 3)" limits:"maxItems=32,maxLength=4096"`
+	Timeout    *float64   `json:"timeout,omitempty" jsonschema:"seconds to wait (a number), default 30; values outside [0, 3600] are clamped to it, not rejected; the value used is reported as effective_timeout" limits:"default=30"`
 	Cursor     string     `json:"cursor,omitempty" jsonschema:"match only output after this cursor (default: when the wait starts); 'screen' also accepts what is visible"`
-	MaxLines   int        `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)"`
+	MaxLines   int        `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
 }
 
 // WaitForTextOutput is the output of wait_for_text.
 type WaitForTextOutput struct {
 	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
-	Outcome          string   `json:"outcome" jsonschema:"matched (exit 0), stopped (exit 3), timeout (exit 124) or exited (exit 5)"`
+	Outcome          string   `json:"outcome" jsonschema:"matched (exit 0), stopped (exit 3), timeout (exit 124) or exited (exit 5)" limits:"enum=matched|stopped|timeout|exited"`
 	Output           []string `json:"output" jsonschema:"logical lines from the cursor to the match (or to the end)"`
 	Truncated        bool     `json:"truncated" jsonschema:"more than max_lines lines; the newest were kept"`
 	LinesDropped     int      `json:"lines_dropped" jsonschema:"lines trimmed from history before they were read"`

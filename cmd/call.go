@@ -1,0 +1,126 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/panectl/panectl/schema"
+	"github.com/spf13/cobra"
+)
+
+// maxCallInput bounds JSON input to `call` (text to type is at most 1 MiB;
+// JSON escaping can grow it up to six-fold).
+const maxCallInput = 8 << 20
+
+func newCallCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "call TOOL JSON|-",
+		Short: "Call a tool with JSON input (validated against its input schema) and print its JSON output",
+		Long: `Call a tool by its name (see: panectl schema) with a JSON object as input,
+given as an argument or, with -, on stdin. The input is validated against the
+tool's input schema first: an unknown field, a wrong type or an out-of-range
+value exits 2 naming the field. The output is exactly one JSON object (the
+tool's output schema); errors are JSON on stderr. The exit code is the one the
+CLI command would give (124 for a wait that timed out, and so on).`,
+		Example: `  panectl call wait_for_text '{"pane_id":"%1","patterns":"\\$ $","regex":true,"timeout":10}'
+  echo '{"pane_id":"%1","text":"make","submit":true}' | panectl call send_text -`,
+		Args: cobra.ExactArgs(2),
+		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return toolNames(), cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			f.JSON = true // call speaks JSON: its errors are JSON on stderr too
+			raw := []byte(args[1])
+			if args[1] == "-" {
+				b, err := io.ReadAll(io.LimitReader(f.IO.In, maxCallInput+1))
+				if err != nil {
+					return err
+				}
+				if len(b) > maxCallInput {
+					return usageErrorf("input is larger than %d bytes", maxCallInput)
+				}
+				raw = b
+			}
+			out, err := callTool(c.Context(), f, args[0], raw)
+			if out == nil {
+				return err
+			}
+			if perr := f.emit(out, nil); perr != nil {
+				return perr
+			}
+			return err
+		},
+	}
+}
+
+// toolNames lists the tools callable by name.
+func toolNames() []string {
+	var names []string
+	for _, t := range schema.Tools() {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+func lookupTool(name string) (schema.Tool, error) {
+	t, ok := schema.Lookup(name)
+	if !ok {
+		return schema.Tool{}, usageErrorf("unknown tool %q; tools: %s", name, strings.Join(toolNames(), ", "))
+	}
+	return t, nil
+}
+
+// callTool validates JSON input against the tool's input schema, runs the
+// tool with the same run function as its CLI command, and returns the
+// output value and the error the CLI would exit with: for outputs with an
+// outcome (schema.Outcomer) both the output and the outcome's exit error.
+// It is shared by `panectl call` and `panectl mcp`.
+func callTool(ctx context.Context, f *Factory, name string, raw []byte) (any, error) {
+	t, err := lookupTool(name)
+	if err != nil {
+		return nil, err
+	}
+	run, ok := runners()[t.Name]
+	if !ok {
+		return nil, fmt.Errorf("tool %s has no runner", t.Name)
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		raw = []byte("{}")
+	}
+	if err := schema.ValidateInput(t, raw); err != nil {
+		var ve *schema.ValidationError
+		if errors.As(err, &ve) {
+			return nil, usageErr(err)
+		}
+		if strings.Contains(err.Error(), "invalid input") {
+			return nil, usageErr(err)
+		}
+		return nil, err
+	}
+	out, err := run(ctx, f, json.RawMessage(raw))
+	if err != nil {
+		return nil, err
+	}
+	if o, ok := out.(schema.Outcomer); ok {
+		return out, outcomeExit(o.OutcomeOf())
+	}
+	return out, nil
+}
+
+// forCall is a Factory for one tool call of a long-lived process (mcp):
+// the same server flags, its own tmux client, no terminal streams.
+func (f *Factory) forCall() *Factory {
+	return &Factory{
+		IO:         IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard},
+		SocketName: f.SocketName, SocketPath: f.SocketPath, JSON: true,
+	}
+}

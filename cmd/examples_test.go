@@ -1,0 +1,55 @@
+package cmd_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/panectl/panectl/schema"
+)
+
+// callExample is `panectl call TOOL '{...}'` in documentation; stdin
+// examples are `echo '{...}' | panectl call TOOL -`.
+var (
+	callExample  = regexp.MustCompile(`panectl call (\w+) '([^']*)'`)
+	stdinExample = regexp.MustCompile(`echo '([^']*)' \| panectl call (\w+) -`)
+)
+
+// TestDocExamplesValidate: the JSON input of every `panectl call` example
+// in the README and docs/ validates against its tool's input schema.
+func TestDocExamplesValidate(t *testing.T) {
+	files, _ := filepath.Glob("../docs/*.md")
+	files = append(files, "../README.md")
+	n := 0
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var examples [][2]string
+		for _, m := range callExample.FindAllStringSubmatch(string(b), -1) {
+			examples = append(examples, [2]string{m[1], m[2]})
+		}
+		for _, m := range stdinExample.FindAllStringSubmatch(string(b), -1) {
+			examples = append(examples, [2]string{m[2], m[1]})
+		}
+		for _, ex := range examples {
+			n++
+			tool, ok := schema.Lookup(ex[0])
+			if !ok {
+				t.Errorf("%s: example calls unknown tool %s", file, ex[0])
+				continue
+			}
+			if err := schema.ValidateInput(tool, []byte(ex[1])); err != nil {
+				t.Errorf("%s: example %s %s: %v", file, ex[0], ex[1], err)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no panectl call examples found in README.md or docs/")
+	}
+}

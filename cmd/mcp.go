@@ -1,0 +1,112 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/waiter"
+	"github.com/spf13/cobra"
+)
+
+func newMCPCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve every tool over the Model Context Protocol on stdio",
+		Long: `Serve panectl's tools (see: panectl schema) as an MCP server on stdin/stdout,
+with their input and output schemas and annotations, structured output,
+progress notifications every second of a long wait, and cancellation (a
+cancelled call ends its wait and detaches from tmux). Tool failures are
+results with isError carrying {"error":{"code","message","exit_code"}}.
+-L/-S given here apply to every tool call.
+
+Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return serveMCP(c.Context(), f, &mcp.IOTransport{
+				Reader: io.NopCloser(f.IO.In), Writer: nopWriteCloser{f.IO.Out},
+			})
+		},
+	}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// newMCPServer registers every tool of schema.Tools with its runner.
+func newMCPServer(f *Factory) (*mcp.Server, error) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "panectl", Title: "panectl", Version: buildVersion().Version}, nil)
+	for _, t := range schema.Tools() {
+		mt, err := mcpTool(t)
+		if err != nil {
+			return nil, err
+		}
+		srv.AddTool(mt, mcpHandler(f, t))
+	}
+	return srv, nil
+}
+
+func serveMCP(ctx context.Context, f *Factory, tr mcp.Transport) error {
+	srv, err := newMCPServer(f)
+	if err != nil {
+		return err
+	}
+	err = srv.Run(ctx, tr)
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
+	return err
+}
+
+// mcpHandler runs one tool call: validation, the run function (on a
+// Factory of its own with the server's -L/-S), progress while it waits, and
+// the result: structured output plus a text copy, or isError with the
+// error object.
+func mcpHandler(f *Factory, t schema.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		out, err := callTool(withProgress(ctx, req), f.forCall(), t.Name, req.Params.Arguments)
+		if out == nil {
+			return errorResult(err), nil
+		}
+		// An outcome that is not success (timeout, stopped, exited) is still
+		// the tool's result: the structured output says which.
+		b, merr := json.Marshal(out)
+		if merr != nil {
+			return errorResult(merr), nil
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
+			StructuredContent: json.RawMessage(b),
+		}, nil
+	}
+}
+
+// errorResult is a tool failure as MCP wants it: a result with isError,
+// carrying the same error object `--json` prints on stderr.
+func errorResult(err error) *mcp.CallToolResult {
+	b, _ := json.Marshal(errorObject(err))
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+}
+
+// withProgress makes the call's waits (waiter.WithProgress, about once a
+// second) send MCP progress notifications when the client asked for them:
+// seconds elapsed against the effective timeout, and what is awaited.
+func withProgress(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return ctx
+	}
+	return waiter.WithProgress(ctx, func(paneID string, elapsed, timeout time.Duration, what string) {
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: token,
+			Progress:      round3(elapsed.Seconds()),
+			Total:         timeout.Seconds(),
+			Message:       fmt.Sprintf("waiting in %s for %s: %.0fs of %gs", paneID, what, elapsed.Seconds(), timeout.Seconds()),
+		})
+	})
+}

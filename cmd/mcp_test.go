@@ -1,0 +1,289 @@
+package cmd_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/panectl/panectl/schema"
+)
+
+// privateTmux gives a test its own tmux socket directory (so -L t is
+// private), and kills the server and removes the directory afterwards.
+// It returns the environment for panectl and tmux.
+func privateTmux(t *testing.T) []string {
+	t.Helper()
+	requireTmux(t)
+	tmp, err := os.MkdirTemp("", "pctl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "TMUX_TMPDIR="+tmp, "TMUX=", "TMUX_PANE=", "PS1=$ ", "TERM=xterm-256color",
+		"LANG=C.UTF-8", "LC_ALL=C.UTF-8", "HOME="+tmp)
+	t.Cleanup(func() {
+		c := exec.Command("tmux", "-L", "t", "kill-server")
+		c.Env = env
+		_ = c.Run()
+		os.RemoveAll(tmp)
+	})
+	return env
+}
+
+func tmuxOut(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	c := exec.Command("tmux", append([]string{"-L", "t"}, args...)...)
+	c.Env = env
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux %v: %v %s", args, err, out)
+	}
+	return string(out)
+}
+
+// TestMCP starts `panectl -L t mcp` as a subprocess and drives it with the
+// MCP Go SDK's own client.
+func TestMCP(t *testing.T) {
+	env := privateTmux(t)
+	bin, err := exec.LookPath("panectl") // put on $PATH by testscript.Main
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+
+	var mu sync.Mutex
+	var progress []*mcp.ProgressNotificationParams
+	client := mcp.NewClient(&mcp.Implementation{Name: "panectl-test", Version: "0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			progress = append(progress, req.Params)
+			mu.Unlock()
+		},
+	})
+	srv := exec.Command(bin, "-L", "t", "mcp")
+	srv.Env = env
+	srv.Stderr = os.Stderr
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: srv}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+
+	if info := session.InitializeResult().ServerInfo; info.Name != "panectl" || info.Version == "" {
+		t.Errorf("server info %+v: want name panectl and a version", info)
+	}
+
+	// tools/list: every tool, with the published schemas and annotations.
+	list, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*mcp.Tool{}
+	for _, tl := range list.Tools {
+		byName[tl.Name] = tl
+	}
+	if len(list.Tools) != len(schema.Tools()) {
+		t.Errorf("%d tools listed, want %d", len(list.Tools), len(schema.Tools()))
+	}
+	for _, want := range schema.Tools() {
+		got := byName[want.Name]
+		if got == nil {
+			t.Errorf("tool %s not listed", want.Name)
+			continue
+		}
+		s, err := schema.SchemasOf(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameJSON(t, got.InputSchema, s.Input) || !sameJSON(t, got.OutputSchema, s.Output) {
+			t.Errorf("tool %s: listed schemas differ from schema.SchemasOf", want.Name)
+		}
+		a := got.Annotations
+		if got.Title != want.Title || got.Description != want.Description || a == nil || a.Title != want.Title ||
+			a.ReadOnlyHint != want.Annotations.ReadOnly || a.IdempotentHint != want.Annotations.Idempotent ||
+			a.DestructiveHint == nil || *a.DestructiveHint != want.Annotations.Destructive ||
+			a.OpenWorldHint == nil || *a.OpenWorldHint != want.Annotations.OpenWorld {
+			t.Errorf("tool %s: title/description/annotations %+v do not match %+v", want.Name, a, want.Annotations)
+		}
+	}
+
+	call := func(name string, args any, token any) (map[string]any, *mcp.CallToolResult) {
+		t.Helper()
+		p := &mcp.CallToolParams{Name: name, Arguments: args}
+		if token != nil {
+			p.SetProgressToken(token)
+		}
+		res, err := session.CallTool(ctx, p)
+		if err != nil {
+			t.Fatalf("%s: protocol error %v", name, err)
+		}
+		if res.IsError {
+			return nil, res
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		tool, _ := schema.Lookup(name)
+		if err := schema.ValidateOutput(tool, b); err != nil {
+			t.Errorf("%s: structured output does not validate: %v", name, err)
+		}
+		if len(res.Content) != 1 || !sameJSONText(t, res.Content[0].(*mcp.TextContent).Text, string(b)) {
+			t.Errorf("%s: text content is not a copy of the structured output", name)
+		}
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		return m, res
+	}
+	errorOf := func(res *mcp.CallToolResult) schema.ErrorOutput {
+		t.Helper()
+		if res == nil || !res.IsError {
+			t.Fatalf("want an isError result, got %+v", res)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if err := schema.ValidateError([]byte(text)); err != nil {
+			t.Errorf("error text %s: %v", text, err)
+		}
+		var e schema.ErrorOutput
+		_ = json.Unmarshal([]byte(text), &e)
+		return e
+	}
+
+	newp, _ := call("new_pane", map[string]any{"size": "80x24", "command": []string{"bash", "--norc", "--noprofile"}}, nil)
+	pane, _ := newp["pane_id"].(string)
+	if !strings.HasPrefix(pane, "%") {
+		t.Fatalf("new_pane: %v", newp)
+	}
+	if w, _ := call("wait_for_text", map[string]any{"pane_id": pane, "cursor": "history", "patterns": `[$#] ?$`, "regex": true, "timeout": 10}, nil); w["outcome"] != "matched" {
+		t.Fatalf("no prompt: %v", w)
+	}
+
+	// A wait with progress: every second, elapsed against the timeout.
+	sent, _ := call("send_text", map[string]any{"pane_id": pane, "text": `sleep 2.2; echo mcp-""done`, "submit": true}, nil)
+	w, _ := call("wait_for_text", map[string]any{"pane_id": pane, "cursor": sent["cursor"], "patterns": []string{"mcp-done"}, "timeout": 20}, "wait-1")
+	if w["outcome"] != "matched" || w["matched_line"] != "mcp-done" {
+		t.Errorf("wait_for_text: %v", w)
+	}
+	mu.Lock()
+	if len(progress) < 1 {
+		t.Errorf("no progress notifications during a 2 s wait")
+	}
+	for _, p := range progress {
+		if p.ProgressToken != "wait-1" || p.Total != 20 || p.Progress <= 0 || p.Message == "" {
+			t.Errorf("progress %+v: want token wait-1, total 20, progress > 0", p)
+		}
+	}
+	mu.Unlock()
+
+	if c, _ := call("capture", map[string]any{"pane_id": pane, "cursor": sent["cursor"]}, nil); !strings.Contains(toJSON(c["output"]), "mcp-done") {
+		t.Errorf("capture: %v", c)
+	}
+	// Outcomes other than matched are results too, not errors.
+	if w, _ := call("wait_for_text", map[string]any{"pane_id": pane, "patterns": "never", "timeout": 0.2}, nil); w["outcome"] != "timeout" {
+		t.Errorf("timeout wait: %v", w)
+	}
+
+	// Failures are isError results carrying the error object.
+	if _, res := call("capture", map[string]any{"pane_id": "%999"}, nil); errorOf(res).Error.ExitCode != 4 {
+		t.Errorf("capture %%999: %+v", errorOf(res))
+	}
+	if _, res := call("wait_for_text", map[string]any{"pane_id": pane, "patterns": "x", "bogus": 1}, nil); !strings.Contains(errorOf(res).Error.Message, "bogus") || errorOf(res).Error.ExitCode != 2 {
+		t.Errorf("unknown field: %+v", errorOf(res))
+	}
+
+	// Cancelling a long wait ends it promptly and leaves no client attached.
+	cctx, ccancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		p := &mcp.CallToolParams{Name: "wait_for_text",
+			Arguments: map[string]any{"pane_id": pane, "patterns": "never-appears", "timeout": 60}}
+		p.SetProgressToken("cancel-1")
+		_, err := session.CallTool(cctx, p)
+		done <- err
+	}()
+	time.Sleep(1500 * time.Millisecond)
+	start := time.Now()
+	ccancel()
+	select {
+	case err := <-done:
+		t.Logf("the cancelled call returned %v after cancel", time.Since(start))
+		if err == nil {
+			t.Errorf("cancelled call returned no error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("cancelled wait_for_text did not return")
+	}
+	// The server must have stopped waiting too: the wait's progress
+	// notifications (sent while it waits) stop, it answers
+	// the next call, and no control client stays attached.
+	countCancelProgress := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		n := 0
+		for _, p := range progress {
+			if p.ProgressToken == "cancel-1" {
+				n++
+			}
+		}
+		return n
+	}
+	time.Sleep(500 * time.Millisecond)
+	before := countCancelProgress()
+	if before == 0 {
+		t.Errorf("no progress for the long wait before it was cancelled")
+	}
+	time.Sleep(2500 * time.Millisecond)
+	if after := countCancelProgress(); after != before {
+		t.Errorf("the cancelled wait still runs in the server: %d more progress notifications", after-before)
+	}
+	if c, _ := call("cursor", map[string]any{"pane_id": pane}, nil); c["cursor"] == nil {
+		t.Errorf("cursor after cancel: %v", c)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		clients := strings.TrimSpace(tmuxOut(t, env, "list-clients"))
+		if clients == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("clients still attached after the cancelled wait: %s", clients)
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// TODO(run_shell_command, screen): call them here once they land on main.
+	if _, ok := byName["run_shell_command"]; ok {
+		t.Log("run_shell_command is registered: extend TestMCP to call it")
+	}
+
+	if k, _ := call("kill_pane", map[string]any{"pane_id": pane}, nil); k["killed"] != true {
+		t.Errorf("kill_pane: %v", k)
+	}
+}
+
+func toJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func sameJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	return sameJSONText(t, toJSON(a), toJSON(b))
+}
+
+func sameJSONText(t *testing.T, a, b string) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal([]byte(a), &x); err != nil {
+		t.Errorf("%v: %s", err, a)
+	}
+	if err := json.Unmarshal([]byte(b), &y); err != nil {
+		t.Errorf("%v: %s", err, b)
+	}
+	return reflect.DeepEqual(x, y)
+}

@@ -1,0 +1,117 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/panectl/panectl/schema"
+)
+
+// Every tool of schema.Tools has a runner, and every runner a tool: the two
+// lists are kept by hand (and grow in several branches at once).
+func TestToolsHaveRunners(t *testing.T) {
+	run := runners()
+	seen := map[string]bool{}
+	for _, tool := range schema.Tools() {
+		seen[tool.Name] = true
+		if _, ok := run[tool.Name]; !ok {
+			t.Errorf("tool %s (schema.Tools) has no runner in cmd/tools.go runners()", tool.Name)
+		}
+	}
+	for name := range run {
+		if !seen[name] {
+			t.Errorf("runner %s (cmd/tools.go) has no tool in schema.Tools()", name)
+		}
+	}
+}
+
+// Every tool's CLI command exists.
+func TestToolsHaveCommands(t *testing.T) {
+	root := NewRootCmd(NewFactory())
+	for _, tool := range schema.Tools() {
+		if tool.CLI == "" {
+			continue
+		}
+		c, _, err := root.Find(strings.Fields(tool.CLI))
+		if err != nil || c == root {
+			t.Errorf("tool %s: no command %q", tool.Name, tool.CLI)
+		}
+	}
+}
+
+// noTmux makes every tool fail at the point it would start tmux, so input
+// handling runs for real without a server.
+func noTmux(t testing.TB) *Factory {
+	t.Setenv("PANECTL_TMUX", "/nonexistent/panectl-test-tmux")
+	f := NewFactory()
+	f.SocketName = "panectl-test-none"
+	return f.forCall()
+}
+
+func TestCallValidation(t *testing.T) {
+	f := noTmux(t)
+	for _, c := range []struct {
+		tool, in string
+		code     int
+		want     string
+	}{
+		{"wait_for_text", `{"pane_id":"%0","patterns":"x","bogus":1}`, ExitUsage, "bogus"},
+		{"wait_for_text", `{"pane_id":"%0","patterns":7}`, ExitUsage, "patterns"},
+		{"wait_for_text", `{"pane_id":"%0"}`, ExitUsage, "patterns"},
+		{"capture", `{"pane_id":"%0","max_lines":10001}`, ExitUsage, "max_lines"},
+		{"capture", `{"pane_id":"%0"`, ExitUsage, "not JSON"},
+		{"capture", `{} {}`, ExitUsage, "data after"},
+		{"capture", `[]`, ExitUsage, "input"},
+		{"nope", `{}`, ExitUsage, "list_panes"},
+		{"send_ascii", `{"pane_id":"%0","codes":[300]}`, ExitUsage, "codes.0"},
+		// valid input reaches the run function, which fails to start tmux
+		{"capture", `{"pane_id":"%0"}`, ExitFailure, "panectl-test-tmux"},
+		{"list_panes", ``, ExitFailure, "panectl-test-tmux"},
+	} {
+		out, err := callTool(context.Background(), f, c.tool, []byte(c.in))
+		code, _ := codeOf(err)
+		if out != nil || err == nil || code != c.code || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("call %s %s: out %v err %v (exit %d); want exit %d naming %q", c.tool, c.in, out, err, code, c.code, c.want)
+		}
+	}
+}
+
+// FuzzCall: arbitrary JSON input to every tool never panics, and input that
+// validates against the schema decodes into the Go type (the schema and
+// the type agree).
+func FuzzCall(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"pane_id":"%0","patterns":"x","bogus":1}`, `{"pane_id":"%0","patterns":["a","b"],"stop":"c","timeout":1e308}`,
+		`{"pane_id":"%0","max_lines":-1}`, `{"pane_id":"%0","codes":[1,2,255]}`, `{"pane_id":"%0","text":"\u0000"}`,
+		`{"pane_id":"%0","timeout":null}`, `{"pane_id":"%0","patterns":[null]}`, `null`, `"x"`, `{"pane_id":1e999}`,
+		`{"pane_id":"%0","keys":["Enter"],"env":null}`, `{"pane_id":"%0","max_lines":1.5}`,
+	} {
+		for i := range schema.Tools() {
+			f.Add(uint8(i), []byte(s))
+		}
+	}
+	tools := schema.Tools()
+	fac := noTmux(f)
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		tool := tools[int(which)%len(tools)]
+		_, err := callTool(context.Background(), fac, tool.Name, data)
+		if err == nil {
+			return // cannot happen without tmux, but is not a bug
+		}
+		var ve *schema.ValidationError
+		if schema.ValidateInput(tool, data) == nil {
+			// valid input must get past decoding: the run function, not
+			// the decoder, is what fails (no tmux, or its own checks).
+			// The exception: a number the Go type cannot hold (1e700, an
+			// integer beyond int64) is a usage error naming the field.
+			if code, _ := codeOf(err); strings.Contains(err.Error(), "cannot unmarshal number") && code == ExitUsage {
+				return
+			}
+			if strings.Contains(err.Error(), "invalid input") || errors.As(err, &ve) {
+				t.Fatalf("%s: input %q validates against the schema but was rejected: %v", tool.Name, data, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,156 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/schemas.golden.json")
+
+// TestSchemasGolden pins the generated schemas of every tool: a change to a
+// type, a tag or the generator shows up as a diff (go test ./schema -update
+// rewrites it after review).
+func TestSchemasGolden(t *testing.T) {
+	var doc []map[string]any
+	for _, tool := range Tools() {
+		s, err := SchemasOf(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc = append(doc, map[string]any{"name": tool.Name, "inputSchema": s.Input, "outputSchema": s.Output})
+	}
+	got, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "schemas.golden.json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./schema -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("generated schemas differ from %s; review and run go test ./schema -update", path)
+	}
+}
+
+// TestSchemasInvariants checks what every tool's schemas promise, for tools
+// added later too.
+func TestSchemasInvariants(t *testing.T) {
+	names := map[string]bool{}
+	for _, tool := range Tools() {
+		if names[tool.Name] {
+			t.Errorf("tool %s listed twice", tool.Name)
+		}
+		names[tool.Name] = true
+		if tool.Title == "" || tool.Description == "" {
+			t.Errorf("tool %s: title and description are required", tool.Name)
+		}
+		s, err := SchemasOf(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, sch := range map[string]any{"input": s.Input, "output": s.Output} {
+			b, _ := json.Marshal(sch)
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			if m["type"] != "object" || m["$schema"] != Draft {
+				t.Errorf("%s %s: want an object schema of draft 2020-12, got type %v $schema %v", tool.Name, what, m["type"], m["$schema"])
+			}
+			walkObjects(m, func(path string, obj map[string]any) {
+				if obj["additionalProperties"] != false {
+					t.Errorf("%s %s %s: additionalProperties is not false", tool.Name, what, path)
+				}
+				props, _ := obj["properties"].(map[string]any)
+				for k, p := range props {
+					if d, _ := p.(map[string]any)["description"].(string); d == "" {
+						t.Errorf("%s %s %s.%s: no description", tool.Name, what, path, k)
+					}
+				}
+			})
+		}
+		// Outputs with an outcome map it to the exit code.
+		if _, ok := s.Output.Properties["outcome"]; ok {
+			if _, ok := tool.Output.(Outcomer); !ok {
+				t.Errorf("tool %s: its output has an outcome but %T does not implement Outcomer", tool.Name, tool.Output)
+			}
+		}
+		// pane_id, when there is one, is required.
+		if _, ok := s.Input.Properties["pane_id"]; ok && !slices.Contains(s.Input.Required, "pane_id") {
+			t.Errorf("tool %s: pane_id is not required", tool.Name)
+		}
+	}
+}
+
+func walkObjects(v any, f func(path string, obj map[string]any)) {
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if x["type"] == "object" || x["properties"] != nil {
+				f(path, x)
+			}
+			for k, c := range x {
+				walk(path+"/"+k, c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(path, c)
+			}
+		}
+	}
+	walk("", v)
+}
+
+func TestValidateInput(t *testing.T) {
+	wait, _ := Lookup("wait_for_text")
+	capture, _ := Lookup("capture")
+	ascii, _ := Lookup("send_ascii")
+	long := string(bytes.Repeat([]byte("x"), 4097))
+	many, _ := json.Marshal(slices.Repeat([]string{"x"}, 33))
+	for _, c := range []struct {
+		tool   Tool
+		in     string
+		fields []string // nil: valid
+	}{
+		{wait, `{"pane_id":"%0","patterns":"x"}`, nil},
+		{wait, `{"pane_id":"%0","patterns":["x","y"],"stop":"z","timeout":99999}`, nil},
+		{wait, `{"pane_id":"%0","patterns":"x","timeout":-5}`, nil},
+		{wait, `{"pane_id":"%0","patterns":"x","bogus":1}`, []string{"bogus"}},
+		{wait, `{"patterns":"x"}`, []string{"pane_id"}},
+		{wait, `{"pane_id":"%0","patterns":5}`, []string{"patterns"}},
+		{wait, `{"pane_id":"%0","patterns":[]}`, []string{"patterns"}},
+		{wait, `{"pane_id":"%0","patterns":"` + long + `"}`, []string{"patterns"}},
+		{wait, `{"pane_id":"%0","patterns":` + string(many) + `}`, []string{"patterns"}},
+		{wait, `{"pane_id":"%0","patterns":"x","timeout":"soon"}`, []string{"timeout"}},
+		{capture, `{"pane_id":"%0","max_lines":10001}`, []string{"max_lines"}},
+		{capture, `{"pane_id":"%0","max_lines":0}`, []string{"max_lines"}},
+		{capture, `{"pane_id":"%0","max_lines":10000}`, nil},
+		{ascii, `{"pane_id":"%0","codes":[3,256]}`, []string{"codes.1"}},
+	} {
+		err := ValidateInput(c.tool, []byte(c.in))
+		var ve *ValidationError
+		switch {
+		case c.fields == nil && err != nil:
+			t.Errorf("%s %.80s: unexpected error %v", c.tool.Name, c.in, err)
+		case c.fields != nil && !errors.As(err, &ve):
+			t.Errorf("%s %.80s: got %v, want a validation error naming %v", c.tool.Name, c.in, err, c.fields)
+		case c.fields != nil && !reflect.DeepEqual(ve.Fields(), c.fields):
+			t.Errorf("%s %.80s: fields %v, want %v (%v)", c.tool.Name, c.in, ve.Fields(), c.fields, err)
+		}
+	}
+}

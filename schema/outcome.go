@@ -1,0 +1,12 @@
+package schema
+
+// Outcomer is implemented by the outputs of waits, which carry an outcome
+// (matched, stopped, timeout, exited, ...). The CLI, `panectl call` and the
+// MCP server map it to the exit code (cmd.outcomeExit). Every output type
+// with an `outcome` property must implement it (a test checks).
+type Outcomer interface {
+	OutcomeOf() string
+}
+
+// OutcomeOf implements Outcomer.
+func (o WaitForTextOutput) OutcomeOf() string { return o.Outcome }
