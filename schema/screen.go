@@ -17,7 +17,7 @@ type ChangedRow struct {
 // ScreenOutput is the output of screen.
 type ScreenOutput struct {
 	PaneID      string       `json:"pane_id" jsonschema:"the pane"`
-	Rows        []string     `json:"rows,omitempty" jsonschema:"the visible rows as displayed, ANSI stripped unless ansi, trailing blank rows trimmed; with diff only when full"`
+	Rows        []string     `json:"rows" jsonschema:"the visible rows as displayed, ANSI stripped unless ansi, trailing blank rows trimmed; with diff only when full (else empty)"`
 	FirstRow    int          `json:"first_row,omitempty" jsonschema:"row number of rows[0] when lines cut off rows at the top"`
 	CursorX     int          `json:"cursor_x" jsonschema:"cursor column, 0-based"`
 	CursorY     int          `json:"cursor_y" jsonschema:"cursor row, 0-based from the top of the pane"`

@@ -45,12 +45,25 @@ type quietClock struct {
 	last       pane.Screen
 	lastChange time.Time
 	looked     bool
+	followUp   time.Duration // next extra look after a change (see next)
 }
+
+// Follow-up looks after a change: the time of a change is known only to lie
+// between two captures, and the quiet window counts from the capture that
+// saw it, so right after a change the clock looks again soon (25 ms,
+// doubling to 200 ms while nothing changes). That keeps the window's start
+// within a few tens of milliseconds of the last real output, whatever the
+// pace of the change events.
+const (
+	firstFollowUp = 25 * time.Millisecond
+	maxFollowUp   = 200 * time.Millisecond
+)
 
 // observe records one capture taken at now and reports whether it changed.
 func (q *quietClock) observe(s pane.Screen, now time.Time) bool {
 	if !q.looked {
 		q.last, q.lastChange, q.looked = s, now, true
+		q.followUp = firstFollowUp
 		return true
 	}
 	if s.Same(q.last) {
@@ -58,7 +71,23 @@ func (q *quietClock) observe(s pane.Screen, now time.Time) bool {
 		return false
 	}
 	q.last, q.lastChange = s, now
+	q.followUp = firstFollowUp
 	return true
+}
+
+// next is how long to wait before looking again without a change event: the
+// rest of the quiet window, or sooner for a follow-up look after a change.
+// Each call consumes one follow-up.
+func (q *quietClock) next(now time.Time) time.Duration {
+	wait := q.remaining(now)
+	if q.followUp > 0 && q.followUp < wait {
+		wait = q.followUp
+		q.followUp *= 2
+		if q.followUp > maxFollowUp {
+			q.followUp = 0 // back to the change events alone
+		}
+	}
+	return wait
 }
 
 // remaining is how long the screen must still stay unchanged (<= 0: quiet).
@@ -111,16 +140,17 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 	defer timer.Stop()
 	for {
 		now := time.Now()
-		wait := clock.remaining(now)
+		wait := clock.next(now)
 		if wait <= 0 {
 			// the window ran out: confirm with a fresh capture
 			if done, err := look(); done || err != nil {
 				return finish(), err
 			}
-			if wait = clock.remaining(time.Now()); wait <= 0 {
+			if clock.remaining(time.Now()) <= 0 {
 				res.Outcome = OutcomeQuiet
 				return finish(), nil
 			}
+			wait = clock.next(time.Now())
 		}
 		if !now.Before(deadline) {
 			res.Outcome = OutcomeTimeout
@@ -137,6 +167,11 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 		case <-ctx.Done():
 			return finish(), ctx.Err()
 		case <-timer.C:
+			if clock.remaining(time.Now()) > 0 {
+				if done, err := look(); done || err != nil {
+					return finish(), err
+				}
+			}
 		case <-src.Changed():
 			if done, err := look(); done || err != nil {
 				return finish(), err

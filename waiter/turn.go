@@ -145,6 +145,9 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 			res.Outcome = outcome
 			return true, 0, nil
 		}
+		if f := clock.next(now); f < wait {
+			wait = f
+		}
 		return false, max(wait, time.Millisecond), nil
 	}
 	finish := func() TurnResult {
