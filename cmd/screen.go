@@ -163,7 +163,10 @@ time; --scrollback-lines N prepends N lines of history before the output.`,
 				printLines(w, out.Output)
 				state := "running " + out.RunningCommand
 				if out.Dead {
-					state = fmt.Sprintf("dead (exit status %d)", *out.ExitStatus)
+					state = "dead"
+					if out.ExitStatus != nil {
+						state = fmt.Sprintf("dead (exit status %d)", *out.ExitStatus)
+					}
 				}
 				changed := "unchanged"
 				if out.Changed {
@@ -206,7 +209,9 @@ func runStatus(ctx context.Context, f *Factory, in schema.StatusInput) (schema.S
 	if r.Reset {
 		out.Note = joinNote(out.Note, "history was cleared since the previous status")
 	}
-	if r.Pane.Dead {
+	if r.Pane.Dead && !r.Pane.DeadKnown {
+		out.Note = joinNote(out.Note, "the process exited but tmux has not reported its exit status yet")
+	} else if r.Pane.Dead {
 		st := r.Pane.DeadStatus
 		out.ExitStatus = &st
 		if r.Pane.DeadSignal != 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/panectl/panectl/tmux"
 )
@@ -94,6 +95,18 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 		return StatusResult{}, err
 	}
 	p := r.Pane
+	for i := 0; p.Dead && !p.DeadKnown && i < 25; i++ {
+		// the pty closed before tmux reaped the process: its exit status
+		// follows within moments
+		select {
+		case <-ctx.Done():
+			return StatusResult{}, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		if p, err = c.Pane(ctx, id); err != nil {
+			return StatusResult{}, err
+		}
+	}
 	res := StatusResult{
 		Lines: r.Lines, First: !ok, Cursor: r.Cursor, LinesDropped: r.LinesDropped,
 		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p,

@@ -33,7 +33,8 @@ type PaneInfo struct {
 	Width        int    // pane_width, cells
 	Height       int    // pane_height, rows
 	Dead         bool   // pane_dead
-	DeadStatus   int    // pane_dead_status (valid when Dead)
+	DeadStatus   int    // pane_dead_status (valid when Dead and DeadKnown)
+	DeadKnown    bool   // pane_dead_status is set: tmux has reaped the process (a dead pane's status arrives a moment after pane_dead)
 	DeadSignal   int    // pane_dead_signal (valid when Dead)
 	InMode       bool   // pane_in_mode (copy mode and the like)
 	HistorySize  int    // history_size: rows now in history
@@ -95,6 +96,7 @@ func parsePane(row string) (PaneInfo, error) {
 		HistorySize: num(f[16]), HistoryLimit: num(f[17]),
 		CursorX: num(f[18]), CursorY: num(f[19]), AlternateOn: f[20] == "1", AltSavedY: num(f[21]),
 		StartCommand: f[22], Title: f[23],
+		DeadKnown: f[13] != "" || f[14] != "",
 	}
 	return p, bad
 }
