@@ -41,3 +41,43 @@ func ForegroundArgs(panePID int) []string {
 	}
 	return strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
 }
+
+// shells are the interpreters whose own name says nothing about what runs
+// in them when they interpret a script.
+var shells = map[string]bool{
+	"bash": true, "zsh": true, "fish": true, "sh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+}
+
+// ForegroundCommand is the name of what runs in the pane's foreground:
+// pane_current_command, except that a shell interpreting a script (argv
+// with a script operand, or -c) is named after the script ("work.sh") or
+// "sh -c": a shell running a script is busy, not at its prompt, although
+// tmux names both after the shell.
+func ForegroundCommand(command string, args []string) string {
+	if len(args) < 2 {
+		return command
+	}
+	name := strings.TrimPrefix(args[0], "-")
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	if !shells[name] || name != strings.TrimPrefix(command, "-") {
+		return command
+	}
+	for _, a := range args[1:] {
+		switch {
+		case a == "-c":
+			return name + " -c"
+		case a == "--" || a == "-":
+			return command
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+			continue
+		default:
+			if i := strings.LastIndexByte(a, '/'); i >= 0 {
+				a = a[i+1:]
+			}
+			return a
+		}
+	}
+	return command
+}

@@ -45,10 +45,12 @@ type TurnResult struct {
 	Note    string
 }
 
-// ScreenFor turns a pane screen into what the recognizers look at.
+// ScreenFor turns a pane screen into what the recognizers look at, with the
+// argv of the pane's foreground process (nil when unknown): a shell
+// interpreting a script is named after the script (pane.ForegroundCommand).
 func ScreenFor(s pane.Screen, args []string) recognize.Screen {
 	return recognize.Screen{
-		Rows: s.Rows, Title: s.Info.Title, Command: s.Info.Command, Args: args,
+		Rows: s.Rows, Title: s.Info.Title, Command: pane.ForegroundCommand(s.Info.Command, args), Args: args,
 		CursorX: s.Info.CursorX, CursorY: s.Info.CursorY,
 		Width: s.Info.Width, Height: s.Info.Height, AlternateOn: s.Info.AlternateOn,
 	}
