@@ -34,7 +34,8 @@ type PaneInfo struct {
 	Width        int    // pane_width, cells
 	Height       int    // pane_height, rows
 	Dead         bool   // pane_dead
-	DeadStatus   int    // pane_dead_status (valid when Dead)
+	DeadStatus   int    // pane_dead_status (valid when Dead and DeadKnown)
+	DeadKnown    bool   // pane_dead_status is set: tmux has reaped the process (a dead pane's status arrives a moment after pane_dead)
 	DeadSignal   int    // pane_dead_signal (valid when Dead)
 	InMode       bool   // pane_in_mode (copy mode and the like)
 	HistorySize  int    // history_size: rows now in history
@@ -102,6 +103,7 @@ func parsePane(row string) (PaneInfo, error) {
 		CursorX: num(f[18]), CursorY: num(f[19]), AlternateOn: f[20] == "1", AltSavedY: num(f[21]),
 		StartCommand: f[22], Active: f[23] == "1", WindowActive: f[24] == "1",
 		Attached: num(f[25]), FocusEvents: f[26] == "on", Title: f[27],
+		DeadKnown: f[13] != "" || f[14] != "",
 	}
 	return p, bad
 }

@@ -1,0 +1,83 @@
+package pane
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ForegroundArgs returns the argv of the foreground process of the pane's
+// terminal, best effort: on Linux it reads the terminal's foreground process
+// group from /proc/PANE_PID/stat (tpgid) and that leader's
+// /proc/PID/cmdline. Anywhere else, or when the process is gone, nil. The
+// recognizers use it to look through node/bun wrappers.
+func ForegroundArgs(panePID int) []string {
+	if panePID <= 0 {
+		return nil
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", panePID))
+	if err != nil {
+		return nil
+	}
+	// the command name (field 2) is in parentheses and may hold spaces
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil
+	}
+	f := strings.Fields(s[i+1:])
+	// after ")": state ppid pgrp session tty_nr tpgid ...
+	if len(f) < 6 {
+		return nil
+	}
+	tpgid, err := strconv.Atoi(f[5])
+	if err != nil || tpgid <= 0 {
+		return nil
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", tpgid))
+	if err != nil || len(cmdline) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
+}
+
+// shells are the interpreters whose own name says nothing about what runs
+// in them when they interpret a script.
+var shells = map[string]bool{
+	"bash": true, "zsh": true, "fish": true, "sh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+}
+
+// ForegroundCommand is the name of what runs in the pane's foreground:
+// pane_current_command, except that a shell interpreting a script (argv
+// with a script operand, or -c) is named after the script ("work.sh") or
+// "sh -c": a shell running a script is busy, not at its prompt, although
+// tmux names both after the shell.
+func ForegroundCommand(command string, args []string) string {
+	if len(args) < 2 {
+		return command
+	}
+	name := strings.TrimPrefix(args[0], "-")
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	if !shells[name] || name != strings.TrimPrefix(command, "-") {
+		return command
+	}
+	for _, a := range args[1:] {
+		switch {
+		case a == "-c":
+			return name + " -c"
+		case a == "--" || a == "-":
+			return command
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+			continue
+		default:
+			if i := strings.LastIndexByte(a, '/'); i >= 0 {
+				a = a[i+1:]
+			}
+			return a
+		}
+	}
+	return command
+}

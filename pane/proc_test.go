@@ -1,0 +1,25 @@
+package pane
+
+import "testing"
+
+func TestForegroundCommand(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		args []string
+		want string
+	}{
+		{"bash", []string{"bash", "--norc", "--noprofile"}, "bash"},
+		{"bash", []string{"bash", "work.sh"}, "work.sh"},
+		{"bash", []string{"/bin/bash", "-e", "./scripts/build.sh", "x"}, "build.sh"},
+		{"sh", []string{"sh", "-c", "sleep 1; echo"}, "sh -c"},
+		{"zsh", []string{"-zsh"}, "zsh"},
+		{"fish", []string{"fish", "--no-config"}, "fish"},
+		{"python3", []string{"python3", "x.py"}, "python3"},
+		{"bash", nil, "bash"},
+		{"node", []string{"bash", "x.sh"}, "node"},
+	} {
+		if got := ForegroundCommand(tc.cmd, tc.args); got != tc.want {
+			t.Errorf("ForegroundCommand(%q, %q) = %q, want %q", tc.cmd, tc.args, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package schema
+
+// Evidence says why a turn state was chosen.
+type Evidence struct {
+	Rule   string `json:"rule" jsonschema:"the manifest rule that matched (empty for a fallback)"`
+	Region string `json:"region" jsonschema:"the region it looked at: bottom:N, input_box, title, command, cursor_line..."`
+	Line   string `json:"line" jsonschema:"the row (or title, or command) that matched"`
+}
+
+// RecognizeInput is the input of recognize.
+type RecognizeInput struct {
+	PaneID     string `json:"pane_id,omitempty" jsonschema:"pane id (%N) or a target that names exactly one pane; not with file"`
+	Recognizer string `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias: generic, shell, python, node, claude, codex, gemini, qwen, antigravity, cursor, opencode, copilot, grok, amp, droid, kimi, pi"`
+	File       string `json:"file,omitempty" jsonschema:"classify a saved screen (capture-pane -p text) instead of a pane"`
+	Title      string `json:"title,omitempty" jsonschema:"with file: the pane title it had"`
+	Command    string `json:"command,omitempty" jsonschema:"with file: the foreground command it had"`
+}
+
+// RecognizeOutput is the output of recognize.
+type RecognizeOutput struct {
+	PaneID     string   `json:"pane_id,omitempty" jsonschema:"the pane (absent for a file)"`
+	State      string   `json:"state" jsonschema:"busy, awaiting_input, awaiting_approval or unknown"`
+	Recognizer string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
+	Evidence   Evidence `json:"evidence" jsonschema:"the rule, region and line behind the state"`
+	NeedsQuiet bool     `json:"needs_quiet" jsonschema:"the state is to be trusted only once the screen has been quiet (wait_for_turn does that)"`
+	Note       string   `json:"note,omitempty" jsonschema:"caveats"`
+}
+
+// WaitForTurnInput is the input of wait_for_turn.
+type WaitForTurnInput struct {
+	PaneID          string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Recognizer      string   `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias"`
+	QuietMS         int      `json:"quiet_ms,omitempty" jsonschema:"quiet window in milliseconds, 50..60000 (default 600)"`
+	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]"`
+	Lines           int      `json:"lines,omitempty" jsonschema:"rows of the screen to return, from the bottom, 1..10000 (default 40)"`
+	WaitThroughBusy bool     `json:"wait_through_busy,omitempty" jsonschema:"keep waiting while the program is busy, until its turn ends or the timeout"`
+}
+
+// WaitForTurnOutput is the output of wait_for_turn.
+type WaitForTurnOutput struct {
+	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
+	State            string   `json:"state" jsonschema:"busy, awaiting_input, awaiting_approval or unknown"`
+	Outcome          string   `json:"outcome" jsonschema:"turn_ended (exit 0), busy (exit 0), timeout (exit 124) or exited (exit 5)"`
+	Recognizer       string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
+	Evidence         Evidence `json:"evidence" jsonschema:"the rule, region and line behind the state"`
+	Screen           []string `json:"screen" jsonschema:"the last rows of the screen"`
+	Seconds          float64  `json:"seconds" jsonschema:"how long the wait took, in seconds"`
+	EffectiveTimeout float64  `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
+	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
+}

@@ -1,0 +1,103 @@
+package waiter
+
+import (
+	"testing"
+	"time"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/recognize"
+	"github.com/panectl/panectl/tmux"
+)
+
+func screenOf(rows ...string) pane.Screen {
+	return pane.Screen{Rows: rows, Info: tmux.PaneInfo{Width: 80, Height: 24}}
+}
+
+func TestQuietClock(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	q := &quietClock{quiet: 600 * time.Millisecond}
+	q.observe(screenOf("a"), t0)
+	if got := q.remaining(t0.Add(100 * time.Millisecond)); got != 500*time.Millisecond {
+		t.Fatalf("remaining = %v", got)
+	}
+	// identical content with the cursor elsewhere: not a change
+	s := screenOf("a")
+	s.Info.CursorX = 3
+	if q.observe(s, t0.Add(200*time.Millisecond)) {
+		t.Fatal("a cursor move restarted the quiet window")
+	}
+	if q.last.Info.CursorX != 3 {
+		t.Fatal("the newest cursor is not kept")
+	}
+	// real change: the window restarts
+	if !q.observe(screenOf("a", "b"), t0.Add(300*time.Millisecond)) {
+		t.Fatal("a new row is a change")
+	}
+	if got := q.remaining(t0.Add(900 * time.Millisecond)); got != 0 {
+		t.Fatalf("remaining = %v, want 0", got)
+	}
+}
+
+func TestQuietClockFollowUps(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	q := &quietClock{quiet: time.Second}
+	q.observe(screenOf("a"), t0)
+	var got []time.Duration
+	for i := 0; i < 6; i++ {
+		got = append(got, q.next(t0))
+	}
+	want := []time.Duration{25, 50, 100, 200, 1000, 1000}
+	for i := range want {
+		if got[i] != want[i]*time.Millisecond {
+			t.Fatalf("follow-ups %v, want %v ms", got, want)
+		}
+	}
+	q.observe(screenOf("b"), t0)
+	if d := q.next(t0); d != 25*time.Millisecond {
+		t.Fatalf("after a change the first follow-up is %v", d)
+	}
+}
+
+func TestTurnJudge(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	quiet := 600 * time.Millisecond
+	input := recognize.Result{State: recognize.AwaitingInput, NeedsQuiet: true}
+	approval := recognize.Result{State: recognize.AwaitingApproval}
+	busy := recognize.Result{State: recognize.Busy}
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+	j := &turnJudge{quiet: quiet}
+	if out, wait := j.judge(input, ms(100), t0); out != "" || wait != ms(500) {
+		t.Fatalf("input before quiet: %q %v", out, wait)
+	}
+	if out, _ := j.judge(input, quiet, t0.Add(ms(500))); out != OutcomeTurnEnded {
+		t.Fatalf("input after quiet: %q", out)
+	}
+
+	j = &turnJudge{quiet: quiet}
+	if out, wait := j.judge(approval, 0, t0); out != "" || wait != confirmGap {
+		t.Fatalf("approval at first sight: %q %v", out, wait)
+	}
+	if out, _ := j.judge(approval, 0, t0.Add(confirmGap)); out != OutcomeTurnEnded {
+		t.Fatalf("approval confirmed before the quiet window: %q", out)
+	}
+
+	j = &turnJudge{quiet: quiet}
+	j.judge(busy, 0, t0)
+	if out, _ := j.judge(busy, 0, t0.Add(confirmGap)); out != OutcomeBusy {
+		t.Fatalf("busy confirmed: %q", out)
+	}
+	// a state change resets the confirmation
+	j = &turnJudge{quiet: quiet}
+	j.judge(busy, 0, t0)
+	j.judge(input, 0, t0.Add(ms(30)))
+	if out, _ := j.judge(busy, 0, t0.Add(ms(60))); out != "" {
+		t.Fatalf("busy after a flip needs its own confirmation: %q", out)
+	}
+
+	j = &turnJudge{quiet: quiet, waitThroughBusy: true}
+	j.judge(busy, 0, t0)
+	if out, _ := j.judge(busy, time.Minute, t0.Add(time.Minute)); out != "" {
+		t.Fatalf("wait-through-busy returned %q", out)
+	}
+}

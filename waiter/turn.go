@@ -1,0 +1,186 @@
+package waiter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/recognize"
+	"github.com/panectl/panectl/tmux"
+)
+
+// Outcomes of wait-for-turn (SPEC.md section 7), besides OutcomeTimeout and
+// OutcomeExited.
+const (
+	OutcomeTurnEnded = "turn_ended"
+	OutcomeBusy      = "busy"
+)
+
+// confirmGap is how long a state that needs no quiet window (a strong
+// approval or busy rule) must be seen before it is acted on: two looks at
+// least this far apart agree, so a half-drawn frame is not taken for it.
+const confirmGap = 50 * time.Millisecond
+
+// TurnOptions is a wait-for-turn request.
+type TurnOptions struct {
+	PaneID          string
+	Set             *recognize.Set
+	Recognizer      string // "auto", an id or an alias
+	Quiet           time.Duration
+	Timeout         time.Duration
+	WaitThroughBusy bool // keep waiting while the program is busy
+	// Args returns the argv of the pane's foreground process (optional; for
+	// auto to look through node/bun wrappers).
+	Args func(tmux.PaneInfo) []string
+}
+
+// TurnResult is how a wait-for-turn ended.
+type TurnResult struct {
+	Outcome string // OutcomeTurnEnded, OutcomeBusy, OutcomeTimeout, OutcomeExited
+	Result  recognize.Result
+	Screen  pane.Screen
+	Elapsed time.Duration
+	Note    string
+}
+
+// ScreenFor turns a pane screen into what the recognizers look at, with the
+// argv of the pane's foreground process (nil when unknown): a shell
+// interpreting a script is named after the script (pane.ForegroundCommand).
+func ScreenFor(s pane.Screen, args []string) recognize.Screen {
+	return recognize.Screen{
+		Rows: s.Rows, Title: s.Info.Title, Command: pane.ForegroundCommand(s.Info.Command, args), Args: args,
+		CursorX: s.Info.CursorX, CursorY: s.Info.CursorY,
+		Width: s.Info.Width, Height: s.Info.Height, AlternateOn: s.Info.AlternateOn,
+	}
+}
+
+// turnJudge decides, look by look, whether a wait-for-turn is over. It is
+// the pure part of WaitForTurn.
+type turnJudge struct {
+	quiet           time.Duration
+	waitThroughBusy bool
+	state           recognize.State // state of the previous look
+	since           time.Time       // when that state was first seen in a row of looks
+}
+
+// judge takes one look's classification at now, with how long the screen
+// has been unchanged (quietFor). It returns the outcome ("" to keep waiting)
+// and, when waiting, how long until the verdict could change by time alone.
+func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.Time) (string, time.Duration) {
+	if r.State != j.state || j.since.IsZero() {
+		j.state, j.since = r.State, now
+	}
+	seen := now.Sub(j.since)
+	var ready bool
+	var wait time.Duration
+	if r.NeedsQuiet {
+		// awaiting_input, weak rules and fallbacks: trust them only after
+		// the quiet window
+		ready, wait = quietFor >= j.quiet, j.quiet-quietFor
+	} else {
+		// a strong approval (a dialog is static) or busy rule: confirmed by
+		// a second look, without waiting for the quiet window
+		ready, wait = seen >= confirmGap, confirmGap-seen
+	}
+	if !ready {
+		return "", wait
+	}
+	if r.State == recognize.Busy {
+		if j.waitThroughBusy {
+			return "", j.quiet
+		}
+		return OutcomeBusy, 0
+	}
+	return OutcomeTurnEnded, 0
+}
+
+// WaitForTurn waits until the interactive program in the pane ends its turn
+// (awaiting_input or unknown once the screen has been quiet for opt.Quiet;
+// awaiting_approval as soon as a strong rule is confirmed), or, unless
+// WaitThroughBusy, until busy is confirmed; or until the pane exits or the
+// timeout passes. Change events (Watch) lead to a capture; only a real
+// change of content restarts the quiet window.
+func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
+	start := time.Now()
+	src, err := Watch(ctx, c, opt.PaneID)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	defer src.Close()
+	clock := &quietClock{quiet: opt.Quiet}
+	judge := &turnJudge{quiet: opt.Quiet, waitThroughBusy: opt.WaitThroughBusy}
+	deadline := start.Add(opt.Timeout)
+	res := TurnResult{}
+	// look captures and classifies once; wait is how long until time alone
+	// could change the verdict
+	look := func() (done bool, wait time.Duration, err error) {
+		s, err := pane.CaptureScreen(ctx, c, opt.PaneID, false)
+		if err != nil {
+			if errors.Is(err, tmux.ErrPaneNotFound) {
+				res.Outcome = OutcomeExited
+				res.Note = joinNotes(res.Note, "the pane was closed during the wait")
+				return true, 0, nil
+			}
+			return false, 0, err
+		}
+		now := time.Now()
+		clock.observe(s, now)
+		res.Screen = clock.last
+		var args []string
+		if opt.Args != nil {
+			args = opt.Args(s.Info)
+		}
+		r, err := opt.Set.Classify(opt.Recognizer, ScreenFor(s, args))
+		if err != nil {
+			return false, 0, err
+		}
+		res.Result = r
+		if s.Info.Dead {
+			res.Outcome = OutcomeExited
+			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus))
+			return true, 0, nil
+		}
+		outcome, wait := judge.judge(r, now.Sub(clock.lastChange), now)
+		if outcome != "" {
+			res.Outcome = outcome
+			return true, 0, nil
+		}
+		if f := clock.next(now); f < wait {
+			wait = f
+		}
+		return false, max(wait, time.Millisecond), nil
+	}
+	finish := func() TurnResult {
+		res.Elapsed = time.Since(start)
+		res.Note = joinNotes(joinNotes(res.Note, res.Result.Note), src.Note())
+		return res
+	}
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		done, wait, err := look()
+		if done || err != nil {
+			return finish(), err
+		}
+		now := time.Now()
+		if !now.Before(deadline) {
+			res.Outcome = OutcomeTimeout
+			return finish(), nil
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(min(wait, deadline.Sub(now)))
+		select {
+		case <-ctx.Done():
+			return finish(), ctx.Err()
+		case <-timer.C:
+		case <-src.Changed():
+		}
+	}
+}
