@@ -3,6 +3,7 @@ package cmd_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/panectl/panectl/internal/schematest"
 	"os"
 	"os/exec"
 	"reflect"
@@ -129,7 +130,7 @@ func TestMCP(t *testing.T) {
 		}
 		b, _ := json.Marshal(res.StructuredContent)
 		tool, _ := schema.Lookup(name)
-		if err := schema.ValidateOutput(tool, b); err != nil {
+		if err := schematest.ValidateOutput(tool, b); err != nil {
 			t.Errorf("%s: structured output does not validate: %v", name, err)
 		}
 		if len(res.Content) != 1 || !sameJSONText(t, res.Content[0].(*mcp.TextContent).Text, string(b)) {
@@ -145,7 +146,7 @@ func TestMCP(t *testing.T) {
 			t.Fatalf("want an isError result, got %+v", res)
 		}
 		text := res.Content[0].(*mcp.TextContent).Text
-		if err := schema.ValidateError([]byte(text)); err != nil {
+		if err := schematest.ValidateError([]byte(text)); err != nil {
 			t.Errorf("error text %s: %v", text, err)
 		}
 		var e schema.ErrorOutput

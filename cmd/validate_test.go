@@ -1,6 +1,7 @@
 package cmd_test
 
 import (
+	"github.com/panectl/panectl/internal/schematest"
 	"strings"
 
 	"github.com/panectl/panectl/schema"
@@ -19,7 +20,7 @@ func cmdValidate(ts *testscript.TestScript, neg bool, args []string) {
 	if args[0] == "error" {
 		lines := strings.Split(strings.TrimSpace(ts.ReadFile("stderr")), "\n")
 		last := lines[len(lines)-1]
-		err := schema.ValidateError([]byte(last))
+		err := schematest.ValidateError([]byte(last))
 		if (err != nil) != neg {
 			ts.Fatalf("stderr %q: %v", last, err)
 		}
@@ -34,7 +35,7 @@ func cmdValidate(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("validate %s: stdout is empty", args[0])
 	}
 	for _, line := range strings.Split(out, "\n") {
-		err := schema.ValidateOutput(tool, []byte(line))
+		err := schematest.ValidateOutput(tool, []byte(line))
 		if (err != nil) != neg {
 			ts.Fatalf("validate %s: %v\n%s", args[0], err, line)
 		}

@@ -17,5 +17,8 @@ type ErrorDetail struct {
 // errorTool gives the error object a schema and a validator like a tool's.
 var errorTool = Tool{Name: "error", Input: &struct{}{}, Output: &ErrorOutput{}}
 
-// ValidateError checks a JSON error object against ErrorSchema.
+// ErrorTool is the pseudo-tool whose output is the error object.
+func ErrorTool() Tool { return errorTool }
+
+// ValidateError checks a JSON error object against the error schema.
 func ValidateError(data []byte) error { return ValidateOutput(errorTool, data) }

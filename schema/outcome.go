@@ -10,3 +10,9 @@ type Outcomer interface {
 
 // OutcomeOf implements Outcomer.
 func (o WaitForTextOutput) OutcomeOf() string { return o.Outcome }
+
+// OutcomeOf implements Outcomer.
+func (o WaitForQuietOutput) OutcomeOf() string { return o.Outcome }
+
+// OutcomeOf implements Outcomer.
+func (o WaitForTurnOutput) OutcomeOf() string { return o.Outcome }

@@ -3,18 +3,13 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math/big"
+	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
-	sjs "github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Problem is one reason a JSON value does not validate: the field (a dotted
@@ -25,7 +20,7 @@ type Problem struct {
 }
 
 // ValidationError is a JSON value that does not validate against a tool's
-// schema. Its message names every offending field.
+// schema. Its message names the offending field.
 type ValidationError struct {
 	Tool     string
 	What     string // "input" or "output"
@@ -53,67 +48,50 @@ func (e *ValidationError) Fields() []string {
 	return out
 }
 
-type compiled struct{ in, out *sjs.Schema }
+type resolved struct{ in, out *jsonschema.Resolved }
 
 var (
-	compiledMu sync.Mutex
-	compiledBy = map[string]compiled{}
+	resolvedMu sync.Mutex
+	resolvedBy = map[string]resolved{}
 )
 
-// validators compiles (once) the tool's schemas with
-// github.com/santhosh-tekuri/jsonschema, an independent validator.
-func validators(t Tool) (compiled, error) {
-	compiledMu.Lock()
-	defer compiledMu.Unlock()
-	if c, ok := compiledBy[t.Name]; ok {
-		return c, nil
+// resolvers resolves (once) the tool's schemas with jsonschema-go, the
+// library the MCP SDK validates with; it costs nothing at start-up.
+func resolvers(t Tool) (resolved, error) {
+	resolvedMu.Lock()
+	defer resolvedMu.Unlock()
+	if r, ok := resolvedBy[t.Name]; ok {
+		return r, nil
 	}
 	s, err := SchemasOf(t)
 	if err != nil {
-		return compiled{}, err
+		return resolved{}, err
 	}
-	comp := func(what string, sch any) (*sjs.Schema, error) {
-		b, err := json.Marshal(sch)
-		if err != nil {
-			return nil, err
-		}
-		doc, err := sjs.UnmarshalJSON(bytes.NewReader(b))
-		if err != nil {
-			return nil, err
-		}
-		url := "panectl:///" + t.Name + "/" + what + ".json"
-		c := sjs.NewCompiler()
-		if err := c.AddResource(url, doc); err != nil {
-			return nil, err
-		}
-		return c.Compile(url)
+	var r resolved
+	if r.in, err = s.Input.Resolve(nil); err != nil {
+		return resolved{}, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
 	}
-	var c compiled
-	if c.in, err = comp("input", s.Input); err != nil {
-		return compiled{}, fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+	if r.out, err = s.Output.Resolve(nil); err != nil {
+		return resolved{}, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
 	}
-	if c.out, err = comp("output", s.Output); err != nil {
-		return compiled{}, fmt.Errorf("tool %s: output schema: %w", t.Name, err)
-	}
-	compiledBy[t.Name] = c
-	return c, nil
+	resolvedBy[t.Name] = r
+	return r, nil
 }
 
 // ValidateInput checks JSON input against the tool's input schema. An
-// invalid value gives a *ValidationError naming the fields; JSON that does
-// not parse gives a plain error.
+// invalid value gives a *ValidationError naming the field; JSON that does
+// not parse, or trailing data after the object, gives a plain error.
 func ValidateInput(t Tool, data []byte) error { return validate(t, "input", data) }
 
 // ValidateOutput checks a JSON output against the tool's output schema.
 func ValidateOutput(t Tool, data []byte) error { return validate(t, "output", data) }
 
 func validate(t Tool, what string, data []byte) error {
-	c, err := validators(t)
+	r, err := resolvers(t)
 	if err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return fmt.Errorf("invalid %s for %s: not JSON: %v", what, t.Name, err)
@@ -121,71 +99,89 @@ func validate(t Tool, what string, data []byte) error {
 	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		return fmt.Errorf("invalid %s for %s: data after the JSON value (want exactly one object)", what, t.Name)
 	}
-	sch := c.in
+	rs := r.in
 	if what == "output" {
-		sch = c.out
+		rs = r.out
 	}
-	err = sch.Validate(v)
-	var ve *sjs.ValidationError
-	if errors.As(err, &ve) {
-		return &ValidationError{Tool: t.Name, What: what, Problems: problems(ve)}
+	if err := rs.Validate(v); err != nil {
+		return &ValidationError{Tool: t.Name, What: what, Problems: problems(err)}
 	}
-	return err
+	return nil
 }
 
-var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.Und) })
+var (
+	locationRE   = regexp.MustCompile(`validating (/[^:]*): `)
+	additionalRE = regexp.MustCompile(`unexpected additional properties \[([^\]]*)\]`)
+	requiredRE   = regexp.MustCompile(`missing properties: \[([^\]]*)\]`)
+	ratRE        = regexp.MustCompile(`\b(-?\d+)/1\b`)
+	floatRE      = regexp.MustCompile(`\b(-?\d+)\.0+\b`)
+)
 
-// problems flattens the validator's error tree into one problem per
-// offending field; an unknown property is reported under its own name.
-func problems(root *sjs.ValidationError) []Problem {
-	var out []Problem
-	var walk func(e *sjs.ValidationError)
-	walk = func(e *sjs.ValidationError) {
-		field := strings.Join(e.InstanceLocation, ".")
-		switch k := e.ErrorKind.(type) {
-		case *kind.AdditionalProperties:
-			for _, p := range k.Properties {
-				out = append(out, Problem{join(field, p), "unknown field"})
-			}
-			return
-		case *kind.Required:
-			for _, p := range k.Missing {
-				out = append(out, Problem{join(field, p), "required field missing"})
-			}
-			return
-		case *kind.AnyOf:
-			var alts []string
-			for _, c := range e.Causes {
-				alts = append(alts, leafMessages(c)...)
-			}
-			out = append(out, Problem{field, "matches none of: " + strings.Join(alts, " | ")})
-			return
-		}
-		if len(e.Causes) == 0 {
-			out = append(out, Problem{field, describe(e.ErrorKind)})
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
+// problems turns jsonschema-go's error (a chain of "validating /path: ..."
+// with the schema location) into problems naming instance fields.
+func problems(err error) []Problem {
+	msg := err.Error()
+	field := ""
+	if m := locationRE.FindAllStringSubmatch(msg, -1); m != nil {
+		field = instancePath(m[len(m)-1][1])
+	}
+	detail := msg
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		if j := locationRE.FindAllStringIndex(msg, -1); j != nil {
+			detail = msg[j[len(j)-1][1]:]
 		}
 	}
-	walk(root)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
-	return out
+	if m := additionalRE.FindStringSubmatch(msg); m != nil {
+		var out []Problem
+		for _, name := range names(m[1]) {
+			out = append(out, Problem{join(field, name), "unknown field"})
+		}
+		return out
+	}
+	if m := requiredRE.FindStringSubmatch(msg); m != nil {
+		var out []Problem
+		for _, name := range names(m[1]) {
+			out = append(out, Problem{join(field, name), "required field missing"})
+		}
+		return out
+	}
+	detail = floatRE.ReplaceAllString(ratRE.ReplaceAllString(detail, "$1"), "$1")
+	if len(detail) > 200 {
+		detail = detail[:197] + "..."
+	}
+	return []Problem{{field, detail}}
 }
 
-func leafMessages(e *sjs.ValidationError) []string {
-	if len(e.Causes) == 0 {
-		msg := describe(e.ErrorKind)
-		if len(e.InstanceLocation) > 0 {
-			msg = strings.Join(e.InstanceLocation, ".") + ": " + msg
+// instancePath turns a schema location (/properties/codes/items/1) into
+// the instance field it checks (codes.1).
+func instancePath(loc string) string {
+	var parts []string
+	segs := strings.Split(strings.Trim(loc, "/"), "/")
+	for i := 0; i < len(segs); i++ {
+		switch segs[i] {
+		case "properties":
+			if i+1 < len(segs) {
+				parts = append(parts, segs[i+1])
+				i++
+			}
+		case "anyOf", "oneOf", "allOf", "prefixItems":
+			i++ // the alternative's index is not a field
+		case "items", "":
+		default:
+			parts = append(parts, segs[i])
 		}
-		return []string{msg}
 	}
+	return strings.Join(parts, ".")
+}
+
+func names(list string) []string {
 	var out []string
-	for _, c := range e.Causes {
-		out = append(out, leafMessages(c)...)
+	for _, n := range strings.Split(list, " ") {
+		if n = strings.Trim(n, `"`); n != "" {
+			out = append(out, n)
+		}
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -194,34 +190,4 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "." + b
-}
-
-// describe says what is wrong in plain words (numbers without locale
-// grouping); other kinds use the validator's own message.
-func describe(k sjs.ErrorKind) string {
-	switch k := k.(type) {
-	case *kind.Minimum:
-		return fmt.Sprintf("%s is less than the minimum %s", ratString(k.Got), ratString(k.Want))
-	case *kind.Maximum:
-		return fmt.Sprintf("%s is more than the maximum %s", ratString(k.Got), ratString(k.Want))
-	case *kind.MinLength:
-		return fmt.Sprintf("%d characters; want at least %d", k.Got, k.Want)
-	case *kind.MaxLength:
-		return fmt.Sprintf("%d characters; want at most %d", k.Got, k.Want)
-	case *kind.MinItems:
-		return fmt.Sprintf("%d items; want at least %d", k.Got, k.Want)
-	case *kind.MaxItems:
-		return fmt.Sprintf("%d items; want at most %d", k.Got, k.Want)
-	case *kind.Type:
-		return fmt.Sprintf("got %s, want %s", k.Got, strings.Join(k.Want, " or "))
-	}
-	return k.LocalizedString(printer())
-}
-
-func ratString(r *big.Rat) string {
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	f, _ := r.Float64()
-	return strconv.FormatFloat(f, 'g', -1, 64)
 }
