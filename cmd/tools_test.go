@@ -65,7 +65,7 @@ func TestCallValidation(t *testing.T) {
 		{"capture", `{} {}`, ExitUsage, "data after"},
 		{"capture", `[]`, ExitUsage, "input"},
 		{"nope", `{}`, ExitUsage, "list_panes"},
-		{"send_ascii", `{"pane_id":"%0","codes":[300]}`, ExitUsage, "codes.0"},
+		{"send_ascii", `{"pane_id":"%0","codes":[300]}`, ExitUsage, "codes"},
 		// valid input reaches the run function, which fails to start tmux
 		{"capture", `{"pane_id":"%0"}`, ExitFailure, "panectl-test-tmux"},
 		{"list_panes", ``, ExitFailure, "panectl-test-tmux"},

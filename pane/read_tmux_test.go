@@ -30,8 +30,9 @@ func TestReadWithGuessMatchesPlainRead(t *testing.T) {
 	}
 	for i := range 12 { // more rows than the screen: history grows
 		s.Tmux("send-keys", "-t", p.ID, "-l", fmt.Sprintf("line-%d\r", i))
+		// one line at a time, so the tty's echo and cat's copy alternate
+		waitText(t, s, p.ID, fmt.Sprintf("line-%d\nline-%d", i, i))
 	}
-	waitText(t, s, p.ID, "line-11\nline-11") // echo and output
 	plain, err := pane.Read(ctx, c, p.ID, cur, pane.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
