@@ -61,6 +61,7 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 		newSendASCIICmd(f),
 		newCaptureCmd(f),
 		newWaitForTextCmd(f),
+		newRunCmd(f), newTasksCmd(f), newTaskCmd(f), newTaskExecCmd(f),
 		newVersionCmd(f),
 		newDemoCmd(f),
 	)
