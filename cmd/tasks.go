@@ -28,7 +28,9 @@ func runBackground(ctx context.Context, f *Factory, in schema.RunInput) (schema.
 	if !isShell {
 		sh = pane.ShellPOSIX
 	}
-	if _, err := pane.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
+	// A task's status is its whole script's: several statements are fine,
+	// but the command must parse.
+	if _, err := pane.CheckSingle(sh, in.Command, true); err != nil {
 		return schema.RunOutput{}, usageErr(err)
 	}
 	self, err := os.Executable()
@@ -275,8 +277,7 @@ func taskExec(f *Factory, paneID string, argv []string) error {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "panectl: cannot start %s: %v\n", argv[0], err)
-		_ = pane.RecordTaskExit(ctx, c, paneID, 127, 0)
-		return &exitError{127, err.Error()}
+		return pane.RecordTaskExit(ctx, c, paneID, 127, 0)
 	}
 	done := make(chan struct{})
 	if limit > 0 || limit < 0 {
@@ -311,14 +312,8 @@ func taskExec(f *Factory, paneID string, argv []string) error {
 			code = ws.ExitStatus()
 		}
 	}
-	if err := pane.RecordTaskExit(ctx, c, paneID, code, sig); err != nil {
-		return err
-	}
-	if sig > 0 {
-		return &exitError{128 + sig, "killed by a signal"}
-	}
-	if code != 0 {
-		return &exitError{code, "exit status " + strconv.Itoa(code)}
-	}
-	return nil
+	// How the command ended is in the pane's options; the supervisor's
+	// own exit status is not used (and a signal to the pane's group has
+	// cancelled panectl's context, which would print "interrupted").
+	return pane.RecordTaskExit(ctx, c, paneID, code, sig)
 }

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -275,7 +276,15 @@ func TaskOutput(ctx context.Context, c *tmux.Client, t Task) (raw, plain string,
 		for i := range lines {
 			lines[i] = strings.TrimRight(lines[i], " \t")
 		}
-		return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+		for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
+			lines = lines[:len(lines)-1]
+		}
+		// remain-on-exit writes "Pane is dead (status N, DATE)" (tmux's
+		// default remain-on-exit-format) below the output: not the task's
+		if info.Dead && len(lines) > 0 && strings.HasPrefix(ansi.Strip(lines[len(lines)-1]), "Pane is dead") {
+			lines = lines[:len(lines)-1]
+		}
+		return strings.TrimRight(strings.Join(lines, "\n"), "\n \t")
 	}
 	return trim(texts[0]), trim(texts[1]), info.HistoryLimit > 0 && info.HistorySize >= info.HistoryLimit, nil
 }
