@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -15,8 +16,9 @@ import (
 func newRunCmd(f *Factory) *cobra.Command {
 	var in schema.RunInput
 	var timeout string
+	var stdin bool
 	cmd := &cobra.Command{
-		Use:   "run PANE 'COMMAND'",
+		Use:   "run PANE 'COMMAND' | run PANE --stdin",
 		Short: "Run a shell command in a pane's shell; print its output, exit with its status",
 		Long: `Type COMMAND into the interactive shell in PANE and return the command's own
 output (no echo, no prompt, no marker text) and its exact exit status. panectl
@@ -53,9 +55,23 @@ Exit: the command's status; 2 refused statement or parse error; 3 refused pane;
   panectl --json run %1 'ls | wc -l' --timeout 5
   panectl run --background %1 'make release'   # prints t7
   panectl task wait t7`,
-		Args: cobra.ExactArgs(2),
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
-			in.PaneID, in.Command = args[0], args[1]
+			in.PaneID = args[0]
+			switch {
+			case stdin && len(args) == 2:
+				return usageErrorf("give COMMAND or --stdin, not both")
+			case stdin:
+				b, err := io.ReadAll(io.LimitReader(f.IO.In, maxText+1))
+				if err != nil {
+					return err
+				}
+				in.Command = strings.TrimSuffix(string(b), "\n")
+			case len(args) == 2:
+				in.Command = args[1]
+			default:
+				return usageErrorf("no command: give COMMAND or --stdin")
+			}
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
 			}
@@ -93,6 +109,7 @@ Exit: the command's status; 2 refused statement or parse error; 3 refused pane;
 	fl.StringVarP(&timeout, "timeout", "t", "30", "seconds (1.5) or a duration (500ms, 2s, 1m); clamped to [0, 3600]; with --background: the task's time limit")
 	fl.BoolVar(&in.AllowMulti, "allow-multi", false, "accept several top-level statements (a; b)")
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, 1..10000 (default 200)")
+	fl.BoolVar(&stdin, "stdin", false, "read COMMAND from standard input (a final newline is dropped)")
 	fl.BoolVar(&in.Background, "background", false, "run in a new pane of the detached session panectl-tasks; print the task id")
 	return cmd
 }
