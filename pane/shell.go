@@ -156,9 +156,11 @@ var (
 // a heredoc are one. Errors: ErrParse wrapping the parser's message;
 // ErrMultiStatement when there are several and allowMulti is false.
 //
-// fish is parsed as bash (no Go parser for fish exists): a command that
-// bash cannot parse (fish's (cmd) substitution, `end` blocks) is not
-// refused, its statements are counted by fish itself.
+// fish has no Go parser: its top-level statements are counted by
+// fishStatements (quotes, comments, (substitutions), begin/if/for/while/
+// function/switch ... end blocks, and/or continuations); syntax errors are
+// left to fish itself, which reports them (the run then has no end marker
+// and times out, or prints the error as output).
 func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 	lang := syntax.LangBash
 	switch sh {
@@ -167,14 +169,16 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 	case ShellKorn:
 		lang = syntax.LangMirBSDKorn
 	}
-	f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false)).Parse(strings.NewReader(command), "")
-	if err != nil {
-		if sh == ShellFish {
-			return 1, nil
+	var n int
+	if sh == ShellFish {
+		n = fishStatements(command)
+	} else {
+		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false)).Parse(strings.NewReader(command), "")
+		if err != nil {
+			return 0, fmt.Errorf("%w: %v", ErrParse, err)
 		}
-		return 0, fmt.Errorf("%w: %v", ErrParse, err)
+		n = len(f.Stmts)
 	}
-	n := len(f.Stmts)
 	if n == 0 {
 		return 0, fmt.Errorf("%w: the command is empty", ErrParse)
 	}
@@ -182,4 +186,98 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 		return n, fmt.Errorf("%w: the command holds %d top-level statements (separated by ';', '&' or a newline); run refuses them so that one exit status answers for one command: join them with && (stops at the first failure), group them in { ...; } or ( ... ), or pass --allow-multi to get the status of the last one", ErrMultiStatement, n)
 	}
 	return n, nil
+}
+
+// fishStatements counts fish's top-level statements: separated by ';' or a
+// newline outside quotes, (...) and blocks; a statement starting with and
+// or or continues the one before (as do &&, || and |); begin, if, for,
+// while, function and switch open a block that end closes.
+func fishStatements(command string) int {
+	n, depth, paren := 0, 0, 0
+	first, cont, afterElse := true, false, false
+	var word strings.Builder
+	endWord := func() {
+		w := word.String()
+		word.Reset()
+		if w == "" || !first {
+			return
+		}
+		first = false
+		elsePrev := afterElse
+		afterElse = false
+		switch w {
+		case "and", "or":
+			first, cont = true, true
+			return
+		case "end":
+			depth = max(0, depth-1)
+			return
+		case "else":
+			first, afterElse = true, true
+			return
+		case "case":
+			return
+		}
+		if depth == 0 && !cont {
+			n++
+		}
+		switch w {
+		case "not", "command", "builtin", "exec", "time":
+			first, cont = true, true // the next word is the command
+		case "if":
+			if !elsePrev {
+				depth++
+			}
+		case "begin":
+			depth++
+			first, cont = true, true
+		case "for", "while", "function", "switch":
+			depth++
+		}
+	}
+	for i := 0; i < len(command); i++ {
+		ch := command[i]
+		switch {
+		case ch == '\\' && i+1 < len(command):
+			word.WriteString(command[i : i+2])
+			i++
+		case ch == '\'' || ch == '"':
+			j := i + 1
+			for j < len(command) && command[j] != ch {
+				if command[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			word.WriteString(command[i:min(j+1, len(command))])
+			i = j
+		case ch == '(':
+			paren++
+			word.WriteByte(ch)
+		case ch == ')':
+			paren = max(0, paren-1)
+			word.WriteByte(ch)
+		case paren > 0:
+			word.WriteByte(ch)
+		case ch == '#' && word.Len() == 0:
+			for i+1 < len(command) && command[i+1] != '\n' {
+				i++
+			}
+		case ch == ';' || ch == '\n':
+			endWord()
+			first, cont = true, false
+		case ch == '|' || ch == '&':
+			endWord()
+			if i+1 < len(command) && command[i+1] == ch {
+				i++
+			}
+			first, cont = true, true
+		case ch == ' ' || ch == '\t':
+			endWord()
+		default:
+			word.WriteByte(ch)
+		}
+	}
+	endWord()
+	return n
 }

@@ -56,9 +56,15 @@ func TestCheckSingle(t *testing.T) {
 	if _, err := CheckSingle(ShellBash, "[[ -n x ]]", false); err != nil {
 		t.Errorf("bash [[ ]]: %v", err)
 	}
-	// fish syntax bash cannot parse is passed through
-	if n, err := CheckSingle(ShellFish, "set x (ls); echo $x", false); err != nil || n != 1 {
-		t.Errorf("fish command: %d, %v", n, err)
+	for c, want := range map[string]int{
+		"echo hi": 1, "set x (ls; pwd)": 1, "a; and b": 1, "a && b || c | d": 1, "begin\n echo hello\nend": 1,
+		"for i in (seq 5); echo line$i; sleep 0.2; end; exit 3": 2, "function f; return 42; end; f": 2,
+		"if test -n x; echo a; else if true; echo b; else; echo c; end": 1, "echo 'a; b' # c; d": 1,
+		"a\nb": 2, "not true; echo x": 2, "switch x; case a; echo a; end": 1, "begin; echo a; end; echo b": 2,
+	} {
+		if n, _ := CheckSingle(ShellFish, c, true); n != want {
+			t.Errorf("fish %q: %d statements; want %d", c, n, want)
+		}
 	}
 }
 
