@@ -201,6 +201,15 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		}
 		if !sc.Began && time.Since(typedAt) >= grace {
 			if lost(rd.Lines, r.Begin, probes) {
+				// The shell may have changed since (a start-up that execs
+				// another shell): wrap for the one reading now.
+				if sh, ok := pane.ShellOf(rd.Pane.Command); ok && sh != opt.Shell {
+					opt.Shell = sh
+					r = pane.NewRun(sh, opt.Command)
+				}
+				if err := clearLine(ctx, c, id); err != nil {
+					return res, err
+				}
 				if err := typeLine(r.Typed); err != nil {
 					return res, err
 				}
@@ -209,6 +218,9 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 				typedAt = time.Now()
 			} else if len(probes) == 0 || time.Since(typedAt) >= grace*time.Duration(len(probes)+1) {
 				typed, printed := pane.Probe()
+				if err := clearLine(ctx, c, id); err != nil {
+					return res, err
+				}
 				if err := typeLine(typed); err != nil {
 					return res, err
 				}
@@ -230,6 +242,14 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		case <-src.Changed():
 		}
 	}
+}
+
+// clearLine presses C-u before a probe or a retype: what a lost line left
+// in the shell's editor (fish keeps a line that failed to parse) is erased.
+// C-u erases the line being edited in every line editor and in a cooked
+// terminal (VKILL), and never interrupts anything.
+func clearLine(ctx context.Context, c *tmux.Client, id string) error {
+	return c.SendKeys(ctx, id, "C-u")
 }
 
 // lost reports whether a probe printed with no begin marker before it.
