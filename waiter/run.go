@@ -161,7 +161,26 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 	}
 	defer src.Close()
 	interval := 4 * time.Millisecond
+	var lastFull time.Time
+	began := false
 	for {
+		// A cheap look at the bottom of the pane (one tmux call) finds the
+		// end marker; the whole output is read from the start cursor only
+		// when it is there, when the pane died, or once per grace period
+		// while the begin marker is awaited.
+		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace {
+			// fall through to the full read
+		} else if ended, err := endVisible(ctx, c, id, r.End); err == nil && !ended {
+			select {
+			case <-ctx.Done():
+				return interrupt(c, id, res), nil
+			case <-time.After(min(interval, time.Until(opt.Deadline))):
+			case <-src.Changed():
+			}
+			interval = min(interval*3/2+1, 150*time.Millisecond)
+			continue
+		}
+		lastFull = time.Now()
 		rd, err := pane.Read(ctx, c, id, start, pane.ReadOptions{})
 		if err != nil {
 			if errors.Is(err, tmux.ErrPaneNotFound) {
@@ -176,6 +195,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		}
 		res.Cursor = rd.Cursor
 		sc := r.Scan(rd.Lines)
+		began = sc.Began
 		if sc.Ended {
 			res.Outcome, res.ExitCode = OutcomeCompleted, sc.Status
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
@@ -250,6 +270,17 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 // terminal (VKILL), and never interrupts anything.
 func clearLine(ctx context.Context, c *tmux.Client, id string) error {
 	return c.SendKeys(ctx, id, "C-u")
+}
+
+// endVisible reports whether the end marker is on the pane's visible
+// screen or the last history rows (where it is right after the command
+// ends), or the pane is dead: then the output is read in full.
+func endVisible(ctx context.Context, c *tmux.Client, id, end string) (bool, error) {
+	info, texts, err := c.Snapshot(ctx, id, tmux.CaptureSpec{Start: -10, ToBottom: true, Join: true})
+	if err != nil {
+		return true, err // let the full read report it
+	}
+	return info.Dead || strings.Contains(texts[0], end+":"), nil
 }
 
 // lost reports whether a probe printed with no begin marker before it.
