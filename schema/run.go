@@ -18,8 +18,8 @@ type RunOutput struct {
 	Command   string   `json:"command" jsonschema:"the command as given"`
 	ExitCode  *int     `json:"exit_code" jsonschema:"the command's exit status; null unless outcome is completed (or for a background run)"`
 	Output    []string `json:"output" jsonschema:"the command's own output lines: no echo, no prompt, no marker text (empty for a background run)"`
-	Truncated bool     `json:"truncated,omitempty" jsonschema:"more than max_lines lines (the newest were kept), or the start of the output left the pane's history"`
-	Seconds   float64  `json:"seconds,omitempty" jsonschema:"how long the run took, in seconds"`
+	Truncated bool     `json:"truncated" jsonschema:"more than max_lines lines (the newest were kept), or the start of the output left the pane's history"`
+	Seconds   float64  `json:"seconds" jsonschema:"how long the run took, in seconds"`
 	Cursor    string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
 	Outcome   string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (exit 130)"`
 	Attempts  int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
