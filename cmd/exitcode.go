@@ -91,6 +91,10 @@ func codeOf(err error) (int, string) {
 	case errors.As(err, &ue), errors.Is(err, pane.ErrBadCursor), errors.Is(err, waiter.ErrInvalidPattern),
 		errors.Is(err, tmux.ErrAmbiguousTarget):
 		return ExitUsage, "usage"
+	case errors.Is(err, waiter.ErrRefused):
+		return ExitStopped, "refused"
+	case errors.Is(err, pane.ErrNoTask):
+		return ExitNotFound, "not_found"
 	case errors.Is(err, tmux.ErrNoServer):
 		return ExitNotFound, "no_server"
 	case errors.Is(err, tmux.ErrPaneNotFound):

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -53,7 +54,7 @@ func (f *Factory) Client() (*tmux.Client, error) {
 	return c, nil
 }
 
-// Pane resolves a pane argument (id or target) on the server.
+// Pane resolves a pane argument (id, target, or task id tN) on the server.
 func (f *Factory) Pane(ctx context.Context, target string) (*tmux.Client, tmux.PaneInfo, error) {
 	c, err := f.Client()
 	if err != nil {
@@ -61,6 +62,11 @@ func (f *Factory) Pane(ctx context.Context, target string) (*tmux.Client, tmux.P
 	}
 	if target == "" {
 		return nil, tmux.PaneInfo{}, usageErrorf("a pane is required: give its id, e.g. %%1 (see: panectl list)")
+	}
+	if pane.IsTaskID(target) { // a background task names its pane (SPEC.md section 8)
+		if t, err := pane.LoadTask(ctx, c, target); err == nil {
+			return c, t.Pane, nil
+		}
 	}
 	p, err := c.ResolvePane(ctx, target)
 	return c, p, err

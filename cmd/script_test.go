@@ -3,6 +3,7 @@ package cmd_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,6 +86,13 @@ func params(dir, shell string) testscript.Params {
 				os.RemoveAll(tmp)
 			})
 			return nil
+		},
+		// [sh:NAME]: the script runs in shell NAME (testdata/shell scripts)
+		Condition: func(cond string) (bool, error) {
+			if name, ok := strings.CutPrefix(cond, "sh:"); ok {
+				return name == shell, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"sleep":     cmdSleep,

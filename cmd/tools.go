@@ -14,20 +14,24 @@ type runner func(ctx context.Context, f *Factory, input json.RawMessage) (any, e
 // functions the CLI commands call.
 func runners() map[string]runner {
 	return map[string]runner{
-		"list_panes":     adapt(runList),
-		"new_pane":       adapt(runNew),
-		"kill_pane":      adapt(runKill),
-		"cursor":         adapt(runCursor),
-		"send_text":      adapt(runSendText),
-		"send_specials":  adapt(runSendKeys),
-		"send_ascii":     adapt(runSendASCII),
-		"capture":        adapt(runCapture),
-		"wait_for_text":  adapt(runWaitForText),
-		"screen":         adapt(runScreen),
-		"status_check":   adapt(runStatus),
-		"wait_for_quiet": adapt(runWaitQuiet),
-		"recognize":      adapt(runRecognize),
-		"wait_for_turn":  adapt(runWaitForTurn),
+		"list_panes":        adapt(runList),
+		"new_pane":          adapt(runNew),
+		"kill_pane":         adapt(runKill),
+		"cursor":            adapt(runCursor),
+		"send_text":         adapt(runSendText),
+		"send_specials":     adapt(runSendKeys),
+		"send_ascii":        adapt(runSendASCII),
+		"capture":           adapt(runCapture),
+		"wait_for_text":     adapt(runWaitForText),
+		"screen":            adapt(runScreen),
+		"status_check":      adapt(runStatus),
+		"wait_for_quiet":    adapt(runWaitQuiet),
+		"recognize":         adapt(runRecognize),
+		"wait_for_turn":     adapt(runWaitForTurn),
+		"run_shell_command": adapt(runRun),
+		"list_tasks":        adapt(runListTasks),
+		"wait_task":         adapt(runWaitTask),
+		"kill_task":         adapt(runKillTask),
 	}
 }
 

@@ -83,6 +83,22 @@ func Tools() []Tool {
 			Description: "Classify a pane (or a saved screen file) once: busy, awaiting_input, awaiting_approval or unknown, with the recognizer used and the evidence (rule, region, line)." + untrusted,
 			Input:       &RecognizeInput{}, Output: &RecognizeOutput{},
 			Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true}},
+		{Name: "run_shell_command", CLI: "run", Title: "Run shell command",
+			Description: "Run a shell command in a pane's interactive shell (bash, zsh, fish, sh/dash, ksh) and return its exact exit code and its own output (no echo, prompt or marker text); one statement unless allow_multi. background runs it in a new pane of the detached session panectl-tasks and returns a task id at once." + untrusted,
+			Input:       &RunInput{}, Output: &RunOutput{},
+			Annotations: Annotations{Destructive: true, OpenWorld: true}},
+		{Name: "list_tasks", CLI: "tasks", Title: "List tasks",
+			Description: "List background tasks with their status and completion frames (output preview, token counts)." + untrusted,
+			Input:       &ListTasksInput{}, Output: &ListTasksOutput{},
+			Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true}},
+		{Name: "wait_task", CLI: "task wait", Title: "Wait for task",
+			Description: "Wait until a background task ends and return its completion frame: status, exit code, output preview (<= 300 bytes), token counts." + untrusted,
+			Input:       &WaitTaskInput{}, Output: &WaitTaskOutput{},
+			Annotations: Annotations{ReadOnly: true, OpenWorld: true}},
+		{Name: "kill_task", CLI: "task kill", Title: "Kill task",
+			Description: "Stop a background task: SIGINT, then SIGTERM and SIGKILL after grace periods; its pane and output stay.",
+			Input:       &TaskInput{}, Output: &KillTaskOutput{},
+			Annotations: Annotations{Destructive: true, Idempotent: true}},
 	}
 }
 

@@ -1,0 +1,173 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/waiter"
+	"github.com/spf13/cobra"
+)
+
+func newRunCmd(f *Factory) *cobra.Command {
+	var in schema.RunInput
+	var timeout string
+	var stdin bool
+	cmd := &cobra.Command{
+		Use:   "run PANE 'COMMAND' | run PANE --stdin",
+		Short: "Run a shell command in a pane's shell; print its output, exit with its status",
+		Long: `Type COMMAND into the interactive shell in PANE and return the command's own
+output (no echo, no prompt, no marker text) and its exact exit status. panectl
+exits with the command's status when it completed (as docker exec does).
+
+How: the command is typed wrapped so that the shell prints a begin marker, runs
+it (in { ...; } or fish's begin/end), then prints an end marker with $? (fish:
+$status). The typed line spells the marker with an octal escape (\120ANECTL),
+the printed one reads PANECTL:<nonce>, so neither the echo, nor a prompt, nor
+set -x traces can fake it; output without a final newline stays exact. Works in
+bash, zsh, fish, sh/dash and ksh; multi-line commands and heredocs work.
+
+Preflight: a cold shell is waited for until its prompt is drawn; a pane in copy
+mode, a dead pane, or a pane whose foreground program is not a shell is refused
+(exit 3). A shell that throws typed input away gets it again (a probe line tells
+lost input from a slow shell; the command never runs twice).
+
+One statement: unless --allow-multi, COMMAND must parse (mvdan.cc/sh: bash
+syntax for bash and zsh, POSIX for sh/dash, mksh for ksh) as one top-level
+statement: 'a; b' is refused (exit 2), 'a && b', pipelines, subshells and
+heredocs are one. fish commands are parsed as bash when they can be; fish-only
+syntax is passed through unchecked.
+
+On timeout C-c is pressed and the shell is waited for, so the next run works.
+
+--background runs COMMAND in a new pane of the detached session panectl-tasks
+(your windows and focus are untouched) under the same shell as PANE, keeps the
+pane after exit, and prints a task id at once; see: panectl tasks, panectl task.
+
+Exit: the command's status; 2 refused statement or parse error; 3 refused pane;
+124 timeout; 5 the shell exited; 130 interrupted.`,
+		Example: `  panectl run %1 'make test'
+  panectl run %1 'false'; echo $?              # 1
+  panectl --json run %1 'ls | wc -l' --timeout 5
+  panectl run --background %1 'make release'   # prints t7
+  panectl task wait t7`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			in.PaneID = args[0]
+			switch {
+			case stdin && len(args) == 2:
+				return usageErrorf("give COMMAND or --stdin, not both")
+			case stdin:
+				b, err := io.ReadAll(io.LimitReader(f.IO.In, maxText+1))
+				if err != nil {
+					return err
+				}
+				in.Command = strings.TrimSuffix(string(b), "\n")
+			case len(args) == 2:
+				in.Command = args[1]
+			default:
+				return usageErrorf("no command: give COMMAND or --stdin")
+			}
+			if err := explicitMaxLines(c, in.MaxLines); err != nil {
+				return err
+			}
+			if c.Flags().Changed("timeout") {
+				t, err := parseTimeout(timeout)
+				if err != nil {
+					return err
+				}
+				in.Timeout = &t
+			}
+			out, err := runRun(c.Context(), f, in)
+			if err != nil {
+				return err
+			}
+			if perr := f.emit(out, func(w io.Writer) {
+				if in.Background {
+					fmt.Fprintln(w, out.TaskID)
+					return
+				}
+				printLines(w, out.Output)
+				if out.Outcome != waiter.OutcomeCompleted {
+					fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs", out.Outcome, out.Seconds)
+					if out.Note != "" {
+						fmt.Fprintf(f.IO.ErrOut, " (%s)", out.Note)
+					}
+					fmt.Fprintln(f.IO.ErrOut)
+				}
+			}); perr != nil {
+				return perr
+			}
+			return runExit(out)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&timeout, "timeout", "t", "30", "seconds (1.5) or a duration (500ms, 2s, 1m); clamped to [0, 3600]; with --background: the task's time limit")
+	fl.BoolVar(&in.AllowMulti, "allow-multi", false, "accept several top-level statements (a; b)")
+	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, 1..10000 (default 200)")
+	fl.BoolVar(&stdin, "stdin", false, "read COMMAND from standard input (a final newline is dropped)")
+	fl.BoolVar(&in.Background, "background", false, "run in a new pane of the detached session panectl-tasks; print the task id")
+	return cmd
+}
+
+// runExit is the exit status of a run: the command's own when it completed.
+func runExit(out schema.RunOutput) error {
+	switch out.Outcome {
+	case waiter.OutcomeCompleted:
+		if out.ExitCode != nil && *out.ExitCode != 0 {
+			return &exitError{code: *out.ExitCode & 0xff, msg: fmt.Sprintf("the command exited with status %d", *out.ExitCode)}
+		}
+		return nil
+	case waiter.OutcomeInterrupted:
+		return &exitError{ExitInterrupted, "interrupted"}
+	}
+	return outcomeExit(out.Outcome)
+}
+
+func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutput, error) {
+	if in.Command == "" {
+		return schema.RunOutput{}, usageErrorf("the command is empty")
+	}
+	if len(in.Command) > maxText {
+		return schema.RunOutput{}, usageErrorf("the command is %d bytes; at most %d (1 MiB)", len(in.Command), maxText)
+	}
+	n, err := maxLines(in.MaxLines)
+	if err != nil {
+		return schema.RunOutput{}, err
+	}
+	if in.Background {
+		return runBackground(ctx, f, in)
+	}
+	started := time.Now()
+	timeout := effectiveTimeout(in.Timeout)
+	deadline := started.Add(seconds(timeout))
+	c, p, err := f.Pane(ctx, in.PaneID)
+	if err != nil {
+		return schema.RunOutput{}, err
+	}
+	p, sh, err := waiter.Ready(ctx, c, p, deadline)
+	if err != nil {
+		return schema.RunOutput{}, err
+	}
+	if _, err := pane.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
+		return schema.RunOutput{}, usageErr(err)
+	}
+	r, err := waiter.Run(ctx, c, waiter.RunOptions{Info: p, Shell: sh, Command: in.Command, Deadline: deadline, MaxLines: n})
+	if err != nil {
+		return schema.RunOutput{}, err
+	}
+	out := schema.RunOutput{
+		PaneID: p.ID, Command: in.Command, Output: nonNil(r.Output), Truncated: r.Truncated,
+		Seconds: round3(time.Since(started).Seconds()), Cursor: r.Cursor.Encode(), Outcome: r.Outcome,
+		Attempts: r.Attempts, Note: r.Note,
+	}
+	if r.Outcome == waiter.OutcomeCompleted {
+		code := r.ExitCode
+		out.ExitCode = &code
+	}
+	return out, nil
+}

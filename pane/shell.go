@@ -1,0 +1,283 @@
+package pane
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Shell is the family of an interactive shell, as far as typing a command
+// into it is concerned: how a command is wrapped and how it is parsed.
+type Shell string
+
+const (
+	ShellBash  Shell = "bash"  // bash: parsed as bash
+	ShellZsh   Shell = "zsh"   // zsh: parsed as bash (mvdan.cc/sh's zsh support is experimental)
+	ShellFish  Shell = "fish"  // fish: its own syntax, $status, begin/end
+	ShellPOSIX Shell = "posix" // sh, dash, ash, busybox sh: parsed as POSIX sh
+	ShellKorn  Shell = "ksh"   // ksh, mksh, pdksh: parsed as mksh
+)
+
+// ShellOf names the shell family of a pane's foreground command
+// (pane_current_command: "bash", "-zsh", "dash"), ok=false when it is not
+// a shell panectl can type commands into (vim, python, tcsh, ...).
+func ShellOf(command string) (Shell, bool) {
+	name := path.Base(strings.TrimPrefix(strings.TrimSpace(command), "-"))
+	switch name {
+	case "bash", "rbash":
+		return ShellBash, true
+	case "zsh":
+		return ShellZsh, true
+	case "fish":
+		return ShellFish, true
+	case "sh", "dash", "ash", "busybox", "posh", "yash":
+		return ShellPOSIX, true
+	case "ksh", "ksh93", "mksh", "pdksh", "oksh", "lksh":
+		return ShellKorn, true
+	}
+	return "", false
+}
+
+// Marker texts. The shell prints them with printf from a format where the
+// first letter is an octal escape (\120 is "P"), so the echo of the typed
+// line and any trace of it (set -x) hold `\120ANECTL`, never the printed
+// `PANECTL:...:<nonce>`; the nonce is fresh for each run, so no prompt or
+// earlier output can hold it either.
+const markerWord = "PANECTL"
+
+// Run is one wrapped command: the text to type and the markers its shell
+// prints around the command's output.
+type Run struct {
+	Nonce string
+	Typed string // the line(s) to type, then Enter
+	Begin string // printed on a line of its own before the command runs
+	End   string // printed as End + ":<status>\n" right after the command's output
+}
+
+// NewRun wraps command for sh. The wrapper prints the begin marker, runs the
+// command in a group (so a heredoc, a multi-line command, `a && b`, a
+// function definition work unchanged), then prints the end marker and the
+// group's status with no newline before it (output without a final newline
+// stays exact). The line starts with a space so shells that ignore such
+// lines in history (HISTCONTROL=ignorespace, setopt histignorespace) do.
+func NewRun(sh Shell, command string) Run {
+	n := nonce()
+	r := Run{Nonce: n, Begin: markerWord + ":B:" + n, End: markerWord + ":E:" + n}
+	esc := `\120ANECTL`
+	b := "printf '" + esc + ":B:" + n + `\n'`
+	e := "printf '" + esc + ":E:" + n + `:%d\n'`
+	if sh == ShellFish {
+		r.Typed = " " + b + "; begin; " + command + "\nend; " + e + " $status"
+	} else {
+		r.Typed = " " + b + "; { " + command + "\n}; " + e + ` "$?"`
+	}
+	return r
+}
+
+// Probe is a harmless line that prints a marker of its own: typed after a
+// run whose begin marker did not show, it tells a lost line (the probe
+// prints, the begin marker never came before it) from a slow shell (the
+// begin marker comes first: shells read their input in order).
+func Probe() (typed, printed string) {
+	n := nonce()
+	return " printf '" + `\120ANECTL:P:` + n + `\n'`, markerWord + ":P:" + n
+}
+
+// RunOutput is what a run printed between its markers.
+type RunOutput struct {
+	Began    bool     // the begin marker was seen
+	Ended    bool     // the end marker was seen
+	Status   int      // the status printed with the end marker
+	Lines    []string // the command's output lines
+	BeginIdx int      // index in the scanned lines of the begin marker, -1
+}
+
+// Scan finds the run's markers in logical lines read from the pane since
+// before it was typed. Lines is what came between them: the echo and any
+// trace of the wrapper (lines holding the nonce) are removed; a last line
+// without a newline (text before the end marker on its line) is kept.
+// When the begin marker is gone (history trimmed or cleared) the lines
+// before the end marker are used.
+func (r Run) Scan(lines []string) RunOutput {
+	out := RunOutput{BeginIdx: -1}
+	start := 0
+	for i, l := range lines {
+		if strings.Contains(l, r.Begin) {
+			out.Began, out.BeginIdx, start = true, i, i+1
+			break
+		}
+	}
+	for i := start; i < len(lines); i++ {
+		l := lines[i]
+		j := strings.Index(l, r.End+":")
+		if j < 0 {
+			if !strings.Contains(l, r.Nonce) {
+				out.Lines = append(out.Lines, l)
+			}
+			continue
+		}
+		rest := l[j+len(r.End)+1:]
+		k := 0
+		for k < len(rest) && (rest[k] >= '0' && rest[k] <= '9' || k == 0 && rest[k] == '-') {
+			k++
+		}
+		st, err := strconv.Atoi(rest[:k])
+		if err != nil {
+			// a partly drawn end line: not ended yet
+			out.Lines = append(out.Lines, l)
+			continue
+		}
+		if pre := l[:j]; pre != "" {
+			out.Lines = append(out.Lines, pre)
+		}
+		out.Ended, out.Status = true, st
+		break
+	}
+	if !out.Ended && !out.Began {
+		out.Lines = nil
+	}
+	return out
+}
+
+// ErrMultiStatement: the command holds more than one top-level statement
+// and --allow-multi was not given. ErrParse: the command does not parse.
+var (
+	ErrMultiStatement = errors.New("more than one statement")
+	ErrParse          = errors.New("the command does not parse")
+)
+
+// CheckSingle parses command with a real shell parser (mvdan.cc/sh/v3) in
+// the dialect of sh and returns the number of top-level statements. `a; b`
+// and two lines are two; `a && b`, a pipeline, a subshell, a brace group,
+// a heredoc are one. Errors: ErrParse wrapping the parser's message;
+// ErrMultiStatement when there are several and allowMulti is false.
+//
+// fish has no Go parser: its top-level statements are counted by
+// fishStatements (quotes, comments, (substitutions), begin/if/for/while/
+// function/switch ... end blocks, and/or continuations); syntax errors are
+// left to fish itself, which reports them (the run then has no end marker
+// and times out, or prints the error as output).
+func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
+	lang := syntax.LangBash
+	switch sh {
+	case ShellPOSIX:
+		lang = syntax.LangPOSIX
+	case ShellKorn:
+		lang = syntax.LangMirBSDKorn
+	}
+	var n int
+	if sh == ShellFish {
+		n = fishStatements(command)
+	} else {
+		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false)).Parse(strings.NewReader(command), "")
+		if err != nil {
+			return 0, fmt.Errorf("%w: %v", ErrParse, err)
+		}
+		n = len(f.Stmts)
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("%w: the command is empty", ErrParse)
+	}
+	if n > 1 && !allowMulti {
+		return n, fmt.Errorf("%w: the command holds %d top-level statements (separated by ';', '&' or a newline); run refuses them so that one exit status answers for one command: join them with && (stops at the first failure), group them in { ...; } or ( ... ), or pass --allow-multi to get the status of the last one", ErrMultiStatement, n)
+	}
+	return n, nil
+}
+
+// fishStatements counts fish's top-level statements: separated by ';' or a
+// newline outside quotes, (...) and blocks; a statement starting with and
+// or or continues the one before (as do &&, || and |); begin, if, for,
+// while, function and switch open a block that end closes.
+func fishStatements(command string) int {
+	n, depth, paren := 0, 0, 0
+	first, cont, afterElse := true, false, false
+	var word strings.Builder
+	endWord := func() {
+		w := word.String()
+		word.Reset()
+		if w == "" || !first {
+			return
+		}
+		first = false
+		elsePrev := afterElse
+		afterElse = false
+		switch w {
+		case "and", "or":
+			first, cont = true, true
+			return
+		case "end":
+			depth = max(0, depth-1)
+			return
+		case "else":
+			first, afterElse = true, true
+			return
+		case "case":
+			return
+		}
+		if depth == 0 && !cont {
+			n++
+		}
+		switch w {
+		case "not", "command", "builtin", "exec", "time":
+			first, cont = true, true // the next word is the command
+		case "if":
+			if !elsePrev {
+				depth++
+			}
+		case "begin":
+			depth++
+			first, cont = true, true
+		case "for", "while", "function", "switch":
+			depth++
+		}
+	}
+	for i := 0; i < len(command); i++ {
+		ch := command[i]
+		switch {
+		case ch == '\\' && i+1 < len(command):
+			word.WriteString(command[i : i+2])
+			i++
+		case ch == '\'' || ch == '"':
+			j := i + 1
+			for j < len(command) && command[j] != ch {
+				if command[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			word.WriteString(command[i:min(j+1, len(command))])
+			i = j
+		case ch == '(':
+			paren++
+			word.WriteByte(ch)
+		case ch == ')':
+			paren = max(0, paren-1)
+			word.WriteByte(ch)
+		case paren > 0:
+			word.WriteByte(ch)
+		case ch == '#' && word.Len() == 0:
+			for i+1 < len(command) && command[i+1] != '\n' {
+				i++
+			}
+		case ch == ';' || ch == '\n':
+			endWord()
+			first, cont = true, false
+		case ch == '|' || ch == '&':
+			endWord()
+			if i+1 < len(command) && command[i+1] == ch {
+				i++
+			}
+			first, cont = true, true
+		case ch == ' ' || ch == '\t':
+			endWord()
+		default:
+			word.WriteByte(ch)
+		}
+	}
+	endWord()
+	return n
+}

@@ -1,0 +1,134 @@
+package pane
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestShellOf(t *testing.T) {
+	for cmd, want := range map[string]Shell{"bash": ShellBash, "-bash": ShellBash, "zsh": ShellZsh, "-zsh": ShellZsh,
+		"fish": ShellFish, "dash": ShellPOSIX, "sh": ShellPOSIX, "mksh": ShellKorn, "/bin/ksh": ShellKorn} {
+		if got, ok := ShellOf(cmd); !ok || got != want {
+			t.Errorf("ShellOf(%q) = %q, %v; want %q", cmd, got, ok, want)
+		}
+	}
+	for _, cmd := range []string{"vim", "python3", "tcsh", "csh", "nu", "", "less"} {
+		if _, ok := ShellOf(cmd); ok {
+			t.Errorf("ShellOf(%q) is a shell; want not", cmd)
+		}
+	}
+}
+
+func TestCheckSingle(t *testing.T) {
+	one := []string{
+		"echo hi", "a && b", "a || b && c", "a | b | c", "(a; b)", "{ a; b; }", "cat <<'EOF'\nhello\nEOF",
+		"cat <<EOF > f.txt\nx; y\nEOF", "if true; then a; b; fi", "for i in 1 2; do echo $i; done",
+		"f() { return 42; }", "sleep 1 &", "echo 'a; b'", "echo a\\; b", "echo hi # a; b", "echo hi;",
+		"a \\\n  && b",
+	}
+	for _, c := range one {
+		for _, sh := range []Shell{ShellBash, ShellPOSIX} {
+			if n, err := CheckSingle(sh, c, false); err != nil || n != 1 {
+				t.Errorf("CheckSingle(%s, %q) = %d, %v; want 1 statement", sh, c, n, err)
+			}
+		}
+	}
+	two := []string{"a; b", "a\nb", "a & b", "f() { return 42; }; f", "sleep 2; echo finished", "cat <<EOF\nx\nEOF\necho y"}
+	for _, c := range two {
+		n, err := CheckSingle(ShellBash, c, false)
+		if !errors.Is(err, ErrMultiStatement) || n < 2 {
+			t.Errorf("CheckSingle(%q) = %d, %v; want ErrMultiStatement", c, n, err)
+		}
+		if !strings.Contains(err.Error(), "--allow-multi") {
+			t.Errorf("refusal of %q does not say how to allow it: %v", c, err)
+		}
+		if _, err := CheckSingle(ShellBash, c, true); err != nil {
+			t.Errorf("CheckSingle(%q, allowMulti) = %v", c, err)
+		}
+	}
+	for _, c := range []string{"echo 'unterminated", "a &&", "if true; then", "", "  \n"} {
+		if _, err := CheckSingle(ShellBash, c, true); !errors.Is(err, ErrParse) {
+			t.Errorf("CheckSingle(%q) = %v; want ErrParse", c, err)
+		}
+	}
+	// POSIX sh has no [[ ]]: the dialect follows the shell
+	if _, err := CheckSingle(ShellBash, "[[ -n x ]]", false); err != nil {
+		t.Errorf("bash [[ ]]: %v", err)
+	}
+	for c, want := range map[string]int{
+		"echo hi": 1, "set x (ls; pwd)": 1, "a; and b": 1, "a && b || c | d": 1, "begin\n echo hello\nend": 1,
+		"for i in (seq 5); echo line$i; sleep 0.2; end; exit 3": 2, "function f; return 42; end; f": 2,
+		"if test -n x; echo a; else if true; echo b; else; echo c; end": 1, "echo 'a; b' # c; d": 1,
+		"a\nb": 2, "not true; echo x": 2, "switch x; case a; echo a; end": 1, "begin; echo a; end; echo b": 2,
+	} {
+		if n, _ := CheckSingle(ShellFish, c, true); n != want {
+			t.Errorf("fish %q: %d statements; want %d", c, n, want)
+		}
+	}
+}
+
+func FuzzCheckSingle(f *testing.F) {
+	for _, s := range []string{"echo hi", "a; b", "cat <<'EOF'\nhello\nEOF", "a && b | c", "(x)", "f() { :; }", "'", "$((1+", "${a:-b}"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, cmd string, allow bool) {
+		for _, sh := range []Shell{ShellBash, ShellZsh, ShellPOSIX, ShellKorn, ShellFish} {
+			n, err := CheckSingle(sh, cmd, allow)
+			if err == nil && n < 1 {
+				t.Fatalf("%s %q: no error and %d statements", sh, cmd, n)
+			}
+			if err != nil && !errors.Is(err, ErrParse) && !errors.Is(err, ErrMultiStatement) {
+				t.Fatalf("%s %q: untyped error %v", sh, cmd, err)
+			}
+			if allow && errors.Is(err, ErrMultiStatement) {
+				t.Fatalf("%s %q: refused with allow_multi", sh, cmd)
+			}
+		}
+	})
+}
+
+func TestRunWrapperNeverHoldsPrintedMarker(t *testing.T) {
+	for _, sh := range []Shell{ShellBash, ShellFish, ShellPOSIX} {
+		r := NewRun(sh, "echo hi")
+		if strings.Contains(r.Typed, r.Begin) || strings.Contains(r.Typed, r.End) {
+			t.Errorf("%s: typed text %q holds a printed marker", sh, r.Typed)
+		}
+		if !strings.Contains(r.Typed, r.Nonce) {
+			t.Errorf("%s: typed text lacks the nonce", sh)
+		}
+	}
+	if r := NewRun(ShellFish, "false"); !strings.Contains(r.Typed, "$status") || !strings.Contains(r.Typed, "begin;") {
+		t.Errorf("fish wrapper %q", r.Typed)
+	}
+}
+
+func TestScan(t *testing.T) {
+	r := NewRun(ShellBash, "x")
+	B, E, N := r.Begin, r.End, r.Nonce
+	echo := `$  printf '\120ANECTL:B:` + N + `\n'; { x`
+	cases := []struct {
+		name  string
+		lines []string
+		began bool
+		ended bool
+		st    int
+		out   []string
+	}{
+		{"plain", []string{echo, "> }; printf ...", B, "hi", E + ":0", "$"}, true, true, 0, []string{"hi"}},
+		{"no newline", []string{echo, B, "abc" + E + ":0", "$"}, true, true, 0, []string{"abc"}},
+		{"no output", []string{echo, B, E + ":1"}, true, true, 1, nil},
+		{"status 42", []string{B, "a", "", "b", E + ":42"}, true, true, 42, []string{"a", "", "b"}},
+		{"set -x", []string{echo, "+ printf '\\120ANECTL:B:" + N + "\\n'", B, "+ echo hi", "hi", "+ printf '\\120ANECTL:E:" + N + ":%d\\n' 0", E + ":0"}, true, true, 0, []string{"+ echo hi", "hi"}},
+		{"prompt lookalike", []string{"PANECTL:E:000000000000:0 $ " + echo, B, "ok", E + ":0"}, true, true, 0, []string{"ok"}},
+		{"running", []string{echo, B, "partial"}, true, false, 0, []string{"partial"}},
+		{"not begun", []string{echo}, false, false, 0, nil},
+		{"begin trimmed away", []string{"tail", E + ":3"}, false, true, 3, []string{"tail"}},
+	}
+	for _, c := range cases {
+		got := r.Scan(c.lines)
+		if got.Began != c.began || got.Ended != c.ended || got.Status != c.st || strings.Join(got.Lines, "|") != strings.Join(c.out, "|") {
+			t.Errorf("%s: Scan = %+v; want began=%v ended=%v status=%d lines=%q", c.name, got, c.began, c.ended, c.st, c.out)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package schema
+
+// RunInput is the input of run_shell_command.
+type RunInput struct {
+	PaneID     string   `json:"pane_id" jsonschema:"pane id (%N), a target that names exactly one pane, or a task id; the pane's foreground program must be a shell"`
+	Command    string   `json:"command" jsonschema:"the shell command, in the pane shell's syntax; one top-level statement unless allow_multi"`
+	Timeout    *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait for the command, default 30, clamped to [0, 3600]; on timeout C-c is pressed (foreground runs), or the task's time limit (background runs, default none)"`
+	AllowMulti bool     `json:"allow_multi,omitempty" jsonschema:"accept several top-level statements (a; b); the exit code is the last one's"`
+	MaxLines   int      `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)"`
+	Background bool     `json:"background,omitempty" jsonschema:"run in a new pane of the detached session panectl-tasks and return a task id at once"`
+}
+
+// RunOutput is the output of run_shell_command. A foreground run fills
+// exit_code, output, truncated, seconds, cursor and outcome; a background
+// run fills task_id, session_id and status.
+type RunOutput struct {
+	PaneID    string   `json:"pane_id" jsonschema:"the pane the command ran in (the task's pane for a background run)"`
+	Command   string   `json:"command" jsonschema:"the command as given"`
+	ExitCode  *int     `json:"exit_code" jsonschema:"the command's exit status; null unless outcome is completed (or for a background run)"`
+	Output    []string `json:"output" jsonschema:"the command's own output lines: no echo, no prompt, no marker text (empty for a background run)"`
+	Truncated bool     `json:"truncated" jsonschema:"more than max_lines lines (the newest were kept), or the start of the output left the pane's history"`
+	Seconds   float64  `json:"seconds" jsonschema:"how long the run took, in seconds"`
+	Cursor    string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
+	Outcome   string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (exit 130)"`
+	Attempts  int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
+	Note      string   `json:"note,omitempty" jsonschema:"caveats"`
+	TaskID    string   `json:"task_id,omitempty" jsonschema:"background runs: the task id (tN), accepted wherever a pane is"`
+	SessionID string   `json:"session_id,omitempty" jsonschema:"background runs: the session of the task pane"`
+	Status    string   `json:"status,omitempty" jsonschema:"background runs: running"`
+}
+
+// TaskInput names a task: the input of kill_task.
+type TaskInput struct {
+	TaskID string `json:"task_id" jsonschema:"a task id (tN) from run_shell_command with background"`
+}
+
+// WaitTaskInput is the input of wait_task.
+type WaitTaskInput struct {
+	TaskID  string   `json:"task_id" jsonschema:"a task id (tN) from run_shell_command with background"`
+	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]"`
+}
+
+// CompletionFrame is a background task's state: while it runs, and the
+// frame printed when it ends (frame_type bash_completed).
+type CompletionFrame struct {
+	FrameType        string  `json:"frame_type" jsonschema:"bash_completed once the task ended, task_running while it runs"`
+	TaskID           string  `json:"task_id" jsonschema:"the task id"`
+	PaneID           string  `json:"pane_id" jsonschema:"the task's pane"`
+	SessionID        string  `json:"session_id" jsonschema:"the task pane's session"`
+	Status           string  `json:"status" jsonschema:"running, completed (exit 0), failed (non-zero exit), killed (by task kill or a signal), timed_out (its time limit passed and it was stopped)"`
+	ExitCode         *int    `json:"exit_code" jsonschema:"the exit status; null while running or when killed by a signal"`
+	Signal           int     `json:"signal,omitempty" jsonschema:"the signal that ended it, when one did"`
+	Command          string  `json:"command" jsonschema:"the command"`
+	OutputPreview    string  `json:"output_preview" jsonschema:"the tail of the output, at most 300 bytes, valid UTF-8, cut on a character boundary"`
+	OutputTruncated  bool    `json:"output_truncated" jsonschema:"the preview is not the whole output (or output left the pane's history)"`
+	OriginalTokens   int     `json:"original_tokens" jsonschema:"o200k_base tokens of the output as written (with ANSI escapes); an estimate (bytes/4) when tokens_skipped"`
+	CompressedTokens *int    `json:"compressed_tokens,omitempty" jsonschema:"o200k_base tokens after compression (ANSI removed, carriage-return redraws collapsed, identical line runs folded); omitted when tokens_skipped"`
+	TokensSkipped    bool    `json:"tokens_skipped" jsonschema:"the output exceeds 128 KiB and was not tokenized"`
+	Seconds          float64 `json:"seconds" jsonschema:"seconds since the task started (until it ended, when known)"`
+}
+
+// ListTasksInput is the input of list_tasks.
+type ListTasksInput struct{}
+
+// ListTasksOutput is the output of list_tasks.
+type ListTasksOutput struct {
+	Tasks []CompletionFrame `json:"tasks" jsonschema:"every background task of the server, oldest first, with its frame"`
+}
+
+// WaitTaskOutput is the output of wait_task: the completion frame, and the
+// outcome of the wait.
+type WaitTaskOutput struct {
+	CompletionFrame
+	Outcome          string  `json:"outcome" jsonschema:"ended (exit 0) or timeout (exit 124; the task keeps running)"`
+	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
+}
+
+// KillTaskOutput is the output of kill_task.
+type KillTaskOutput struct {
+	CompletionFrame
+	Signals []string `json:"signals" jsonschema:"signals sent, in order (SIGINT, then SIGTERM and SIGKILL after grace periods)"`
+}
