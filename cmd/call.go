@@ -110,10 +110,19 @@ func callTool(ctx context.Context, f *Factory, name string, raw []byte) (any, er
 	if err != nil {
 		return nil, err
 	}
-	if o, ok := out.(schema.Outcomer); ok {
-		return out, outcomeExit(o.OutcomeOf())
+	return out, exitOf(out)
+}
+
+// exitOf is the exit error a tool's output calls for: a completed run
+// exits with its command's status; other waits by their outcome.
+func exitOf(out any) error {
+	switch o := out.(type) {
+	case schema.RunOutput:
+		return runExit(o)
+	case schema.Outcomer:
+		return outcomeExit(o.OutcomeOf())
 	}
-	return out, nil
+	return nil
 }
 
 // forCall is a Factory for one tool call of a long-lived process (mcp):

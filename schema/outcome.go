@@ -16,3 +16,10 @@ func (o WaitForQuietOutput) OutcomeOf() string { return o.Outcome }
 
 // OutcomeOf implements Outcomer.
 func (o WaitForTurnOutput) OutcomeOf() string { return o.Outcome }
+
+// OutcomeOf implements Outcomer. A completed run exits with the command's
+// own status, which the CLI and call take from ExitCode.
+func (o RunOutput) OutcomeOf() string { return o.Outcome }
+
+// OutcomeOf implements Outcomer.
+func (o WaitTaskOutput) OutcomeOf() string { return o.Outcome }
