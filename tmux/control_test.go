@@ -207,7 +207,10 @@ func TestControlUnavailable(t *testing.T) {
 // reports it, and output flows again.
 func TestControlPauseContinues(t *testing.T) {
 	s := tmuxtest.New(t)
-	p := s.NewPane([2]int{80, 24}, "sh", "-c", "read x; yes | head -c 20000000; echo third; exec cat")
+	// yes runs until C-c (the shell survives it: its trap is a handler, not
+	// an ignore, so yes gets the default action), so output keeps coming
+	// for as long as the client stalls, however loaded the machine is.
+	p := s.NewPane([2]int{80, 24}, "sh", "-c", "trap : INT; read x; yes; exec cat")
 	rec := newRecorder()
 	var stall sync.Once
 	k, err := s.Client.Control(context.Background(), p, tmux.ControlOptions{PauseAfter: 1, OnEvent: func(e tmux.ControlEvent) {
@@ -222,6 +225,7 @@ func TestControlPauseContinues(t *testing.T) {
 	defer k.Close()
 	s.Tmux("send-keys", "-t", p.ID, "go", "Enter")
 	rec.waitFor(t, "pause", hasKind(tmux.EventPause))
+	s.Tmux("send-keys", "-t", p.ID, "C-c")
 	s.Tmux("send-keys", "-t", p.ID, "-l", "fourth")
 	rec.waitFor(t, "output after continue", func(r *recorder) bool { return strings.Contains(r.out.String(), "fourth") })
 }
