@@ -68,6 +68,7 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 		newWaitForTextCmd(f),
 		newVersionCmd(f),
 		newDemoCmd(f),
+		newWatchCmd(f),
 	)
 	root.AddCommand(helpTopics()...)
 	return root

@@ -88,7 +88,12 @@ func (c *Client) UnsetPaneOption(ctx context.Context, id, name string) error {
 // EffectiveOption returns the value of an option as it applies to the pane
 // (pane, window, session or global, as tmux resolves #{NAME}).
 func (c *Client) EffectiveOption(ctx context.Context, id, name string) (string, error) {
-	out, err := c.Run(ctx, "display-message", "-p", "-t", id, "#{"+name+"}")
+	return c.Format(ctx, id, "#{"+name+"}")
+}
+
+// Format expands a tmux format for the pane (display-message -p).
+func (c *Client) Format(ctx context.Context, id, format string) (string, error) {
+	out, err := c.Run(ctx, "display-message", "-p", "-t", id, format)
 	if err != nil {
 		return "", c.notFound(id, err)
 	}

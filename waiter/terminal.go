@@ -3,6 +3,8 @@ package waiter
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -91,7 +93,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	}
 	if info.Dead {
 		final = &info
-		return res, w.exit(&info)
+		return res, w.exit(ctx, &info)
 	}
 	lookAt := time.Now().Add(lookIdle)
 	timer := time.NewTimer(lookIdle)
@@ -133,7 +135,9 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 			if err := w.emit(pane.TerminalUpdate{TerminalID: w.tid, Output: pane.Some(pane.TerminalOutput{Data: snap})}); err != nil {
 				return res, err
 			}
-			_ = info
+			if err := w.patch(info); err != nil {
+				return res, err
+			}
 		}
 		if changed {
 			lookAt = now
@@ -147,15 +151,8 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 				return res, err
 			}
 			if info.Dead {
-				// the look went through the control client after the
-				// pane died, so its last output is already queued
-				if data, _, _ := w.q.take(); len(data) > 0 {
-					if err := w.chunks(data); err != nil {
-						return res, err
-					}
-				}
 				final = &info
-				return res, w.exit(&info)
+				return res, w.exit(ctx, &info)
 			}
 			lookAt = now.Add(lookIdle)
 		}
@@ -243,15 +240,65 @@ func (w *termWatch) patch(info tmux.PaneInfo) error {
 }
 
 // exit emits the final update: the exit status of a dead pane, or an
-// unknown status (nil info: the pane is gone).
-func (w *termWatch) exit(info *tmux.PaneInfo) error {
+// unknown status (nil info: the pane is gone, or the status never came).
+//
+// tmux discards output that a control client has not yet been sent when a
+// pane dies, so the last bytes a process writes can be missing from the
+// chunks: the final update of a dead pane also carries an output snapshot,
+// which replaces all output with what the pane shows.
+func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
+	u := pane.TerminalUpdate{TerminalID: w.tid}
 	st := pane.TerminalExitStatus{}
-	if info != nil && info.DeadSignal != 0 {
-		st = pane.ExitStatusSignal(pane.SignalName(info.DeadSignal))
-	} else if info != nil {
-		st = pane.ExitStatusCode(int64(info.DeadStatus))
+	if info != nil {
+		if _, snap, err := w.snapshot(ctx); err == nil {
+			u.Output = pane.Some(pane.TerminalOutput{Data: snap})
+		}
+		if code, sig, ok := w.deadStatus(ctx); ok && sig != 0 {
+			st = pane.ExitStatusSignal(pane.SignalName(sig))
+		} else if ok {
+			st = pane.ExitStatusCode(int64(code))
+		}
 	}
-	return w.emit(pane.TerminalUpdate{TerminalID: w.tid, ExitStatus: pane.Some(st)})
+	u.ExitStatus = pane.Some(st)
+	return w.emit(u)
+}
+
+// deadStatus reads a dead pane's exit status. tmux marks a pane dead when
+// its terminal closes, which can come before it has reaped the process:
+// until then pane_dead_status and pane_dead_signal are empty, so they are
+// read again for up to two seconds.
+func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
+	const format = "#{pane_dead_status},#{pane_dead_signal}"
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		var out string
+		var err error
+		if w.k != nil {
+			var outs []string
+			if outs, err = w.k.Command(ctx, []string{"display-message", "-p", "-t", w.id, format}); err == nil {
+				out = strings.TrimSuffix(outs[0], "\n")
+			}
+		} else {
+			out, err = w.c.Format(ctx, w.id, format)
+		}
+		if err != nil {
+			return 0, 0, false
+		}
+		st, sg, _ := strings.Cut(out, ",")
+		if st != "" || sg != "" {
+			code, _ = strconv.Atoi(st)
+			sig, _ = strconv.Atoi(sg)
+			return code, sig, true
+		}
+		if time.Now().After(deadline) {
+			return 0, 0, false
+		}
+		select {
+		case <-ctx.Done():
+			return 0, 0, false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // gone ends the watch after a failed look: a pane that no longer exists
@@ -261,11 +308,11 @@ func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error, fin
 		return res, ctx.Err()
 	}
 	if errors.Is(err, tmux.ErrPaneNotFound) || errors.Is(err, tmux.ErrNoServer) {
-		return res, w.exit(nil)
+		return res, w.exit(ctx, nil)
 	}
 	var nf *tmux.NotFoundError
 	if errors.As(err, &nf) {
-		return res, w.exit(nil)
+		return res, w.exit(ctx, nil)
 	}
 	return res, err
 }
