@@ -73,6 +73,7 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 		newSchemaCmd(f),
 		newCallCmd(f),
 		newMCPCmd(f),
+		newWatchCmd(f),
 	)
 	root.AddCommand(helpTopics()...)
 	return root

@@ -48,6 +48,10 @@ const (
 	// mode, layout (a pane closed), window closed or unlinked, session
 	// changed or closed.
 	EventChange
+	// EventCommandDone: the output of a command sent with Command has come;
+	// every EventOutput before it happened before the command ran, every
+	// later one after. Sent just before Command returns.
+	EventCommandDone
 )
 
 // ControlEvent is one notification about the target pane.
@@ -93,6 +97,16 @@ type Control struct {
 	reason  string // why the client ended (%exit reason, EOF)
 	once    sync.Once
 	off     map[string]bool // panes whose output was switched off (reader goroutine only)
+	// pending holds, in the order they were sent, one entry per command
+	// line this client wrote: a channel for the caller of Command, or nil
+	// for fire-and-forget commands (refresh-client). Guarded by mu.
+	pending []chan blockResult
+}
+
+// blockResult is the output of one command run through the control client.
+type blockResult struct {
+	out string
+	err error
 }
 
 // ErrControlUnavailable: the control-mode client could not attach.
@@ -191,12 +205,90 @@ func (k *Control) setReason(r string) {
 
 // send writes one command line to the client (ignored after Close).
 func (k *Control) send(line string) {
+	k.sendN(line, nil, 1)
+}
+
+// sendN writes a command line holding n commands; each one's output block
+// goes to ch (nil: discarded). It reports whether the line was written.
+func (k *Control) sendN(line string, ch chan blockResult, n int) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.closed {
+		return false
+	}
+	if _, err := io.WriteString(k.stdin, line+"\n"); err != nil {
+		return false
+	}
+	for range n {
+		k.pending = append(k.pending, ch)
+	}
+	return true
+}
+
+// ErrControlClosed: the control client ended before a command's output came.
+var ErrControlClosed = errors.New("the control client ended")
+
+// Command runs commands through the control client, as one command line
+// (so tmux runs them back to back, reading no pane output in between), and
+// returns each one's output. Because tmux writes a command's output into
+// the same stream as %output notifications, in order, a capture run this way
+// is aligned with the output stream: every %output delivered before
+// Command's result is in the capture, every later one is not. Each command
+// is a list of arguments; an argument must not hold a single quote or a
+// newline. A command that fails gives a *Error with tmux's message.
+func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, error) {
+	var parts []string
+	for _, c := range cmds {
+		q := make([]string, len(c))
+		for i, a := range c {
+			if strings.ContainsAny(a, "'\n") {
+				return nil, fmt.Errorf("tmux: control command argument %q holds a quote or newline", a)
+			}
+			q[i] = "'" + a + "'"
+		}
+		parts = append(parts, strings.Join(q, " "))
+	}
+	ch := make(chan blockResult, len(cmds))
+	if !k.sendN(strings.Join(parts, " ; "), ch, len(cmds)) {
+		return nil, ErrControlClosed
+	}
+	outs := make([]string, 0, len(cmds))
+	var firstErr error
+	for i := range cmds {
+		select {
+		case r := <-ch:
+			if r.err != nil && firstErr == nil {
+				firstErr = &Error{Args: cmds[i], ExitCode: 1, Stderr: r.err.Error(), kind: classify(r.err.Error())}
+			}
+			outs = append(outs, r.out)
+		case <-k.readEnd:
+			return nil, ErrControlClosed
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return outs, firstErr
+}
+
+// finishBlock hands the output of a command this client sent to whoever
+// is waiting for it.
+func (k *Control) finishBlock(out []byte, failed bool) {
+	k.mu.Lock()
+	var ch chan blockResult
+	if len(k.pending) > 0 {
+		ch = k.pending[0]
+		k.pending = k.pending[1:]
+	}
+	k.mu.Unlock()
+	if ch == nil {
 		return
 	}
-	_, _ = io.WriteString(k.stdin, line+"\n")
+	k.event(ControlEvent{Kind: EventCommandDone})
+	r := blockResult{out: string(out)}
+	if failed {
+		r.err = errors.New(strings.TrimSpace(string(out)))
+	}
+	ch <- r // buffered for every command of the line
 }
 
 // Close detaches the client and waits (at most 500 ms) until it has
@@ -230,7 +322,9 @@ func (k *Control) read(r io.Reader, ready chan struct{}) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	readyOnce := sync.OnceFunc(func() { close(ready) })
 	inBlock, attached := false, false
-	var buf []byte
+	var buf, block []byte
+	var blockID string // "TIME NUMBER" of the open block
+	var blockMine bool // the block answers a command this client sent (flags 1)
 	for {
 		line, err := readLine(br, &buf)
 		if err != nil {
@@ -239,16 +333,28 @@ func (k *Control) read(r io.Reader, ready chan struct{}) {
 		}
 		if inBlock {
 			// Command output (%begin ... %end/%error): the lines belong to
-			// commands this client sent; panectl sends only refresh-client.
-			if isBlockEnd(line) {
+			// a command this client sent (or, flags 0, to the attach).
+			if id, failed, ok := blockEnd(line); ok && id == blockID {
 				inBlock = false
+				if blockMine {
+					k.finishBlock(block, failed)
+				}
+				continue
+			}
+			if blockMine {
+				block = append(append(block, line...), '\n')
 			}
 			continue
 		}
 		name, rest, _ := bytes.Cut(line, []byte(" "))
 		switch string(name) {
 		case "%begin":
-			inBlock = true
+			f := strings.Fields(string(rest))
+			inBlock, block, blockMine = true, block[:0], false
+			if len(f) == 3 {
+				blockID = f[0] + " " + f[1]
+				blockMine = f[2] == "1"
+			}
 		case "%output":
 			pane, data, _ := bytes.Cut(rest, []byte(" "))
 			k.output(string(pane), data, line)
@@ -334,11 +440,16 @@ func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
 	}
 }
 
-// isBlockEnd reports whether a line ends a command's output block:
-// "%end TIME NUMBER FLAGS" or "%error TIME NUMBER FLAGS".
-func isBlockEnd(line []byte) bool {
+// blockEnd reports whether a line ends a command's output block, "%end
+// TIME NUMBER FLAGS" or "%error TIME NUMBER FLAGS", and returns "TIME
+// NUMBER" (which must match the %begin, so that output lines looking like
+// an %end do not end the block) and whether the command failed.
+func blockEnd(line []byte) (id string, failed, ok bool) {
 	f := strings.Fields(string(line))
-	return len(f) == 4 && (f[0] == "%end" || f[0] == "%error")
+	if len(f) != 4 || (f[0] != "%end" && f[0] != "%error") {
+		return "", false, false
+	}
+	return f[1] + " " + f[2], f[0] == "%error", true
 }
 
 // DecodeOutput decodes the value of a %output notification: tmux writes
@@ -370,4 +481,36 @@ func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 // (tmux(1), focus-events; tmux counts every attached client as focused).
 func WouldSendFocus(p PaneInfo) bool {
 	return p.FocusEvents && p.Active && p.WindowActive && p.Attached == 0
+}
+
+// Pane describes the watched pane through the client (no tmux process is
+// started), aligned with the output stream like Command.
+func (k *Control) Pane(ctx context.Context) (PaneInfo, error) {
+	p, _, err := k.Snapshot(ctx)
+	return p, err
+}
+
+// Snapshot is Client.Snapshot run through the control client: the pane's
+// description and the captures of one instant, aligned with the output
+// stream (see Command).
+func (k *Control) Snapshot(ctx context.Context, specs ...CaptureSpec) (PaneInfo, []string, error) {
+	cmds := [][]string{{"display-message", "-p", "-t", k.PaneID, paneFormat}}
+	for _, s := range specs {
+		cmds = append(cmds, s.args(k.PaneID))
+	}
+	outs, err := k.Command(ctx, cmds...)
+	if err != nil {
+		if errors.Is(err, ErrPaneNotFound) {
+			return PaneInfo{}, nil, &NotFoundError{Target: k.PaneID}
+		}
+		return PaneInfo{}, nil, err
+	}
+	p, err := parsePane(strings.TrimSuffix(outs[0], "\n"))
+	if err == errNoPane || (err == nil && p.ID != k.PaneID) {
+		return PaneInfo{}, nil, &NotFoundError{Target: k.PaneID}
+	}
+	if err != nil {
+		return PaneInfo{}, nil, err
+	}
+	return p, outs[1:], nil
 }

@@ -70,3 +70,32 @@ func (c *Client) SetPaneOptions(ctx context.Context, id string, set map[string]s
 	_, err := c.Run(ctx, args...)
 	return c.notFound(id, err)
 }
+
+// SetPaneOption sets one option of the pane (set-option -p) to value,
+// which may hold any text; an empty value is allowed.
+func (c *Client) SetPaneOption(ctx context.Context, id, name, value string) error {
+	_, err := c.Run(ctx, "set-option", "-p", "-t", id, name, value)
+	return c.notFound(id, err)
+}
+
+// UnsetPaneOption removes the pane's own value of an option (set-option -p
+// -u), so the window's or the global value applies again.
+func (c *Client) UnsetPaneOption(ctx context.Context, id, name string) error {
+	_, err := c.Run(ctx, "set-option", "-p", "-u", "-t", id, name)
+	return c.notFound(id, err)
+}
+
+// EffectiveOption returns the value of an option as it applies to the pane
+// (pane, window, session or global, as tmux resolves #{NAME}).
+func (c *Client) EffectiveOption(ctx context.Context, id, name string) (string, error) {
+	return c.Format(ctx, id, "#{"+name+"}")
+}
+
+// Format expands a tmux format for the pane (display-message -p).
+func (c *Client) Format(ctx context.Context, id, format string) (string, error) {
+	out, err := c.Run(ctx, "display-message", "-p", "-t", id, format)
+	if err != nil {
+		return "", c.notFound(id, err)
+	}
+	return strings.TrimSuffix(out, "\n"), nil
+}

@@ -1,0 +1,501 @@
+package waiter
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/tmux"
+)
+
+// TerminalOptions configure WatchTerminal.
+type TerminalOptions struct {
+	// TerminalID names the terminal in every update; "" means the pane id.
+	TerminalID string
+	// Emit receives each update, in order, from WatchTerminal's goroutine.
+	// An error ends the watch with that error.
+	Emit func(pane.SessionUpdate) error
+}
+
+// TerminalResult says how a watch ended without error.
+type TerminalResult struct {
+	Note string // how output was followed, when worth saying ("polling: ...")
+}
+
+// How often the pane's description (cwd, size, foreground command, death)
+// is looked at: soon after output, and at a modest rate while idle. Through
+// the control client a look starts no process.
+const (
+	lookAfterOutput = 50 * time.Millisecond
+	lookIdle        = 250 * time.Millisecond
+	maxChunk        = 64 << 10
+)
+
+// WatchTerminal streams pane p as ACP terminal updates until its process
+// exits (SPEC.md section 10): a full-state terminal_update first (command,
+// cwd, size and an output snapshot, see pane.ScreenCapture), then
+// terminal_output_chunk for each run of new bytes from a control-mode client,
+// terminal_update patches for cwd, size and foreground command changes, a
+// fresh output snapshot when tmux paused the pane's output (bytes were lost),
+// and last a terminal_update with exitStatus. It returns nil after the exit
+// update, ctx's error when ctx ends first.
+//
+// To read the exit status, the pane must outlive its process: when
+// remain-on-exit is not "on" for the pane, WatchTerminal sets it (and an
+// empty remain-on-exit-format, so no "Pane is dead" line is drawn) on the
+// pane for the length of the watch; afterwards a pane that died is killed
+// if its original setting would have closed it, else the pane's own values
+// are put back. A pane killed (rather than exited) ends the stream with an
+// exitStatus holding neither code nor signal.
+//
+// When the control client cannot attach (see Watch), output is followed by
+// polling: each change of the captured screen is sent as a new output
+// snapshot instead of chunks, and Note says why.
+func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt TerminalOptions) (res TerminalResult, err error) {
+	w := &termWatch{c: c, id: p.ID, tid: opt.TerminalID, emit: opt.Emit, q: newTermQueue()}
+	if w.tid == "" {
+		w.tid = p.ID
+	}
+	hold, err := holdExit(ctx, c, p.ID)
+	if err != nil {
+		return res, err
+	}
+	var final *tmux.PaneInfo
+	defer func() { hold.release(ctx, final) }()
+
+	if tmux.WouldSendFocus(p) {
+		res.Note = "polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)"
+	} else {
+		k, err := c.Control(ctx, p, tmux.ControlOptions{OnEvent: w.q.push})
+		switch {
+		case err == nil:
+			w.k = k
+			defer k.Close()
+		case errors.Is(err, tmux.ErrNoServer) || ctx.Err() != nil:
+			return res, err
+		default:
+			res.Note = "polling: " + err.Error()
+		}
+	}
+
+	info, data, err := w.snapshot(ctx)
+	if err != nil {
+		return res, err
+	}
+	w.cur = info
+	w.lastSnap = data
+	if err := w.emit(pane.NewTerminalUpdate(w.tid, info.Command, info.CWD, sizeOf(info), data)); err != nil {
+		return res, err
+	}
+	if info.Dead {
+		final = &info
+		return res, w.exit(ctx, &info)
+	}
+	lookAt := time.Now().Add(lookIdle)
+	timer := time.NewTimer(lookIdle)
+	defer timer.Stop()
+	for {
+		var kdone <-chan struct{}
+		if w.k != nil {
+			kdone = w.k.Done()
+		}
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-w.q.ch:
+		case <-timer.C:
+		case <-kdone:
+			// the session or server went away, or the client was killed:
+			// look now, with tmux processes from here on
+			w.k = nil
+			lookAt = time.Now()
+			if res.Note == "" {
+				res.Note = "polling: the control client ended"
+			}
+		}
+		data, paused, changed := w.q.take()
+		now := time.Now()
+		if len(data) > 0 {
+			if err := w.chunks(data); err != nil {
+				return res, err
+			}
+			lookAt = minTime(lookAt, now.Add(lookAfterOutput))
+		}
+		if paused {
+			// tmux dropped output to let the client catch up: replace it all
+			info, snap, err := w.snapshot(ctx)
+			if err != nil {
+				return w.gone(ctx, res, err, &final)
+			}
+			w.lastSnap = snap
+			if err := w.emit(pane.TerminalUpdate{TerminalID: w.tid, Output: pane.Some(pane.TerminalOutput{Data: snap})}); err != nil {
+				return res, err
+			}
+			if err := w.patch(info); err != nil {
+				return res, err
+			}
+		}
+		if changed {
+			lookAt = now
+		}
+		if !now.Before(lookAt) {
+			info, err := w.look(ctx)
+			if err != nil {
+				return w.gone(ctx, res, err, &final)
+			}
+			if err := w.patch(info); err != nil {
+				return res, err
+			}
+			if info.Dead {
+				final = &info
+				return res, w.exit(ctx, &info)
+			}
+			lookAt = now.Add(lookIdle)
+		}
+		timer.Reset(max(time.Until(lookAt), time.Millisecond))
+	}
+}
+
+type termWatch struct {
+	c        *tmux.Client
+	k        *tmux.Control // nil: polling
+	id, tid  string
+	emit     func(pane.SessionUpdate) error
+	q        *termQueue
+	cur      tmux.PaneInfo // what the stream has told so far
+	lastSnap []byte        // the last output snapshot sent (polling compares)
+}
+
+func sizeOf(p tmux.PaneInfo) pane.TerminalSize {
+	return pane.TerminalSize{Cols: uint16(max(1, p.Width)), Rows: uint16(max(1, p.Height))}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// chunks emits data as output chunks of at most maxChunk bytes.
+func (w *termWatch) chunks(data []byte) error {
+	for len(data) > 0 {
+		n := min(len(data), maxChunk)
+		if err := w.emit(pane.NewOutputChunk(w.tid, data[:n])); err != nil {
+			return err
+		}
+		data = data[n:]
+	}
+	return nil
+}
+
+// look describes the pane: through the control client (aligned with the
+// output stream, no process started) or with a tmux process. When polling,
+// a changed screen is sent as a new snapshot.
+func (w *termWatch) look(ctx context.Context) (tmux.PaneInfo, error) {
+	if w.k != nil {
+		info, err := w.k.Pane(ctx)
+		if err == nil || ctx.Err() != nil {
+			return info, err
+		}
+		w.k = nil // fall through to a process, which tells whether the pane is gone
+	}
+	info, snap, err := w.snapshot(ctx)
+	if err != nil {
+		return info, err
+	}
+	if string(snap) != string(w.lastSnap) {
+		w.lastSnap = snap
+		if err := w.emit(pane.TerminalUpdate{TerminalID: w.tid, Output: pane.Some(pane.TerminalOutput{Data: snap})}); err != nil {
+			return info, err
+		}
+	}
+	return info, nil
+}
+
+// patch emits a terminal_update with what changed since the last one.
+func (w *termWatch) patch(info tmux.PaneInfo) error {
+	u := pane.TerminalUpdate{TerminalID: w.tid}
+	any := false
+	if info.CWD != "" && info.CWD != w.cur.CWD {
+		u.Cwd, any = pane.Some(info.CWD), true
+		w.cur.CWD = info.CWD
+	}
+	if info.Width != w.cur.Width || info.Height != w.cur.Height {
+		u.Size, any = pane.Some(sizeOf(info)), true
+		w.cur.Width, w.cur.Height = info.Width, info.Height
+	}
+	if info.Command != "" && info.Command != w.cur.Command {
+		u.Command, any = pane.Some(info.Command), true
+		w.cur.Command = info.Command
+	}
+	if !any {
+		return nil
+	}
+	return w.emit(u)
+}
+
+// exit emits the final update: the exit status of a dead pane, or an
+// unknown status (nil info: the pane is gone, or the status never came).
+//
+// tmux discards output that a control client has not yet been sent when a
+// pane dies, so the last bytes a process writes can be missing from the
+// chunks: the final update of a dead pane also carries an output snapshot,
+// which replaces all output with what the pane shows.
+func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
+	u := pane.TerminalUpdate{TerminalID: w.tid}
+	st := pane.TerminalExitStatus{}
+	if info != nil {
+		if _, snap, err := w.snapshot(ctx); err == nil {
+			u.Output = pane.Some(pane.TerminalOutput{Data: snap})
+		}
+		if code, sig, ok := w.deadStatus(ctx); ok && sig != 0 {
+			st = pane.ExitStatusSignal(pane.SignalName(sig))
+		} else if ok {
+			st = pane.ExitStatusCode(int64(code))
+		}
+	}
+	u.ExitStatus = pane.Some(st)
+	return w.emit(u)
+}
+
+// deadStatus reads a dead pane's exit status. tmux marks a pane dead when
+// its terminal closes, which can come before it has reaped the process:
+// until then pane_dead_status and pane_dead_signal are empty, so they are
+// read again for up to two seconds.
+func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
+	const format = "#{pane_dead_status},#{pane_dead_signal}"
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		var out string
+		var err error
+		if w.k != nil {
+			var outs []string
+			if outs, err = w.k.Command(ctx, []string{"display-message", "-p", "-t", w.id, format}); err == nil {
+				out = strings.TrimSuffix(outs[0], "\n")
+			}
+		} else {
+			out, err = w.c.Format(ctx, w.id, format)
+		}
+		if err != nil {
+			return 0, 0, false
+		}
+		st, sg, _ := strings.Cut(out, ",")
+		if st != "" || sg != "" {
+			code, _ = strconv.Atoi(st)
+			sig, _ = strconv.Atoi(sg)
+			return code, sig, true
+		}
+		if time.Now().After(deadline) {
+			return 0, 0, false
+		}
+		select {
+		case <-ctx.Done():
+			return 0, 0, false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// gone ends the watch after a failed look: a pane that no longer exists
+// was killed (its exit status cannot be read), anything else is an error.
+func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error, final **tmux.PaneInfo) (TerminalResult, error) {
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	if errors.Is(err, tmux.ErrPaneNotFound) || errors.Is(err, tmux.ErrNoServer) {
+		return res, w.exit(ctx, nil)
+	}
+	var nf *tmux.NotFoundError
+	if errors.As(err, &nf) {
+		return res, w.exit(ctx, nil)
+	}
+	return res, err
+}
+
+// snapshot captures the pane's history, screen and cursor as replayable
+// bytes (pane.ScreenCapture). Through the control client, output queued
+// before the capture is dropped: the capture holds it.
+func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error) {
+	var info tmux.PaneInfo
+	var err error
+	if w.k != nil {
+		info, err = w.k.Pane(ctx)
+	} else {
+		info, err = w.c.Pane(ctx, w.id)
+	}
+	if err != nil {
+		return info, nil, err
+	}
+	for try := 0; ; try++ {
+		specs := captureSpecs(info)
+		var got tmux.PaneInfo
+		var texts []string
+		if w.k != nil {
+			got, texts, err = w.k.Snapshot(ctx, specs...)
+			if err == nil {
+				w.q.dropBeforeMark()
+			}
+		} else {
+			got, texts, err = w.c.Snapshot(ctx, w.id, specs...)
+		}
+		if err != nil {
+			return got, nil, err
+		}
+		if got.AlternateOn != info.AlternateOn || (got.HistorySize > 0) != (info.HistorySize > 0) {
+			if try < 3 {
+				info = got // the screen switched between the two looks
+				continue
+			}
+		}
+		sc := pane.ScreenCapture{CursorX: got.CursorX, CursorY: got.CursorY}
+		if !info.AlternateOn {
+			sc.Rows = texts[0]
+		} else {
+			if info.HistorySize > 0 {
+				sc.Rows, texts = texts[0], texts[1:]
+			}
+			sc.Rows += texts[0]
+			sc.Alternate, sc.AltRows, sc.SavedY = true, texts[1], got.AltSavedY
+		}
+		return got, sc.Bytes(), nil
+	}
+}
+
+// captureSpecs are the captures of a snapshot: history and screen in one
+// capture; on the alternate screen the history (when there is any: tmux
+// would otherwise return visible rows), the saved normal screen, and the
+// alternate screen.
+func captureSpecs(info tmux.PaneInfo) []tmux.CaptureSpec {
+	if !info.AlternateOn {
+		return []tmux.CaptureSpec{{FromOldest: true, ToBottom: true, Escapes: true}}
+	}
+	var specs []tmux.CaptureSpec
+	if info.HistorySize > 0 {
+		specs = append(specs, tmux.CaptureSpec{FromOldest: true, End: -1, Escapes: true})
+	}
+	return append(specs,
+		tmux.CaptureSpec{Alternate: true, Start: 0, ToBottom: true, Escapes: true},
+		tmux.CaptureSpec{Start: 0, ToBottom: true, Escapes: true})
+}
+
+// termQueue collects control-mode events for the watch loop: OnEvent must
+// never block, so bytes are appended under a lock and the loop is woken.
+type termQueue struct {
+	mu            sync.Mutex
+	data          []byte
+	mark          int // len(data) when the last command's output came
+	paused, chang bool
+	ch            chan struct{}
+}
+
+func newTermQueue() *termQueue { return &termQueue{ch: make(chan struct{}, 1)} }
+
+func (q *termQueue) push(e tmux.ControlEvent) {
+	q.mu.Lock()
+	switch e.Kind {
+	case tmux.EventOutput:
+		q.data = append(q.data, e.Data...)
+	case tmux.EventPause:
+		q.paused = true
+	case tmux.EventChange:
+		q.chang = true
+	case tmux.EventCommandDone:
+		q.mark = len(q.data)
+		q.mu.Unlock()
+		return
+	}
+	q.mu.Unlock()
+	select {
+	case q.ch <- struct{}{}:
+	default:
+	}
+}
+
+// take returns and clears what was queued.
+func (q *termQueue) take() (data []byte, paused, changed bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	data, paused, changed = q.data, q.paused, q.chang
+	q.data, q.mark, q.paused, q.chang = nil, 0, false, false
+	return data, paused, changed
+}
+
+// dropBeforeMark discards the bytes that came before the last command's
+// output (a capture run by that command holds them).
+func (q *termQueue) dropBeforeMark() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.data = append([]byte(nil), q.data[q.mark:]...)
+	q.mark = 0
+	q.paused = false
+}
+
+// exitHold keeps a pane after its process exits, so the exit status can
+// be read (remain-on-exit), and undoes that afterwards.
+type exitHold struct {
+	c                *tmux.Client
+	id               string
+	set              bool   // panectl set remain-on-exit on the pane
+	effective        string // the value that applied before: off, failed
+	prevROE, prevFmt string // the pane's own values before ("" = unset)
+}
+
+func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error) {
+	h := &exitHold{c: c, id: id}
+	eff, err := c.EffectiveOption(ctx, id, "remain-on-exit")
+	if err != nil {
+		return nil, err
+	}
+	if eff == "on" {
+		return h, nil
+	}
+	h.effective = eff
+	if h.prevROE, err = c.PaneOption(ctx, id, "remain-on-exit"); err != nil {
+		return nil, err
+	}
+	if h.prevFmt, err = c.PaneOption(ctx, id, "remain-on-exit-format"); err != nil {
+		return nil, err
+	}
+	if err := c.SetPaneOption(ctx, id, "remain-on-exit", "on"); err != nil {
+		return nil, err
+	}
+	h.set = true
+	// tmux older than 3.3 has no remain-on-exit-format: ignore the failure
+	_ = c.SetPaneOption(ctx, id, "remain-on-exit-format", "")
+	return h, nil
+}
+
+// release undoes holdExit: a pane that died and would not have remained
+// by its own setting is killed; otherwise its own values are put back.
+// It runs after ctx may have ended (timeout, interrupt).
+func (h *exitHold) release(ctx context.Context, final *tmux.PaneInfo) {
+	if h == nil || !h.set {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if final == nil {
+		if p, err := h.c.Pane(ctx, h.id); err == nil && p.Dead {
+			final = &p
+		}
+	}
+	if final != nil && final.Dead {
+		failed := final.DeadSignal != 0 || final.DeadStatus != 0
+		if !(h.effective == "failed" && failed) {
+			_ = h.c.KillPane(ctx, h.id)
+			return
+		}
+	}
+	for _, o := range []struct{ name, prev string }{{"remain-on-exit", h.prevROE}, {"remain-on-exit-format", h.prevFmt}} {
+		if o.prev == "" {
+			_ = h.c.UnsetPaneOption(ctx, h.id, o.name)
+		} else {
+			_ = h.c.SetPaneOption(ctx, h.id, o.name, o.prev)
+		}
+	}
+}
