@@ -106,6 +106,7 @@ const environmentHelp = `Environment variables panectl reads:
   NO_COLOR         when set and not empty, no colour on a terminal (see
                    https://no-color.org); panectl never prints colour or
                    progress when stdout or stderr is not a terminal
+  TERM             "dumb": no colour
   XDG_CONFIG_HOME  user recognizer manifests are read from
                    $XDG_CONFIG_HOME/panectl/recognizers/*.toml (default
                    ~/.config/panectl/recognizers; HOME is used to find it)
