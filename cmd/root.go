@@ -70,7 +70,6 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 		newDemoCmd(f),
 	)
 	root.AddCommand(helpTopics()...)
-	root.AddCommand(newManCmd(root))
 	wireCompletion(root, f) // after every AddCommand: completion by Use line and flag name
 	return root
 }

@@ -1,30 +1,48 @@
-package cmd
+// Command gendocs writes panectl's man pages: one per command (section 1,
+// Cobra's doc generator) and one per help topic (section 7,
+// panectl-TOPIC.7). The release build runs it (.goreleaser.yaml
+// before.hooks) and ships the pages in the archives:
+//
+//	go run ./internal/gendocs -version 1.2.3 DIR
+//
+// It is a separate program so the doc generator (a Markdown parser and a
+// YAML library) is not linked into, or initialised by, panectl itself. The
+// date comes from $SOURCE_DATE_EPOCH when set, so release pages are
+// reproducible.
+package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/cpuguy83/go-md2man/v2/md2man"
+	"github.com/panectl/panectl/cmd"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 )
 
-// newManCmd is the hidden `panectl man DIR`: man pages for every command
-// (section 1, Cobra's doc generator) and for every help topic (section 7,
-// panectl-TOPIC.7), written to DIR. The release build runs it
-// (.goreleaser.yaml before.hooks) and ships DIR in the archives. The date
-// comes from $SOURCE_DATE_EPOCH when set, so release pages are reproducible.
-func newManCmd(root *cobra.Command) *cobra.Command {
-	return &cobra.Command{
-		Use:    "man DIR",
-		Short:  "Write panectl's man pages to DIR",
-		Hidden: true,
-		Args:   cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return writeManPages(root, args[0])
-		},
+func main() {
+	version := flag.String("version", "", "version written into the pages (default: the binary's)")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: gendocs [-version V] DIR")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() != 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	root := cmd.NewRootCmd(cmd.NewFactory())
+	root.InitDefaultCompletionCmd() // Cobra adds it at Execute; document it too
+	if *version != "" {
+		root.Version = strings.TrimPrefix(*version, "v")
+	}
+	if err := writeManPages(root, flag.Arg(0)); err != nil {
+		fmt.Fprintln(os.Stderr, "gendocs:", err)
+		os.Exit(1)
 	}
 }
 
@@ -33,7 +51,7 @@ func writeManPages(root *cobra.Command, dir string) error {
 		return err
 	}
 	root.DisableAutoGenTag = true // no generation timestamp in the pages
-	src := "panectl " + buildVersion().Version
+	src := "panectl " + root.Version
 	header := &doc.GenManHeader{Title: "PANECTL", Section: "1", Source: src, Manual: "panectl manual"}
 	if err := doc.GenManTree(root, header, dir); err != nil {
 		return err
