@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/panectl/panectl/schema"
 	"github.com/spf13/cobra"
@@ -21,6 +22,14 @@ var (
 // build information (go install, go run).
 func buildVersion() schema.VersionOutput {
 	v := schema.VersionOutput{Version: version, Commit: commit, Date: date, GoVersion: runtime.Version()}
+	// goreleaser's placeholders when it had no git information (a snapshot
+	// without tags or remote) mean "unknown".
+	if v.Commit == "none" {
+		v.Commit = ""
+	}
+	if strings.HasPrefix(v.Date, "0001-01-01") {
+		v.Date = ""
+	}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if v.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 			v.Version = info.Main.Version
