@@ -119,7 +119,6 @@ const environmentHelp = `Environment variables panectl reads:
   XDG_CONFIG_HOME  user recognizer manifests are read from
                    $XDG_CONFIG_HOME/panectl/recognizers/*.toml (default
                    ~/.config/panectl/recognizers; HOME is used to find it)
-  SOURCE_DATE_EPOCH  the date written into generated man pages (release builds)
 
 Shell completion ('panectl completion bash|zsh|fish') completes pane ids from
 the server the command line being completed names with -L/-S, else as above.
