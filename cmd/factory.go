@@ -15,6 +15,9 @@ type IOStreams struct {
 	Out, ErrOut io.Writer
 	OutTTY      bool
 	ErrTTY      bool
+	// ErrColor: stderr is a terminal that may get colour ($NO_COLOR empty,
+	// $TERM not "dumb").
+	ErrColor bool
 }
 
 // Factory carries what commands need: streams, the global flags, and a
@@ -31,9 +34,11 @@ type Factory struct {
 
 // NewFactory returns a Factory on the process's standard streams.
 func NewFactory() *Factory {
+	errTTY := isTerminal(os.Stderr)
 	return &Factory{IO: IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr),
+		OutTTY: isTerminal(os.Stdout), ErrTTY: errTTY,
+		ErrColor: errTTY && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
 	}}
 }
 

@@ -93,20 +93,26 @@ func explicitMaxLines(c *cobra.Command, n int) error {
 	return nil
 }
 
-// drawProgress shows a long wait's progress on a terminal's stderr (only
-// when both stdout and stderr are terminals, and never with --json).
+// drawProgress shows a long wait's progress on a terminal's stderr: one
+// line, redrawn in place, dim when colour is allowed. Only when both stdout
+// and stderr are terminals, never with --json, and never for the pane
+// panectl itself runs in (the line would become that pane's output).
 func (f *Factory) drawProgress(paneID string, elapsed, timeout time.Duration, what string) {
-	if f.JSON || paneID == os.Getenv("TMUX_PANE") {
-		return // waiting on our own pane: the progress line would be output
+	if f.JSON || !f.IO.OutTTY || !f.IO.ErrTTY || paneID == os.Getenv("TMUX_PANE") {
+		return
 	}
-	if len(what) > 60 {
-		what = what[:57] + "..."
+	if r := []rune(what); len(r) > 60 {
+		what = string(r[:57]) + "..."
 	}
-	fmt.Fprintf(f.IO.ErrOut, "\r\033[Kwaiting for %s: %.0fs of %.0fs", what, elapsed.Seconds(), timeout.Seconds())
+	line := fmt.Sprintf("waiting for %s in %s: %.0fs of %.0fs", what, paneID, elapsed.Seconds(), timeout.Seconds())
+	if f.IO.ErrColor {
+		line = "\033[2m" + line + "\033[0m"
+	}
+	fmt.Fprint(f.IO.ErrOut, "\r\033[K"+line)
 	f.progressShown = true
 }
 
-// clearProgress erases the progress line before panectl exits.
+// clearProgress erases the progress line before panectl prints or exits.
 func (f *Factory) clearProgress() {
 	if f.progressShown {
 		fmt.Fprint(f.IO.ErrOut, "\r\033[K")

@@ -76,5 +76,6 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 		newWatchCmd(f),
 	)
 	root.AddCommand(helpTopics()...)
+	wireCompletion(root, f) // after every AddCommand: completion by Use line and flag name
 	return root
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/panectl/panectl/schema"
 	"github.com/spf13/cobra"
@@ -21,6 +22,14 @@ var (
 // build information (go install, go run).
 func buildVersion() schema.VersionOutput {
 	v := schema.VersionOutput{Version: version, Commit: commit, Date: date, GoVersion: runtime.Version()}
+	// goreleaser's placeholders when it had no git information (a snapshot
+	// without tags or remote) mean "unknown".
+	if v.Commit == "none" {
+		v.Commit = ""
+	}
+	if strings.HasPrefix(v.Date, "0001-01-01") {
+		v.Date = ""
+	}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if v.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 			v.Version = info.Main.Version
@@ -58,14 +67,17 @@ func newVersionCmd(f *Factory) *cobra.Command {
 	}
 }
 
-// helpTopics are extra `panectl help TOPIC` pages.
+// helpTopics are extra `panectl help TOPIC` pages. They have no Run, so
+// Cobra lists them under "Additional help topics" and prints only their text
+// (`panectl TOPIC` prints it too).
 func helpTopics() []*cobra.Command {
 	topic := func(name, short, text string) *cobra.Command {
-		return &cobra.Command{Use: name, Short: short, Long: text, Run: func(c *cobra.Command, _ []string) { fmt.Fprint(c.OutOrStdout(), text) }}
+		return &cobra.Command{Use: name, Short: short, Long: text}
 	}
 	return []*cobra.Command{
 		topic("exit-codes", "The exit-code table", exitCodesHelp),
 		topic("cursors", "How cursors mark a point in a pane's output", cursorsHelp),
+		topic("environment", "Environment variables panectl reads", environmentHelp),
 	}
 }
 
@@ -89,4 +101,25 @@ a prompt, the next read starts with the rest of that line.
 
 A cursor for another pane, for a pane whose process was respawned, or garbage
 is rejected with exit 2.
+`
+
+const environmentHelp = `Environment variables panectl reads:
+
+  PANECTL_TMUX     the tmux binary to run (default: tmux on $PATH)
+  TMUX             set inside tmux: without -L/-S, panectl talks to that
+                   server (the socket path before the first comma)
+  TMUX_PANE        set inside tmux: the pane panectl runs in; a wait on that
+                   pane draws no progress line (it would be the pane's output)
+  TMUX_TMPDIR      where -L NAME sockets live, as for tmux: $TMUX_TMPDIR (or
+                   /tmp) then tmux-UID/NAME
+  NO_COLOR         when set and not empty, no colour on a terminal (see
+                   https://no-color.org); panectl never prints colour or
+                   progress when stdout or stderr is not a terminal
+  TERM             "dumb": no colour
+  XDG_CONFIG_HOME  user recognizer manifests are read from
+                   $XDG_CONFIG_HOME/panectl/recognizers/*.toml (default
+                   ~/.config/panectl/recognizers; HOME is used to find it)
+
+Shell completion ('panectl completion bash|zsh|fish') completes pane ids from
+the server the command line being completed names with -L/-S, else as above.
 `

@@ -10,6 +10,11 @@ need=()
 for tool in tmux zsh fish dash vim less python3 node; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
+# Cobra's bash completion script needs the bash-completion package.
+bashcomp=(/usr/share/bash-completion/bash_completion /opt/homebrew/etc/profile.d/bash_completion.sh /usr/local/etc/profile.d/bash_completion.sh)
+found=""
+for f in "${bashcomp[@]}"; do [ -f "$f" ] && found=1; done
+[ -n "$found" ] || need+=(bash-completion)
 if ((${#need[@]})); then
   echo "scripts/test.sh: installing missing tools: ${need[*]}" >&2
   if command -v apt-get >/dev/null 2>&1; then
