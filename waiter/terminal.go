@@ -266,9 +266,11 @@ func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 // deadStatus reads a dead pane's exit status. tmux marks a pane dead when
 // its terminal closes, which can come before it has reaped the process:
 // until then pane_dead_status and pane_dead_signal are empty, so they are
-// read again for up to two seconds.
+// read again for up to two seconds. A background task's supervisor records
+// how its command ended (pane.RecordTaskExit), which is used first: tmux
+// 3.3a sometimes never reports the status, and never a signal.
 func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
-	const format = "#{pane_dead_status},#{pane_dead_signal}"
+	const format = "#{pane_dead_status},#{pane_dead_signal},#{@panectl_task_exit}"
 	deadline := time.Now().Add(2 * time.Second)
 	for {
 		var out string
@@ -284,7 +286,15 @@ func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 		if err != nil {
 			return 0, 0, false
 		}
-		st, sg, _ := strings.Cut(out, ",")
+		st, rest, _ := strings.Cut(out, ",")
+		sg, task, _ := strings.Cut(rest, ",")
+		if kind, n, ok := strings.Cut(task, ":"); ok {
+			v, _ := strconv.Atoi(n)
+			if kind == "signal" {
+				return 0, v, true
+			}
+			return v, 0, true
+		}
 		if st != "" || sg != "" {
 			code, _ = strconv.Atoi(st)
 			sig, _ = strconv.Atoi(sg)
