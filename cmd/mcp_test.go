@@ -257,9 +257,14 @@ func TestMCP(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 
-	// TODO(run_shell_command, screen): call them here once they land on main.
-	if _, ok := byName["run_shell_command"]; ok {
-		t.Log("run_shell_command is registered: extend TestMCP to call it")
+	// run_shell_command: the command's own output and exit status, as a
+	// result (not an error) whatever the status.
+	if r, res := call("run_shell_command", map[string]any{"pane_id": pane, "command": "echo mcp-run; (exit 3)", "allow_multi": true}, nil); res.IsError || toJSON(r["output"]) != `["mcp-run"]` || r["exit_code"] != float64(3) || r["outcome"] != "completed" {
+		t.Errorf("run_shell_command: %v (isError %v)", r, res.IsError)
+	}
+	// screen: the rows as displayed, with the run's output on them.
+	if sc, res := call("screen", map[string]any{"pane_id": pane}, nil); res.IsError || !strings.Contains(toJSON(sc["rows"]), "mcp-run") {
+		t.Errorf("screen: %v", sc)
 	}
 
 	if k, _ := call("kill_pane", map[string]any{"pane_id": pane}, nil); k["killed"] != true {
