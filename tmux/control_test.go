@@ -61,7 +61,9 @@ func (r *recorder) on(e tmux.ControlEvent) {
 // waitFor waits until cond holds on the recorder or fails after 5 s.
 func (r *recorder) waitFor(t *testing.T, what string, cond func(r *recorder) bool) {
 	t.Helper()
-	deadline := time.After(5 * time.Second)
+	// generous: after a stall the client reads through megabytes of
+	// buffered %output before the %pause behind them, on a loaded machine
+	deadline := time.After(30 * time.Second)
 	for {
 		r.mu.Lock()
 		ok := cond(r)
