@@ -119,3 +119,26 @@ func (f *Factory) clearProgress() {
 		f.progressShown = false
 	}
 }
+
+// timeoutFlag is a --timeout flag filling an input's Timeout field (nil
+// until given: the default applies): seconds (1.5) or a Go duration (500ms,
+// 2s, 1m). A bad value is a usage error (exit 2).
+type timeoutFlag struct{ p **float64 }
+
+func (t timeoutFlag) String() string {
+	if *t.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(**t.p, 'g', -1, 64)
+}
+
+func (t timeoutFlag) Set(s string) error {
+	v, err := parseTimeout(s)
+	if err != nil {
+		return err
+	}
+	*t.p = &v
+	return nil
+}
+
+func (t timeoutFlag) Type() string { return "seconds" }

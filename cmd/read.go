@@ -83,7 +83,6 @@ func nonNil(s []string) []string {
 
 func newWaitForTextCmd(f *Factory) *cobra.Command {
 	var in schema.WaitForTextInput
-	var timeout string
 	cmd := &cobra.Command{
 		Use:   "wait-for-text PANE --pattern P [--pattern P2...]",
 		Short: "Wait for a pattern in new output, not fooled by the echo of typed input",
@@ -102,13 +101,6 @@ Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited.`,
 			in.PaneID = args[0]
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
-			}
-			if c.Flags().Changed("timeout") {
-				t, err := parseTimeout(timeout)
-				if err != nil {
-					return err
-				}
-				in.Timeout = &t
 			}
 			out, err := runWaitForText(c.Context(), f, in)
 			if err != nil {
@@ -136,7 +128,7 @@ Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited.`,
 	fl.BoolVarP(&in.Regex, "regex", "r", false, "patterns are regexp2 expressions")
 	fl.BoolVarP(&in.IgnoreCase, "ignore-case", "i", false, "match case-insensitively")
 	fl.StringArrayVar((*[]string)(&in.Stop), "stop", nil, "stop pattern: ends the wait with exit 3 (repeatable)")
-	fl.StringVarP(&timeout, "timeout", "t", "30", "seconds (1.5) or a duration (500ms, 2s, 1m); clamped to [0, 3600]")
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
 	fl.StringVar(&in.Cursor, "cursor", "", "match output after this cursor; 'screen' accepts what is visible")
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, 1..10000 (default 200)")
 	return cmd

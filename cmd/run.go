@@ -15,7 +15,6 @@ import (
 
 func newRunCmd(f *Factory) *cobra.Command {
 	var in schema.RunInput
-	var timeout string
 	var stdin bool
 	cmd := &cobra.Command{
 		Use:   "run PANE 'COMMAND' | run PANE --stdin",
@@ -75,13 +74,6 @@ Exit: the command's status; 2 refused statement or parse error; 3 refused pane;
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
 			}
-			if c.Flags().Changed("timeout") {
-				t, err := parseTimeout(timeout)
-				if err != nil {
-					return err
-				}
-				in.Timeout = &t
-			}
 			out, err := runRun(c.Context(), f, in)
 			if err != nil {
 				return err
@@ -106,7 +98,7 @@ Exit: the command's status; 2 refused statement or parse error; 3 refused pane;
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&timeout, "timeout", "t", "30", "seconds (1.5) or a duration (500ms, 2s, 1m); clamped to [0, 3600]; with --background: the task's time limit")
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]; with --background: the task's time limit")
 	fl.BoolVar(&in.AllowMulti, "allow-multi", false, "accept several top-level statements (a; b)")
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, 1..10000 (default 200)")
 	fl.BoolVar(&stdin, "stdin", false, "read COMMAND from standard input (a final newline is dropped)")

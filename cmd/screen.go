@@ -243,7 +243,6 @@ func explicitQuiet(c *cobra.Command, ms int) error {
 
 func newWaitQuietCmd(f *Factory) *cobra.Command {
 	var in schema.WaitForQuietInput
-	var timeout string
 	cmd := &cobra.Command{
 		Use:   "wait-quiet PANE",
 		Short: "Wait until the screen has not changed for --quiet-ms",
@@ -259,13 +258,6 @@ Exit: 0 quiet, 124 timeout (with the last screen), 5 the pane exited.`,
 			in.PaneID = args[0]
 			if err := explicitQuiet(c, in.QuietMS); err != nil {
 				return err
-			}
-			if c.Flags().Changed("timeout") {
-				t, err := parseTimeout(timeout)
-				if err != nil {
-					return err
-				}
-				in.Timeout = &t
 			}
 			out, err := runWaitQuiet(c.Context(), f, in)
 			if err != nil {
@@ -284,7 +276,7 @@ Exit: 0 quiet, 124 timeout (with the last screen), 5 the pane exited.`,
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds, 50..60000 (default 600)")
-	fl.StringVarP(&timeout, "timeout", "t", "30", "seconds (1.5) or a duration (500ms, 2s, 1m); clamped to [0, 3600]")
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
 	return cmd
 }
 

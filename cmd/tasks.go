@@ -140,7 +140,7 @@ func newTaskCmd(f *Factory) *cobra.Command {
 		Use:   "task",
 		Short: "Wait for or stop a background task",
 	}
-	var timeout string
+	var in schema.WaitTaskInput
 	wait := &cobra.Command{
 		Use:   "wait ID",
 		Short: "Block until a task ends; print its completion frame",
@@ -153,14 +153,7 @@ task keeps running), 4 no such task.`,
 		Example: "  panectl task wait t7 --timeout 10m",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			in := schema.WaitTaskInput{TaskID: args[0]}
-			if c.Flags().Changed("timeout") {
-				t, err := parseTimeout(timeout)
-				if err != nil {
-					return err
-				}
-				in.Timeout = &t
-			}
+			in.TaskID = args[0]
 			out, err := runWaitTask(c.Context(), f, in)
 			if err != nil {
 				return err
@@ -173,13 +166,10 @@ task keeps running), 4 no such task.`,
 			}); err != nil {
 				return err
 			}
-			if out.Outcome == waiter.OutcomeTimeout {
-				return outcomeExit(out.Outcome)
-			}
-			return nil
+			return exitOf(out)
 		},
 	}
-	wait.Flags().StringVarP(&timeout, "timeout", "t", "30", "seconds (1.5) or a duration (500ms, 2s, 1m); clamped to [0, 3600]")
+	wait.Flags().VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
 	kill := &cobra.Command{
 		Use:   "kill ID",
 		Short: "Stop a task: SIGINT, then SIGTERM and SIGKILL after 2 s grace periods",

@@ -144,7 +144,6 @@ func runRecognize(ctx context.Context, f *Factory, in schema.RecognizeInput) (sc
 
 func newWaitForTurnCmd(f *Factory) *cobra.Command {
 	var in schema.WaitForTurnInput
-	var timeout string
 	cmd := &cobra.Command{
 		Use:   "wait-for-turn PANE",
 		Short: "Wait until an interactive program (agent, shell, REPL) ends its turn, or is busy",
@@ -166,13 +165,6 @@ Exit: 0 turn_ended or busy, 124 timeout, 5 the pane exited.`,
 			}
 			if c.Flags().Changed("lines") && in.Lines == 0 {
 				return usageErrorf("lines 0 is out of range: want 1..10000")
-			}
-			if c.Flags().Changed("timeout") {
-				t, err := parseTimeout(timeout)
-				if err != nil {
-					return err
-				}
-				in.Timeout = &t
 			}
 			out, err := runWaitForTurn(c.Context(), f, in)
 			if err != nil {
@@ -197,7 +189,7 @@ Exit: 0 turn_ended or busy, 124 timeout, 5 the pane exited.`,
 	fl := cmd.Flags()
 	fl.StringVar(&in.Recognizer, "recognizer", "auto", "recognizer id or alias, or auto")
 	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds, 50..60000 (default 600)")
-	fl.StringVarP(&timeout, "timeout", "t", "30", "seconds (1.5) or a duration (500ms, 2s, 1m); clamped to [0, 3600]")
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
 	fl.IntVar(&in.Lines, "lines", 0, "rows of the screen to return, from the bottom, 1..10000 (default 40)")
 	fl.BoolVar(&in.WaitThroughBusy, "wait-through-busy", false, "keep waiting while the program is busy")
 	return cmd

@@ -54,7 +54,6 @@ watch is not a tool of call or mcp: it streams.`
 
 func newWatchCmd(f *Factory) *cobra.Command {
 	var in schema.WatchInput
-	var timeout string
 	cmd := &cobra.Command{
 		Use:   "watch PANE --format acp|events",
 		Short: "Stream a pane as ACP terminal updates or panectl events (JSON Lines) until it exits",
@@ -64,13 +63,6 @@ func newWatchCmd(f *Factory) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			in.PaneID = args[0]
-			if c.Flags().Changed("timeout") {
-				t, err := parseTimeout(timeout)
-				if err != nil {
-					return err
-				}
-				in.Timeout = &t
-			}
 			return runWatch(c.Context(), f, in)
 		},
 	}
@@ -78,7 +70,7 @@ func newWatchCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&in.Format, "format", "", "acp or events (required)")
 	fl.StringVar(&in.SessionID, "session-id", "", "ACP sessionId (default: the pane's session id)")
 	fl.StringVar(&in.TerminalID, "terminal-id", "", "ACP terminalId (default: the pane id)")
-	fl.StringVarP(&timeout, "timeout", "t", "0", "stop after this many seconds (exit 124); 0: until the pane's process exits")
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "stop after this many seconds (exit 124); 0: until the pane's process exits")
 	return cmd
 }
 
