@@ -48,6 +48,16 @@ func LoadLedger(ctx context.Context, c *tmux.Client, id string) (Ledger, error) 
 	return ledgerFrom(opts), nil
 }
 
+// LoadLedgerVia is LoadLedger through a Snapshotter (through a control
+// client: no tmux process).
+func LoadLedgerVia(ctx context.Context, s tmux.Snapshotter, id string) (Ledger, error) {
+	_, _, opts, err := s.SnapshotOptions(ctx, id, ledgerPrefix)
+	if err != nil {
+		return Ledger{}, err
+	}
+	return ledgerFrom(opts), nil
+}
+
 // ledgerFrom decodes the ledger from the pane's @panectl_echo_* options.
 func ledgerFrom(opts map[string]string) Ledger {
 	l := Ledger{entries: map[string]EchoEntry{}, now: time.Now()}
@@ -81,13 +91,32 @@ func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool
 	if err != nil {
 		return err
 	}
+	set, unset := l.plan(text, submitted)
+	return c.SetPaneOptions(ctx, id, set, unset)
+}
+
+// Type records text in the pane's ledger, as l (read just before, e.g. by
+// Read with ReadOptions.Ledger) holds it, and types it (with Enter when
+// submit), in one tmux command list: Record then SendText, one process.
+func Type(ctx context.Context, c *tmux.Client, id string, l Ledger, text string, submit bool) error {
+	set, unset := l.plan(text, submit)
+	return c.SendTextOptions(ctx, id, text, submit, set, unset)
+}
+
+// plan is the change Record makes to ledger l: the entry to set and the
+// expired (or, when submitted, merged pending) entries to unset.
+func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) {
 	now := time.Now().UnixMilli()
+	at := l.now
+	if at.IsZero() {
+		at = time.Now()
+	}
 	set := map[string]string{}
 	var unset []string
 	var pending []EchoEntry
 	for k, e := range l.entries {
 		switch {
-		case !e.active(l.now):
+		case !e.active(at):
 			unset = append(unset, k)
 		case submitted && e.Submitted == 0:
 			pending = append(pending, e)
@@ -107,7 +136,7 @@ func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool
 		}
 		set[ledgerPrefix+nonce()] = encodeEntry(e)
 	}
-	return c.SetPaneOptions(ctx, id, set, unset)
+	return set, unset
 }
 
 func encodeEntry(e EchoEntry) string {

@@ -1,6 +1,8 @@
 package pane
 
 import (
+	"slices"
+	"sort"
 	"testing"
 	"time"
 )
@@ -48,5 +50,37 @@ func TestLedgerWindows(t *testing.T) {
 	}
 	if l.Len() != 3 {
 		t.Errorf("Len() = %d, want 3 active entries", l.Len())
+	}
+}
+
+// plan (Record and Type): expired entries go, pending ones merge into the
+// submitted line in typing order.
+func TestLedgerPlan(t *testing.T) {
+	now := time.Now()
+	ms := now.UnixMilli()
+	l := Ledger{now: now, entries: map[string]EchoEntry{
+		ledgerPrefix + "old":  {Text: "old", Typed: ms - 60_000, Submitted: ms - 60_000},
+		ledgerPrefix + "p2":   {Text: "two ", Typed: ms - 10},
+		ledgerPrefix + "p1":   {Text: "one ", Typed: ms - 20},
+		ledgerPrefix + "live": {Text: "live", Typed: ms - 1000, Submitted: ms - 1000},
+	}}
+	set, unset := l.plan("three", true)
+	sort.Strings(unset)
+	if want := []string{ledgerPrefix + "old", ledgerPrefix + "p1", ledgerPrefix + "p2"}; !slices.Equal(unset, want) {
+		t.Errorf("unset %q, want %q", unset, want)
+	}
+	if len(set) != 1 {
+		t.Fatalf("set %v", set)
+	}
+	for _, v := range set {
+		got := ledgerFrom(map[string]string{ledgerPrefix + "x": v}).entries[ledgerPrefix+"x"]
+		if got.Text != "one two three" || got.Submitted == 0 {
+			t.Errorf("entry %+v", got)
+		}
+	}
+	// an empty ledger (none read) only adds
+	set, unset = Ledger{}.plan("x", false)
+	if len(set) != 1 || len(unset) != 0 {
+		t.Errorf("empty ledger: set %v unset %v", set, unset)
 	}
 }

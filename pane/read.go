@@ -22,6 +22,10 @@ type ReadOptions struct {
 	// Ledger also reads the pane's echo ledger in the same snapshot
 	// (ReadResult.Ledger).
 	Ledger bool
+	// Via takes the snapshots instead of the client (nil: the client), e.g.
+	// a *tmux.Control attached for a wait: no tmux process is started, and
+	// the snapshot is aligned with the control client's output stream.
+	Via tmux.Snapshotter
 }
 
 // ReadResult is what came after a cursor.
@@ -61,10 +65,14 @@ func Now(ctx context.Context, c *tmux.Client, id string) (Cursor, tmux.PaneInfo,
 // whole history once to find them. Errors: tmux errors, and ErrBadCursor
 // wrapped when the cursor belongs to another pane or process.
 func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOptions) (ReadResult, error) {
+	var via tmux.Snapshotter = c
+	if opt.Via != nil {
+		via = opt.Via
+	}
 	info := opt.Guess
 	if info.ID != id {
 		var err error
-		if info, err = c.Pane(ctx, id); err != nil {
+		if info, _, _, err = via.SnapshotOptions(ctx, id, ""); err != nil {
 			return ReadResult{}, err
 		}
 		if err := cur.Check(info.ID, info.PID); err != nil {
@@ -76,7 +84,7 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		prefix = ledgerPrefix
 	}
 	for attempt := 0; ; attempt++ {
-		v, snap, opts, err := capture(ctx, c, id, info, cur, false, prefix)
+		v, snap, opts, err := capture(ctx, via, id, info, cur, false, prefix)
 		if err != nil {
 			return ReadResult{}, err
 		}
@@ -90,7 +98,7 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		res, ok := v.fromCursor(cur, snap, opt)
 		if !ok {
 			// The cursor's rows are not where they were: search the whole history.
-			v, snap, _, err = capture(ctx, c, id, snap, cur, true, "")
+			v, snap, _, err = capture(ctx, via, id, snap, cur, true, "")
 			if err != nil {
 				return ReadResult{}, err
 			}
@@ -112,7 +120,7 @@ func samePlan(plan, snap tmux.PaneInfo) bool {
 // capture takes the snapshot for reading after cur: physical rows from
 // anchorRows before the cursor's row (or all history when full) to the
 // bottom, the logical lines from the cursor's row, and the alternate screen.
-func capture(ctx context.Context, c *tmux.Client, id string, info tmux.PaneInfo, cur Cursor, full bool, optPrefix string) (normalView, tmux.PaneInfo, map[string]string, error) {
+func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneInfo, cur Cursor, full bool, optPrefix string) (normalView, tmux.PaneInfo, map[string]string, error) {
 	h := info.HistorySize
 	body := 0
 	switch {

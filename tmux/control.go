@@ -494,23 +494,56 @@ func (k *Control) Pane(ctx context.Context) (PaneInfo, error) {
 // description and the captures of one instant, aligned with the output
 // stream (see Command).
 func (k *Control) Snapshot(ctx context.Context, specs ...CaptureSpec) (PaneInfo, []string, error) {
+	p, texts, _, err := k.SnapshotOptions(ctx, k.PaneID, "", specs...)
+	return p, texts, err
+}
+
+// SnapshotOptions is Client.SnapshotOptions run through the control client
+// (no tmux process is started), aligned with the output stream (see
+// Command). id must be the watched pane. With it, *Control and *Client are
+// both a Snapshotter.
+func (k *Control) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
+	if id != k.PaneID {
+		return PaneInfo{}, nil, nil, fmt.Errorf("tmux: the control client watches %s, not %s", k.PaneID, id)
+	}
 	cmds := [][]string{{"display-message", "-p", "-t", k.PaneID, paneFormat}}
 	for _, s := range specs {
 		cmds = append(cmds, s.args(k.PaneID))
 	}
+	if prefix != "" {
+		cmds = append(cmds, []string{"show-options", "-p", "-t", k.PaneID})
+	}
 	outs, err := k.Command(ctx, cmds...)
 	if err != nil {
 		if errors.Is(err, ErrPaneNotFound) {
-			return PaneInfo{}, nil, &NotFoundError{Target: k.PaneID}
+			return PaneInfo{}, nil, nil, &NotFoundError{Target: k.PaneID}
 		}
-		return PaneInfo{}, nil, err
+		return PaneInfo{}, nil, nil, err
 	}
 	p, err := parsePane(strings.TrimSuffix(outs[0], "\n"))
 	if err == errNoPane || (err == nil && p.ID != k.PaneID) {
-		return PaneInfo{}, nil, &NotFoundError{Target: k.PaneID}
+		return PaneInfo{}, nil, nil, &NotFoundError{Target: k.PaneID}
 	}
 	if err != nil {
-		return PaneInfo{}, nil, err
+		return PaneInfo{}, nil, nil, err
 	}
-	return p, outs[1:], nil
+	var opts map[string]string
+	if prefix != "" {
+		if opts, err = parseOptions(k.PaneID, outs[len(outs)-1], prefix); err != nil {
+			return PaneInfo{}, nil, nil, err
+		}
+	}
+	return p, outs[1 : 1+len(specs)], opts, nil
 }
+
+// Snapshotter takes atomic snapshots of a pane (its description, captures
+// and user options in one command list): *Client starts a tmux process for
+// each, *Control runs them through an attached control client.
+type Snapshotter interface {
+	SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error)
+}
+
+var (
+	_ Snapshotter = (*Client)(nil)
+	_ Snapshotter = (*Control)(nil)
+)

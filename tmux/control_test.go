@@ -282,3 +282,69 @@ func TestControlHelper(t *testing.T) {
 	os.Stdout.WriteString("ready\n")
 	time.Sleep(time.Minute)
 }
+
+// A snapshot through the control client is the snapshot a tmux process
+// takes: the same description, captures (wrapped, escaped, alternate) and
+// user options, with no process started for it.
+func TestControlSnapshotOptionsMatchesClient(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{20, 6}, "cat")
+	ctx := context.Background()
+	if err := s.Client.SendTextOptions(ctx, p.ID, "a fairly long line that wraps \x1b[1mbold\x1b[0m", true,
+		map[string]string{"@panectl_t_a": "one", "@panectl_t_b": "two"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 8 {
+		s.Tmux("send-keys", "-t", p.ID, "-l", "row "+strings.Repeat("x", i)+"\r")
+	}
+	s.Tmux("send-keys", "-t", p.ID, "Enter")
+	rec := newRecorder()
+	k, err := s.Client.Control(ctx, p, tmux.ControlOptions{OnEvent: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	specs := []tmux.CaptureSpec{
+		{Start: -64, ToBottom: true},
+		{Start: -3, ToBottom: true, Join: true, Escapes: true},
+		{Alternate: true, Start: 0, ToBottom: true},
+		{FromOldest: true, End: -1},
+	}
+	// the pane is quiet once two snapshots agree
+	var want []string
+	var wantInfo tmux.PaneInfo
+	var wantOpts map[string]string
+	for range 50 {
+		info, texts, opts, err := s.Client.SnapshotOptions(ctx, p.ID, "@panectl_t_", specs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(texts, "|") == strings.Join(want, "|") {
+			break
+		}
+		want, wantInfo, wantOpts = texts, info, opts
+		time.Sleep(20 * time.Millisecond)
+	}
+	info, texts, opts, err := k.SnapshotOptions(ctx, p.ID, "@panectl_t_", specs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info != wantInfo {
+		t.Errorf("pane through control:\n%+v\nthrough a process:\n%+v", info, wantInfo)
+	}
+	for i := range specs {
+		if texts[i] != want[i] {
+			t.Errorf("capture %d through control %q, through a process %q", i, texts[i], want[i])
+		}
+	}
+	if len(opts) != 2 || opts["@panectl_t_a"] != "one" || opts["@panectl_t_b"] != "two" || len(wantOpts) != 2 {
+		t.Errorf("options through control %v, through a process %v", opts, wantOpts)
+	}
+	if _, _, _, err := k.SnapshotOptions(ctx, "%999", ""); err == nil {
+		t.Error("a snapshot of another pane through the control client succeeded")
+	}
+	s.Tmux("kill-pane", "-t", p.ID)
+	if _, _, _, err := k.SnapshotOptions(ctx, p.ID, ""); !errors.Is(err, tmux.ErrPaneNotFound) && !errors.Is(err, tmux.ErrControlClosed) {
+		t.Errorf("snapshot of a killed pane: %v", err)
+	}
+}

@@ -48,6 +48,16 @@ func (c *Client) PaneOption(ctx context.Context, id, name string) (string, error
 // the change is atomic with respect to other panectl processes. Each option
 // is its own key: writers never read-modify-write a shared value.
 func (c *Client) SetPaneOptions(ctx context.Context, id string, set map[string]string, unset []string) error {
+	args, err := optionArgs(id, set, unset)
+	if err != nil || len(args) == 0 {
+		return err
+	}
+	_, err = c.Run(ctx, args...)
+	return c.notFound(id, err)
+}
+
+// optionArgs is the command list of SetPaneOptions (nil: nothing to do).
+func optionArgs(id string, set map[string]string, unset []string) ([]string, error) {
 	var args []string
 	add := func(a ...string) {
 		if len(args) > 0 {
@@ -57,18 +67,14 @@ func (c *Client) SetPaneOptions(ctx context.Context, id string, set map[string]s
 	}
 	for k, v := range set {
 		if strings.HasSuffix(v, ";") || strings.ContainsAny(v, " \"'\n") {
-			return fmt.Errorf("pane option %s: value %q is not a plain token", k, v)
+			return nil, fmt.Errorf("pane option %s: value %q is not a plain token", k, v)
 		}
 		add("set-option", "-p", "-t", id, k, v)
 	}
 	for _, k := range unset {
 		add("set-option", "-p", "-u", "-t", id, k)
 	}
-	if len(args) == 0 {
-		return nil
-	}
-	_, err := c.Run(ctx, args...)
-	return c.notFound(id, err)
+	return args, nil
 }
 
 // SetPaneOption sets one option of the pane (set-option -p) to value,

@@ -294,33 +294,43 @@ const maxArg = 32 << 10
 // so a shell does not run its lines one by one. With submit, Enter follows in
 // the same command list.
 func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
-	var args []string
-	var stdin []byte
-	if strings.Contains(text, "\n") {
-		buf := "panectl-" + nonce()
-		stdin = []byte(text)
-		args = []string{"load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d", "-p", "-b", buf, "-t", id}
-	} else {
-		for _, chunk := range chunks(text, maxArg) {
-			if len(args) > 0 {
-				args = append(args, ";")
-			}
-			if strings.HasSuffix(chunk, ";") {
-				chunk = chunk[:len(chunk)-1] + `\;`
-			}
-			args = append(args, "send-keys", "-l", "-t", id, "--", chunk)
-		}
+	return c.SendTextOptions(ctx, id, text, submit, nil, nil)
+}
+
+// SendTextOptions is SetPaneOptions then SendText in one tmux command list
+// (one process): the options are set before the first key is typed.
+func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bool, set map[string]string, unset []string) error {
+	args, err := optionArgs(id, set, unset)
+	if err != nil {
+		return err
 	}
-	if submit {
+	var stdin []byte
+	add := func(a ...string) {
 		if len(args) > 0 {
 			args = append(args, ";")
 		}
-		args = append(args, "send-keys", "-t", id, "Enter")
+		args = append(args, a...)
+	}
+	if strings.Contains(text, "\n") {
+		buf := "panectl-" + nonce()
+		stdin = []byte(text)
+		add("load-buffer", "-b", buf, "-")
+		add("paste-buffer", "-d", "-p", "-b", buf, "-t", id)
+	} else {
+		for _, chunk := range chunks(text, maxArg) {
+			if strings.HasSuffix(chunk, ";") {
+				chunk = chunk[:len(chunk)-1] + `\;`
+			}
+			add("send-keys", "-l", "-t", id, "--", chunk)
+		}
+	}
+	if submit {
+		add("send-keys", "-t", id, "Enter")
 	}
 	if len(args) == 0 {
 		return nil
 	}
-	_, err := c.RunInput(ctx, stdin, args...)
+	_, err = c.RunInput(ctx, stdin, args...)
 	return c.notFound(id, err)
 }
 

@@ -137,17 +137,32 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 	if grace == 0 {
 		grace = time.Second
 	}
-	start, _, err := pane.Now(ctx, c, id)
+	// Attach first: the start cursor, the ledger and every look at the pane
+	// go through the control client (no tmux process each), aligned with
+	// its change stream.
+	src, err := WatchPane(ctx, c, opt.Info)
 	if err != nil {
 		return RunResult{}, err
 	}
+	defer src.Close()
+	sr, err := read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
+	if err != nil {
+		return RunResult{}, err
+	}
+	start, info, ledger := sr.Cursor, sr.Pane, sr.Ledger
 	r := pane.NewRun(opt.Shell, opt.Command)
 	res := RunResult{Cursor: start}
+	fresh := true // ledger is as read just now
 	typeLine := func(text string) error {
-		if err := pane.Record(ctx, c, id, text, true); err != nil {
-			return err
+		if !fresh {
+			var err error
+			if ledger, err = pane.LoadLedgerVia(ctx, via(c, src), id); err != nil {
+				return err
+			}
 		}
-		return c.SendText(ctx, id, text, true)
+		fresh = false
+		// one tmux process records the echo and types
+		return pane.Type(ctx, c, id, ledger, text, true)
 	}
 	if err := typeLine(r.Typed); err != nil {
 		return res, err
@@ -155,33 +170,33 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 	res.Attempts = 1
 	typedAt := time.Now()
 	var probes []string // printed forms of the probes typed since the last attempt
-	src, err := Watch(ctx, c, id)
-	if err != nil {
-		return res, err
-	}
-	defer src.Close()
 	interval := 4 * time.Millisecond
+	maxInterval := 150 * time.Millisecond
+	if src.Via() != nil {
+		// changes are events: the timer only paces the grace checks
+		interval, maxInterval = 100*time.Millisecond, 250*time.Millisecond
+	}
 	var lastFull time.Time
 	began := false
 	for {
-		// A cheap look at the bottom of the pane (one tmux call) finds the
-		// end marker; the whole output is read from the start cursor only
-		// when it is there, when the pane died, or once per grace period
-		// while the begin marker is awaited.
+		// A cheap look at the bottom of the pane finds the end marker; the
+		// whole output is read from the start cursor only when it is
+		// there, when the pane died, or once per grace period while the
+		// begin marker is awaited.
 		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace {
 			// fall through to the full read
-		} else if ended, err := endVisible(ctx, c, id, r.End); err == nil && !ended {
+		} else if ended, err := endVisible(ctx, c, src, id, r.End); err == nil && !ended {
 			select {
 			case <-ctx.Done():
 				return interrupt(c, id, res), nil
 			case <-time.After(min(interval, time.Until(opt.Deadline))):
 			case <-src.Changed():
 			}
-			interval = min(interval*3/2+1, 150*time.Millisecond)
+			interval = min(interval*3/2+1, maxInterval)
 			continue
 		}
 		lastFull = time.Now()
-		rd, err := pane.Read(ctx, c, id, start, pane.ReadOptions{})
+		rd, err := read(ctx, c, src, id, start, pane.ReadOptions{Guess: info})
 		if err != nil {
 			if errors.Is(err, tmux.ErrPaneNotFound) {
 				res.Outcome = OutcomeExited
@@ -193,7 +208,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 			}
 			return res, err
 		}
-		res.Cursor = rd.Cursor
+		res.Cursor, info = rd.Cursor, rd.Pane
 		sc := r.Scan(rd.Lines)
 		began = sc.Began
 		if sc.Ended {
@@ -254,7 +269,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 			return res, nil
 		}
 		wait := min(interval, time.Until(opt.Deadline))
-		interval = min(interval*3/2+1, 150*time.Millisecond)
+		interval = min(interval*3/2+1, maxInterval)
 		select {
 		case <-ctx.Done():
 			return interrupt(c, id, res), nil
@@ -275,12 +290,20 @@ func clearLine(ctx context.Context, c *tmux.Client, id string) error {
 // endVisible reports whether the end marker is on the pane's visible
 // screen or the last history rows (where it is right after the command
 // ends), or the pane is dead: then the output is read in full.
-func endVisible(ctx context.Context, c *tmux.Client, id, end string) (bool, error) {
-	info, texts, err := c.Snapshot(ctx, id, tmux.CaptureSpec{Start: -10, ToBottom: true, Join: true})
+func endVisible(ctx context.Context, c *tmux.Client, src Source, id, end string) (bool, error) {
+	info, texts, _, err := via(c, src).SnapshotOptions(ctx, id, "", tmux.CaptureSpec{Start: -10, ToBottom: true, Join: true})
 	if err != nil {
 		return true, err // let the full read report it
 	}
 	return info.Dead || strings.Contains(texts[0], end+":"), nil
+}
+
+// via is the source's control client when attached, else c.
+func via(c *tmux.Client, src Source) tmux.Snapshotter {
+	if v := src.Via(); v != nil {
+		return v
+	}
+	return c
 }
 
 // lost reports whether a probe printed with no begin marker before it.

@@ -58,46 +58,50 @@ type TextResult struct {
 func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	start := time.Now()
 	cur := opt.Cursor
-	var info tmux.PaneInfo // the pane as last seen: plans the next read
-	var src Source
-	var err error
-	if !opt.HasStart {
-		r, err := pane.Read(ctx, c, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Pane})
-		if err != nil {
+	info := opt.Pane // the pane as last seen: plans the next read
+	if info.ID != opt.PaneID {
+		var err error
+		if info, err = c.Pane(ctx, opt.PaneID); err != nil {
 			return TextResult{}, err
 		}
-		cur, info = r.Cursor, r.Pane
-		src, err = WatchPane(ctx, c, info)
-	} else if opt.Pane.ID == opt.PaneID {
-		info = opt.Pane
-		src, err = WatchPane(ctx, c, info)
-	} else {
-		src, err = Watch(ctx, c, opt.PaneID)
 	}
+	// Attach first, then take the cursor through the control client: the
+	// cursor and the change stream are aligned, so no output falls between
+	// them, and neither the cursor nor any check starts a tmux process.
+	src, err := WatchPane(ctx, c, info)
 	if err != nil {
 		return TextResult{}, err
 	}
 	defer src.Close()
+	if !opt.HasStart {
+		r, err := read(ctx, c, src, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info})
+		if err != nil {
+			return TextResult{}, err
+		}
+		cur, info = r.Cursor, r.Pane
+	}
 	deadline := start.Add(opt.Timeout)
-	timer := time.NewTimer(opt.Timeout)
+	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	tick, report, stopTick := progressTicker(ctx, opt.PaneID, opt.Timeout, "text matching "+strings.Join(opt.Match.raw, " | "))
 	defer stopTick()
-	var last time.Time
+	var last, lastChange time.Time
+	quiet := true // no change came within minCheckGap of the one before
 	for {
-		if gap := time.Since(last); gap < minCheckGap {
+		if gap := time.Since(last); !quiet && gap < minCheckGap {
 			// output keeps coming: look at most every minCheckGap, so a
-			// flood does not turn into back-to-back captures competing
-			// with tmux for the CPU (the first change after a quiet spell
-			// is checked at once)
+			// flood does not turn into back-to-back checks competing with
+			// tmux for the CPU (the first change after a quiet spell is
+			// checked at once)
 			select {
 			case <-ctx.Done():
 				return TextResult{}, ctx.Err()
 			case <-time.After(minCheckGap - gap):
 			}
+			lastChange = time.Now() // what came while throttled counts as now
 		}
 		last = time.Now()
-		res, done, err := checkText(ctx, c, opt, cur, &info)
+		res, done, err := checkText(ctx, c, src, opt, cur, &info)
 		if err != nil {
 			return res, err
 		}
@@ -117,8 +121,12 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 				return res, ctx.Err()
 			case <-timer.C:
 				deadline = time.Now() // one last look at the deadline
+				quiet = true
 				break wait
 			case <-src.Changed():
+				now := time.Now()
+				quiet = now.Sub(lastChange) >= minCheckGap
+				lastChange = now
 				break wait
 			case <-tick:
 				report(time.Since(start))
@@ -127,10 +135,26 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	}
 }
 
-// checkText reads everything after cur once (one tmux process when info
-// holds the pane as last seen; info is updated) and looks for a match.
-func checkText(ctx context.Context, c *tmux.Client, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo) (TextResult, bool, error) {
-	r, err := pane.Read(ctx, c, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true})
+// read is pane.Read through the source's control client when one is
+// attached (no tmux process), else through c; a control client that ended
+// meanwhile falls back to c.
+func read(ctx context.Context, c *tmux.Client, src Source, id string, cur pane.Cursor, opt pane.ReadOptions) (pane.ReadResult, error) {
+	if v := src.Via(); v != nil {
+		opt.Via = v
+		r, err := pane.Read(ctx, c, id, cur, opt)
+		if !errors.Is(err, tmux.ErrControlClosed) {
+			return r, err
+		}
+		opt.Via = nil
+	}
+	return pane.Read(ctx, c, id, cur, opt)
+}
+
+// checkText reads everything after cur once (one snapshot when info holds
+// the pane as last seen, through the control client when attached; info is
+// updated) and looks for a match.
+func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo) (TextResult, bool, error) {
+	r, err := read(ctx, c, src, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true})
 	if err != nil {
 		if errors.Is(err, tmux.ErrPaneNotFound) {
 			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: "the pane was closed during the wait"}, true, nil

@@ -16,6 +16,11 @@ type Source interface {
 	Changed() <-chan struct{} // receives when the pane may have changed (coalesced)
 	Note() string             // how changes are detected, when worth saying ("polling: ...")
 	Close()                   // stops watching; a control client is detached before Close returns
+	// Via is the attached control client, through which snapshots start no
+	// tmux process and are aligned with the change stream (a change that
+	// happened before a snapshot through Via is in it and does not signal
+	// again); nil while polling.
+	Via() tmux.Snapshotter
 }
 
 // Polling intervals of the fallback: fast right after the wait starts or
@@ -45,7 +50,7 @@ func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, er
 		s.poll("polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)")
 		return s, nil
 	}
-	k, err := c.Control(ctx, p, tmux.ControlOptions{OnEvent: func(tmux.ControlEvent) { s.signal() }})
+	k, err := c.Control(ctx, p, tmux.ControlOptions{OnEvent: s.event})
 	if err != nil {
 		if errors.Is(err, tmux.ErrNoServer) || ctx.Err() != nil {
 			return nil, err
@@ -53,7 +58,9 @@ func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, er
 		s.poll("polling: " + err.Error())
 		return s, nil
 	}
+	s.mu.Lock()
 	s.k = k
+	s.mu.Unlock()
 	go func() {
 		select {
 		case <-s.stop:
@@ -78,6 +85,26 @@ type source struct {
 	mu      sync.Mutex
 	note    string
 	polling bool
+}
+
+// event handles a control-mode event (on the client's reading goroutine).
+// The output of a command through the client (a snapshot) comes after every
+// change that is in it: a pending signal for those changes is dropped, so a
+// snapshot is not followed by a redundant one.
+func (s *source) event(e tmux.ControlEvent) {
+	if e.Kind == tmux.EventCommandDone {
+		s.mu.Lock()
+		polling := s.polling
+		s.mu.Unlock()
+		if !polling {
+			select {
+			case <-s.ch:
+			default:
+			}
+		}
+		return
+	}
+	s.signal()
 }
 
 func (s *source) signal() {
@@ -117,6 +144,15 @@ func (s *source) pollLoop() {
 }
 
 func (s *source) Changed() <-chan struct{} { return s.ch }
+
+func (s *source) Via() tmux.Snapshotter {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.k == nil || s.polling {
+		return nil
+	}
+	return s.k
+}
 
 func (s *source) Note() string {
 	s.mu.Lock()
