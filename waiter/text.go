@@ -65,21 +65,22 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 			return TextResult{}, err
 		}
 	}
-	// Attach first, then take the cursor through the control client: the
-	// cursor and the change stream are aligned, so no output falls between
-	// them, and neither the cursor nor any check starts a tmux process.
-	src, err := WatchPane(ctx, c, info)
-	if err != nil {
-		return TextResult{}, err
-	}
-	defer src.Close()
+	// The wait's start is taken before attaching (one tmux process), so
+	// output that comes while the control client attaches is after the
+	// cursor: the first check, right after attaching, reads it. Every later
+	// check goes through the control client.
 	if !opt.HasStart {
-		r, err := read(ctx, c, src, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info})
+		r, err := pane.Read(ctx, c, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info})
 		if err != nil {
 			return TextResult{}, err
 		}
 		cur, info = r.Cursor, r.Pane
 	}
+	src, err := WatchPane(ctx, c, info)
+	if err != nil {
+		return TextResult{}, err
+	}
+	defer src.Close()
 	deadline := start.Add(opt.Timeout)
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
