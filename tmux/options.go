@@ -67,8 +67,41 @@ func (c *Client) SetPaneOptions(ctx context.Context, id string, set map[string]s
 	if len(args) == 0 {
 		return nil
 	}
-	_, err := c.Run(ctx, args...)
+	if argsLen(args) <= maxCommand {
+		_, err := c.Run(ctx, args...)
+		return c.notFound(id, err)
+	}
+	// Too long for one tmux command line (the client refuses "command too
+	// long"): the same list goes as a configuration file on stdin, one
+	// command per line, every argument single-quoted (plain tokens hold no
+	// quote), still parsed and run by the server as one unit.
+	var script strings.Builder
+	for _, a := range args {
+		switch {
+		case a == ";":
+			script.WriteString("\n")
+		case strings.ContainsAny(a, "'\n"):
+			return fmt.Errorf("pane option argument %q cannot be quoted", a)
+		default:
+			script.WriteString("'" + a + "' ")
+		}
+	}
+	script.WriteString("\n")
+	_, err := c.RunInput(ctx, []byte(script.String()), "source-file", "-")
 	return c.notFound(id, err)
+}
+
+// maxCommand bounds the bytes of one tmux command line: the tmux client
+// sends its arguments in one message of at most 16 KiB (MAX_IMSGSIZE) and
+// refuses longer ones with "command too long".
+const maxCommand = 8 << 10
+
+func argsLen(args []string) int {
+	n := 0
+	for _, a := range args {
+		n += len(a) + 1
+	}
+	return n
 }
 
 // SetPaneOption sets one option of the pane (set-option -p) to value,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -284,32 +285,31 @@ func (c *Client) KillPane(ctx context.Context, id string) error {
 	return c.notFound(id, err)
 }
 
-// maxArg keeps each argument well under Linux's 128 KiB per-argument limit.
-const maxArg = 32 << 10
-
-// SendText types text into a pane exactly. Text without a newline goes as
-// literal keys (send-keys -l: no key-name lookup); a trailing ";" is escaped
-// as tmux's argument parser requires (tmux(1), COMMAND PARSING). Text with
-// newlines is pasted as one bracketed paste (load-buffer + paste-buffer -p),
-// so a shell does not run its lines one by one. With submit, Enter follows in
-// the same command list.
+// SendText types text into a pane exactly. Short text without a newline goes
+// as literal keys (send-keys -l: no key-name lookup); a trailing ";" is
+// escaped as tmux's argument parser requires (tmux(1), COMMAND PARSING).
+// Text with newlines is pasted as one bracketed paste (load-buffer +
+// paste-buffer -p), so a shell does not run its lines one by one. A line too
+// long for one tmux command line (maxCommand), or holding a NUL byte (argv
+// cannot), goes through a buffer too, pasted without brackets: its bytes, as
+// send-keys -l would type them. With
+// submit, Enter follows in the same command list.
 func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
 	var args []string
 	var stdin []byte
-	if strings.Contains(text, "\n") {
+	multiline := strings.Contains(text, "\n")
+	if multiline || len(text) > maxCommand/2 || strings.ContainsRune(text, 0) {
 		buf := "panectl-" + nonce()
 		stdin = []byte(text)
-		args = []string{"load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d", "-p", "-b", buf, "-t", id}
-	} else {
-		for _, chunk := range chunks(text, maxArg) {
-			if len(args) > 0 {
-				args = append(args, ";")
-			}
-			if strings.HasSuffix(chunk, ";") {
-				chunk = chunk[:len(chunk)-1] + `\;`
-			}
-			args = append(args, "send-keys", "-l", "-t", id, "--", chunk)
+		args = []string{"load-buffer", "-b", buf, "-", ";", "paste-buffer", "-d", "-b", buf, "-t", id}
+		if multiline {
+			args = slices.Insert(args, 7, "-p")
 		}
+	} else if text != "" {
+		if strings.HasSuffix(text, ";") {
+			text = text[:len(text)-1] + `\;`
+		}
+		args = append(args, "send-keys", "-l", "-t", id, "--", text)
 	}
 	if submit {
 		if len(args) > 0 {
@@ -322,23 +322,6 @@ func (c *Client) SendText(ctx context.Context, id, text string, submit bool) err
 	}
 	_, err := c.RunInput(ctx, stdin, args...)
 	return c.notFound(id, err)
-}
-
-// chunks cuts s into pieces of at most n bytes on UTF-8 boundaries.
-func chunks(s string, n int) []string {
-	var out []string
-	for len(s) > n {
-		cut := n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		out = append(out, s[:cut])
-		s = s[cut:]
-	}
-	if s != "" {
-		out = append(out, s)
-	}
-	return out
 }
 
 // SendKeys presses named keys (tmux(1), KEY BINDINGS names: Enter, C-c, ...).
