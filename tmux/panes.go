@@ -276,7 +276,13 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		return PaneInfo{}, err
 	}
 	id := strings.TrimSpace(out)
-	return c.Pane(ctx, id)
+	p, err := c.Pane(ctx, id)
+	if err != nil && (errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer)) {
+		// Created, then gone before it could be read: its command exited
+		// at once (and, being the last pane, may have taken the server).
+		return PaneInfo{}, fmt.Errorf("%w: pane %s was created but its command exited at once (keep it with `tmux set-option -g remain-on-exit on` to read its output)", ErrPaneExited, id)
+	}
+	return p, err
 }
 
 // KillPane kills a pane (kill-pane).
