@@ -93,6 +93,8 @@ func codeOf(err error) (int, string) {
 		return ExitUsage, "usage"
 	case errors.Is(err, waiter.ErrRefused):
 		return ExitStopped, "refused"
+	case errors.Is(err, tmux.ErrPaneExited):
+		return ExitPaneExited, "exited"
 	case errors.Is(err, pane.ErrNoTask):
 		return ExitNotFound, "not_found"
 	case errors.Is(err, tmux.ErrNoServer):

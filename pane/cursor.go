@@ -103,7 +103,7 @@ func ParseCursor(s string) (Cursor, error) {
 	}
 	b, err := base64.RawURLEncoding.DecodeString(s[len(cursorMagic):])
 	if err != nil || len(b) < 4 {
-		return bad("it is not base64url")
+		return bad("it is truncated or not base64url")
 	}
 	body, sum := b[:len(b)-4], binary.BigEndian.Uint32(b[len(b)-4:])
 	if crc32.ChecksumIEEE(body) != sum {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -153,6 +154,17 @@ func TestValidateInput(t *testing.T) {
 			t.Errorf("%s %.80s: got %v, want a validation error naming %v", c.tool.Name, c.in, err, c.fields)
 		case c.fields != nil && !reflect.DeepEqual(ve.Fields(), c.fields):
 			t.Errorf("%s %.80s: fields %v, want %v (%v)", c.tool.Name, c.in, ve.Fields(), c.fields, err)
+		}
+	}
+}
+
+// A JSON null is named as null, not as Go's "<invalid reflect.Value>".
+func TestValidateInputNull(t *testing.T) {
+	capture, _ := Lookup("capture")
+	for _, in := range []string{`null`, `{"pane_id":"%0","cursor":null}`} {
+		err := ValidateInput(capture, []byte(in))
+		if err == nil || strings.Contains(err.Error(), "reflect") || !strings.Contains(err.Error(), "null") {
+			t.Errorf("%s: %v; want an error that names null", in, err)
 		}
 	}
 }

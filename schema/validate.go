@@ -145,6 +145,8 @@ func problems(err error) []Problem {
 		}
 		return out
 	}
+	// jsonschema-go prints a JSON null as Go's zero reflect.Value.
+	detail = strings.ReplaceAll(detail, "<invalid reflect.Value>", "null")
 	detail = floatRE.ReplaceAllString(ratRE.ReplaceAllString(detail, "$1"), "$1")
 	if len(detail) > 200 {
 		detail = detail[:197] + "..."

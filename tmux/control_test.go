@@ -205,32 +205,6 @@ func TestControlUnavailable(t *testing.T) {
 	}
 }
 
-// A reader that falls behind gets %pause; the client continues the pane and
-// reports it, and output flows again.
-func TestControlPauseContinues(t *testing.T) {
-	s := tmuxtest.New(t)
-	// yes runs until C-c (the shell survives it: its trap is a handler, not
-	// an ignore, so yes gets the default action), so output keeps coming
-	// for as long as the client stalls, however loaded the machine is.
-	p := s.NewPane([2]int{80, 24}, "sh", "-c", "trap : INT; read x; yes; exec cat")
-	rec := newRecorder()
-	var stall sync.Once
-	k, err := s.Client.Control(context.Background(), p, tmux.ControlOptions{PauseAfter: 1, OnEvent: func(e tmux.ControlEvent) {
-		if e.Kind == tmux.EventOutput {
-			stall.Do(func() { time.Sleep(3 * time.Second) })
-		}
-		rec.on(e)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
-	s.Tmux("send-keys", "-t", p.ID, "go", "Enter")
-	rec.waitFor(t, "pause", hasKind(tmux.EventPause))
-	s.Tmux("send-keys", "-t", p.ID, "C-c")
-	s.Tmux("send-keys", "-t", p.ID, "-l", "fourth")
-	rec.waitFor(t, "output after continue", func(r *recorder) bool { return strings.Contains(r.out.String(), "fourth") })
-}
 
 // A panectl process that dies without detaching leaves no client: the
 // kernel kills the control client (Pdeathsig).

@@ -19,6 +19,9 @@ var (
 	ErrPaneNotFound = errors.New("no such pane")
 	// ErrAmbiguousTarget: a session:window.pane target names more than one pane.
 	ErrAmbiguousTarget = errors.New("ambiguous target")
+	// ErrPaneExited: the pane (or its process) was gone before the operation
+	// could finish, e.g. a new pane whose command exited at once.
+	ErrPaneExited = errors.New("the pane exited")
 )
 
 // Error is a failed tmux command: the argument vector, tmux's exit code and

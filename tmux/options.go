@@ -52,8 +52,7 @@ func (c *Client) SetPaneOptions(ctx context.Context, id string, set map[string]s
 	if err != nil || len(args) == 0 {
 		return err
 	}
-	_, err = c.Run(ctx, args...)
-	return c.notFound(id, err)
+	return c.runList(ctx, id, args)
 }
 
 // optionArgs is the command list of SetPaneOptions (nil: nothing to do).
@@ -75,6 +74,44 @@ func optionArgs(id string, set map[string]string, unset []string) ([]string, err
 		add("set-option", "-p", "-u", "-t", id, k)
 	}
 	return args, nil
+}
+
+// runList runs a command list of plain-token arguments. One too long for a
+// tmux command line (the client refuses "command too long") goes as a
+// configuration file on stdin instead, one command per line, every argument
+// single-quoted, still parsed and run by the server as one unit.
+func (c *Client) runList(ctx context.Context, id string, args []string) error {
+	if argsLen(args) <= maxCommand {
+		_, err := c.Run(ctx, args...)
+		return c.notFound(id, err)
+	}
+	var script strings.Builder
+	for _, a := range args {
+		switch {
+		case a == ";":
+			script.WriteString("\n")
+		case strings.ContainsAny(a, "'\n"):
+			return fmt.Errorf("pane option argument %q cannot be quoted", a)
+		default:
+			script.WriteString("'" + a + "' ")
+		}
+	}
+	script.WriteString("\n")
+	_, err := c.RunInput(ctx, []byte(script.String()), "source-file", "-")
+	return c.notFound(id, err)
+}
+
+// maxCommand bounds the bytes of one tmux command line: the tmux client
+// sends its arguments in one message of at most 16 KiB (MAX_IMSGSIZE) and
+// refuses longer ones with "command too long".
+const maxCommand = 8 << 10
+
+func argsLen(args []string) int {
+	n := 0
+	for _, a := range args {
+		n += len(a) + 1
+	}
+	return n
 }
 
 // SetPaneOption sets one option of the pane (set-option -p) to value,

@@ -275,7 +275,13 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		return PaneInfo{}, err
 	}
 	id := strings.TrimSpace(out)
-	return c.Pane(ctx, id)
+	p, err := c.Pane(ctx, id)
+	if err != nil && (errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer)) {
+		// Created, then gone before it could be read: its command exited
+		// at once (and, being the last pane, may have taken the server).
+		return PaneInfo{}, fmt.Errorf("%w: pane %s was created but its command exited at once (keep it with `tmux set-option -g remain-on-exit on` to read its output)", ErrPaneExited, id)
+	}
+	return p, err
 }
 
 // KillPane kills a pane (kill-pane).
@@ -284,25 +290,32 @@ func (c *Client) KillPane(ctx context.Context, id string) error {
 	return c.notFound(id, err)
 }
 
-// maxArg keeps each argument well under Linux's 128 KiB per-argument limit.
-const maxArg = 32 << 10
-
-// SendText types text into a pane exactly. Text without a newline goes as
-// literal keys (send-keys -l: no key-name lookup); a trailing ";" is escaped
-// as tmux's argument parser requires (tmux(1), COMMAND PARSING). Text with
-// newlines is pasted as one bracketed paste (load-buffer + paste-buffer -p),
-// so a shell does not run its lines one by one. With submit, Enter follows in
-// the same command list.
+// SendText types text into a pane exactly. Short text without a newline goes
+// as literal keys (send-keys -l: no key-name lookup); a trailing ";" is
+// escaped as tmux's argument parser requires (tmux(1), COMMAND PARSING).
+// Text with newlines is pasted as one bracketed paste (load-buffer +
+// paste-buffer -p), so a shell does not run its lines one by one. A line too
+// long for one tmux command line (maxCommand), or holding a NUL byte (argv
+// cannot), goes through a buffer too, pasted without brackets: its bytes, as
+// send-keys -l would type them. With submit, Enter follows in the same
+// command list.
 func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
 	return c.SendTextOptions(ctx, id, text, submit, nil, nil)
 }
 
 // SendTextOptions is SetPaneOptions then SendText in one tmux command list
-// (one process): the options are set before the first key is typed.
+// (one process): the options are set before the first key is typed. Options
+// too long for one command line are set first, by a process of their own.
 func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bool, set map[string]string, unset []string) error {
 	args, err := optionArgs(id, set, unset)
 	if err != nil {
 		return err
+	}
+	if argsLen(args) > maxCommand/2 {
+		if err := c.runList(ctx, id, args); err != nil {
+			return err
+		}
+		args = nil
 	}
 	var stdin []byte
 	add := func(a ...string) {
@@ -311,18 +324,22 @@ func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bo
 		}
 		args = append(args, a...)
 	}
-	if strings.Contains(text, "\n") {
+	multiline := strings.Contains(text, "\n")
+	switch {
+	case multiline || len(text) > maxCommand/2 || strings.ContainsRune(text, 0):
 		buf := "panectl-" + nonce()
 		stdin = []byte(text)
 		add("load-buffer", "-b", buf, "-")
-		add("paste-buffer", "-d", "-p", "-b", buf, "-t", id)
-	} else {
-		for _, chunk := range chunks(text, maxArg) {
-			if strings.HasSuffix(chunk, ";") {
-				chunk = chunk[:len(chunk)-1] + `\;`
-			}
-			add("send-keys", "-l", "-t", id, "--", chunk)
+		if multiline {
+			add("paste-buffer", "-d", "-p", "-b", buf, "-t", id)
+		} else {
+			add("paste-buffer", "-d", "-b", buf, "-t", id)
 		}
+	case text != "":
+		if strings.HasSuffix(text, ";") {
+			text = text[:len(text)-1] + `\;`
+		}
+		add("send-keys", "-l", "-t", id, "--", text)
 	}
 	if submit {
 		add("send-keys", "-t", id, "Enter")
@@ -332,23 +349,6 @@ func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bo
 	}
 	_, err = c.RunInput(ctx, stdin, args...)
 	return c.notFound(id, err)
-}
-
-// chunks cuts s into pieces of at most n bytes on UTF-8 boundaries.
-func chunks(s string, n int) []string {
-	var out []string
-	for len(s) > n {
-		cut := n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		out = append(out, s[:cut])
-		s = s[cut:]
-	}
-	if s != "" {
-		out = append(out, s)
-	}
-	return out
 }
 
 // SendKeys presses named keys (tmux(1), KEY BINDINGS names: Enter, C-c, ...).

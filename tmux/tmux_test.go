@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 func TestResolveServer(t *testing.T) {
@@ -97,19 +96,5 @@ func TestClassify(t *testing.T) {
 	e := &Error{Args: []string{"-S", "/s", "capture-pane"}, ExitCode: 1, Stderr: "can't find pane: %9", kind: ErrPaneNotFound}
 	if !errors.Is(e, ErrPaneNotFound) || !strings.Contains(e.Error(), "capture-pane") || !strings.Contains(e.Error(), "can't find pane: %9") {
 		t.Errorf("Error: %v", e)
-	}
-}
-
-func TestChunks(t *testing.T) {
-	s := strings.Repeat("é中😀a", 1000)
-	var got string
-	for _, c := range chunks(s, 7) {
-		if len(c) > 7 || !utf8.ValidString(c) {
-			t.Fatalf("chunk %q: longer than 7 bytes or cut inside a character", c)
-		}
-		got += c
-	}
-	if got != s {
-		t.Fatal("chunks do not add up to the text")
 	}
 }

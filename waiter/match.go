@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
 )
@@ -42,8 +43,8 @@ func NewMatcher(what string, patterns []string, regex, ignoreCase bool) (*Matche
 		if p == "" {
 			return nil, fmt.Errorf("%w: %s %d is empty", ErrInvalidPattern, what, i+1)
 		}
-		if len(p) > MaxPatternLength {
-			return nil, fmt.Errorf("%w: %s %d is %d characters, at most %d allowed", ErrInvalidPattern, what, i+1, len(p), MaxPatternLength)
+		if n := utf8.RuneCountInString(p); n > MaxPatternLength {
+			return nil, fmt.Errorf("%w: %s %d is %d characters, at most %d allowed", ErrInvalidPattern, what, i+1, n, MaxPatternLength)
 		}
 		if !regex {
 			if ignoreCase {

@@ -59,6 +59,18 @@ func TestMatcherLimits(t *testing.T) {
 	}
 }
 
+// The limit is in characters (SPEC.md section 3, and maxLength in the JSON
+// Schema), not bytes: 4096 two-byte characters are allowed.
+func TestMatcherLimitIsCharacters(t *testing.T) {
+	if _, err := NewMatcher("pattern", []string{strings.Repeat("é", MaxPatternLength)}, false, false); err != nil {
+		t.Errorf("4096 characters of é: %v", err)
+	}
+	_, err := NewMatcher("pattern", []string{strings.Repeat("é", MaxPatternLength+1)}, false, false)
+	if err == nil || !strings.Contains(err.Error(), "is 4097 characters") {
+		t.Errorf("4097 characters of é: %v", err)
+	}
+}
+
 func TestCatastrophicPatternIsBounded(t *testing.T) {
 	m, err := NewMatcher("pattern", []string{`^(a+)+$`}, true, false)
 	if err != nil {
