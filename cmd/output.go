@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"encoding/json"
 	"fmt"
 	"github.com/spf13/cobra"
@@ -42,10 +43,8 @@ const (
 // parseTimeout reads a timeout flag value in seconds.
 func parseTimeout(s string) (float64, error) {
 	s = strings.TrimSpace(s)
-	if s == "" {
-		return defaultTimeout, nil
-	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
+	if v, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		// a number too large for a float64 is +Inf, clamped like any other
 		if v != v { // NaN
 			return 0, usageErrorf("invalid timeout %q: want seconds (1.5) or a duration (500ms, 2s, 1m)", s)
 		}

@@ -112,6 +112,9 @@ Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited.`,
 				}
 				if out.Outcome != waiter.OutcomeMatched {
 					fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs", out.Outcome, out.Seconds)
+					if out.Outcome == waiter.OutcomeStopped {
+						fmt.Fprintf(f.IO.ErrOut, ": stop pattern %q matched", out.Matched)
+					}
 					if n := len(out.Output); n > 0 && out.Outcome == waiter.OutcomeTimeout {
 						fmt.Fprintf(f.IO.ErrOut, "; last lines seen:\n  %s", strings.Join(out.Output[max(0, n-5):], "\n  "))
 					}

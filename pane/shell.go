@@ -183,7 +183,7 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 		return 0, fmt.Errorf("%w: the command is empty", ErrParse)
 	}
 	if n > 1 && !allowMulti {
-		return n, fmt.Errorf("%w: the command holds %d top-level statements (separated by ';', '&' or a newline); run refuses them so that one exit status answers for one command: join them with && (stops at the first failure), group them in { ...; } or ( ... ), or pass --allow-multi to get the status of the last one", ErrMultiStatement, n)
+		return n, fmt.Errorf("%w: the command holds %d top-level statements (separated by ';', '&' or a newline); run refuses them so that one exit status answers for one command: join them with && (stops at the first failure), group them in { ...; } or ( ... ), or pass --allow-multi (allow_multi in JSON) to get the status of the last one", ErrMultiStatement, n)
 	}
 	return n, nil
 }

@@ -205,7 +205,6 @@ func TestControlUnavailable(t *testing.T) {
 	}
 }
 
-
 // A panectl process that dies without detaching leaves no client: the
 // kernel kills the control client (Pdeathsig).
 func TestControlDiesWithParent(t *testing.T) {

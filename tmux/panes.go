@@ -157,7 +157,7 @@ func (c *Client) notFound(target string, err error) error {
 
 // ResolvePane turns a target into one pane: "%N" directly, or
 // "session[:window[.pane]]" matched exactly (session names never by prefix;
-// window by index, name or @id; pane by index). The target must name exactly
+// window by index or @id; pane by index), or a window id "@N[.pane]". The target must name exactly
 // one pane; otherwise *NotFoundError or an ErrAmbiguousTarget error.
 func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, error) {
 	if strings.HasPrefix(target, "%") {
@@ -171,10 +171,14 @@ func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, erro
 		return PaneInfo{}, err
 	}
 	sess, rest, hasWin := strings.Cut(target, ":")
+	if strings.HasPrefix(target, "@") {
+		// a window id alone: that window's pane, when it has one
+		sess, rest, hasWin = "", target, true
+	}
 	win, pidx, hasPane := strings.Cut(rest, ".")
 	var hits []PaneInfo
 	for _, p := range panes {
-		if p.SessionName != sess && p.SessionID != sess {
+		if sess != "" && p.SessionName != sess && p.SessionID != sess {
 			continue
 		}
 		if hasWin && win != "" && win != strconv.Itoa(p.WindowIndex) && win != p.WindowID {
