@@ -87,6 +87,7 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	tick, report, stopTick := progressTicker(ctx, opt.PaneID, opt.Timeout, "text matching "+strings.Join(opt.Match.raw, " | "))
 	defer stopTick()
 	var last, lastChange time.Time
+	var seen TextResult // the last look, for a pane that vanishes
 	quiet := true // no change came within minCheckGap of the one before
 	for {
 		if gap := time.Since(last); !quiet && gap < minCheckGap {
@@ -107,10 +108,18 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 			return res, err
 		}
 		res.Elapsed = time.Since(start)
-		res.Note = joinNotes(res.Note, src.Note())
+		if res.Outcome == OutcomeExited && res.Output == nil {
+			// the pane is gone with its lines: say what was seen last
+			res.Output, res.Truncated, res.LinesDropped = seen.Output, seen.Truncated, seen.LinesDropped
+		}
+		if res.Outcome != OutcomeExited {
+			// (a control client ends with its pane: no fallback to speak of)
+			res.Note = joinNotes(res.Note, src.Note())
+		}
 		if done {
 			return res, nil
 		}
+		seen = res
 		if !time.Now().Before(deadline) {
 			res.Outcome = OutcomeTimeout
 			return res, nil
