@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -235,75 +232,18 @@ func runKillTask(ctx context.Context, f *Factory, in schema.TaskInput) (schema.K
 	return schema.KillTaskOutput{CompletionFrame: fr, Signals: signals}, nil
 }
 
-// taskExec is the supervisor a task pane runs (panectl -S SOCKET
-// __task-exec %N -- SHELL -c COMMAND): it runs the command in the pane,
-// records its exit code or signal in the pane's options, and enforces the
-// task's time limit. Signals sent to the pane's process group (task kill,
-// C-c typed into the pane) reach the command; the supervisor outlives them
-// to record how the command ended.
+// taskExec is the hidden `__task-exec %N -- SHELL -c COMMAND` a task pane
+// runs: waiter.SuperviseTask does the work.
 func taskExec(f *Factory, paneID string, argv []string) error {
-	if argv[0] == "--" {
+	if len(argv) > 0 && argv[0] == "--" {
 		argv = argv[1:]
 	}
 	if len(argv) == 0 {
 		return usageErrorf("no command to supervise")
 	}
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	go func() {
-		for range sigs { // the command got the signal too; outlive it
-		}
-	}()
-	ctx := context.Background()
 	c, err := f.Client()
 	if err != nil {
 		return err
 	}
-	var limit time.Duration
-	if t, err := pane.LoadTask(ctx, c, pane.TaskIDOf(paneID)); err == nil && t.Spec.LimitMS > 0 {
-		limit = time.Duration(t.Spec.LimitMS)*time.Millisecond - time.Since(time.UnixMilli(t.Spec.Started))
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "panectl: cannot start %s: %v\n", argv[0], err)
-		return pane.RecordTaskExit(ctx, c, paneID, 127, 0)
-	}
-	done := make(chan struct{})
-	if limit > 0 || limit < 0 {
-		go func() {
-			select {
-			case <-done:
-				return
-			case <-time.After(max(limit, 0)):
-			}
-			_ = pane.MarkTask(ctx, c, paneID, pane.TaskTimedOut)
-			for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
-				if s == syscall.SIGKILL {
-					_ = cmd.Process.Kill() // not the group: this supervisor must record it
-				} else {
-					_ = syscall.Kill(-os.Getpid(), s)
-				}
-				select {
-				case <-done:
-					return
-				case <-time.After(pane.TaskKillGrace):
-				}
-			}
-		}()
-	}
-	_ = cmd.Wait()
-	close(done)
-	code, sig := 0, 0
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
-		if ws.Signaled() {
-			sig = int(ws.Signal())
-		} else {
-			code = ws.ExitStatus()
-		}
-	}
-	// How the command ended is in the pane's options; the supervisor's
-	// own exit status is not used (and a signal to the pane's group has
-	// cancelled panectl's context, which would print "interrupted").
-	return pane.RecordTaskExit(ctx, c, paneID, code, sig)
+	return waiter.SuperviseTask(c, paneID, argv)
 }

@@ -2,6 +2,10 @@ package waiter
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
 	"syscall"
 	"time"
 
@@ -73,4 +77,68 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 	}
 	t, _, err = WaitTask(ctx, c, id, grace)
 	return t, sent, err
+}
+
+// SuperviseTask is the supervisor a task pane runs (panectl -S SOCKET
+// __task-exec %N -- SHELL -c COMMAND): it runs argv in the pane, records
+// its exit code or signal in the pane's options (pane.RecordTaskExit: tmux
+// 3.3 reports no signal and sometimes no status), and enforces the task's
+// time limit (SIGINT, SIGTERM, SIGKILL, TaskKillGrace apart). Signals sent
+// to the pane's process group (task kill, C-c typed into the pane) reach
+// the command; the supervisor outlives them to record how it ended.
+func SuperviseTask(c *tmux.Client, paneID string, argv []string) error {
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	go func() {
+		for range sigs { // the command got the signal too; outlive it
+		}
+	}()
+	ctx := context.Background()
+	var limit time.Duration
+	if t, err := pane.LoadTask(ctx, c, pane.TaskIDOf(paneID)); err == nil && t.Spec.LimitMS > 0 {
+		limit = time.Duration(t.Spec.LimitMS)*time.Millisecond - time.Since(time.UnixMilli(t.Spec.Started))
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "panectl: cannot start %s: %v\n", argv[0], err)
+		return pane.RecordTaskExit(ctx, c, paneID, 127, 0)
+	}
+	done := make(chan struct{})
+	if limit > 0 || limit < 0 {
+		go func() {
+			select {
+			case <-done:
+				return
+			case <-time.After(max(limit, 0)):
+			}
+			_ = pane.MarkTask(ctx, c, paneID, pane.TaskTimedOut)
+			for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+				if s == syscall.SIGKILL {
+					_ = cmd.Process.Kill() // not the group: this supervisor must record it
+				} else {
+					_ = syscall.Kill(-os.Getpid(), s)
+				}
+				select {
+				case <-done:
+					return
+				case <-time.After(pane.TaskKillGrace):
+				}
+			}
+		}()
+	}
+	_ = cmd.Wait()
+	close(done)
+	code, sig := 0, 0
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
+		if ws.Signaled() {
+			sig = int(ws.Signal())
+		} else {
+			code = ws.ExitStatus()
+		}
+	}
+	// How the command ended is in the pane's options; the supervisor's
+	// own exit status is not used (and a signal to the pane's group has
+	// cancelled panectl's context, which would print "interrupted").
+	return pane.RecordTaskExit(ctx, c, paneID, code, sig)
 }

@@ -88,7 +88,7 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	defer stopTick()
 	var last, lastChange time.Time
 	var seen TextResult // the last look, for a pane that vanishes
-	quiet := true // no change came within minCheckGap of the one before
+	quiet := true       // no change came within minCheckGap of the one before
 	for {
 		if gap := time.Since(last); !quiet && gap < minCheckGap {
 			// output keeps coming: look at most every minCheckGap, so a
