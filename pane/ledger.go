@@ -179,6 +179,9 @@ func echoes(line, t string) bool {
 	if len(t) < 4 {
 		return false
 	}
+	if partialEcho(line, t) {
+		return true
+	}
 	for i := strings.Index(line, t); i >= 0; {
 		rest := line[i+len(t):]
 		if boundary(line[:i]) && strings.HasPrefix(rest, "  ") {
@@ -189,6 +192,25 @@ func echoes(line, t string) bool {
 			break
 		}
 		i += 1 + j
+	}
+	return false
+}
+
+// partialEchoMin is the shortest start of a typed line that counts as its
+// echo while the terminal is still drawing it.
+const partialEchoMin = 8
+
+// partialEcho reports whether line ends with the start of typed line t (at
+// least partialEchoMin bytes, after a prompt-like boundary): the echo of a
+// long line caught while the terminal is still drawing it.
+func partialEcho(line, t string) bool {
+	for i := 0; i+partialEchoMin <= len(line); i++ {
+		if line[i] != t[0] || !boundary(line[:i]) {
+			continue
+		}
+		if rest := line[i:]; len(rest) < len(t) && strings.HasPrefix(t, rest) {
+			return true
+		}
 	}
 	return false
 }

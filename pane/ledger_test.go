@@ -24,6 +24,11 @@ func TestEchoes(t *testing.T) {
 		{"~/src> git status", "git status", true},
 		{"❯ npm test", "npm test", true},
 		{"xnpm test", "npm test", false},
+		// a long line's echo caught while the terminal still draws it
+		{"$ python3 -c 'print(4", "python3 -c 'print(42)'", true},
+		{"python3 -c", "python3 -c 'print(42)'", true},
+		{"$ pyth", "python3 -c 'print(42)'", false}, // too short to tell
+		{"3 -c 'print(42)'", "python3 -c 'print(42)'", false},
 	}
 	for _, c := range cases {
 		if got := echoes(c.line, c.typed); got != c.want {
