@@ -58,11 +58,18 @@ func lastN(rows []string, n int) []string {
 // the rows in one tmux command list, so they show the same instant. With
 // withANSI the rows are also captured with their colour escapes.
 func CaptureScreen(ctx context.Context, c *tmux.Client, id string, withANSI bool) (Screen, error) {
+	return CaptureScreenVia(ctx, c, id, withANSI)
+}
+
+// CaptureScreenVia is CaptureScreen through any snapshotter: a tmux
+// process (*tmux.Client) or an attached control client (*tmux.Control),
+// which starts no process.
+func CaptureScreenVia(ctx context.Context, via tmux.Snapshotter, id string, withANSI bool) (Screen, error) {
 	specs := []tmux.CaptureSpec{{Start: 0, ToBottom: true}}
 	if withANSI {
 		specs = append(specs, tmux.CaptureSpec{Start: 0, ToBottom: true, Escapes: true})
 	}
-	info, texts, err := c.Snapshot(ctx, id, specs...)
+	info, texts, _, err := via.SnapshotOptions(ctx, id, "", specs...)
 	if err != nil {
 		return Screen{}, err
 	}

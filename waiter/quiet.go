@@ -110,7 +110,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 	deadline := start.Add(opt.Timeout)
 	res := QuietResult{}
 	look := func() (done bool, err error) {
-		s, err := pane.CaptureScreen(ctx, c, opt.PaneID, false)
+		s, err := captureScreen(ctx, c, src, opt.PaneID)
 		if err != nil {
 			if errors.Is(err, tmux.ErrPaneNotFound) {
 				res.Outcome = OutcomeExited

@@ -160,6 +160,18 @@ func read(ctx context.Context, c *tmux.Client, src Source, id string, cur pane.C
 	return pane.Read(ctx, c, id, cur, opt)
 }
 
+// captureScreen is pane.CaptureScreen through the source's control client
+// when one is attached (no tmux process), else through c.
+func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (pane.Screen, error) {
+	if v := src.Via(); v != nil {
+		s, err := pane.CaptureScreenVia(ctx, v, id, false)
+		if !errors.Is(err, tmux.ErrControlClosed) {
+			return s, err
+		}
+	}
+	return pane.CaptureScreen(ctx, c, id, false)
+}
+
 // checkText reads everything after cur once (one snapshot when info holds
 // the pane as last seen, through the control client when attached; info is
 // updated) and looks for a match.

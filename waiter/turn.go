@@ -116,7 +116,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 	// look captures and classifies once; wait is how long until time alone
 	// could change the verdict
 	look := func() (done bool, wait time.Duration, err error) {
-		s, err := pane.CaptureScreen(ctx, c, opt.PaneID, false)
+		s, err := captureScreen(ctx, c, src, opt.PaneID)
 		if err != nil {
 			if errors.Is(err, tmux.ErrPaneNotFound) {
 				res.Outcome = OutcomeExited
