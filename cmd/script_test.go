@@ -82,7 +82,13 @@ func params(dir, shell string) testscript.Params {
 			env.Setenv("LANG", "C.UTF-8")
 			env.Setenv("LC_ALL", "C.UTF-8")
 			env.Defer(func() {
-				_ = exec.Command("tmux", "-L", "t", "kill-server").Run()
+				// Every server the script started has its socket in tmp:
+				// kill each (by path: the test's own $TMUX_TMPDIR is not
+				// the script's), then remove the directory.
+				socks, _ := filepath.Glob(filepath.Join(tmp, "tmux-*", "*"))
+				for _, sock := range socks {
+					_ = exec.Command("tmux", "-S", sock, "kill-server").Run()
+				}
 				os.RemoveAll(tmp)
 			})
 			return nil
