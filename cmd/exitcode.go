@@ -67,7 +67,8 @@ var errInterrupted = errors.New("interrupted")
 // outcomeExit maps a wait outcome to its exit code.
 func outcomeExit(outcome string) error {
 	switch outcome {
-	case waiter.OutcomeMatched, "", "quiet", "turn_ended", "completed":
+	case waiter.OutcomeMatched, "", waiter.OutcomeQuiet, waiter.OutcomeTurnEnded, waiter.OutcomeBusy,
+		waiter.OutcomeCompleted, waiter.OutcomeEnded:
 		return nil
 	case waiter.OutcomeStopped:
 		return &exitError{ExitStopped, "a stop pattern matched"}

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -66,9 +65,6 @@ func frame(ctx context.Context, f *Factory, t pane.Task) (schema.CompletionFrame
 	fr.Seconds = round3(max(0, end.Sub(time.UnixMilli(t.Spec.Started)).Seconds()))
 	raw, plain, lost, err := pane.TaskOutput(ctx, c, t)
 	if err != nil {
-		if errors.Is(err, pane.ErrNoTask) {
-			return fr, err
-		}
 		return fr, err
 	}
 	fr.OutputPreview, fr.OutputTruncated = pane.Preview(plain, pane.PreviewBytes)

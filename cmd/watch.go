@@ -33,8 +33,8 @@ per line: {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":S,
     or {} when the pane was killed and no status exists. Then watch exits 0.
 --session-id defaults to the pane's tmux session id ($N).
 
---format events prints the same stream as panectl events, one JSON object per
-line with a "type" and the "pane_id":
+--format events prints the same stream as panectl's own events, one JSON
+object per line with a "type" and the "pane_id":
   {"type":"snapshot","data":B64,"command":C,"cwd":D,"cols":N,"rows":N}  (first)
   {"type":"output","data":B64}       new output bytes (base64)
   {"type":"cwd","cwd":D}             the working directory changed
@@ -83,7 +83,6 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 	if in.Timeout != nil && *in.Timeout < 0 {
 		return usageErrorf("timeout %v is out of range: want 0 (none) up to %v seconds", *in.Timeout, maxTimeout)
 	}
-	// TODO(tasks): accept a background task id here once Factory.Pane resolves task ids.
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
 		return err

@@ -206,6 +206,7 @@ type ManifestError struct {
 	Msg  string
 }
 
+// Error names the manifest file, the line when known, and the problem.
 func (e *ManifestError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("recognizer manifest %s:%d: %s", e.File, e.Line, e.Msg)

@@ -27,8 +27,17 @@ func jsonFields(t reflect.Type) []string {
 	return names
 }
 
+// frameFields is the completion frame (SPEC.md section 8).
+const frameFields = "command compressed_tokens exit_code frame_type original_tokens output_preview output_truncated pane_id seconds session_id signal status task_id tokens_skipped"
+
+func sortedFields(s string) []string {
+	f := strings.Fields(s)
+	sort.Strings(f)
+	return f
+}
+
 // TestOutputFields pins every output's field set to the names SPEC.md gives
-// (sections 3-6): fields may only ever be added, and only with the spec.
+// (sections 3-8): fields may only ever be added, and only with the spec.
 func TestOutputFields(t *testing.T) {
 	want := map[string]string{
 		"list_panes":    "panes",
@@ -40,16 +49,39 @@ func TestOutputFields(t *testing.T) {
 		"send_ascii":    "bytes cursor pane_id",
 		"capture":       "cursor lines_dropped note output pane_id reset truncated",
 		"wait_for_text": "cursor effective_timeout lines_dropped matched matched_line note outcome output pane_id seconds truncated",
+		// sections 6-8
+		"screen":            "alternate_on changed_rows cursor_x cursor_y first_row full height note pane_id rows scrolled stable title unchanged width",
+		"status_check":      "changed cursor dead exit_status lines_dropped note output pane_id running_command truncated",
+		"wait_for_quiet":    "effective_timeout note outcome pane_id quiet_ms screen seconds",
+		"recognize":         "evidence needs_quiet note pane_id recognizer state",
+		"wait_for_turn":     "effective_timeout evidence note outcome pane_id recognizer screen seconds state",
+		"run_shell_command": "attempts command cursor exit_code note outcome output pane_id seconds session_id status task_id truncated",
+		"list_tasks":        "tasks",
+		"wait_task":         "%s effective_timeout outcome",
+		"kill_task":         "%s signals",
 	}
 	for _, tool := range Tools() {
 		w, ok := want[tool.Name]
 		if !ok {
-			continue // pinned by the file that adds the tool
+			t.Errorf("%s: output fields not pinned here; add them with the spec", tool.Name)
+			continue
+		}
+		if strings.HasPrefix(w, "%s ") { // a completion frame and more
+			w = strings.Join(sortedFields(frameFields+w[2:]), " ")
 		}
 		got := strings.Join(jsonFields(reflect.TypeOf(tool.Output).Elem()), " ")
 		if got != w {
 			t.Errorf("%s output fields:\n got  %s\n want %s", tool.Name, got, w)
 		}
+	}
+	if got := strings.Join(jsonFields(reflect.TypeOf(CompletionFrame{})), " "); got != frameFields {
+		t.Errorf("completion frame fields: %s", got)
+	}
+	if got := strings.Join(jsonFields(reflect.TypeOf(Evidence{})), " "); got != "line region rule" {
+		t.Errorf("evidence fields: %s", got)
+	}
+	if got := strings.Join(jsonFields(reflect.TypeOf(ChangedRow{})), " "); got != "row text" {
+		t.Errorf("changed_rows fields: %s", got)
 	}
 	if got := strings.Join(jsonFields(reflect.TypeOf(PaneSummary{})), " "); got != "command cwd dead height pane_id pid session_id session_name title width window_id" {
 		t.Errorf("list_panes pane fields: %s", got)

@@ -168,3 +168,51 @@ func TestValidateInputNull(t *testing.T) {
 		}
 	}
 }
+
+// TestInputLimits pins the limits and defaults SPEC.md section 3 gives to
+// the published input schemas (section 9: schemas carry defaults and
+// limits), so `panectl call` and MCP clients see them, not only the run
+// functions.
+func TestInputLimits(t *testing.T) {
+	for _, c := range []struct {
+		tool, field string
+		min, max    float64
+		def         string // JSON, "" when none
+	}{
+		{"capture", "max_lines", 1, 10000, "200"},
+		{"wait_for_text", "max_lines", 1, 10000, "200"},
+		{"run_shell_command", "max_lines", 1, 10000, "200"},
+		{"wait_for_quiet", "quiet_ms", 50, 60000, "600"},
+		{"wait_for_turn", "quiet_ms", 50, 60000, "600"},
+		{"wait_for_turn", "lines", 1, 10000, "40"},
+		{"screen", "lines", 0, 10000, ""},
+		{"status_check", "scrollback_lines", 0, 10000, ""},
+	} {
+		tool, ok := Lookup(c.tool)
+		if !ok {
+			t.Fatalf("no tool %s", c.tool)
+		}
+		s, err := SchemasOf(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := s.Input.Properties[c.field]
+		if p == nil || p.Minimum == nil || p.Maximum == nil || *p.Minimum != c.min || *p.Maximum != c.max {
+			t.Errorf("%s.%s: want minimum %v, maximum %v; got %+v", c.tool, c.field, c.min, c.max, p)
+			continue
+		}
+		if got := string(p.Default); got != c.def {
+			t.Errorf("%s.%s: default %q, want %q", c.tool, c.field, got, c.def)
+		}
+	}
+	for _, name := range []string{"wait_for_text", "wait_for_quiet", "wait_for_turn", "wait_task"} {
+		tool, _ := Lookup(name)
+		s, err := SchemasOf(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := s.Input.Properties["timeout"]; p == nil || string(p.Default) != "30" {
+			t.Errorf("%s.timeout: want default 30", name)
+		}
+	}
+}

@@ -6,7 +6,7 @@ type RunInput struct {
 	Command    string   `json:"command" jsonschema:"the shell command, in the pane shell's syntax; one top-level statement unless allow_multi"`
 	Timeout    *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait for the command, default 30, clamped to [0, 3600]; on timeout C-c is pressed (foreground runs), or the task's time limit (background runs, default none)"`
 	AllowMulti bool     `json:"allow_multi,omitempty" jsonschema:"accept several top-level statements (a; b); the exit code is the last one's"`
-	MaxLines   int      `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)"`
+	MaxLines   int      `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
 	Background bool     `json:"background,omitempty" jsonschema:"run in a new pane of the detached session panectl-tasks and return a task id at once"`
 }
 
@@ -37,7 +37,7 @@ type TaskInput struct {
 // WaitTaskInput is the input of wait_task.
 type WaitTaskInput struct {
 	TaskID  string   `json:"task_id" jsonschema:"a task id (tN) from run_shell_command with background"`
-	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]"`
+	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 
 // CompletionFrame is a background task's state: while it runs, and the

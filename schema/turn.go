@@ -30,9 +30,9 @@ type RecognizeOutput struct {
 type WaitForTurnInput struct {
 	PaneID          string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
 	Recognizer      string   `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias"`
-	QuietMS         int      `json:"quiet_ms,omitempty" jsonschema:"quiet window in milliseconds, 50..60000 (default 600)"`
-	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]"`
-	Lines           int      `json:"lines,omitempty" jsonschema:"rows of the screen to return, from the bottom, 1..10000 (default 40)"`
+	QuietMS         int      `json:"quiet_ms,omitempty" jsonschema:"quiet window in milliseconds, 50..60000 (default 600)" limits:"minimum=50,maximum=60000,default=600"`
+	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]" limits:"default=30"`
+	Lines           int      `json:"lines,omitempty" jsonschema:"rows of the screen to return, from the bottom, 1..10000 (default 40)" limits:"minimum=1,maximum=10000,default=40"`
 	WaitThroughBusy bool     `json:"wait_through_busy,omitempty" jsonschema:"keep waiting while the program is busy, until its turn ends or the timeout"`
 }
 

@@ -27,6 +27,7 @@ type ValidationError struct {
 	Problems []Problem
 }
 
+// Error lists the problems, each naming its field.
 func (e *ValidationError) Error() string {
 	parts := make([]string, len(e.Problems))
 	for i, p := range e.Problems {

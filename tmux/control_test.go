@@ -81,17 +81,6 @@ func (r *recorder) waitFor(t *testing.T, what string, cond func(r *recorder) boo
 	}
 }
 
-func hasKind(k tmux.ControlEventKind) func(r *recorder) bool {
-	return func(r *recorder) bool {
-		for _, x := range r.kinds {
-			if x == k {
-				return true
-			}
-		}
-		return false
-	}
-}
-
 func TestControlDeliversTargetOutputOnlyAndChangesNothing(t *testing.T) {
 	s := tmuxtest.New(t)
 	p := s.NewPane([2]int{80, 24}, "cat")

@@ -33,6 +33,8 @@ type Error struct {
 	kind     error    // sentinel this failure means, or nil
 }
 
+// Error is "tmux COMMAND: tmux's own message" (or its exit status when it
+// printed nothing).
 func (e *Error) Error() string {
 	msg := e.Stderr
 	if msg == "" {
@@ -80,10 +82,12 @@ type NotFoundError struct {
 	Socket string
 }
 
+// Error names the target and the server's socket.
 func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("no such pane %q on the tmux server at %s (list panes with: panectl list)", e.Target, e.Socket)
 }
 
+// Unwrap returns ErrPaneNotFound.
 func (e *NotFoundError) Unwrap() error { return ErrPaneNotFound }
 
 // NoServerError says which socket was tried.
@@ -92,8 +96,10 @@ type NoServerError struct {
 	Stderr string
 }
 
+// Error names the socket tried, tmux's message and how to start a server.
 func (e *NoServerError) Error() string {
 	return fmt.Sprintf("no tmux server at %s (%s); start one with `tmux -S %s new -d` or pass -L/-S", e.Socket, e.Stderr, e.Socket)
 }
 
+// Unwrap returns ErrNoServer.
 func (e *NoServerError) Unwrap() error { return ErrNoServer }

@@ -221,7 +221,9 @@ type NewOptions struct {
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
 	var create []string
 	if opts.WindowIn != "" {
-		create = []string{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", opts.WindowIn + ":"}
+		// "=" makes tmux match the session name exactly, never by prefix
+		// (SPEC.md section 2); a session id ($N) matches with it too.
+		create = []string{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"}
 	} else {
 		create = []string{"new-session", "-d", "-P", "-F", "#{pane_id}"}
 		if opts.SessionName != "" {

@@ -2,6 +2,8 @@ package tmux
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -96,5 +98,25 @@ func TestClassify(t *testing.T) {
 	e := &Error{Args: []string{"-S", "/s", "capture-pane"}, ExitCode: 1, Stderr: "can't find pane: %9", kind: ErrPaneNotFound}
 	if !errors.Is(e, ErrPaneNotFound) || !strings.Contains(e.Error(), "capture-pane") || !strings.Contains(e.Error(), "can't find pane: %9") {
 		t.Errorf("Error: %v", e)
+	}
+}
+
+// TestNewClientChecksTmux: tmux missing or older than MinVersion is an error
+// that says which and how to install it (SPEC.md section 2; cmd maps both to
+// exit 1). The stub answers only -V: it is the version check under test, not
+// a fake tmux server.
+func TestNewClientChecksTmux(t *testing.T) {
+	t.Setenv("PANECTL_TMUX", filepath.Join(t.TempDir(), "no-such-tmux"))
+	if _, err := NewClient(Server{}); !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), "apt-get install tmux") {
+		t.Errorf("missing tmux: %v; want ErrNotInstalled with an install hint", err)
+	}
+	old := filepath.Join(t.TempDir(), "tmux")
+	if err := os.WriteFile(old, []byte("#!/bin/sh\necho 'tmux 3.1c'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PANECTL_TMUX", old)
+	_, err := NewClient(Server{})
+	if !errors.Is(err, ErrTooOld) || !strings.Contains(err.Error(), `"tmux 3.1c"`) || !strings.Contains(err.Error(), "tmux "+MinVersion+" or newer") || !strings.Contains(err.Error(), "apt-get install tmux") {
+		t.Errorf("tmux 3.1c: %v; want ErrTooOld naming the version found, the minimum and how to install", err)
 	}
 }

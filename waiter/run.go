@@ -28,7 +28,10 @@ type RefusedError struct {
 	Reason string
 }
 
+// Error names the pane and why it was refused.
 func (e *RefusedError) Error() string { return fmt.Sprintf("pane %s: %s", e.PaneID, e.Reason) }
+
+// Unwrap returns ErrRefused (exit 3).
 func (e *RefusedError) Unwrap() error { return ErrRefused }
 
 // Readiness waits. A non-shell foreground is re-checked for a moment (a

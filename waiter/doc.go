@@ -1,0 +1,25 @@
+// Package waiter holds every wait of panectl (SPEC.md sections 5-8, 10, 11):
+// text (WaitForText, with Matcher), quiescence (WaitQuiet), turn state
+// (WaitForTurn, with package recognize), shell commands (Ready, Run),
+// background tasks (WaitTask, KillTask, SuperviseTask) and the ACP terminal
+// stream (WatchTerminal).
+//
+// The waits on a pane (text, quiet, turn, run, watch) are event-driven:
+// Watch attaches a short-lived, read-only tmux control-mode client
+// (tmux.Control: output enabled for the target pane only, ignoring size,
+// detached before the wait returns) that reports the pane's output, its
+// death and the server going away as they happen; a capture through that
+// client confirms what the screen shows. When the client cannot attach, a
+// wait polls with an adaptive interval and says so in its note
+// ("polling: ..."). WaitTask is the exception: it re-reads the task's record
+// in tmux options every 10 to 200 ms. Nothing here starts tmux processes
+// itself: package tmux does.
+//
+// Every wait ends with an outcome string (OutcomeMatched, OutcomeStopped,
+// OutcomeTimeout, OutcomeExited, OutcomeQuiet, OutcomeTurnEnded,
+// OutcomeBusy, OutcomeCompleted, OutcomeInterrupted, OutcomeEnded), never
+// later than its timeout plus a small margin; the pane dying, the server
+// going away or the context being cancelled end it at once. Package cmd maps
+// outcomes to exit codes. Progress of long waits is reported through
+// WithProgress.
+package waiter
