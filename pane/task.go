@@ -235,10 +235,17 @@ func RecordTaskExit(ctx context.Context, c *tmux.Client, paneID string, code, si
 	if signal > 0 {
 		v = "signal:" + strconv.Itoa(signal)
 	}
-	return c.SetPaneOptions(ctx, paneID, map[string]string{
+	if err := c.SetPaneOptions(ctx, paneID, map[string]string{
 		taskExitOpt: v, taskExitOpt + "_at": strconv.FormatInt(time.Now().UnixMilli(), 10),
-	}, nil)
+	}, nil); err != nil {
+		return err
+	}
+	return c.Signal(ctx, TaskChannel(paneID)) // wakes task waits at once
 }
+
+// TaskChannel is the tmux wait-for channel a task's supervisor signals when
+// it has recorded how the task ended.
+func TaskChannel(paneID string) string { return "panectl-task-" + TaskIDOf(paneID) }
 
 // MarkTask records why a task is being stopped (TaskKilled, TaskTimedOut),
 // before the signals are sent.

@@ -142,3 +142,17 @@ func (c *Client) Format(ctx context.Context, id, format string) (string, error) 
 	}
 	return strings.TrimSuffix(out, "\n"), nil
 }
+
+// WaitFor blocks until another client signals the channel (tmux(1),
+// wait-for), ctx ends, or the server goes away. A signal sent while nobody
+// waited wakes the next WaitFor at once (tmux marks the channel woken).
+func (c *Client) WaitFor(ctx context.Context, channel string) error {
+	_, err := c.Run(ctx, "wait-for", channel)
+	return err
+}
+
+// Signal wakes every client waiting on the channel (wait-for -S).
+func (c *Client) Signal(ctx context.Context, channel string) error {
+	_, err := c.Run(ctx, "wait-for", "-S", channel)
+	return err
+}

@@ -11,8 +11,9 @@
 // death and the server going away as they happen; a capture through that
 // client confirms what the screen shows. When the client cannot attach, a
 // wait polls with an adaptive interval and says so in its note
-// ("polling: ..."). WaitTask is the exception: it re-reads the task's record
-// in tmux options every 10 to 200 ms. Nothing here starts tmux processes
+// ("polling: ..."). WaitTask waits on the task's tmux wait-for channel,
+// which the task's supervisor signals once it has recorded the end, and
+// looks at the record once a second besides. Nothing here starts tmux processes
 // itself: package tmux does.
 //
 // Every wait ends with an outcome string (OutcomeMatched, OutcomeStopped,

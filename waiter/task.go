@@ -21,7 +21,6 @@ const OutcomeEnded = "ended"
 // read and OutcomeEnded or OutcomeTimeout. Unknown task: pane.ErrNoTask.
 func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (pane.Task, string, error) {
 	deadline := time.Now().Add(timeout)
-	interval := 10 * time.Millisecond
 	for {
 		t, err := pane.LoadTask(ctx, c, id)
 		if err != nil {
@@ -30,15 +29,22 @@ func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Durat
 		if t.Status != pane.TaskRunning {
 			return t, OutcomeEnded, nil
 		}
-		if !time.Now().Before(deadline) {
+		left := time.Until(deadline)
+		if left <= 0 {
 			return t, OutcomeTimeout, nil
 		}
-		select {
-		case <-ctx.Done():
+		// Event-driven: the supervisor signals the task's wait-for channel
+		// once it has recorded the end. A look every second covers a signal
+		// another waiter consumed and a pane killed without its supervisor.
+		wctx, cancel := context.WithTimeout(ctx, min(left, time.Second))
+		err = c.WaitFor(wctx, pane.TaskChannel(t.Pane.ID))
+		cancel()
+		if ctx.Err() != nil {
 			return t, "", ctx.Err()
-		case <-time.After(min(interval, time.Until(deadline))):
 		}
-		interval = min(interval*3/2, 200*time.Millisecond)
+		if err != nil && wctx.Err() == nil {
+			return t, "", err // the server went away
+		}
 	}
 }
 
