@@ -162,8 +162,7 @@ func version(b *testing.B, panectl func(...string) *exec.Cmd) []time.Duration {
 	return d
 }
 
-// readSinceCursor measures P3 as pane/bench_test.go's
-// BenchmarkReadSinceCursor does: the median time of one read of the 100 lines
+// readSinceCursor measures P3: the median time of one read of the 100 lines
 // after a cursor, in a pane whose history holds history lines before them.
 func readSinceCursor(b *testing.B, c *tmux.Client, history int) time.Duration {
 	ctx := context.Background()
