@@ -107,6 +107,15 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 			return StatusResult{}, err
 		}
 	}
+	if p.Dead && !p.DeadKnown {
+		// A background task's supervisor recorded how its command ended.
+		if t, err := LoadTask(ctx, c, TaskIDOf(id)); err == nil && (t.Exit != nil || t.Signal != 0) {
+			p.DeadKnown, p.DeadSignal = true, t.Signal
+			if t.Exit != nil {
+				p.DeadStatus = *t.Exit
+			}
+		}
+	}
 	res := StatusResult{
 		Lines: r.Lines, First: !ok, Cursor: r.Cursor, LinesDropped: r.LinesDropped,
 		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p,
