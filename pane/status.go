@@ -107,8 +107,9 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 			return StatusResult{}, err
 		}
 	}
-	if p.Dead && !p.DeadKnown {
-		// A background task's supervisor recorded how its command ended.
+	if p.Dead {
+		// A background task's pane runs panectl's supervisor, whose own
+		// status says nothing: the supervisor recorded how the command ended.
 		if t, err := LoadTask(ctx, c, TaskIDOf(id)); err == nil && (t.Exit != nil || t.Signal != 0) {
 			p.DeadKnown, p.DeadSignal = true, t.Signal
 			if t.Exit != nil {
