@@ -68,15 +68,15 @@ func runSendText(ctx context.Context, f *Factory, in schema.SendTextInput) (sche
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	cur, _, err := pane.Now(ctx, c, p.ID)
+	// The cursor and the ledger in one snapshot; then the ledger entry and
+	// the keys in one command list, so the ledger learns of the text before
+	// the pane can echo it.
+	r, err := pane.Read(ctx, c, p.ID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: p, Ledger: true})
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	// The ledger learns of the text before the pane can echo it.
-	if err := pane.Record(ctx, c, p.ID, in.Text, in.Submit); err != nil {
-		return schema.SendOutput{}, err
-	}
-	if err := c.SendText(ctx, p.ID, in.Text, in.Submit); err != nil {
+	cur := r.Cursor
+	if err := pane.Type(ctx, c, p.ID, r.Ledger, in.Text, in.Submit); err != nil {
 		return schema.SendOutput{}, err
 	}
 	return schema.SendOutput{PaneID: p.ID, Cursor: cur.Encode(), Bytes: len(in.Text)}, nil
