@@ -212,6 +212,10 @@ type NewOptions struct {
 	HistoryLimit int      // history-limit for this pane; 0 = server default
 	Env          []string // -e K=V
 	Command      []string // shell command; nil = default shell
+	// Then is a tmux command (its name, then its arguments, without -t)
+	// run on the new pane in the same command list that makes it, so before
+	// tmux reads a byte of the pane's output (pipe-pane).
+	Then []string
 }
 
 // NewPane creates a detached session (or a window in opts.WindowIn) and
@@ -253,6 +257,10 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 			return PaneInfo{}, err
 		}
 	}
+	var tmpName string
+	if len(opts.Then) > 0 {
+		create = thenCommands(create, opts, &tmpName)
+	}
 	args := create
 	const saved = "@panectl-saved-history-limit"
 	restore := []string{"set-option", "-gF", "history-limit", "#{" + saved + "}", ";", "set-option", "-gu", saved}
@@ -274,6 +282,13 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 	if err != nil && opts.HistoryLimit > 0 {
 		_, _ = c.Run(ctx, restore...) // the list stopped at the failed command
 	}
+	if err != nil && tmpName != "" && opts.WindowIn == "" {
+		// made, but the session could not take its default name (a
+		// session already has it): it keeps the temporary one
+		if id, err2 := c.Run(ctx, "display-message", "-p", "-t", "="+tmpName+":", "#{pane_id}"); err2 == nil {
+			out, err = id, nil
+		}
+	}
 	if err != nil {
 		if opts.WindowIn != "" {
 			return PaneInfo{}, c.notFound(opts.WindowIn, err)
@@ -288,6 +303,36 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		return PaneInfo{}, fmt.Errorf("%w: pane %s was created but its command exited at once (keep it with `tmux set-option -g remain-on-exit on` to read its output)", ErrPaneExited, id)
 	}
 	return p, err
+}
+
+// thenCommands appends opts.Then to the command list that makes the pane.
+// A command list cannot name a pane it makes, so the new session (or
+// window) gets a temporary unique name for Then's target, and then its
+// default name back: a session the name tmux gives (its id number), a
+// window its automatic name.
+func thenCommands(create []string, opts NewOptions, tmpName *string) []string {
+	target := ""
+	*tmpName = "panectl-new-" + nonce()
+	var after []string
+	switch {
+	case opts.WindowIn != "":
+		create = append(create[:2:2], append([]string{"-n", *tmpName}, create[2:]...)...)
+		target = "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":" + *tmpName
+		after = []string{"set-option", "-wu", "-t", target, "automatic-rename"}
+	case opts.SessionName != "":
+		*tmpName = ""
+		target = "=" + opts.SessionName + ":"
+	default:
+		create = append(create[:2:2], append([]string{"-s", *tmpName}, create[2:]...)...)
+		target = "=" + *tmpName + ":"
+		after = []string{"rename-session", "-t", "=" + *tmpName, "#{s/^[$]//:session_id}"}
+	}
+	create = append(create, ";", opts.Then[0], "-t", target)
+	create = append(create, opts.Then[1:]...)
+	if after != nil {
+		create = append(append(create, ";"), after...)
+	}
+	return create
 }
 
 // KillPane kills a pane (kill-pane).
