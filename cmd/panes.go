@@ -141,7 +141,7 @@ its supervisor has stopped the command's whole process group (SIGHUP, then
 SIGTERM and SIGKILL 2 s apart); the task's record and journal stay for
 panectl tasks, task wait and task output until panectl tasks --prune. A pane
 made with new --journal has its journal removed with it.`,
-		Args:  cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out, err := runKill(c.Context(), f, schema.PaneInput{PaneID: args[0]})
 			if err != nil {

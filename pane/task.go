@@ -39,10 +39,10 @@ import (
 // formats: @panectl_task (the spec), @panectl_journal (the journal
 // directory), @panectl_task_exit ("code:N" or "signal:N").
 const (
-	TaskSession  = "panectl-tasks"
-	taskOpt      = "@panectl_task"
-	taskExitOpt  = "@panectl_task_exit"
-	taskHistory  = 10000
+	TaskSession   = "panectl-tasks"
+	taskOpt       = "@panectl_task"
+	taskExitOpt   = "@panectl_task_exit"
+	taskHistory   = 10000
 	TaskKillGrace = 2 * time.Second
 	// TasksChannel is the tmux wait-for channel every supervisor signals
 	// when its task has ended (besides the task's own TaskChannel).
