@@ -157,8 +157,13 @@ type segment struct {
 	size  int64
 }
 
+// listSegments lists the journal's segments, oldest first. A journal
+// whose directory does not exist (yet: its writer has not started) has none.
 func listSegments(dir string) ([]segment, error) {
 	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
