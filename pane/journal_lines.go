@@ -98,9 +98,9 @@ func renderLine(b []byte, keepSGR bool) string {
 					cells = cells[:0]
 				}
 			case 'G', '`': // CHA, HPA: to column
-				col = max(0, arg(1)-1)
+				col = clampCol(max(0, arg(1)-1), len(cells))
 			case 'C', 'a': // CUF, HPR: forward
-				col += max(1, arg(1))
+				col = clampCol(col+max(1, arg(1)), len(cells))
 			case 'D': // CUB: back
 				col = max(0, col-max(1, arg(1)))
 			case 'm':
@@ -119,6 +119,17 @@ func renderLine(b []byte, keepSGR bool) string {
 		out += pending // a reset at the end of the line
 	}
 	return out
+}
+
+// maxMoveCol bounds where a cursor move can put the column beyond the text
+// (a terminal stops at its width; a journal does not know it).
+const maxMoveCol = 4096
+
+func clampCol(col, n int) int {
+	if col < 0 {
+		return 0
+	}
+	return min(col, max(n, maxMoveCol))
 }
 
 // plainLine reports whether b has nothing for a terminal to interpret:
