@@ -114,7 +114,7 @@ option @panectl_state names it once the first panectl process made it, so all
 processes on a server agree. That first process uses $XDG_STATE_HOME/panectl
 when XDG_STATE_HOME is set (an absolute path), else ~/.local/state/panectl
 (the XDG default), and only when no home directory is known, the directory
-next to the tmux socket (SOCKET.panectl); inside it, servers/ and one
+next to the tmux socket (SOCKET.panectl); inside it, servers/HOST/ and one
 directory per server instance (socket name, pid, start time). A task's
 directory tN holds its record (task.json, run, stop, exit) and journal/; the
 pane option @panectl_journal of a task or journaled pane points to its

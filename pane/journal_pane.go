@@ -89,8 +89,8 @@ func WriteJournal(ctx context.Context, c *tmux.Client, paneID string, in io.Read
 // PruneJournals removes the journals of journaled panes that are gone, and
 // the state of servers that no longer run.
 func PruneJournals(ctx context.Context, c *tmux.Client) error {
-	state, err := StateDir(ctx, c)
-	if err != nil {
+	state, err := FindStateDir(ctx, c)
+	if err != nil || state == "" {
 		return err
 	}
 	panes, err := c.ListPanes(ctx)

@@ -23,12 +23,13 @@ import (
 // every panectl process on one server uses the same directory whatever its
 // own environment. The first panectl that needs one sets it to
 //
-//	$XDG_STATE_HOME/panectl/servers/KEY   ($XDG_STATE_HOME wins when set and absolute)
-//	$HOME/.local/state/panectl/servers/KEY (its XDG default)
-//	SOCKET.panectl/KEY                     (next to the tmux socket: only with no home directory)
+//	$XDG_STATE_HOME/panectl/servers/HOST/KEY   ($XDG_STATE_HOME wins when set and absolute)
+//	$HOME/.local/state/panectl/servers/HOST/KEY (its XDG default)
+//	SOCKET.panectl/HOST/KEY                     (next to the tmux socket: only with no home directory)
 //
-// KEY names the server instance (socket name, a hash of the socket path,
-// the server's pid and start time), so a server restarted on the same
+// HOST is the machine's name (a shared home directory keeps machines
+// apart); KEY names the server instance (socket name, a hash of the socket
+// path, the server's pid and start time), so a server restarted on the same
 // socket, whose pane and task numbers start again at 0, never sees the
 // records of the previous one. Every directory panectl makes there is mode
 // 0700 and its files 0600; a directory that is not the user's, or that
@@ -64,18 +65,36 @@ func serverKey(socket string, pid, started int64) string {
 	return fmt.Sprintf("%s-%08x-%d-%d", name, crc32.ChecksumIEEE([]byte(socket)), pid, started)
 }
 
+// FindStateDir returns the server's state directory when one was made
+// ("" when none: the server has no task and no journaled pane yet). It
+// makes nothing.
+func FindStateDir(ctx context.Context, c *tmux.Client) (string, error) {
+	out, err := c.Run(ctx, "show-options", "-sqv", stateOption)
+	return strings.TrimSuffix(out, "\n"), err
+}
+
+// hostKey names this machine: a home directory shared by several machines
+// keeps each one's servers apart (PruneServers judges only its own).
+func hostKey() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "localhost"
+	}
+	return unsafeKey.ReplaceAllString(h, "_")
+}
+
 // StateDir returns the state directory of the server c talks to, making it
 // when needed (and recording it in the server option @panectl_state).
 // Errors: tmux errors (no server: ErrNoServer), ErrStateDir.
 func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
-	out, err := c.Run(ctx, "show-options", "-sqv", stateOption)
+	dir, err := FindStateDir(ctx, c)
 	if err != nil {
 		return "", err
 	}
-	if dir := strings.TrimSuffix(out, "\n"); dir != "" {
+	if dir != "" {
 		return dir, ensurePrivateDir(dir)
 	}
-	out, err = c.Run(ctx, "display-message", "-p", "#{pid} #{start_time}")
+	out, err := c.Run(ctx, "display-message", "-p", "#{pid} #{start_time}")
 	if err != nil {
 		return "", err
 	}
@@ -85,7 +104,7 @@ func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	}
 	pid, _ := strconv.ParseInt(f[0], 10, 64)
 	started, _ := strconv.ParseInt(f[1], 10, 64)
-	dir := filepath.Join(StateBase(c.Server.Socket, nil), serverKey(c.Server.Socket, pid, started))
+	dir = filepath.Join(StateBase(c.Server.Socket, nil), hostKey(), serverKey(c.Server.Socket, pid, started))
 	if err := ensurePrivateDir(dir); err != nil {
 		return "", err
 	}
@@ -128,8 +147,9 @@ func ensurePrivateDir(dir string) error {
 	return nil
 }
 
-// PruneServers removes the state directories, next to this server's, of
-// servers that no longer run (their pid is gone). It returns how many.
+// PruneServers removes the state directories, next to this server's (so of
+// this machine), of servers that no longer run (their pid is gone). It
+// returns how many.
 func PruneServers(stateDir string) int {
 	parent := filepath.Dir(stateDir)
 	entries, err := os.ReadDir(parent)

@@ -192,12 +192,12 @@ func LoadTask(ctx context.Context, c *tmux.Client, id string) (Task, error) {
 	if !ok {
 		return Task{}, fmt.Errorf("%w: %q is not a task id (tasks are named tN; see: panectl tasks)", ErrNoTask, id)
 	}
-	state, err := StateDir(ctx, c)
+	state, err := FindStateDir(ctx, c)
 	if err != nil {
 		return Task{}, err
 	}
 	spec, err := ReadTaskSpec(TaskDir(state, id))
-	if err != nil {
+	if err != nil || state == "" {
 		return Task{}, fmt.Errorf("%w %s on the tmux server at %s (see: panectl tasks)", ErrNoTask, id, c.Server.Socket)
 	}
 	info, err := c.Pane(ctx, pid)
@@ -210,8 +210,8 @@ func LoadTask(ctx context.Context, c *tmux.Client, id string) (Task, error) {
 // ListTasks reads every task of the server (those whose panes are gone
 // too), oldest first.
 func ListTasks(ctx context.Context, c *tmux.Client) ([]Task, error) {
-	state, err := StateDir(ctx, c)
-	if err != nil {
+	state, err := FindStateDir(ctx, c)
+	if err != nil || state == "" {
 		return nil, err
 	}
 	panes, err := c.ListPanes(ctx)
@@ -223,6 +223,9 @@ func ListTasks(ctx context.Context, c *tmux.Client) ([]Task, error) {
 		byID[p.ID] = p
 	}
 	entries, err := os.ReadDir(state)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil // removed by hand: no tasks left
+	}
 	if err != nil {
 		return nil, err
 	}
