@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
@@ -149,6 +151,9 @@ func runListTasks(ctx context.Context, f *Factory, in schema.ListTasksInput) (sc
 		}
 	}
 	tasks, err := pane.ListTasks(ctx, c)
+	if err != nil && in.Prune && errors.Is(err, tmux.ErrNoServer) {
+		return out, nil // the task session was the server's last: it exited with it
+	}
 	if err != nil {
 		return schema.ListTasksOutput{}, err
 	}

@@ -257,32 +257,54 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 			return PaneInfo{}, err
 		}
 	}
-	var tmpName string
-	if len(opts.Then) > 0 {
-		create = thenCommands(create, opts, &tmpName)
-	}
-	args := create
 	const saved = "@panectl-saved-history-limit"
 	restore := []string{"set-option", "-gF", "history-limit", "#{" + saved + "}", ";", "set-option", "-gu", saved}
-	if opts.HistoryLimit > 0 {
-		// One command list, so no other client's pane gets the limit, and
-		// the server started here cannot exit between two calls.
-		args = append([]string{"start-server", ";",
-			"set-option", "-gF", saved, "#{history-limit}", ";",
-			"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit), ";"}, create...)
-		args = append(append(args, ";"), restore...)
+	base := create
+	var tmpName string
+	build := func() ([]string, error) {
+		create := base
+		if len(opts.Then) > 0 {
+			var err error
+			if create, err = c.thenCommands(ctx, base, opts, &tmpName); err != nil {
+				return nil, err
+			}
+		}
+		if opts.HistoryLimit > 0 {
+			// One command list, so no other client's pane gets the limit, and
+			// the server started here cannot exit between two calls.
+			args := append([]string{"start-server", ";",
+				"set-option", "-gF", saved, "#{history-limit}", ";",
+				"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit), ";"}, create...)
+			return append(append(args, ";"), restore...), nil
+		}
+		return create, nil
+	}
+	args, err := build()
+	if err != nil {
+		return PaneInfo{}, c.notFound(opts.WindowIn, err)
 	}
 	out, err := c.Run(ctx, args...)
-	for try := 0; try < 5 && errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"); try++ {
-		// The server was exiting (its last pane just closed) as this client
-		// connected; the next connection starts a new one.
-		time.Sleep(20 * time.Millisecond << try)
+retry:
+	for try := 0; try < 5 && err != nil; try++ {
+		switch {
+		case errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"):
+			// The server was exiting (its last pane just closed) as this client
+			// connected; the next connection starts a new one.
+			time.Sleep(20 * time.Millisecond << try)
+		case len(opts.Then) > 0 && opts.WindowIn != "" && strings.Contains(err.Error(), "in use"):
+			// another client took the window index chosen: choose again
+			if args, err = build(); err != nil {
+				return PaneInfo{}, c.notFound(opts.WindowIn, err)
+			}
+		default:
+			break retry
+		}
 		out, err = c.Run(ctx, args...)
 	}
 	if err != nil && opts.HistoryLimit > 0 {
 		_, _ = c.Run(ctx, restore...) // the list stopped at the failed command
 	}
-	if err != nil && tmpName != "" && opts.WindowIn == "" {
+	if err != nil && tmpName != "" {
 		// made, but the session could not take its default name (a
 		// session already has it): it keeps the temporary one
 		if id, err2 := c.Run(ctx, "display-message", "-p", "-t", "="+tmpName+":", "#{pane_id}"); err2 == nil {
@@ -306,23 +328,46 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 }
 
 // thenCommands appends opts.Then to the command list that makes the pane.
-// A command list cannot name a pane it makes, so the new session (or
-// window) gets a temporary unique name for Then's target, and then its
-// default name back: a session the name tmux gives (its id number), a
-// window its automatic name.
-func thenCommands(create []string, opts NewOptions, tmpName *string) []string {
+// A command list cannot name a pane it makes, so Then gets a target that
+// names it anyway: a new session gets a temporary unique name for the list
+// and then its default name back (its id number, as tmux names sessions); a
+// new window gets an explicit index, the one tmux would choose (the first
+// free one from base-index), so its automatic name is untouched.
+func (c *Client) thenCommands(ctx context.Context, create []string, opts NewOptions, tmpName *string) ([]string, error) {
+	create = append([]string{}, create...)
 	target := ""
-	*tmpName = "panectl-new-" + nonce()
 	var after []string
+	*tmpName = ""
 	switch {
 	case opts.WindowIn != "":
-		create = append(create[:2:2], append([]string{"-n", *tmpName}, create[2:]...)...)
-		target = "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":" + *tmpName
-		after = []string{"set-option", "-wu", "-t", target, "automatic-rename"}
+		sess := "=" + strings.TrimPrefix(opts.WindowIn, "=")
+		out, err := c.Run(ctx, "list-windows", "-t", sess+":", "-F", "#{window_index} #{base-index}")
+		if err != nil {
+			return nil, err
+		}
+		used := map[int]bool{}
+		base := 0
+		for _, row := range strings.Split(strings.TrimSpace(out), "\n") {
+			var i, b int
+			if _, err := fmt.Sscan(row, &i, &b); err != nil {
+				return nil, fmt.Errorf("tmux returned a malformed window row %q", row)
+			}
+			used[i], base = true, b
+		}
+		idx := base
+		for used[idx] {
+			idx++
+		}
+		target = sess + ":" + strconv.Itoa(idx)
+		for i, a := range create {
+			if a == "-t" && i+1 < len(create) {
+				create[i+1] = target
+			}
+		}
 	case opts.SessionName != "":
-		*tmpName = ""
 		target = "=" + opts.SessionName + ":"
 	default:
+		*tmpName = "panectl-new-" + nonce()
 		create = append(create[:2:2], append([]string{"-s", *tmpName}, create[2:]...)...)
 		target = "=" + *tmpName + ":"
 		after = []string{"rename-session", "-t", "=" + *tmpName, "#{s/^[$]//:session_id}"}
@@ -332,7 +377,7 @@ func thenCommands(create []string, opts NewOptions, tmpName *string) []string {
 	if after != nil {
 		create = append(append(create, ";"), after...)
 	}
-	return create
+	return create, nil
 }
 
 // KillPane kills a pane (kill-pane).

@@ -210,8 +210,8 @@ func PruneTasks(ctx context.Context, c *tmux.Client) ([]string, error) {
 		}
 		pruned = append(pruned, t.ID)
 	}
-	if err := pane.PruneJournals(ctx, c); err != nil {
-		return pruned, err
+	if err := pane.PruneJournals(ctx, c); err != nil && !errors.Is(err, tmux.ErrNoServer) {
+		return pruned, err // (no server: the task session was its last)
 	}
 	return pruned, nil
 }
