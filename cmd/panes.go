@@ -116,7 +116,10 @@ func runNew(ctx context.Context, f *Factory, in schema.NewPaneInput) (schema.New
 		if err != nil {
 			return schema.NewPaneOutput{}, fmt.Errorf("cannot find the panectl binary to write the journal: %w", err)
 		}
-		opts.Then = pane.JournalPipe([]string{self, "-S", c.Server.Socket})
+		// the state directory now, when the server runs: the writer then
+		// starts without asking tmux
+		state, _ := pane.StateDir(ctx, c)
+		opts.Then = pane.JournalPipe([]string{self, "-S", c.Server.Socket}, state)
 	}
 	p, err := c.NewPane(ctx, opts)
 	if err != nil {

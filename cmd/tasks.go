@@ -299,8 +299,9 @@ func newTaskExecCmd(f *Factory) *cobra.Command {
 // newJournalWriteCmd is the hidden journal writer tmux's pipe-pane runs
 // for a journaled pane.
 func newJournalWriteCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:    "__journal-write PANE",
+	var state string
+	cmd := &cobra.Command{
+		Use:    "__journal-write [--state DIR] PANE",
 		Short:  "Append standard input to a journaled pane's journal (internal)",
 		Hidden: true,
 		Args:   cobra.ExactArgs(1),
@@ -309,9 +310,11 @@ func newJournalWriteCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return pane.WriteJournal(context.Background(), cl, args[0], f.IO.In)
+			return pane.WriteJournal(context.Background(), cl, state, args[0], f.IO.In)
 		},
 	}
+	cmd.Flags().StringVar(&state, "state", "", "the server's state directory")
+	return cmd
 }
 
 func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (schema.WaitTaskOutput, error) {

@@ -31,13 +31,19 @@ func PaneJournalDir(stateDir, paneID string) string {
 
 // JournalPipe is the tmux command that opens the journal pipe of the pane
 // being made, for the command list that makes it: self is the panectl
-// binary and its leading arguments (-S socket). Every argument is quoted
-// for the shell tmux runs the pipe with, and for tmux's format and time
-// expansion of the pipe command, so it arrives unchanged.
-func JournalPipe(self []string) []string {
+// binary and its leading arguments (-S socket), state the server's state
+// directory ("" when the server is not running yet: the writer finds it).
+// Every argument is quoted for the shell tmux runs the pipe with, and for
+// tmux's format and time expansion of the pipe command, so it arrives
+// unchanged.
+func JournalPipe(self []string, state string) []string {
 	var b strings.Builder
 	b.WriteString("exec")
-	for _, a := range append(append([]string{}, self...), "__journal-write") {
+	argv := append(append([]string{}, self...), "__journal-write")
+	if state != "" {
+		argv = append(argv, "--state", state)
+	}
+	for _, a := range argv {
 		b.WriteString(" ")
 		b.WriteString(pipeQuote(a))
 	}
@@ -70,10 +76,13 @@ func AttachJournal(ctx context.Context, c *tmux.Client, paneID string) (string, 
 
 // WriteJournal is the journal writer of a journaled pane: it appends its
 // input to the pane's journal until the pipe closes (the pane is gone).
-func WriteJournal(ctx context.Context, c *tmux.Client, paneID string, in io.Reader) error {
-	state, err := StateDir(ctx, c)
-	if err != nil {
-		return err
+// state is the server's state directory ("": ask the server).
+func WriteJournal(ctx context.Context, c *tmux.Client, state, paneID string, in io.Reader) error {
+	if state == "" {
+		var err error
+		if state, err = StateDir(ctx, c); err != nil {
+			return err
+		}
 	}
 	w, err := CreateJournal(PaneJournalDir(state, paneID), 0)
 	if err != nil {

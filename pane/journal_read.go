@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/panectl/panectl/tmux"
 )
@@ -22,6 +23,27 @@ func JournalDir(ctx context.Context, c *tmux.Client, id string) (string, error) 
 		return "", nil
 	}
 	return dir, nil
+}
+
+// journalStartWait bounds how long a read waits for a journal's writer to
+// start (a journaled pane's writer is a process tmux starts with the pane).
+const journalStartWait = 2 * time.Second
+
+// awaitWriter waits, at most journalStartWait, until the journal in dir has
+// its first segment: until then its writer has not read what tmux holds for
+// it, and a read would miss output the pane already shows.
+func awaitWriter(ctx context.Context, dir string) {
+	deadline := time.Now().Add(journalStartWait)
+	for time.Now().Before(deadline) {
+		if segs, err := listSegments(dir); err != nil || len(segs) > 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // ReadAny reads a pane's output after cur as capture and status do. On a
@@ -43,6 +65,7 @@ func ReadAny(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur Cursor
 		}
 		return Read(ctx, c, info.ID, cur, opt)
 	}
+	awaitWriter(ctx, dir)
 	if cur.Special != CursorHistory && !cur.Journal {
 		// rows from tmux; the journal point is taken first, so nothing
 		// written meanwhile is skipped by the next read

@@ -216,7 +216,7 @@ func TestPipeQuote(t *testing.T) {
 			t.Errorf("pipeQuote(%q) = %q: sh printed %q, %v", s, q, out, err)
 		}
 	}
-	cmd := JournalPipe([]string{"/bin/panectl", "-S", "/tmp/s;"})
+	cmd := JournalPipe([]string{"/bin/panectl", "-S", "/tmp/s;"}, "/state")
 	if cmd[0] != "pipe-pane" || !strings.HasSuffix(cmd[2], "'#{pane_id}'") {
 		t.Errorf("JournalPipe = %q", cmd)
 	}
