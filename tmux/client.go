@@ -42,6 +42,7 @@ func NewClient(s Server) (*Client, error) {
 	if v := strings.TrimSpace(string(out)); !versionAtLeast(v, MinVersion) {
 		return nil, fmt.Errorf("%w: %s is %q, panectl needs tmux %s or newer (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrTooOld, path, v, MinVersion)
 	}
+	versions.Store(path, strings.TrimSpace(string(out)))
 	return &Client{Server: s, Bin: path}, nil
 }
 
