@@ -127,7 +127,7 @@ func (c *Client) RunInput(ctx context.Context, stdin []byte, args ...string) (st
 // KillServer kills the server (kill-server) and removes its socket file,
 // which tmux leaves behind.
 func (c *Client) KillServer(ctx context.Context) error {
-	if _, err := c.Run(ctx, "kill-server"); err != nil && !errors.Is(err, ErrNoServer) {
+	if _, err := c.runSerialized(ctx, "kill-server"); err != nil && !errors.Is(err, ErrNoServer) {
 		return err
 	}
 	if err := os.Remove(c.Server.Socket); err != nil && !os.IsNotExist(err) {

@@ -151,14 +151,12 @@ const (
 // attachPlain on a tmux with the bug is the pattern that crashes it.
 var forceAttach attachMode
 
-// attachMode chooses how to attach from the version of c.Bin (tmux -V) and
-// the imsg layout for attachProto.
+// attachMode chooses how to attach from the version of c.Bin (tmux -V).
 func (c *Client) attachMode() attachMode {
-	m, _ := modeFor(c.version())
 	if forceAttach != 0 {
 		return forceAttach
 	}
-	return m
+	return modeFor(c.version())
 }
 
 // versions caches `tmux -V` per binary path (NewClient fills it).
@@ -177,29 +175,47 @@ func (c *Client) version() string {
 	return v
 }
 
-var releaseRE = regexp.MustCompile(`^tmux (\d+)\.(\d+)[a-z]?$`)
+var (
+	releaseRE = regexp.MustCompile(`^tmux (\d+)\.(\d+)[a-z]?$`)
+	numberRE  = regexp.MustCompile(`^tmux (?:next-)?(\d+)\.(\d+)`)
+)
 
-// modeFor maps `tmux -V` output to an attach mode. Only a release number
-// ("tmux 3.3a") selects panectl's own client; builds that name no release
-// ("tmux master", "tmux next-3.6", "tmux openbsd-7.5", "-rc") attach under
-// the lock, unless their number is 3.7 or later.
-func modeFor(v string) (attachMode, imsgLayout) {
-	if versionAtLeast(v, "3.7") && versionRE.MatchString(v) {
-		return attachPlain, 0
-	}
-	m := releaseRE.FindStringSubmatch(strings.TrimSpace(v))
+// versionNumber is the major and minor number of `tmux -V` output ("tmux
+// 3.3a", "tmux next-3.8", "tmux 3.6-rc"); ok is false for builds that name
+// none ("tmux master", "tmux openbsd-7.5").
+func versionNumber(v string) (maj, minr int, ok bool) {
+	m := numberRE.FindStringSubmatch(strings.TrimSpace(v))
 	if m == nil {
-		return attachLocked, 0
+		return 0, 0, false
 	}
-	maj, _ := strconv.Atoi(m[1])
-	minr, _ := strconv.Atoi(m[2])
+	maj, _ = strconv.Atoi(m[1])
+	minr, _ = strconv.Atoi(m[2])
+	return maj, minr, true
+}
+
+// modeFor maps `tmux -V` output to an attach mode: 3.7 and later (fixed
+// upstream) attach with `tmux -C`; a release from 3.2 to 3.6 ("tmux 3.3a")
+// with panectl's own client; anything else ("tmux master", "tmux next-3.6",
+// "tmux openbsd-7.5", "tmux 3.6-rc": the header layout is not known) with
+// `tmux -C` under the lock.
+func modeFor(v string) attachMode {
+	maj, minr, ok := versionNumber(v)
 	switch {
-	case maj == 3 && minr >= 6:
-		return attachProto, imsgLayoutNew
-	case maj == 3 && minr >= 2:
-		return attachProto, imsgLayoutOld
+	case ok && (maj > 3 || (maj == 3 && minr >= 7)):
+		return attachPlain
+	case releaseRE.MatchString(strings.TrimSpace(v)) && maj == 3 && minr >= 2:
+		return attachProto
 	}
-	return attachLocked, 0
+	return attachLocked
+}
+
+// layoutFor is the imsg header layout of a tmux version: the new one from
+// 3.6 on.
+func layoutFor(v string) imsgLayout {
+	if maj, minr, ok := versionNumber(v); ok && (maj > 3 || (maj == 3 && minr >= 6)) {
+		return imsgLayoutNew
+	}
+	return imsgLayoutOld
 }
 
 // Control attaches a read-only control-mode client to the session that
@@ -227,7 +243,7 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 	}
 	mode := c.attachMode()
 	if mode == attachProto {
-		_, layout := modeFor(c.version())
+		layout := layoutFor(c.version())
 		k, err := c.attach(ctx, p, opts, deadline, func(k *Control) error {
 			return c.controlProto(ctx, k, argv, layout, deadline)
 		})

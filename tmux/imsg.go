@@ -166,7 +166,8 @@ type identity struct {
 func cString(s string) []byte { return append([]byte(s), 0) }
 
 // attachChunk is everything a control client sends after its two file
-// descriptors, in one buffer: FLAGS, LONGFLAGS, TERM, FEATURES, TTYNAME,
+// descriptors, in one buffer: FLAGS (LONGFLAGS in the new layout, as tmux
+// 3.5 and later send), LONGFLAGS, TERM, FEATURES, TTYNAME,
 // CWD, CLIENTPID, DONE and the command (MSG_COMMAND: int32 argc, then each
 // argument NUL-terminated). No ENVIRON: the client's environment only
 // matters to attach-session without -E and to commands that create
@@ -189,7 +190,13 @@ func (l imsgLayout) attachChunk(id identity, argv []string) ([]byte, error) {
 	}
 	ne := binary.NativeEndian
 	var b []byte
-	b = l.appendImsg(b, msgIdentifyFlags, false, ne.AppendUint32(nil, uint32(id.Flags)))
+	if l == imsgLayoutNew {
+		// tmux 3.5 and later send LONGFLAGS twice where older clients
+		// sent the 32-bit FLAGS first; every server since 3.2 takes both
+		b = l.appendImsg(b, msgIdentifyLongFlags, false, ne.AppendUint64(nil, id.Flags))
+	} else {
+		b = l.appendImsg(b, msgIdentifyFlags, false, ne.AppendUint32(nil, uint32(id.Flags)))
+	}
 	b = l.appendImsg(b, msgIdentifyLongFlags, false, ne.AppendUint64(nil, id.Flags))
 	b = l.appendImsg(b, msgIdentifyTerm, false, cString(id.Term))
 	b = l.appendImsg(b, msgIdentifyFeatures, false, ne.AppendUint32(nil, uint32(id.Features)))

@@ -264,12 +264,12 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 			"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit), ";"}, create...)
 		args = append(append(args, ";"), restore...)
 	}
-	out, err := c.Run(ctx, args...)
+	out, err := c.runSerialized(ctx, args...)
 	for try := 0; try < 5 && errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"); try++ {
 		// The server was exiting (its last pane just closed) as this client
 		// connected; the next connection starts a new one.
 		time.Sleep(20 * time.Millisecond << try)
-		out, err = c.Run(ctx, args...)
+		out, err = c.runSerialized(ctx, args...)
 	}
 	if err != nil && opts.HistoryLimit > 0 {
 		_, _ = c.Run(ctx, restore...) // the list stopped at the failed command
@@ -292,8 +292,22 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 
 // KillPane kills a pane (kill-pane).
 func (c *Client) KillPane(ctx context.Context, id string) error {
-	_, err := c.Run(ctx, "kill-pane", "-t", id)
+	_, err := c.runSerialized(ctx, "kill-pane", "-t", id)
 	return c.notFound(id, err)
+}
+
+// runSerialized is Run for a command that makes tmux notify control
+// clients (new-session, new-window, kill-pane, kill-server, ...): it runs
+// under the socket lock on a tmux with the half-identified client bug
+// (socketlock.go, doc.go).
+func (c *Client) runSerialized(ctx context.Context, args ...string) (string, error) {
+	var out string
+	err := c.serialized(ctx, func() error {
+		var err error
+		out, err = c.Run(ctx, args...)
+		return err
+	})
+	return out, err
 }
 
 // SendText types text into a pane exactly. Short text without a newline goes
