@@ -64,7 +64,6 @@ const (
 	msgIdentifyFeatures  = 109
 	msgIdentifyStdout    = 110
 	msgIdentifyLongFlags = 111
-	msgIdentifyTerminfo  = 112
 
 	msgCommand    = 200
 	msgDetach     = 201
@@ -72,7 +71,6 @@ const (
 	msgExit       = 203
 	msgExited     = 204
 	msgExiting    = 205
-	msgReady      = 207
 	msgShutdown   = 210
 	msgFlags      = 218
 )
