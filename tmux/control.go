@@ -285,7 +285,7 @@ func (c *Client) attach(ctx context.Context, p PaneInfo, opts ControlOptions, de
 		if classify(msg) == ErrNoServer {
 			return nil, &NoServerError{Socket: c.Server.Socket, Stderr: msg}
 		}
-		return nil, fmt.Errorf("%w: tmux -C attach-session -t %s: %s", ErrControlUnavailable, p.SessionID, msg)
+		return nil, fmt.Errorf("%w: attach-session -t %s: %s", ErrControlUnavailable, p.SessionID, msg)
 	case <-timer.C:
 		k.Close()
 		return nil, fmt.Errorf("%w: tmux did not confirm the attach within %v", ErrControlUnavailable, opts.AttachTimeout)
@@ -475,7 +475,6 @@ func (k *Control) Close() {
 // once tmux has confirmed the attach (%session-changed, sent on attach).
 func (k *Control) read(r io.Reader) {
 	defer close(k.readEnd)
-	defer k.releaseAttachLock()
 	br := bufio.NewReaderSize(r, 64<<10)
 	readyOnce := sync.OnceFunc(func() { close(k.ready) })
 	inBlock, attached := false, false

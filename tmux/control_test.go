@@ -136,7 +136,9 @@ func TestControlNoticesPaneDeath(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
+	rec.mu.Lock()
 	n := len(rec.kinds)
+	rec.mu.Unlock()
 	s.Tmux("kill-pane", "-t", p.ID)
 	rec.waitFor(t, "change after kill-pane", func(r *recorder) bool { return len(r.kinds) > n })
 	// the last pane of the session: the client ends
