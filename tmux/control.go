@@ -304,12 +304,17 @@ func (c *Client) attach(ctx context.Context, p PaneInfo, opts ControlOptions, de
 }
 
 // startReader reads the control stream r; once it has ended, finish runs
-// (reaping, closing) and then Done is closed.
+// (reaping, closing the stream), the command pipe is closed, and then Done
+// is closed.
 func (k *Control) startReader(r io.Reader, finish func()) {
 	go k.read(r)
 	go func() {
 		<-k.readEnd
 		finish()
+		k.mu.Lock()
+		k.closed = true
+		_ = k.stdin.Close() // again after Close: harmless
+		k.mu.Unlock()
 		k.releaseAttachLock()
 		close(k.done)
 	}()

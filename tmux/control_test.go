@@ -440,3 +440,47 @@ func TestControlFrozenServer(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Clients that detach, end with their session, or fail to attach leave no
+// file descriptor behind (a long-lived MCP server attaches many).
+func TestControlLeavesNoFileDescriptors(t *testing.T) {
+	s := tmuxtest.New(t)
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(ents)
+	}
+	ctx := context.Background()
+	// warm up: the first attach starts runtime threads and pollers
+	warm := s.NewPane([2]int{80, 24}, "cat")
+	if k, err := s.Client.Control(ctx, warm, tmux.ControlOptions{}); err == nil {
+		k.Close()
+	}
+	before := fds()
+	for range 5 {
+		p := s.NewPane([2]int{80, 24}, "cat")
+		k, err := s.Client.Control(ctx, p, tmux.ControlOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k.Close()
+		k, err = s.Client.Control(ctx, p, tmux.ControlOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Tmux("kill-session", "-t", p.SessionID)
+		select {
+		case <-k.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("client still attached after its session was killed")
+		}
+		if _, err := s.Client.Control(ctx, tmux.PaneInfo{ID: "%99", SessionID: "$99"}, tmux.ControlOptions{}); err == nil {
+			t.Fatal("attached to a session that does not exist")
+		}
+	}
+	if after := fds(); after > before {
+		t.Errorf("%d file descriptors open after 15 clients, %d before", after, before)
+	}
+}

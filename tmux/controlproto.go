@@ -125,7 +125,10 @@ func (c *Client) controlProto(ctx context.Context, k *Control, argv []string, la
 	go pc.serve()
 	k.stdin = inW
 	k.end = pc
-	k.startReader(io.MultiReader(outR, pc.exitLine()), func() { <-pc.sockDone })
+	k.startReader(io.MultiReader(outR, pc.exitLine()), func() {
+		<-pc.sockDone
+		outR.Close()
+	})
 	return nil
 }
 
