@@ -484,3 +484,24 @@ func TestControlLeavesNoFileDescriptors(t *testing.T) {
 		t.Errorf("%d file descriptors open after 15 clients, %d before", after, before)
 	}
 }
+
+// An ended context stops the attach at once and leaves nothing attached.
+func TestControlHonoursEndedContext(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if k, err := s.Client.Control(ctx, p, tmux.ControlOptions{}); !errors.Is(err, context.Canceled) {
+		if k != nil {
+			k.Close()
+		}
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.Clients()) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("clients after a cancelled attach: %q", s.Clients())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

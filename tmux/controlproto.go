@@ -69,6 +69,8 @@ func (c *Client) controlProto(ctx context.Context, k *Control, argv []string, la
 	if err := conn.SetDeadline(deadline); err != nil {
 		return fail(fmt.Errorf("%w: %v", ErrControlUnavailable, err))
 	}
+	// ctx ending cuts the handshake short like the deadline
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Now()) })
 	// inR/outW go to the server; os.Pipe makes them close-on-exec, so no
 	// tmux process started meanwhile holds them open.
 	inR, inW, err := os.Pipe()
@@ -104,15 +106,20 @@ func (c *Client) controlProto(ctx context.Context, k *Control, argv []string, la
 		}, argv)
 	}
 	if err == nil {
+		// A few hundred bytes into a new connection's empty send buffer:
+		// one segment, taken whole.
 		var n int
 		n, err = conn.Write(chunk)
 		if err == nil && n != len(chunk) {
 			err = io.ErrShortWrite
 		}
 	}
+	if !stop() && err == nil {
+		err = ctx.Err() // (dropping a client that has identified is harmless)
+	}
 	if err != nil {
-		// Before the chunk the server has a client without CLIENT_CONTROL:
-		// dropping it is harmless.
+		// Before the chunk the server has a client without CLIENT_CONTROL,
+		// after it one that has identified: dropping either is harmless.
 		inW.Close()
 		outR.Close()
 		if ctx.Err() != nil {
