@@ -1,0 +1,44 @@
+package tmux
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// A pane that dies under remain-on-exit without printing gives a control
+// client no notification in tmux 3.3a: its pty closes, tmux marks it dead
+// (and draws remain-on-exit-format into its screen, which is not %output),
+// and nothing is sent. What does reach a control client is a format
+// subscription (refresh-client -B, tmux 3.2+): tmux re-expands the format
+// once a second and sends %subscription-changed when the value changed. A
+// pane subscription (%N) is skipped for a dead pane (tmux checks the pane's
+// fd), so panectl subscribes at session level to a format that loops over
+// the session's panes and yields the target's pane_dead: "0" while it
+// lives, "1" once dead, "" once it left the session.
+
+// deathSub is the name of the subscription WatchDeath adds.
+const deathSub = "panectl-dead"
+
+// WatchDeath asks tmux to tell this client, within about a second, when the
+// watched pane dies or leaves the session: an EventChange follows. The
+// server does the looking (once a second, a format expansion); the client
+// does nothing until the value changes.
+func (k *Control) WatchDeath() {
+	format := fmt.Sprintf("#{W:#{P:#{?#{==:#{pane_id},%s},#{pane_dead},}}}", k.PaneID)
+	k.send(fmt.Sprintf("refresh-client -B '%s::%s'", deathSub, format))
+}
+
+// deathChanged reports whether a %subscription-changed notification (rest
+// is what follows the name: "NAME $S - - - : VALUE") says the watched pane
+// may have died: the value of panectl's subscription is not "0".
+func (k *Control) deathChanged(rest []byte) bool {
+	name, tail, _ := bytes.Cut(rest, []byte(" "))
+	if string(name) != deathSub {
+		return false
+	}
+	_, value, ok := bytes.Cut(tail, []byte(" : "))
+	if !ok {
+		value = nil
+	}
+	return string(value) != "0"
+}
