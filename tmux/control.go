@@ -96,6 +96,7 @@ type Control struct {
 	readEnd chan struct{} // closed when stdout reached EOF
 	mu      sync.Mutex    // guards writes to stdin, closed, reason
 	closed  bool
+	mute    bool   // a command got no answer: Close does not wait for a detach
 	reason  string // why the client ended (%exit reason, EOF)
 	once    sync.Once
 	off     map[string]bool // panes whose output was switched off (reader goroutine only)
@@ -275,6 +276,9 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 			if ctx.Err() == context.Canceled {
 				return nil, ctx.Err()
 			}
+			k.mu.Lock()
+			k.mute = true
+			k.mu.Unlock()
 			return nil, &NotRespondingError{Socket: k.socket, Command: cmds[i][0] + " (through the control client)", After: time.Since(started).Round(time.Millisecond)}
 		}
 	}
@@ -312,8 +316,12 @@ func (k *Control) Close() {
 		// Closing stdin makes a control client detach and exit (tmux(1),
 		// CONTROL MODE: "an empty line ... or EOF detaches").
 		_ = k.stdin.Close()
+		grace := 500 * time.Millisecond
+		if k.mute {
+			grace = 0 // a server that does not answer will not detach it
+		}
 		k.mu.Unlock()
-		t := time.NewTimer(500 * time.Millisecond)
+		t := time.NewTimer(grace)
 		defer t.Stop()
 		select {
 		case <-k.done:
