@@ -23,9 +23,6 @@ const MinVersion = "3.2"
 type Client struct {
 	Server Server
 	Bin    string // path of the tmux binary
-	// CallTimeout bounds each tmux process (0: DefaultCallTimeout); the
-	// operation's context may end it sooner.
-	CallTimeout time.Duration
 }
 
 // NewClient finds tmux ($PANECTL_TMUX or tmux on $PATH) and checks that it is
@@ -72,14 +69,15 @@ func versionAtLeast(v, min string) bool {
 
 // Deadlines of tmux processes. Every tmux process panectl starts runs
 // under the operation's context and is also bounded on its own: it gets at
-// most CallTimeout (or the operation's deadline when that comes sooner).
-// A server that has not answered by then (stopped with SIGSTOP, hung, or a
-// socket that accepts connections and never answers) is a
+// most DefaultCallTimeout (or the operation's deadline when that comes
+// sooner). A server that has not answered by then (stopped with SIGSTOP,
+// hung, or a socket that accepts connections and never answers) is a
 // *NotRespondingError. Only WaitFor, which blocks by design, runs without
-// CallTimeout (its context bounds it).
+// DefaultCallTimeout (its context bounds it), and a Guard outlives panectl
+// on purpose.
 const (
-	// DefaultCallTimeout bounds one tmux command when Client.CallTimeout
-	// is 0. A healthy server answers in milliseconds.
+	// DefaultCallTimeout bounds one tmux command (and one command through
+	// a control client). A healthy server answers in milliseconds.
 	DefaultCallTimeout = 5 * time.Second
 	// waitDelay bounds how long Wait waits for the tmux client's pipes
 	// after the process has exited or been killed. The client hands its
@@ -127,14 +125,7 @@ func (c *Client) Run(ctx context.Context, name string, args ...string) (string, 
 // stdin (nil: none) on tmux's standard input (load-buffer -, source-file -).
 // Errors as Run.
 func (c *Client) RunList(ctx context.Context, stdin []byte, cmds ...Command) (string, error) {
-	return c.exec(ctx, stdin, c.callTimeout(), CommandList(cmds).argv())
-}
-
-func (c *Client) callTimeout() time.Duration {
-	if c.CallTimeout > 0 {
-		return c.CallTimeout
-	}
-	return DefaultCallTimeout
+	return c.exec(ctx, stdin, DefaultCallTimeout, CommandList(cmds).argv())
 }
 
 // exec runs tmux with args (already through Arg) under ctx and, when limit
