@@ -102,6 +102,8 @@ type Control struct {
 	sawLine atomic.Bool   // the control stream has had a line
 	mu      sync.Mutex    // guards writes to stdin, closed, reason, attachErr
 	closed  bool
+	mute    bool   // a command got no answer: Close does not wait for a detach
+	socket  string // the server's socket, for errors
 	reason  string // why the client ended (%exit reason, EOF)
 	// attachErr is tmux's message when the attach command failed (the
 	// %error block of the attach).
@@ -260,7 +262,7 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 // attach starts a client with start and waits until tmux confirms the
 // attach, the client ends, deadline passes or ctx ends.
 func (c *Client) attach(ctx context.Context, p PaneInfo, opts ControlOptions, deadline time.Time, start func(*Control) error) (*Control, error) {
-	k := &Control{PaneID: p.ID, Session: p.SessionID, opts: opts, ready: make(chan struct{}),
+	k := &Control{PaneID: p.ID, Session: p.SessionID, socket: c.Server.Socket, opts: opts, ready: make(chan struct{}),
 		done: make(chan struct{}), readEnd: make(chan struct{}), off: map[string]bool{}}
 	if err := start(k); err != nil {
 		return nil, err
@@ -406,6 +408,11 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 	if !k.sendN(strings.Join(parts, " ; "), ch, len(cmds)) {
 		return nil, ErrControlClosed
 	}
+	// bounded like a tmux process (see DefaultCallTimeout): a server that
+	// stopped answering is an error, not a wait without end
+	started := time.Now()
+	callCtx, cancel := context.WithTimeout(ctx, DefaultCallTimeout)
+	defer cancel()
 	outs := make([]string, 0, len(cmds))
 	var firstErr error
 	for i := range cmds {
@@ -417,8 +424,14 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 			outs = append(outs, r.out)
 		case <-k.readEnd:
 			return nil, ErrControlClosed
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		case <-callCtx.Done():
+			if ctx.Err() == context.Canceled {
+				return nil, ctx.Err()
+			}
+			k.mu.Lock()
+			k.mute = true
+			k.mu.Unlock()
+			return nil, &NotRespondingError{Socket: k.socket, Command: cmds[i][0] + " (through the control client)", After: time.Since(started).Round(time.Millisecond)}
 		}
 	}
 	return outs, firstErr
@@ -464,8 +477,12 @@ func (k *Control) Close() {
 		// Closing stdin makes a control client detach and exit (tmux(1),
 		// CONTROL MODE: "an empty line ... or EOF detaches").
 		_ = k.stdin.Close()
+		grace := 500 * time.Millisecond
+		if k.mute {
+			grace = 0 // a server that does not answer will not detach it
+		}
 		k.mu.Unlock()
-		t := time.NewTimer(500 * time.Millisecond)
+		t := time.NewTimer(grace)
 		defer t.Stop()
 		select {
 		case <-k.done:
@@ -553,8 +570,12 @@ func (k *Control) read(r io.Reader) {
 			}
 			k.setReason("tmux: " + reason)
 			k.event(ControlEvent{Kind: EventChange, Line: string(line)})
+		case "%subscription-changed":
+			if k.deathChanged(rest) {
+				k.event(ControlEvent{Kind: EventChange, Line: string(line)})
+			}
 		case "%continue", "%client-session-changed", "%client-detached", "%paste-buffer-changed",
-			"%paste-buffer-deleted", "%subscription-changed", "%message", "%config-error",
+			"%paste-buffer-deleted", "%message", "%config-error",
 			"%window-renamed", "%session-renamed", "%session-window-changed", "%window-add":
 			// nothing that changes the target pane's text or life
 		default:

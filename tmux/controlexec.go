@@ -16,6 +16,7 @@ import (
 type execClient struct {
 	cmd    *exec.Cmd
 	stderr bytes.Buffer
+	out    *os.File // panectl's end of the client's stdout
 }
 
 // controlExec starts `tmux -S SOCK -N -C ARGV...` (-N: never start a server,
@@ -37,6 +38,7 @@ func (c *Client) controlExec(ctx context.Context, k *Control, argv []string, loc
 	cmd := exec.Command(c.Bin, append([]string{"-S", c.Server.Socket, "-N", "-C"}, argv...)...)
 	cmd.Env = tmuxEnv()
 	cmd.SysProcAttr = controlSysProcAttr()
+	cmd.WaitDelay = waitDelay
 	e := &execClient{cmd: cmd}
 	cmd.Stderr = &e.stderr
 	inR, inW, err := os.Pipe()
@@ -61,7 +63,7 @@ func (c *Client) controlExec(ctx context.Context, k *Control, argv []string, loc
 		k.releaseAttachLock()
 		return fmt.Errorf("%w: %v", ErrControlUnavailable, err)
 	}
-	k.stdin = inW
+	k.stdin, e.out = inW, outR
 	k.end = e
 	k.startReader(outR, func() {
 		_ = cmd.Wait()
@@ -70,10 +72,15 @@ func (c *Client) controlExec(ctx context.Context, k *Control, argv []string, loc
 	return nil
 }
 
+// kill kills the process. The client hands its stdout to the server (tmux
+// passes it as a file descriptor), so a stopped or hung server keeps the
+// pipe open after the client is dead: EOF may never come. Closing panectl's
+// end a moment later ends the reader, then Wait.
 func (e *execClient) kill() {
 	if e.cmd.Process != nil {
 		_ = e.cmd.Process.Kill()
 	}
+	time.AfterFunc(waitDelay, func() { _ = e.out.Close() })
 }
 
 // failure is what tmux wrote on stderr (read once the process is reaped).
