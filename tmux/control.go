@@ -113,7 +113,7 @@ type Control struct {
 	// pending holds, in the order they were sent, one entry per command
 	// line this client wrote: a channel for the caller of Command, or nil
 	// for fire-and-forget commands (refresh-client). Guarded by mu.
-	pending []chan blockResult
+	pending []pendingBlock
 }
 
 // controlEnd is what differs between the kinds of control client.
@@ -352,14 +352,14 @@ func (k *Control) setReason(r string) {
 
 // send writes one command line to the client (ignored after Close).
 func (k *Control) send(line string) {
-	k.sendN(line, nil, 1)
+	k.sendN(line, pendingBlock{}, 1)
 }
 
 // sendN writes a command line holding n commands; each one's output block
 // goes to ch (nil: discarded). It reports whether the line was written. A
 // write that tmux does not take within writeTimeout (a frozen server with
 // a full pipe) ends the client.
-func (k *Control) sendN(line string, ch chan blockResult, n int) bool {
+func (k *Control) sendN(line string, b pendingBlock, n int) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.closed {
@@ -373,9 +373,25 @@ func (k *Control) sendN(line string, ch chan blockResult, n int) bool {
 		return false
 	}
 	for range n {
-		k.pending = append(k.pending, ch)
+		k.pending = append(k.pending, b)
 	}
 	return true
+}
+
+// pendingBlock is who gets the output of one command this client sent:
+// a caller of Command (ch), an internal probe (fn, called on the reading
+// goroutine), or nobody.
+type pendingBlock struct {
+	ch chan blockResult
+	fn func(blockResult)
+}
+
+// sendFunc writes one command whose output goes to fn (on the reading
+// goroutine; it must return quickly). No EventCommandDone is sent for it:
+// it is not a snapshot a wait reads. It reports whether the line was
+// written.
+func (k *Control) sendFunc(line string, fn func(blockResult)) bool {
+	return k.sendN(line, pendingBlock{fn: fn}, 1)
 }
 
 // writeTimeout bounds one write of a command line to the client.
@@ -405,7 +421,7 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 		parts = append(parts, strings.Join(q, " "))
 	}
 	ch := make(chan blockResult, len(cmds))
-	if !k.sendN(strings.Join(parts, " ; "), ch, len(cmds)) {
+	if !k.sendN(strings.Join(parts, " ; "), pendingBlock{ch: ch}, len(cmds)) {
 		return nil, ErrControlClosed
 	}
 	// bounded like a tmux process (see DefaultCallTimeout): a server that
@@ -441,21 +457,25 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 // is waiting for it.
 func (k *Control) finishBlock(out []byte, failed bool) {
 	k.mu.Lock()
-	var ch chan blockResult
+	var b pendingBlock
 	if len(k.pending) > 0 {
-		ch = k.pending[0]
+		b = k.pending[0]
 		k.pending = k.pending[1:]
 	}
 	k.mu.Unlock()
-	if ch == nil {
+	if b.ch == nil && b.fn == nil {
 		return
 	}
-	k.event(ControlEvent{Kind: EventCommandDone})
 	r := blockResult{out: string(out)}
 	if failed {
 		r.err = errors.New(strings.TrimSpace(string(out)))
 	}
-	ch <- r // buffered for every command of the line
+	if b.fn != nil {
+		b.fn(r)
+		return
+	}
+	k.event(ControlEvent{Kind: EventCommandDone})
+	b.ch <- r // buffered for every command of the line
 }
 
 // Close detaches the client and waits (at most 500 ms) until it has
@@ -570,12 +590,8 @@ func (k *Control) read(r io.Reader) {
 			}
 			k.setReason("tmux: " + reason)
 			k.event(ControlEvent{Kind: EventChange, Line: string(line)})
-		case "%subscription-changed":
-			if k.deathChanged(rest) {
-				k.event(ControlEvent{Kind: EventChange, Line: string(line)})
-			}
 		case "%continue", "%client-session-changed", "%client-detached", "%paste-buffer-changed",
-			"%paste-buffer-deleted", "%message", "%config-error",
+			"%paste-buffer-deleted", "%subscription-changed", "%message", "%config-error",
 			"%window-renamed", "%session-renamed", "%session-window-changed", "%window-add":
 			// nothing that changes the target pane's text or life
 		default:

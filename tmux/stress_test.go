@@ -97,9 +97,15 @@ func stress(t *testing.T, rounds int, thirdParty bool) {
 					mu.Unlock()
 				}
 				// a new session per wait, created while the other waits
-				// attach and detach; its pane prints a line every 0.1 s
-				p, err := s.Client.NewPane(ctx, tmux.NewOptions{Width: 80, Height: 24,
-					Command: []string{fmt.Sprintf("while :; do echo ready-%d-%d; sleep 0.1; done", round, i)}})
+				// attach and detach; its pane prints a line every 0.1 s,
+				// or (every third wait) exits without a match, so its
+				// session is destroyed while the wait is attached
+				command := fmt.Sprintf("while :; do echo ready-%d-%d; sleep 0.1; done", round, i)
+				exits := i%3 == 2
+				if exits {
+					command = "echo starting; sleep 0.7"
+				}
+				p, err := s.Client.NewPane(ctx, tmux.NewOptions{Width: 80, Height: 24, Command: []string{command}})
 				if err != nil {
 					fail("new session: %v", err)
 					return
@@ -110,9 +116,11 @@ func stress(t *testing.T, rounds int, thirdParty bool) {
 				switch {
 				case err != nil:
 					fail("%v", err)
-				case res.Outcome != waiter.OutcomeMatched:
+				case exits && res.Outcome != waiter.OutcomeExited:
+					fail("outcome %s (%s), want exited", res.Outcome, res.Note)
+				case !exits && res.Outcome != waiter.OutcomeMatched:
 					fail("outcome %s (%s)", res.Outcome, res.Note)
-				case res.Note != "":
+				case !exits && res.Note != "":
 					// the wait polled: its control client did not attach
 					fail("note %q", res.Note)
 				}
