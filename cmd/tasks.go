@@ -329,6 +329,8 @@ func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (sche
 		return schema.WaitTaskOutput{}, err
 	}
 	timeout := effectiveTimeout(in.Timeout)
+	ctx, cancel := opContext(ctx, timeout, 0)
+	defer cancel()
 	var t pane.Task
 	var outcome string
 	if in.Any {
@@ -406,5 +408,6 @@ func taskExec(f *Factory, paneID, dir string, argv []string) error {
 	if err != nil {
 		return err
 	}
+	f.outlivesSignals.Store(true)
 	return waiter.SuperviseTask(c, paneID, dir, argv)
 }

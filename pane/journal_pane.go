@@ -48,7 +48,7 @@ func JournalPipe(self []string, state string) []string {
 		b.WriteString(pipeQuote(a))
 	}
 	b.WriteString(" '#{pane_id}'") // expanded by tmux to the new pane's id
-	return []string{"pipe-pane", "-O", escapeArg(b.String())}
+	return []string{"pipe-pane", "-O", b.String()} // (tmux.Arg escapes a final ";")
 }
 
 // pipeQuote quotes s for sh -c, then escapes what tmux's pipe-pane would

@@ -109,11 +109,7 @@ func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 		return "", err
 	}
 	// -o: only the first process to get here sets it; the others read it.
-	arg := dir
-	if strings.HasSuffix(arg, ";") {
-		arg = arg[:len(arg)-1] + `\;`
-	}
-	if _, err := c.Run(ctx, "set-option", "-so", stateOption, arg); err != nil {
+	if _, err := c.Run(ctx, "set-option", "-so", stateOption, dir); err != nil {
 		if out, err2 := c.Run(ctx, "show-options", "-sqv", stateOption); err2 == nil && strings.TrimSuffix(out, "\n") != "" {
 			dir = strings.TrimSuffix(out, "\n")
 			return dir, ensurePrivateDir(dir)

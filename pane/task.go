@@ -155,33 +155,20 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 		return fail(err)
 	}
 	argv := append(append([]string{}, self...), "__task-exec", info.ID, dir, "--", spec.Shell, "-c", spec.Command)
-	args := []string{
-		"set-option", "-p", "-t", info.ID, "remain-on-exit", "on", ";",
-		"set-option", "-p", "-t", info.ID, taskOpt, base64.RawURLEncoding.EncodeToString(b), ";",
-		"set-option", "-p", "-t", info.ID, JournalOption, escapeArg(TaskJournal(dir)), ";",
-		"respawn-pane", "-k", "-t", info.ID,
-	}
+	respawn := tmux.Command{"respawn-pane", "-k", "-t", info.ID}
 	if cwd != "" {
-		args = append(args, "-c", cwd)
+		respawn = append(respawn, "-c", tmux.FormatLiteral(cwd)) // tmux expands formats in -c
 	}
-	args = append(args, "--")
-	for _, a := range argv {
-		args = append(args, escapeArg(a))
-	}
-	if _, err := c.Run(ctx, args...); err != nil {
+	respawn = append(append(respawn, "--"), argv...)
+	if _, err := c.RunList(ctx, nil,
+		tmux.Command{"set-option", "-p", "-t", info.ID, "remain-on-exit", "on"},
+		tmux.Command{"set-option", "-p", "-t", info.ID, taskOpt, base64.RawURLEncoding.EncodeToString(b)},
+		tmux.Command{"set-option", "-p", "-t", info.ID, JournalOption, TaskJournal(dir)},
+		respawn); err != nil {
 		_ = os.RemoveAll(dir)
 		return fail(err)
 	}
 	return Task{ID: id, Spec: spec, Pane: info, Status: TaskRunning, Dir: dir, Journal: TaskJournal(dir)}, nil
-}
-
-// escapeArg keeps an argument whole through tmux's command parser: a
-// trailing ";" would be taken for a command separator.
-func escapeArg(a string) string {
-	if strings.HasSuffix(a, ";") {
-		return a[:len(a)-1] + `\;`
-	}
-	return a
 }
 
 // LoadTask reads a task by id. Unknown id: an error wrapping ErrNoTask.
