@@ -47,7 +47,7 @@ func JournalPipe(self []string, state string) []string {
 		b.WriteString(" ")
 		b.WriteString(pipeQuote(a))
 	}
-	b.WriteString(" '#{pane_id}'") // expanded by tmux to the new pane's id
+	b.WriteString(" '#{pane_id}'")                 // expanded by tmux to the new pane's id
 	return []string{"pipe-pane", "-O", b.String()} // (tmux.Arg escapes a final ";")
 }
 
