@@ -23,9 +23,12 @@ type ReadOptions struct {
 	// (ReadResult.Ledger).
 	Ledger bool
 	// Via takes the snapshots instead of the client (nil: the client), e.g.
-	// a *tmux.Control attached for a wait: no tmux process is started, and
-	// the snapshot is aligned with the control client's output stream.
+	// a *tmux.Subscription of a wait: no tmux process is started, and the
+	// snapshot is aligned with the control client's output stream.
 	Via tmux.Snapshotter
+	// Stream also seeds a Stream from the snapshot (ReadResult.Stream),
+	// to follow the pane through the output that comes after it.
+	Stream bool
 }
 
 // ReadResult is what came after a cursor.
@@ -39,6 +42,10 @@ type ReadResult struct {
 	Note         string   // why LinesDropped is a bound, or other caveats
 	Pane         tmux.PaneInfo
 	Ledger       Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
+	// Stream follows the pane from the snapshot on (ReadOptions.Stream);
+	// nil when the pane is in a state a Stream does not follow, or the
+	// cursor's rows had moved.
+	Stream *Stream
 }
 
 // normalView is the normal screen's rows, with history, in tmux's relative
@@ -95,7 +102,10 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 			info = snap // output moved rows since the plan was made; plan again
 			continue
 		}
-		res, ok := v.fromCursor(cur, snap, opt)
+		res, skip, ok := v.fromCursor(cur, snap, opt)
+		if ok && opt.Stream {
+			res.Stream = newStream(v, snap, cur, skip)
+		}
 		if !ok {
 			// The cursor's rows are not where they were: search the whole history.
 			v, snap, _, err = capture(ctx, via, id, snap, cur, true, "")
@@ -244,23 +254,24 @@ func (v normalView) rowsBefore(r int) string {
 }
 
 // fromCursor reads at the cursor's expected place; ok=false when the anchor
-// is not there (rows trimmed, reflowed or cleared).
-func (v normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) (ReadResult, bool) {
+// is not there (rows trimmed, reflowed or cleared). skip is the prefix of
+// the cursor's row cut from the first line.
+func (v normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) (ReadResult, int, bool) {
 	res := ReadResult{Pane: snap, DroppedExact: true}
 	skip := 0
 	if cur.Special == "" {
 		if v.body >= snap.Height && cur.Row > 0 {
-			return res, false
+			return res, 0, false
 		}
 		anchor, prefix := v.matches(cur, v.body)
 		if !anchor || (cur.AnchorLen == 0 && !prefix && cur.PrefixLen > 0) {
-			return res, false
+			return res, 0, false
 		}
 		if prefix {
 			skip = cur.PrefixLen // else the row was redrawn: deliver it whole
 		}
 	}
-	return v.finish(res, cur, v.body, skip, opt), true
+	return v.finish(res, cur, v.body, skip, opt), skip, true
 }
 
 // search finds the cursor's rows anywhere in the retained history (after a

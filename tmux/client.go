@@ -23,6 +23,12 @@ const MinVersion = "3.2"
 type Client struct {
 	Server Server
 	Bin    string // path of the tmux binary
+	// QuickDetach: the process ends right after its command, so a control
+	// client's Close does not wait for tmux's exit handshake (see
+	// Control.Close). The CLI sets it; a process that goes on leaves it off.
+	QuickDetach bool
+
+	keep *keeper // kept control clients (KeepControl), nil when none are kept
 }
 
 // NewClient finds tmux ($PANECTL_TMUX or tmux on $PATH) and checks that it is
@@ -125,7 +131,17 @@ func (c *Client) Run(ctx context.Context, name string, args ...string) (string, 
 // RunList runs a command list in one tmux process (see CommandList), with
 // stdin (nil: none) on tmux's standard input (load-buffer -, source-file -).
 // Errors as Run.
+//
+// A list of commands that only read (display-message -p, capture-pane -p,
+// show-options, list-panes ...) runs through a kept control client when c
+// keeps one (KeepControl): no tmux process is started, and the output and
+// errors are those of the process.
 func (c *Client) RunList(ctx context.Context, stdin []byte, cmds ...Command) (string, error) {
+	if stdin == nil {
+		if out, ok, err := c.viaKept(ctx, cmds); ok {
+			return out, err
+		}
+	}
 	return c.exec(ctx, stdin, DefaultCallTimeout, CommandList(cmds).argv())
 }
 

@@ -48,6 +48,11 @@ type PaneInfo struct {
 	WindowActive bool   // window_active: its window is its session's current window
 	Attached     int    // session_attached: clients attached to its session
 	FocusEvents  bool   // the server option focus-events is on
+	WrapFlag     bool   // wrap_flag: autowrap mode (DECAWM) of the normal screen
+	InsertFlag   bool   // insert_flag: insert mode (IRM)
+	OriginFlag   bool   // origin_flag: origin mode (DECOM)
+	ScrollUpper  int    // scroll_region_upper: top row of the scrolling region
+	ScrollLower  int    // scroll_region_lower: bottom row of the scrolling region
 	Title        string // pane_title (free text, last field)
 }
 
@@ -58,6 +63,7 @@ var paneFields = []string{
 	"history_size", "history_limit", "cursor_x", "cursor_y", "alternate_on", "alternate_saved_y",
 	"pane_start_command",
 	"pane_active", "window_active", "session_attached", "focus-events",
+	"wrap_flag", "insert_flag", "origin_flag", "scroll_region_upper", "scroll_region_lower",
 	"pane_title",
 }
 
@@ -102,7 +108,9 @@ func parsePane(row string) (PaneInfo, error) {
 		HistorySize: num(f[16]), HistoryLimit: num(f[17]),
 		CursorX: num(f[18]), CursorY: num(f[19]), AlternateOn: f[20] == "1", AltSavedY: num(f[21]),
 		StartCommand: f[22], Active: f[23] == "1", WindowActive: f[24] == "1",
-		Attached: num(f[25]), FocusEvents: f[26] == "on", Title: f[27],
+		Attached: num(f[25]), FocusEvents: f[26] == "on",
+		WrapFlag: f[27] == "1", InsertFlag: f[28] == "1", OriginFlag: f[29] == "1",
+		ScrollUpper: num(f[30]), ScrollLower: num(f[31]), Title: f[32],
 		DeadKnown: f[13] != "" || f[14] != "",
 	}
 	return p, bad
