@@ -43,13 +43,13 @@ import (
 // pane description taken after it (Check): the cursor position, the history
 // size, the screen size and the modes must be what the stream predicts.
 type Stream struct {
-	paneID       string
-	pid          int
-	w, h         int
-	hs, hlimit   int
-	cx, cy       int // the terminal cursor; cx is w after the last column was written (a wrap is pending)
-	bodyAbs      int    // the read cursor's row, absolute (history rows counted from the oldest retained)
-	cur          Cursor // the read's cursor
+	paneID     string
+	pid        int
+	w, h       int
+	hs, hlimit int
+	cx, cy     int    // the terminal cursor; cx is w after the last column was written (a wrap is pending)
+	bodyAbs    int    // the read cursor's row, absolute (history rows counted from the oldest retained)
+	cur        Cursor // the read's cursor
 
 	// rows holds every row a capture for the read holds (from 64 rows
 	// before the read cursor's row, as Read captures them): frozen ones as
