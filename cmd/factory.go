@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 
 	"github.com/panectl/panectl/pane"
@@ -29,7 +30,14 @@ type Factory struct {
 	SocketPath string // -S
 	JSON       bool   // --json
 
+	// KeepControl: the command is a long-lived process (mcp, watch, tasks
+	// --follow): its tmux client keeps control clients attached between
+	// calls (tmux.Client.KeepControl), detached by Close.
+	KeepControl bool
+
+	clientMu      sync.Mutex
 	client        *tmux.Client
+	parent        *Factory // a tool call's factory uses its server's client
 	progressShown bool
 	// outlivesSignals: the running command handles SIGINT and SIGTERM
 	// itself and must not be ended by them (the task supervisor).
@@ -46,8 +54,15 @@ func NewFactory() *Factory {
 	}}
 }
 
-// Client returns the tmux client for the resolved server.
+// Client returns the tmux client for the resolved server (one per
+// process: the tool calls of an MCP server share their server's, with its
+// kept control clients).
 func (f *Factory) Client() (*tmux.Client, error) {
+	if f.parent != nil {
+		return f.parent.Client()
+	}
+	f.clientMu.Lock()
+	defer f.clientMu.Unlock()
 	if f.client != nil {
 		return f.client, nil
 	}
@@ -59,8 +74,25 @@ func (f *Factory) Client() (*tmux.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// panectl exits right after its command: a control client detaches
+	// without waiting for tmux's goodbye (the process's exit closes it)
+	c.QuickDetach = true
+	if f.KeepControl {
+		c.KeepControl(tmux.DefaultKeepIdle)
+	}
 	f.client = c
 	return c, nil
+}
+
+// Close detaches the control clients the command kept (see KeepControl).
+// Main calls it before panectl exits.
+func (f *Factory) Close() {
+	f.clientMu.Lock()
+	c := f.client
+	f.clientMu.Unlock()
+	if c != nil {
+		c.Close()
+	}
 }
 
 // Pane resolves a pane argument (id, target, or task id tN) on the server.

@@ -55,11 +55,16 @@ func Main() int {
 		ctx = waiter.WithProgress(ctx, f.drawProgress)
 	}
 	err := root.ExecuteContext(ctx)
+	waiter.Dbg("executed")
+	f.Close()
+	waiter.Dbg("closed")
 	f.clearProgress()
 	if err != nil && ctx.Err() != nil && !errors.Is(err, errInterrupted) {
 		err = errInterrupted
 	}
-	return f.Fail(err)
+	code := f.Fail(err)
+	waiter.Dbg("failed")
+	return code
 }
 
 // NewRootCmd builds the command tree.

@@ -1,6 +1,7 @@
 package pane
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -632,3 +633,22 @@ func (s *Stream) Check(p tmux.PaneInfo) bool {
 		p.CursorX == s.cx && p.CursorY == s.cy && !p.AlternateOn && p.WrapFlag && !p.InsertFlag &&
 		!p.OriginFlag && p.ScrollUpper == 0 && p.ScrollLower == s.h-1
 }
+
+// Describe reads the pane's geometry and its echo ledger with one command
+// through the control client (tmux.Subscription.Describe: no capture, no
+// tmux process), aligned with the output stream.
+func Describe(ctx context.Context, sub *tmux.Subscription) (tmux.PaneInfo, Ledger, error) {
+	p, opts, err := sub.Describe(ctx, ledgerPrefix)
+	if err != nil {
+		return p, Ledger{}, err
+	}
+	return p, ledgerFrom(opts), nil
+}
+
+// Prefetch makes the subscription's client read the pane's geometry and
+// echo ledger whenever output arrives (tmux.Subscription.Prefetch); the
+// EventDescribed events carry them, read with LedgerOf.
+func Prefetch(sub *tmux.Subscription) { sub.Prefetch(ledgerPrefix) }
+
+// LedgerOf is the echo ledger in a prefetched description's options.
+func LedgerOf(opts map[string]string) Ledger { return ledgerFrom(opts) }

@@ -32,7 +32,9 @@ type Client struct {
 }
 
 // NewClient finds tmux ($PANECTL_TMUX or tmux on $PATH) and checks that it is
-// at least MinVersion. Errors: ErrNotInstalled, ErrTooOld (with how to install).
+// at least MinVersion (`tmux -V`, remembered per binary in a cache file:
+// version_cache.go). Errors: ErrNotInstalled, ErrTooOld (with how to
+// install).
 func NewClient(s Server) (*Client, error) {
 	bin := os.Getenv("PANECTL_TMUX")
 	if bin == "" {
@@ -42,18 +44,14 @@ func NewClient(s Server) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q not found on $PATH; install it (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrNotInstalled, bin)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultCallTimeout)
-	defer cancel()
-	v := exec.CommandContext(ctx, path, "-V")
-	v.WaitDelay = waitDelay
-	out, err := v.Output()
+	v, err := cachedVersion(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s -V failed: %v", ErrNotInstalled, path, err)
 	}
-	if v := strings.TrimSpace(string(out)); !versionAtLeast(v, MinVersion) {
+	if !versionAtLeast(v, MinVersion) {
 		return nil, fmt.Errorf("%w: %s is %q, panectl needs tmux %s or newer (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrTooOld, path, v, MinVersion)
 	}
-	versions.Store(path, strings.TrimSpace(string(out)))
+	versions.Store(path, v)
 	return &Client{Server: s, Bin: path}, nil
 }
 

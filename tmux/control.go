@@ -26,11 +26,11 @@ import (
 // It attaches by session id, never by pane (attach-session -t %N would make
 // the pane active), ignores size (no pane is ever resized for it), and
 // delivers output only for the panes someone subscribed to (Subscribe):
-// output of any other pane is switched off (refresh-client -A %M:off) as
-// soon as that pane speaks, and on again when a subscription for it
-// arrives. tmux 3.3a's no-output flag cannot be combined with per-pane
-// output (refresh-client -A %N:on has no effect under it), so output is on
-// by default and switched off per pane.
+// output of any other pane is paused (refresh-client -A %M:pause) as soon
+// as that pane speaks, and continued when a subscription for it arrives
+// (control_sub.go says why pause and not off). tmux 3.3a's no-output flag
+// cannot be combined with per-pane output (refresh-client -A %N:on has no
+// effect under it), so output is on by default and paused per pane.
 //
 // The client is read-only by construction: panectl sends it only commands
 // that read (display-message -p, capture-pane -p, show-options, list-panes)
@@ -76,6 +76,11 @@ const (
 	// the command ran, every later one after. Sent just before the command
 	// returns, one per command.
 	EventCommandDone
+	// EventDescribed: the pane's geometry and options as the client read
+	// them right after output arrived (Subscription.Prefetch), in Pane and
+	// Options; every EventOutput before it is in them, every later one
+	// is not. Err is set when the read failed.
+	EventDescribed
 )
 
 // ControlEvent is one notification about a subscribed pane.
@@ -88,6 +93,12 @@ type ControlEvent struct {
 	Data []byte
 	// Line is the notification as tmux wrote it (without its newline).
 	Line string
+	// Pane and Options are an EventDescribed's description (the fields of
+	// Subscription.Describe) and the pane's user options with the
+	// prefetch's prefix; Err its failure.
+	Pane    PaneInfo
+	Options map[string]string
+	Err     error
 }
 
 // ControlOptions configure Control.
@@ -675,6 +686,10 @@ func (k *Control) Close() {
 		}
 		k.mu.Lock()
 		k.closed = true
+		if os.Getenv("PANECTL_EXP_NOCLOSE") != "" && k.quick {
+			k.mu.Unlock()
+			return
+		}
 		// Closing stdin makes a control client detach and exit (tmux(1),
 		// CONTROL MODE: "an empty line ... or EOF detaches").
 		_ = k.stdin.Close()

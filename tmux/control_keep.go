@@ -118,6 +118,22 @@ func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent
 	}
 }
 
+// KeepAttached makes sure a kept client is attached to session (an id,
+// "$N"), so that read-only commands go through it rather than start tmux
+// processes. It does nothing when c keeps no clients; errors are those of
+// the attach.
+func (c *Client) KeepAttached(ctx context.Context, session string) error {
+	if c.keep == nil {
+		return nil
+	}
+	e, err := c.keep.get(ctx, c, session)
+	if err != nil {
+		return err
+	}
+	c.keep.release(session, e)
+	return nil
+}
+
 // get returns session's kept client, attaching it when there is none, with
 // one more user.
 func (kp *keeper) get(ctx context.Context, c *Client, session string) (*kept, error) {

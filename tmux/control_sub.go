@@ -2,20 +2,32 @@ package tmux
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // One control client serves every wait on its session: each wait holds a
 // Subscription to its pane, and the client routes each notification to the
 // subscriptions it concerns. Output is delivered per pane while a pane has
 // subscriptions (reference counted); a pane with none has its output
-// switched off the first time it speaks (refresh-client -A %N:off), and on
-// again (%N:on) when a subscription for it arrives. Notifications that may
-// concern any pane (layout changes, windows closed, the client ending) go
-// to every subscription.
+// paused the first time it speaks (refresh-client -A %N:pause), and
+// continued (%N:continue) when a subscription for it arrives. Notifications
+// that may concern any pane (layout changes, windows closed, the client
+// ending) go to every subscription.
+//
+// Pausing, not switching off (%N:off, %N:on): tmux 3.2 to 3.6 keep the
+// output already queued for the client when a pane is switched off, drain
+// the pane's buffer past it, and later write it from memory that is gone:
+// the server crashes (a segfault in control_append_data, seen here within
+// a few toggles of a pane that prints all the time; tmux GitHub issue 5054,
+// fixed in 3.7 by cae229cad). A pause drops the queued output
+// (control_pause_pane), and continuing starts from the pane's current
+// offset, as switching on does. TestKeptClientTogglesBusyPaneSafely pins
+// it.
 
 // Subscription is one caller's interest in one pane's events through a
 // control client: its output, pauses, changes, and the completion of the
@@ -34,14 +46,21 @@ type Subscription struct {
 	// deathWatch: the client looks whether the pane died (WatchDeath);
 	// guarded by k.mu.
 	deathWatch bool
+	// prefetch: with Prefetch, the option prefix to read with the
+	// description after output; prefetching says one is in flight, and
+	// prefetchAt when the last was sent. Guarded by k.mu.
+	prefetchOn  bool
+	prefetch    string
+	prefetching bool
+	prefetchAt  time.Time
 }
 
 // paneInterest is what a client knows of one pane: who subscribed, and
-// whether its output is switched off. Guarded by Control.mu; subs is
+// whether its output is paused. Guarded by Control.mu; subs is
 // replaced, never changed in place, so the reader may use it unlocked.
 type paneInterest struct {
 	subs []*Subscription
-	off  bool
+	off  bool // paused by the client (no subscription wanted its output)
 }
 
 func (k *Control) interest(pane string) *paneInterest {
@@ -69,8 +88,8 @@ func (pi *paneInterest) remove(s *Subscription) {
 
 // Subscribe adds a subscription for pane id (in the client's session) whose
 // events go to fn (on the reading goroutine; it must return quickly and
-// never block). A pane whose output was switched off gets it back: the
-// next command sent through the subscription is after the switch, so a
+// never block). A pane whose output was paused gets it back: the next
+// command sent through the subscription is after the continue, so a
 // snapshot taken through it is aligned with the output that follows.
 // Close ends the subscription (not the client).
 func (k *Control) Subscribe(id string, fn func(ControlEvent)) (*Subscription, error) {
@@ -86,7 +105,7 @@ func (k *Control) Subscribe(id string, fn func(ControlEvent)) (*Subscription, er
 	pi := k.interest(id)
 	if pi.off {
 		pi.off = false
-		k.sendLocked(fmt.Sprintf("refresh-client -A '%s:on'", id))
+		k.sendLocked(fmt.Sprintf("refresh-client -A '%s:continue'", id))
 	}
 	pi.add(s)
 	return s, nil
@@ -151,12 +170,21 @@ func (k *Control) output(pane string, data, line []byte) {
 	if pi == nil || len(pi.subs) == 0 {
 		if strings.HasPrefix(pane, "%") && (pi == nil || !pi.off) {
 			k.interest(pane).off = true
-			k.sendLocked(fmt.Sprintf("refresh-client -A '%s:off'", pane))
+			k.sendLocked(fmt.Sprintf("refresh-client -A '%s:pause'", pane))
 		}
 		k.mu.Unlock()
 		return
 	}
 	subs := pi.subs
+	// prefetch: a description for each subscription that wants one, sent
+	// before the event is delivered, so that tmux reads it while the wait
+	// wakes up to the output
+	now := time.Now()
+	for _, s := range subs {
+		if s.prefetchOn && !s.prefetching && now.Sub(s.prefetchAt) >= prefetchGap {
+			s.sendDescribeLocked(now)
+		}
+	}
 	k.mu.Unlock()
 	e := ControlEvent{Kind: EventOutput, Data: DecodeOutput(data), Line: string(line)}
 	for _, s := range subs {
@@ -164,15 +192,99 @@ func (k *Control) output(pane string, data, line []byte) {
 	}
 }
 
+// prefetchGap is the least time between two prefetched descriptions of one
+// subscription: output that keeps coming gets one at most every
+// prefetchGap (a wait then asks itself, see Describe).
+const prefetchGap = 2 * time.Millisecond
+
+// Prefetch makes the client read the pane's geometry and its user options
+// whose names start with prefix (as Describe) whenever output of the pane
+// arrives (at most once every prefetchGap, one at a time), and deliver
+// them as an EventDescribed, in stream order: a wait that decides on the
+// output it has seen then has the pane's state after it without asking.
+func (s *Subscription) Prefetch(prefix string) {
+	s.k.mu.Lock()
+	s.prefetchOn, s.prefetch = true, prefix
+	s.k.mu.Unlock()
+}
+
+// Prefetching reports whether a prefetched description is on its way.
+func (s *Subscription) Prefetching() bool {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	return s.prefetching
+}
+
+// sendDescribeLocked sends a prefetch (k.mu held).
+func (s *Subscription) sendDescribeLocked(now time.Time) {
+	line, _ := commandLine(describeCommands(s.PaneID))
+	var p PaneInfo
+	var perr error
+	got := 0
+	ok := s.k.writeLocked(line, pendingBlock{fn: func(r blockResult) {
+		got++
+		if got == 1 {
+			if r.err == nil {
+				p, perr = parseGeometry(strings.TrimSuffix(r.out, "\n"))
+			} else {
+				perr = r.err
+			}
+			return
+		}
+		e := ControlEvent{Kind: EventDescribed, Pane: p, Err: perr}
+		if perr == nil && r.err == nil {
+			e.Options, e.Err = parseOptions(s.PaneID, r.out, s.prefetch)
+		} else if perr == nil {
+			e.Err = r.err
+		}
+		s.k.mu.Lock()
+		s.prefetching = false
+		s.k.mu.Unlock()
+		s.deliver(e)
+	}}, 2)
+	if ok {
+		s.prefetching, s.prefetchAt = true, now
+	}
+}
+
+// describeCommands read a pane's geometry and user options.
+func describeCommands(id string) [][]string {
+	return [][]string{{"display-message", "-p", "-t", id, geometryFormat}, {"show-options", "-p", "-t", id}}
+}
+
+// Describe reads the pane's geometry (only the PaneInfo fields of a
+// geometry: id, pid, size, dead, history size and limit, cursor, alternate
+// screen, wrap, insert and origin modes, scrolling region; no process
+// state) and its user options whose names start with prefix, with one
+// command line through the client, aligned with the subscription's events
+// like SnapshotOptions. An unknown pane is a *NotFoundError.
+func (s *Subscription) Describe(ctx context.Context, prefix string) (PaneInfo, map[string]string, error) {
+	outs, err := s.k.command(ctx, s, describeCommands(s.PaneID))
+	if err != nil {
+		if errors.Is(err, ErrPaneNotFound) {
+			return PaneInfo{}, nil, &NotFoundError{Target: s.PaneID, Socket: s.k.socket}
+		}
+		return PaneInfo{}, nil, err
+	}
+	p, err := parseGeometry(strings.TrimSuffix(outs[0], "\n"))
+	if err == errNoPane || (err == nil && p.ID != s.PaneID) {
+		return PaneInfo{}, nil, &NotFoundError{Target: s.PaneID, Socket: s.k.socket}
+	}
+	if err != nil {
+		return PaneInfo{}, nil, err
+	}
+	opts, err := parseOptions(s.PaneID, outs[1], prefix)
+	return p, opts, err
+}
+
 // paused handles %pause for pane: a subscribed pane is continued and its
-// subscribers told (output was lost); any other pane is switched off.
+// subscribers told (output was lost); any other pane stays paused.
 func (k *Control) paused(pane string, line []byte) {
 	k.mu.Lock()
 	pi := k.panes[pane]
 	if pi == nil || len(pi.subs) == 0 {
 		if strings.HasPrefix(pane, "%") {
 			k.interest(pane).off = true
-			k.sendLocked(fmt.Sprintf("refresh-client -A '%s:off'", pane))
 		}
 		k.mu.Unlock()
 		return

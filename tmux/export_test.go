@@ -24,3 +24,7 @@ func ControlKind(k *Control) string {
 func AttachModeOf(c *Client) string {
 	return map[attachMode]string{attachProto: "proto", attachLocked: "locked", attachPlain: "plain"}[c.attachMode()]
 }
+
+// ReadOnlyFlag reports whether c's control clients attach with tmux's
+// read-only flag (below tmux 3.7).
+func ReadOnlyFlag(c *Client) bool { return readOnlyFlag(c.version()) }
