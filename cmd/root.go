@@ -55,16 +55,12 @@ func Main() int {
 		ctx = waiter.WithProgress(ctx, f.drawProgress)
 	}
 	err := root.ExecuteContext(ctx)
-	waiter.Dbg("executed")
 	f.Close()
-	waiter.Dbg("closed")
 	f.clearProgress()
 	if err != nil && ctx.Err() != nil && !errors.Is(err, errInterrupted) {
 		err = errInterrupted
 	}
-	code := f.Fail(err)
-	waiter.Dbg("failed")
-	return code
+	return f.Fail(err)
 }
 
 // NewRootCmd builds the command tree.

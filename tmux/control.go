@@ -686,10 +686,6 @@ func (k *Control) Close() {
 		}
 		k.mu.Lock()
 		k.closed = true
-		if os.Getenv("PANECTL_EXP_NOCLOSE") != "" && k.quick {
-			k.mu.Unlock()
-			return
-		}
 		// Closing stdin makes a control client detach and exit (tmux(1),
 		// CONTROL MODE: "an empty line ... or EOF detaches").
 		_ = k.stdin.Close()

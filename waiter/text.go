@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -104,7 +103,7 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	if err != nil {
 		return TextResult{}, err
 	}
-	defer func() { src.Close(); dbg("src closed") }()
+	defer src.Close()
 	w := &textWait{c: c, src: src, opt: opt, cur: cur, info: info}
 	if sub := src.subscription(); sub != nil {
 		pane.Prefetch(sub) // the pane's geometry and ledger come with its output
@@ -353,7 +352,6 @@ func (w *textWait) confirm(ctx context.Context) (TextResult, bool, bool, error) 
 // ledger read after them; ok is false (and the stream dropped) when the
 // pane is not where the stream says (then only a capture can say).
 func (w *textWait) decide(d described) (TextResult, bool, bool) {
-	dbg("decide")
 	st := w.stream
 	if !st.Check(d.pane) {
 		w.stream, w.fresh = nil, nil
@@ -482,13 +480,3 @@ func joinNotes(a, b string) string {
 	}
 	return a + "; " + b
 }
-
-var dbgStart = time.Now()
-
-func dbg(f string, a ...any) {
-	if os.Getenv("PANECTL_DBG") != "" {
-		fmt.Fprintf(os.Stderr, "%d "+f+"\n", append([]any{time.Now().UnixMicro() % 1000000}, a...)...)
-	}
-}
-
-func Dbg(f string, a ...any) { dbg(f, a...) }
