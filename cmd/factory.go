@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -111,6 +113,22 @@ func (f *Factory) Pane(ctx context.Context, target string) (*tmux.Client, tmux.P
 	}
 	p, err := c.ResolvePane(ctx, target)
 	return c, p, err
+}
+
+// paneOrID is Pane for a target that needs looking up; a pane id (%N) is
+// returned as it is (p.ID only, normalized), with no tmux call: the
+// command's first snapshot describes the pane (and reports an unknown one).
+func (f *Factory) paneOrID(ctx context.Context, target string) (*tmux.Client, tmux.PaneInfo, error) {
+	if n, ok := strings.CutPrefix(target, "%"); ok {
+		if v, err := strconv.Atoi(n); err == nil && v >= 0 && n != "" && n[0] != '+' {
+			c, err := f.Client()
+			if err != nil {
+				return nil, tmux.PaneInfo{}, err
+			}
+			return c, tmux.PaneInfo{ID: "%" + strconv.Itoa(v)}, nil
+		}
+	}
+	return f.Pane(ctx, target)
 }
 
 func isTerminal(f *os.File) bool {

@@ -77,7 +77,14 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		via = opt.Via
 	}
 	info := opt.Guess
-	if info.ID != id {
+	switch {
+	case info.ID == id:
+	case cur.Special == CursorScreen:
+		// The screen's captures do not depend on the pane's history or
+		// size: they are planned for the normal screen and checked in the
+		// snapshot itself (one tmux call, no description first).
+		info = tmux.PaneInfo{ID: id}
+	default:
 		var err error
 		if info, _, _, err = via.SnapshotOptions(ctx, id, ""); err != nil {
 			return ReadResult{}, err
@@ -98,7 +105,7 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		if err := cur.Check(snap.ID, snap.PID); err != nil {
 			return ReadResult{}, err
 		}
-		if !samePlan(info, snap) && attempt < 5 {
+		if !samePlan(info, snap, cur) && attempt < 5 {
 			info = snap // output moved rows since the plan was made; plan again
 			continue
 		}
@@ -123,7 +130,11 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 
 // samePlan reports whether captures planned from a pane description are
 // valid for the pane as snapshotted: the rows are numbered the same way.
-func samePlan(plan, snap tmux.PaneInfo) bool {
+// Captures for the screen cursor depend on the alternate screen only.
+func samePlan(plan, snap tmux.PaneInfo, cur Cursor) bool {
+	if cur.Special == CursorScreen {
+		return plan.AlternateOn == snap.AlternateOn
+	}
 	return plan.HistorySize == snap.HistorySize && plan.AlternateOn == snap.AlternateOn && plan.Height == snap.Height
 }
 

@@ -159,6 +159,12 @@ func (kp *keeper) get(ctx context.Context, c *Client, session string) (*kept, er
 		// the client outlives the call that attaches it: ctx bounds the
 		// attach only
 		k, err := c.attachSession(ctx, session, ControlOptions{})
+		if k != nil {
+			// no call waits on its detach: it can wait for tmux's goodbye
+			k.mu.Lock()
+			k.quick = false
+			k.mu.Unlock()
+		}
 		kp.mu.Lock()
 		e.k, e.err = k, err
 		close(e.ready)

@@ -32,7 +32,7 @@ type TextOptions struct {
 	HasStart bool          // Cursor is set (else the wait starts now)
 	MaxLines int           // newest lines kept in the result
 	// Pane is the pane as just described (optional): it saves a tmux call
-	// at the start; every read still checks it.
+	// at the start when the wait has a cursor; every read still checks it.
 	Pane tmux.PaneInfo
 }
 
@@ -76,25 +76,27 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	exited := func(err error) (TextResult, error) {
 		return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err), Elapsed: time.Since(start)}, nil
 	}
-	if info.ID != opt.PaneID {
-		var err error
-		if info, err = c.Pane(ctx, opt.PaneID); err != nil {
-			return TextResult{}, err
-		}
-	}
 	// The wait's start is taken before subscribing, so output that comes
 	// while the control client attaches is after the cursor: the first
 	// check, right after attaching, reads it. Every later check goes
-	// through the control client.
-	if !opt.HasStart {
+	// through the control client. Without a description of the pane, the
+	// start's snapshot describes it (one tmux call for both).
+	described := info.ID == opt.PaneID && info.SessionID != ""
+	switch {
+	case !opt.HasStart:
 		r, err := pane.Read(ctx, c, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info})
-		if gone(err) {
-			return exited(err)
+		if gone(err) && described {
+			return exited(err) // it was there a moment ago
 		}
 		if err != nil {
 			return TextResult{}, err
 		}
 		cur, info = r.Cursor, r.Pane
+	case !described:
+		var err error
+		if info, err = c.Pane(ctx, opt.PaneID); err != nil {
+			return TextResult{}, err
+		}
 	}
 	src, err := watchPane(ctx, c, info, true)
 	if gone(err) {
