@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -212,6 +213,14 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	}
 }
 
+// Test hooks: followStream off makes every look a capture (a wait as it
+// was before streams); streamDecisions counts the decisions made on a
+// stream (no capture).
+var (
+	followStream    = true
+	streamDecisions atomic.Int64
+)
+
 // textWait is the state of one WaitForText between looks.
 type textWait struct {
 	c    *tmux.Client
@@ -315,7 +324,7 @@ func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 	sub := w.src.subscription()
 	res, done, r, err := checkText(ctx, w.c, w.src, w.opt, w.cur, &w.info, sub != nil)
 	_, lost := w.src.take(true) // what came before it is in the capture
-	if err == nil && !done && r.Stream != nil && sub != nil && w.src.subscription() == sub {
+	if err == nil && !done && r.Stream != nil && sub != nil && w.src.subscription() == sub && followStream {
 		w.stream = r.Stream
 	}
 	if lost {
@@ -360,6 +369,7 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 		return TextResult{}, false, false
 	}
 	w.info = d.pane
+	streamDecisions.Add(1)
 	r := pane.ReadResult{Lines: st.Lines(), Cursor: st.Cursor(), DroppedExact: true, Pane: d.pane, Ledger: d.ledger}
 	res, done := decideText(w.opt, r)
 	return res, done, true
@@ -444,7 +454,7 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	if res.Discounted > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d line(s) matched but were discounted as the echo of typed input", res.Discounted))
 	}
-	if n := opt.Match.TimedOut + opt.Stop.TimedOut; n > 0 {
+	if n := timedOut(opt.Match) + timedOut(opt.Stop); n > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d regex match(es) were abandoned after %v", n, MatchTimeout))
 	}
 	if res.Outcome != "" {
@@ -456,6 +466,14 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		return res, true
 	}
 	return res, false
+}
+
+// timedOut is m.TimedOut (0 for no matcher: Stop may be nil).
+func timedOut(m *Matcher) int {
+	if m == nil {
+		return 0
+	}
+	return m.TimedOut
 }
 
 // gone reports whether err means the pane the wait saw alive at its start
