@@ -148,6 +148,9 @@ type Control struct {
 	// this client wrote.
 	pending []pendingBlock
 	lineSeq uint64 // numbers command lines (pendingBlock.line)
+	// deadlineSet is when the write deadline of stdin was last set
+	// (writeLocked).
+	deadlineSet time.Time
 	// panes holds the subscriptions and output state of every pane the
 	// client has heard of (control_sub.go).
 	panes map[string]*paneInterest
@@ -475,7 +478,12 @@ func (k *Control) writeLocked(line string, b pendingBlock, n int) bool {
 	if k.closed {
 		return false
 	}
-	_ = k.stdin.SetWriteDeadline(time.Now().Add(writeTimeout))
+	// the deadline is moved on only when half of it has passed: setting it
+	// re-arms a runtime timer, which a wait's every command would pay
+	if now := time.Now(); now.After(k.deadlineSet.Add(writeTimeout / 2)) {
+		_ = k.stdin.SetWriteDeadline(now.Add(writeTimeout))
+		k.deadlineSet = now
+	}
 	if _, err := io.WriteString(k.stdin, line+"\n"); err != nil {
 		// a part of the line may be in the pipe: the client is unusable
 		k.closed = true
