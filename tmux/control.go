@@ -518,12 +518,13 @@ var ErrControlClosed = errors.New("the control client ended")
 // earlier command of its line failed.
 var errSkipped = errors.New("not run: an earlier command of the list failed")
 
-// readOnlyCommand lists the commands panectl sends through a control
-// client: all of them only read (they are CMD_READONLY in tmux) or, for
-// refresh-client, change only the client's own output flow.
+// readOnlyCommand lists the commands Command sends through a control
+// client: all of them only read (they are CMD_READONLY in tmux). The
+// client's own refresh-client -A (its output flow) is written by the
+// client itself.
 var readOnlyCommand = map[string]bool{
 	"display-message": true, "capture-pane": true, "show-options": true,
-	"list-panes": true, "list-windows": true, "list-sessions": true, "refresh-client": true,
+	"list-panes": true, "list-windows": true, "list-sessions": true,
 }
 
 // commandLine quotes cmds as one control-mode command line (each argument
