@@ -111,7 +111,7 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		}
 		res, skip, ok := v.fromCursor(cur, snap, opt)
 		if ok && opt.Stream {
-			res.Stream = newStream(v, snap, cur, skip)
+			res.Stream = newStream(v, snap, cur, skip, tabModeOf(c))
 		}
 		if !ok {
 			// The cursor's rows are not where they were: search the whole history.

@@ -21,8 +21,9 @@ import (
 //     or 2 (never a combining or zero-width one), overwriting, with
 //     autowrap at the right margin;
 //   - carriage return, line feed (and VT, FF), backspace, tab (default tab
-//     stops), and scrolling at the bottom of the screen into history, with
-//     history-limit's trimming;
+//     stops; from tmux 3.6 a tab over blank cells is a tab cell, which
+//     capture-pane prints as a tab), and scrolling at the bottom of the
+//     screen into history;
 //   - erase in line (EL), cursor forward and back (CUF, CUB) and to a
 //     column (CHA, HPA) on the cursor's row;
 //   - sequences that change nothing on the screen: SGR colours and
@@ -64,9 +65,32 @@ type Stream struct {
 	// them.
 	frozen []string
 
+	tabs    tabMode
 	pending []byte // an escape sequence or character cut by the end of a notification
 	parser  *ansi.Parser
 	invalid string
+}
+
+// tabMode is how the server's tmux stores a tab (tmux.Client.Tabs).
+type tabMode int
+
+const (
+	tabUnknown tabMode = iota // a build with no version: a tab ends the stream
+	tabMoves                  // tmux 3.2 to 3.5: the cursor moves, cells stay blank
+	tabCells                  // tmux 3.6 and later: a tab over blank cells is a tab cell
+)
+
+func tabModeOf(c interface{ Tabs() (bool, bool) }) tabMode {
+	if c == nil {
+		return tabUnknown
+	}
+	switch cells, known := c.Tabs(); {
+	case !known:
+		return tabUnknown
+	case cells:
+		return tabCells
+	}
+	return tabMoves
 }
 
 // srow is one physical row. Open rows keep their cells (one string per
@@ -101,7 +125,7 @@ func (s *Stream) fail(why string) {
 // the cursor's rows were where it expected them). skip is the prefix of
 // the cursor's row that was cut. It returns nil when the pane is in a
 // state the stream does not follow.
-func newStream(v normalView, snap tmux.PaneInfo, cur Cursor, skip int) *Stream {
+func newStream(v normalView, snap tmux.PaneInfo, cur Cursor, skip int, tabs tabMode) *Stream {
 	if cur.Special == CursorScreen {
 		// "screen" means the screen of each read: lines that scroll off
 		// leave it, which the stream does not follow
@@ -117,7 +141,7 @@ func newStream(v normalView, snap tmux.PaneInfo, cur Cursor, skip int) *Stream {
 	}
 	s := &Stream{
 		paneID: snap.ID, pid: snap.PID, w: snap.Width, h: snap.Height, hs: snap.HistorySize, hlimit: snap.HistoryLimit,
-		cx: snap.CursorX, cy: snap.CursorY, cur: cur, parser: ansi.NewParser(),
+		cx: snap.CursorX, cy: snap.CursorY, cur: cur, parser: ansi.NewParser(), tabs: tabs,
 	}
 	s.bodyAbs = snap.HistorySize + v.body
 	s.firstAbs = snap.HistorySize + v.start
@@ -241,9 +265,7 @@ func (s *Stream) Feed(data []byte) {
 		case c == '\b':
 			s.backspace()
 		case c == '\t':
-			if s.cx < s.w-1 {
-				s.cx = min((s.cx/8+1)*8, s.w-1)
-			}
+			s.tab()
 		case c == 0x0e, c == 0x0f:
 			s.fail("a character set shift (SO/SI)")
 		case c < 0x20 && c != 0x1b, c == 0x7f:
@@ -295,6 +317,43 @@ var asciiCell = func() (t [128]string) {
 	return
 }()
 
+// tab moves the cursor to the next tab stop (never past the last column),
+// as tmux's input_c0_dispatch does; from tmux 3.6, over cells that are all
+// blank it writes a tab cell instead, which capture-pane prints as "\t".
+func (s *Stream) tab() {
+	if s.cx >= s.w-1 {
+		return
+	}
+	to := min((s.cx/8+1)*8, s.w-1)
+	switch s.tabs {
+	case tabUnknown:
+		s.fail("a tab (how this tmux stores one is not known)")
+	case tabMoves:
+		s.cx = to
+	case tabCells:
+		row := s.cursorRow()
+		blank, written := true, false
+		for k := s.cx; k < to; k++ {
+			if k < len(row.cells) {
+				written = true
+				if row.cells[k] != " " {
+					blank = false
+				}
+			}
+		}
+		switch {
+		case !blank:
+			s.cx = to // content under it: tmux only moves the cursor
+		case written:
+			// written blanks: tmux tells them from a tab's by their
+			// attributes, which the stream does not keep
+			s.fail("a tab over written blanks")
+		default:
+			s.put("\t", to-s.cx)
+		}
+	}
+}
+
 // keep holds the start of a sequence cut by the end of a notification.
 func (s *Stream) keep(data []byte) {
 	if len(data) > maxPending {
@@ -309,8 +368,9 @@ func (s *Stream) cursorRow() *srow {
 	return &s.rows[len(s.rows)-s.h+s.cy]
 }
 
-// put writes a character of width w at the cursor (screen_write_cell and
-// screen_write_collect_add: autowrap first when it does not fit).
+// put writes a character (or a tab cell) of width w at the cursor
+// (screen_write_cell and screen_write_collect_add: autowrap first when it
+// does not fit).
 func (s *Stream) put(ch string, w int) {
 	if s.cx > s.w-w {
 		s.cursorRow().wrapped = true
@@ -328,6 +388,10 @@ func (s *Stream) put(ch string, w int) {
 	for len(row.cells) < s.cx+w {
 		row.cells = append(row.cells, " ")
 	}
+	if s.inTab(row, s.cx) || s.inTab(row, s.cx+w-1) {
+		s.fail("a write over a tab cell")
+		return
+	}
 	// overwriting half of a wide character clears the other half
 	if s.cx > 0 && row.cells[s.cx] == "" {
 		row.cells[s.cx-1] = " "
@@ -336,10 +400,20 @@ func (s *Stream) put(ch string, w int) {
 		row.cells[end] = " "
 	}
 	row.cells[s.cx] = ch
-	if w == 2 {
-		row.cells[s.cx+1] = ""
+	for k := 1; k < w; k++ {
+		row.cells[s.cx+k] = "" // the rest of a wide character or a tab cell
 	}
 	s.cx += w
+}
+
+// inTab reports whether cell k of row is a tab cell or its padding.
+func (s *Stream) inTab(row *srow, k int) bool {
+	for ; k >= 0 && k < len(row.cells); k-- {
+		if row.cells[k] != "" {
+			return row.cells[k] == "\t"
+		}
+	}
+	return false
 }
 
 // linefeed moves the cursor down a row, scrolling the screen into history

@@ -274,6 +274,15 @@ func readOnlyFlag(v string) bool {
 	return ok && (maj < 3 || (maj == 3 && minr < 7))
 }
 
+// Tabs says how the server's tmux stores a tab written over blank cells:
+// as a tab cell that capture-pane prints as "\t" (cells, tmux 3.6 and
+// later: commit fdbc6cdea), or as a cursor move over cells left blank
+// (tmux 3.2 to 3.5). known is false for a build that names no version.
+func (c *Client) Tabs() (cells, known bool) {
+	maj, minr, ok := versionNumber(c.version())
+	return ok && (maj > 3 || (maj == 3 && minr >= 6)), ok
+}
+
 // layoutFor is the imsg header layout of a tmux version: the new one from
 // 3.6 on.
 func layoutFor(v string) imsgLayout {
