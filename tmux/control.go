@@ -93,6 +93,9 @@ type ControlEvent struct {
 	Data []byte
 	// Line is the notification as tmux wrote it (without its newline).
 	Line string
+	// DescribeFollows: an EventDescribed will follow this EventOutput
+	// (Subscription.Prefetch): a wait can sleep until it comes.
+	DescribeFollows bool
 	// Pane and Options are an EventDescribed's description (the fields of
 	// Subscription.Describe) and the pane's user options with the
 	// prefetch's prefix; Err its failure.

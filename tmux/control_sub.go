@@ -180,14 +180,17 @@ func (k *Control) output(pane string, data, line []byte) {
 	// before the event is delivered, so that tmux reads it while the wait
 	// wakes up to the output
 	now := time.Now()
-	for _, s := range subs {
+	follows := make([]bool, len(subs))
+	for i, s := range subs {
 		if s.prefetchOn && !s.prefetching && now.Sub(s.prefetchAt) >= prefetchGap {
 			s.sendDescribeLocked(now)
 		}
+		follows[i] = s.prefetching
 	}
 	k.mu.Unlock()
 	e := ControlEvent{Kind: EventOutput, Data: DecodeOutput(data), Line: string(line)}
-	for _, s := range subs {
+	for i, s := range subs {
+		e.DescribeFollows = follows[i]
 		s.deliver(e)
 	}
 }

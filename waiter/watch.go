@@ -140,6 +140,9 @@ func (s *source) event(e tmux.ControlEvent) {
 		}
 		return
 	}
+	if s.record && e.DescribeFollows {
+		return // the description that follows wakes the wait, with this output before it
+	}
 	s.signal()
 }
 
