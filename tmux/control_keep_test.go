@@ -140,8 +140,35 @@ func TestKeptClientSharedBySubscriptions(t *testing.T) {
 	if n := len(s.Clients()); n != 2 {
 		t.Errorf("%d clients attached with no subscription, want the 2 kept ones", n)
 	}
-	c.Close()
+	// both kept clients are named client-PID (panectl's pid); the end of
+	// one (its session killed) leaves the other serving its session
+	if names := s.Tmux("list-clients", "-F", "#{client_name}"); strings.Count(names, "\n") != 1 {
+		t.Fatalf("clients %q", names)
+	}
+	s.Tmux("kill-session", "-t", other.SessionID)
 	deadline := time.Now().Add(2 * time.Second)
+	for len(s.Clients()) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("clients after the other session was killed: %q", s.Clients())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	recB2 := newRecorder()
+	subB2, err := c.Subscribe(ctx, b, recB2.on)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if subB2.Control() != subB.Control() {
+		t.Error("a new subscription on the surviving session got another client")
+	}
+	if _, err := subB2.Command(ctx, []string{"display-message", "-p", "x"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Tmux("send-keys", "-t", b.ID, "-l", "still-b")
+	recB2.waitFor(t, "b's output after the other client ended", func(r *recorder) bool { return strings.Contains(r.out.String(), "still-b") })
+	subB2.Close()
+	c.Close()
+	deadline = time.Now().Add(2 * time.Second)
 	for len(s.Clients()) != 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("clients after Close: %q", s.Clients())
