@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -469,17 +470,10 @@ type pendingBlock struct {
 	line uint64
 }
 
-// send writes one command line to the client whose output nobody reads
-// (ignored after Close). k.mu must be held.
+// sendLocked writes one command line to the client whose output nobody
+// reads (ignored after Close). k.mu must be held.
 func (k *Control) sendLocked(line string) {
 	k.writeLocked(line, pendingBlock{}, 1)
-}
-
-// send is sendLocked taking k.mu.
-func (k *Control) send(line string) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.sendLocked(line)
 }
 
 // writeLocked writes a command line holding n commands; each one's output
@@ -508,16 +502,6 @@ func (k *Control) writeLocked(line string, b pendingBlock, n int) bool {
 		k.pending = append(k.pending, b)
 	}
 	return true
-}
-
-// sendFunc writes one command whose output goes to fn (on the reading
-// goroutine; it must return quickly). No EventCommandDone is sent for it:
-// it is not a snapshot a wait reads. It reports whether the line was
-// written.
-func (k *Control) sendFunc(line string, fn func(blockResult)) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.writeLocked(line, pendingBlock{fn: fn}, 1)
 }
 
 // writeTimeout bounds one write of a command line to the client.
@@ -550,7 +534,7 @@ func commandLine(cmds [][]string) (string, error) {
 		if len(c) == 0 || !readOnlyCommand[c[0]] {
 			return "", fmt.Errorf("tmux: %q is not a command panectl sends through its read-only control client", c)
 		}
-		if (c[0] == "display-message" || c[0] == "capture-pane") && !slicesContains(c[1:], "-p") {
+		if (c[0] == "display-message" || c[0] == "capture-pane") && !slices.Contains(c[1:], "-p") {
 			return "", fmt.Errorf("tmux: %s without -p through the control client", c[0])
 		}
 		q := make([]string, len(c))
@@ -563,15 +547,6 @@ func commandLine(cmds [][]string) (string, error) {
 		parts = append(parts, strings.Join(q, " "))
 	}
 	return strings.Join(parts, " ; "), nil
-}
-
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // Command runs commands through the control client, as one command line
