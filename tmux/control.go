@@ -51,7 +51,12 @@ import (
 // and client-detached hooks run, and when the server option focus-events is
 // on, a pane whose window is current in its session counts as focused while
 // the client is attached (WouldSendFocus reports that case so a caller can
-// poll instead). Every client of one panectl process has the same
+// poll instead). A command run from outside tmux that acts on "the current
+// client" without -t (switch-client, detach-client) takes the most
+// recently active client of the most recently active session, which may be
+// panectl's when it attached after the user last typed: a switched client
+// ends (its waits capture and poll), a detached one is attached again by
+// the next wait. Every client of one panectl process has the same
 // client_name in tmux (client-PID, from panectl's pid: panectl's own
 // client sends no tty name); panectl never names its clients in a command
 // (a command through a client acts on that client), so nothing in panectl
