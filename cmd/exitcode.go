@@ -31,7 +31,9 @@ const exitCodesHelp = `panectl exit codes (an unknown code means failure):
   0    success; for waits: the condition was met
   1    failure (tmux error, internal error) with tmux's own message
   2    usage or invalid input: bad flag, invalid regex, bad cursor, unknown JSON field, out-of-range value
-  3    a stop pattern matched (wait-for-text), or a guarded action was refused (approval pending, pane busy)
+  3    a stop pattern matched (wait-for-text); a guarded action was refused (approval pending, pane busy,
+       text pending on the input line); wait-for-turn ended in a state other than awaiting_input
+       (awaiting_approval, busy or unknown: typing there would not be a new prompt)
   4    not found: no tmux server at the socket, no such pane, no such task
   5    the pane or its process exited during the operation
   124  timed out
@@ -78,6 +80,21 @@ func outcomeExit(outcome string) error {
 		return &exitError{ExitPaneExited, "the pane exited"}
 	}
 	return nil
+}
+
+// turnExit maps a wait-for-turn result to its exit code: 0 only for a turn
+// that ended in awaiting_input, so `wait-for-turn P && send-text P ...` is
+// safe; 3 for awaiting_approval, busy (the early return) or unknown; 124
+// timeout; 5 exited.
+func turnExit(out schema.WaitForTurnOutput) error {
+	switch out.Outcome {
+	case waiter.OutcomeTimeout, waiter.OutcomeExited:
+		return outcomeExit(out.Outcome)
+	}
+	if out.State == "awaiting_input" {
+		return nil
+	}
+	return &exitError{ExitStopped, fmt.Sprintf("the program is %s, not awaiting input", strings.ReplaceAll(out.State, "_", " "))}
 }
 
 // codeOf maps an error to (exit code, error code name).

@@ -81,3 +81,44 @@ func ForegroundCommand(command string, args []string) string {
 	}
 	return command
 }
+
+// ForegroundJob returns the name of the job the pane's shell runs in the
+// foreground, best effort: when the pane's own process (pane_pid) is a
+// shell and the terminal's foreground process group (tpgid, from
+// /proc/PANE_PID/stat) is not the shell's own group, the command name of
+// that group's leader (/proc/TPGID/comm). "" when the shell is at its
+// prompt, the pane runs a program directly, or /proc cannot tell (not
+// Linux, the process is gone). The recognizers use it to call a shell
+// running a program nobody recognizes busy.
+func ForegroundJob(panePID int) string {
+	if panePID <= 0 {
+		return ""
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", panePID))
+	if err != nil {
+		return ""
+	}
+	s := string(stat)
+	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || close < open {
+		return ""
+	}
+	if !shells[strings.TrimPrefix(s[open+1:close], "-")] {
+		return ""
+	}
+	// after ")": state ppid pgrp session tty_nr tpgid ...
+	f := strings.Fields(s[close+1:])
+	if len(f) < 6 {
+		return ""
+	}
+	pgrp, err1 := strconv.Atoi(f[2])
+	tpgid, err2 := strconv.Atoi(f[5])
+	if err1 != nil || err2 != nil || tpgid <= 0 || tpgid == pgrp {
+		return ""
+	}
+	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", tpgid))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(comm))
+}

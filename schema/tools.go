@@ -80,7 +80,7 @@ func Tools() []Tool {
 			Input:       &WaitForTurnInput{}, Output: &WaitForTurnOutput{},
 			Annotations: Annotations{ReadOnly: true, OpenWorld: true}},
 		{Name: "recognize", CLI: "recognize", Title: "Recognize turn state",
-			Description: "Classify a pane (or a saved screen file) once: busy, awaiting_input, awaiting_approval or unknown, with the recognizer used and the evidence (rule, region, line)." + untrusted,
+			Description: "Classify a pane (or a saved screen given as text in screen, with the title and command it had) once: busy, awaiting_input, awaiting_approval or unknown, with the recognizer used and the evidence (rule, region, line). It reads no files." + untrusted,
 			Input:       &RecognizeInput{}, Output: &RecognizeOutput{},
 			Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true}},
 		{Name: "run_shell_command", CLI: "run", Title: "Run shell command",

@@ -7,13 +7,20 @@ type Evidence struct {
 	Line   string `json:"line" jsonschema:"the row (or title, or command) that matched"`
 }
 
-// RecognizeInput is the input of recognize.
+// MaxScreenBytes bounds a saved screen given to recognize (the `screen`
+// text, or the file of `recognize --file`): a screen is small.
+const MaxScreenBytes = 1 << 20
+
+// RecognizeInput is the input of recognize. Over call and MCP a saved screen
+// is given as text (Screen); the CLI's --file reads one (File, which is not
+// part of the tool's input: the server reads no paths for a client).
 type RecognizeInput struct {
-	PaneID     string `json:"pane_id,omitempty" jsonschema:"pane id (%N) or a target that names exactly one pane; not with file"`
+	PaneID     string `json:"pane_id,omitempty" jsonschema:"pane id (%N) or a target that names exactly one pane; not with screen"`
 	Recognizer string `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias: generic, shell, python, node, claude, codex, gemini, qwen, antigravity, cursor, opencode, copilot, grok, amp, droid, kimi, pi"`
-	File       string `json:"file,omitempty" jsonschema:"classify a saved screen (capture-pane -p text) instead of a pane"`
-	Title      string `json:"title,omitempty" jsonschema:"with file: the pane title it had"`
-	Command    string `json:"command,omitempty" jsonschema:"with file: the foreground command it had"`
+	Screen     string `json:"screen,omitempty" jsonschema:"classify this saved screen instead of a pane: capture-pane -p text, rows separated by newlines (ANSI sequences are stripped), at most 1 MiB" limits:"maxLength=1048576"`
+	File       string `json:"-"`
+	Title      string `json:"title,omitempty" jsonschema:"with screen: the pane title it had"`
+	Command    string `json:"command,omitempty" jsonschema:"with screen: the foreground command it had (pane_current_command)"`
 }
 
 // RecognizeOutput is the output of recognize.
