@@ -222,7 +222,7 @@ program); 3 awaiting_approval, busy or unknown; 124 timeout; 5 the pane
 exited.`,
 		Example: `  panectl send-text %1 'fix the tests' --submit; panectl wait-for-turn %1 --wait-through-busy --timeout 600
   panectl wait-for-turn %1 && panectl send-text %1 'next task' --submit`,
-		Args:    cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			in.PaneID = args[0]
 			if err := explicitQuiet(c, in.QuietMS); err != nil {
