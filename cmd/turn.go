@@ -37,7 +37,7 @@ func recognizerErr(err error) error {
 }
 
 func evidence(e recognize.Evidence) schema.Evidence {
-	return schema.Evidence{Rule: e.Rule, Region: e.Region, Line: e.Line}
+	return schema.Evidence{Rule: e.Rule, Region: e.Region, Line: e.Line, LookedFor: e.LookedFor}
 }
 
 func foregroundArgs(p tmux.PaneInfo) []string { return pane.ForegroundArgs(p.PID) }

@@ -87,15 +87,12 @@ func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 			Note:       strings.Join(append(notes, "no rule matched; the shell runs a foreground job"), "; "),
 		}
 	}
-	looked := "no rules"
-	if len(tried) > 0 {
-		looked = strings.Join(tried, ", ")
-	}
 	return Result{
 		State:      m.Fallback,
 		Recognizer: m.ID,
+		Evidence:   Evidence{LookedFor: tried},
 		NeedsQuiet: true,
-		Note:       strings.Join(append(notes, fmt.Sprintf("no rule matched (looked for %s): fallback state", looked)), "; "),
+		Note:       strings.Join(append(notes, "no rule matched: fallback state"), "; "),
 	}
 }
 

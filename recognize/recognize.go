@@ -68,11 +68,13 @@ type Screen struct {
 }
 
 // Evidence says why a state was chosen: the rule, the region it looked at and
-// the row (or title, or command) that matched. All empty for a fallback.
+// the row (or title, or command) that matched. For a fallback Rule, Region
+// and Line are empty and LookedFor names the rules that were tried.
 type Evidence struct {
-	Rule   string `json:"rule"`
-	Region string `json:"region"`
-	Line   string `json:"line"`
+	Rule      string   `json:"rule"`
+	Region    string   `json:"region"`
+	Line      string   `json:"line"`
+	LookedFor []string `json:"looked_for,omitempty"`
 }
 
 // Result is one classification.

@@ -5,6 +5,8 @@ type Evidence struct {
 	Rule   string `json:"rule" jsonschema:"the manifest rule that matched (empty for a fallback)"`
 	Region string `json:"region" jsonschema:"the region it looked at: bottom:N, input_box, title, command, cursor_line..."`
 	Line   string `json:"line" jsonschema:"the row (or title, or command) that matched"`
+	// LookedFor is set when no rule matched (the recognizer's fallback).
+	LookedFor []string `json:"looked_for,omitempty" jsonschema:"when no rule matched: the rules that were tried, in order"`
 }
 
 // MaxScreenBytes bounds a saved screen given to recognize (the `screen`
