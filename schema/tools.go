@@ -76,7 +76,7 @@ func Tools() []Tool {
 			Input:       &WaitForQuietInput{}, Output: &WaitForQuietOutput{},
 			Annotations: Annotations{ReadOnly: true, OpenWorld: true}},
 		{Name: "wait_for_turn", CLI: "wait-for-turn", Title: "Wait for turn",
-			Description: "Wait until the interactive program in a pane (coding agent, shell, REPL) ends its turn: state awaiting_input or awaiting_approval (outcome turn_ended), or until it is confirmed busy (outcome busy) unless wait_through_busy; with the evidence and the last rows of the screen." + untrusted,
+			Description: "Wait until the interactive program in a pane (coding agent, shell, REPL) ends its turn: state awaiting_input (screen and state quiet for quiet_ms) or awaiting_approval (a dialog that stayed 0.4 s; outcome turn_ended), or until it is confirmed busy (outcome busy) unless wait_through_busy; with the evidence and the last rows of the screen. Only awaiting_input is success (exit 0): approval, busy and unknown are exit 3, so a caller never types into a dialog or a busy program." + untrusted,
 			Input:       &WaitForTurnInput{}, Output: &WaitForTurnOutput{},
 			Annotations: Annotations{ReadOnly: true, OpenWorld: true}},
 		{Name: "recognize", CLI: "recognize", Title: "Recognize turn state",

@@ -49,7 +49,7 @@ type WaitForTurnInput struct {
 type WaitForTurnOutput struct {
 	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
 	State            string   `json:"state" jsonschema:"busy, awaiting_input, awaiting_approval or unknown"`
-	Outcome          string   `json:"outcome" jsonschema:"turn_ended (exit 0), busy (exit 0), timeout (exit 124) or exited (exit 5)"`
+	Outcome          string   `json:"outcome" jsonschema:"turn_ended (exit 0 when state is awaiting_input, else 3), busy (exit 3), timeout (exit 124) or exited (exit 5)"`
 	Recognizer       string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
 	Evidence         Evidence `json:"evidence" jsonschema:"the rule, region and line behind the state"`
 	Screen           []string `json:"screen" jsonschema:"the last rows of the screen"`
