@@ -64,6 +64,28 @@ func TestStaleBusyAboveInputBoxIsNotBusy(t *testing.T) {
 			t.Errorf("codex (%s): got %s/%s %+v, want codex/awaiting_input", id, got.Recognizer, got.State, got.Evidence)
 		}
 	}
+
+	// A stale status row close above the composer: two transcript rows
+	// between it and the composer make it history (the live status row is
+	// the one right above the composer).
+	near := screen(120, 40, "node", "say hello | codex",
+		"› run longtool",
+		"• Working (12s • esc to interrupt)",
+		"• OK done.",
+		"  Worked for 13s • 02:21",
+		"",
+		"› Ask Codex to do anything",
+		"",
+		"  fake-model default · /home/user1/projects/codex",
+		"  ← for agents · ? for shortcuts",
+	)
+	if got := classifyOrFail(t, "codex", near); got.State != AwaitingInput {
+		t.Errorf("codex, stale status row near the composer: got %s %+v, want awaiting_input", got.State, got.Evidence)
+	}
+	near.Rows = append(near.Rows[:2:2], append([]string{""}, near.Rows[5:]...)...)
+	if got := classifyOrFail(t, "codex", near); got.State != Busy || got.Evidence.Rule != "codex-working" {
+		t.Errorf("codex, live status row: got %s %+v, want busy by codex-working", got.State, got.Evidence)
+	}
 }
 
 // An input box pushed up by footer lines (status line, todo list) is still
