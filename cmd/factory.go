@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/tmux"
@@ -30,6 +31,9 @@ type Factory struct {
 
 	client        *tmux.Client
 	progressShown bool
+	// outlivesSignals: the running command handles SIGINT and SIGTERM
+	// itself and must not be ended by them (the task supervisor).
+	outlivesSignals atomic.Bool
 }
 
 // NewFactory returns a Factory on the process's standard streams.

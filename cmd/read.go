@@ -154,6 +154,8 @@ func runWaitForText(ctx context.Context, f *Factory, in schema.WaitForTextInput)
 		return schema.WaitForTextOutput{}, err
 	}
 	timeout := effectiveTimeout(in.Timeout)
+	ctx, cancel := opContext(ctx, timeout, 0)
+	defer cancel()
 	opt := waiter.TextOptions{Match: match, Stop: stop, Timeout: seconds(timeout), MaxLines: n}
 	if in.Cursor != "" {
 		if opt.Cursor, err = pane.ParseCursor(in.Cursor); err != nil {

@@ -201,6 +201,8 @@ func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (sche
 		return schema.WaitTaskOutput{}, err
 	}
 	timeout := effectiveTimeout(in.Timeout)
+	ctx, cancel := opContext(ctx, timeout, 0)
+	defer cancel()
 	t, outcome, err := waiter.WaitTask(ctx, c, in.TaskID, seconds(timeout))
 	if err != nil {
 		return schema.WaitTaskOutput{}, err
@@ -241,5 +243,6 @@ func taskExec(f *Factory, paneID string, argv []string) error {
 	if err != nil {
 		return err
 	}
+	f.outlivesSignals.Store(true)
 	return waiter.SuperviseTask(c, paneID, argv)
 }

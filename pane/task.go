@@ -111,22 +111,15 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 	}
 	b, _ := json.Marshal(spec)
 	argv := append(append([]string{}, self...), "__task-exec", info.ID, "--", spec.Shell, "-c", spec.Command)
-	args := []string{
-		"set-option", "-p", "-t", info.ID, "remain-on-exit", "on", ";",
-		"set-option", "-p", "-t", info.ID, taskOpt, base64.RawURLEncoding.EncodeToString(b), ";",
-		"respawn-pane", "-k", "-t", info.ID,
-	}
+	respawn := tmux.Command{"respawn-pane", "-k", "-t", info.ID}
 	if cwd != "" {
-		args = append(args, "-c", cwd)
+		respawn = append(respawn, "-c", tmux.FormatLiteral(cwd)) // tmux expands formats in -c
 	}
-	args = append(args, "--")
-	for _, a := range argv {
-		if strings.HasSuffix(a, ";") {
-			a = a[:len(a)-1] + `\;` // tmux would take it for a command separator
-		}
-		args = append(args, a)
-	}
-	if _, err := c.Run(ctx, args...); err != nil {
+	respawn = append(append(respawn, "--"), argv...)
+	if _, err := c.RunList(ctx, nil,
+		tmux.Command{"set-option", "-p", "-t", info.ID, "remain-on-exit", "on"},
+		tmux.Command{"set-option", "-p", "-t", info.ID, taskOpt, base64.RawURLEncoding.EncodeToString(b)},
+		respawn); err != nil {
 		_ = c.KillPane(ctx, info.ID)
 		return Task{}, err
 	}

@@ -53,7 +53,7 @@ type NewPaneInput struct {
 	WindowIn     string   `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session"`
 	CWD          string   `json:"cwd,omitempty" jsonschema:"working directory of the new pane"`
 	Size         string   `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)"`
-	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"minimum=0"`
+	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"minimum=0,maximum=2147483647"`
 	Env          []string `json:"env,omitempty" jsonschema:"environment variables as K=V"`
 	Command      []string `json:"command,omitempty" jsonschema:"command and arguments to run instead of the default shell"`
 }

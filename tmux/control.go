@@ -88,12 +88,15 @@ type Control struct {
 
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
+	stdout  io.Closer // the read end of the client's stdout (Close forces EOF with it)
+	socket  string
 	stderr  bytes.Buffer
 	opts    ControlOptions
 	done    chan struct{} // closed when the tmux client has exited and been reaped
 	readEnd chan struct{} // closed when stdout reached EOF
 	mu      sync.Mutex    // guards writes to stdin, closed, reason
 	closed  bool
+	mute    bool   // a command got no answer: Close does not wait for a detach
 	reason  string // why the client ended (%exit reason, EOF)
 	once    sync.Once
 	off     map[string]bool // panes whose output was switched off (reader goroutine only)
@@ -130,6 +133,7 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 	// Not exec.CommandContext: Close detaches cleanly first, then kills.
 	cmd := exec.Command(c.Bin, "-S", c.Server.Socket, "-C", "attach-session", "-t", p.SessionID, "-r", "-f", flags)
 	cmd.Env = tmuxEnv()
+	cmd.WaitDelay = waitDelay // a stopped server holds the client's pipes (see Close)
 	cmd.SysProcAttr = controlSysProcAttr()
 	k := &Control{PaneID: p.ID, Session: p.SessionID, cmd: cmd, opts: opts,
 		done: make(chan struct{}), readEnd: make(chan struct{}), off: map[string]bool{}}
@@ -142,7 +146,7 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrControlUnavailable, err)
 	}
-	k.stdin = stdin
+	k.stdin, k.stdout, k.socket = stdin, stdout, c.Server.Socket
 	if err := startControl(cmd); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrControlUnavailable, err)
 	}
@@ -249,6 +253,11 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 		parts = append(parts, strings.Join(q, " "))
 	}
 	ch := make(chan blockResult, len(cmds))
+	// bounded like a tmux process (see DefaultCallTimeout): a server that
+	// stopped answering is an error, not a wait without end
+	started := time.Now()
+	callCtx, cancel := context.WithTimeout(ctx, DefaultCallTimeout)
+	defer cancel()
 	if !k.sendN(strings.Join(parts, " ; "), ch, len(cmds)) {
 		return nil, ErrControlClosed
 	}
@@ -263,8 +272,14 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 			outs = append(outs, r.out)
 		case <-k.readEnd:
 			return nil, ErrControlClosed
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		case <-callCtx.Done():
+			if ctx.Err() == context.Canceled {
+				return nil, ctx.Err()
+			}
+			k.mu.Lock()
+			k.mute = true
+			k.mu.Unlock()
+			return nil, &NotRespondingError{Socket: k.socket, Command: cmds[i][0] + " (through the control client)", After: time.Since(started).Round(time.Millisecond)}
 		}
 	}
 	return outs, firstErr
@@ -301,8 +316,12 @@ func (k *Control) Close() {
 		// Closing stdin makes a control client detach and exit (tmux(1),
 		// CONTROL MODE: "an empty line ... or EOF detaches").
 		_ = k.stdin.Close()
+		grace := 500 * time.Millisecond
+		if k.mute {
+			grace = 0 // a server that does not answer will not detach it
+		}
 		k.mu.Unlock()
-		t := time.NewTimer(500 * time.Millisecond)
+		t := time.NewTimer(grace)
 		defer t.Stop()
 		select {
 		case <-k.done:
@@ -310,7 +329,16 @@ func (k *Control) Close() {
 			if k.cmd.Process != nil {
 				_ = k.cmd.Process.Kill()
 			}
-			<-k.done
+			// The client hands its stdout to the server (tmux passes it
+			// as a file descriptor), so a stopped or hung server keeps
+			// the pipe open after the client is dead: EOF may never
+			// come. Closing the read end ends the reader, then Wait.
+			select {
+			case <-k.done:
+			case <-time.After(waitDelay):
+				_ = k.stdout.Close()
+				<-k.done
+			}
 		}
 	})
 }
@@ -384,8 +412,12 @@ func (k *Control) read(r io.Reader, ready chan struct{}) {
 			}
 			k.setReason("tmux: " + reason)
 			k.event(ControlEvent{Kind: EventChange, Line: string(line)})
+		case "%subscription-changed":
+			if k.deathChanged(rest) {
+				k.event(ControlEvent{Kind: EventChange, Line: string(line)})
+			}
 		case "%continue", "%client-session-changed", "%client-detached", "%paste-buffer-changed",
-			"%paste-buffer-deleted", "%subscription-changed", "%message", "%config-error",
+			"%paste-buffer-deleted", "%message", "%config-error",
 			"%window-renamed", "%session-renamed", "%session-window-changed", "%window-add":
 			// nothing that changes the target pane's text or life
 		default:

@@ -212,22 +212,37 @@ type NewOptions struct {
 	HistoryLimit int      // history-limit for this pane; 0 = server default
 	Env          []string // -e K=V
 	Command      []string // shell command; nil = default shell
+	// ExitCheck: hold the new pane (remain-on-exit) this long and report a
+	// command that exits meanwhile as ErrPaneExited; 0 reports only a pane
+	// already gone when it is first read.
+	ExitCheck time.Duration
 }
 
 // NewPane creates a detached session (or a window in opts.WindowIn) and
 // returns its pane. It never changes the focus of attached clients (-d).
 // history-limit is read by tmux when a pane is created, so a HistoryLimit is
 // set globally around the creation, within one tmux command list, and put back.
+// The session name and the start directory are passed as literal text
+// (FormatLiteral: tmux expands formats in both).
+//
+// A command that exits before the pane is read, or within opts.ExitCheck,
+// is an ErrPaneExited error: panectl holds the pane with remain-on-exit from
+// its first look until the end of ExitCheck, so the death is seen whatever
+// the timing (a pane closed before the first look, or a server that exited
+// with its last pane, is the same error). The pane's own remain-on-exit is
+// put back (unset) in the same command list as the last look; a dead pane
+// that its own setting would have closed is then killed, as tmux would
+// have done.
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
-	var create []string
+	var create Command
 	if opts.WindowIn != "" {
 		// "=" makes tmux match the session name exactly, never by prefix
 		// (SPEC.md section 2); a session id ($N) matches with it too.
-		create = []string{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"}
+		create = Command{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"}
 	} else {
-		create = []string{"new-session", "-d", "-P", "-F", "#{pane_id}"}
+		create = Command{"new-session", "-d", "-P", "-F", "#{pane_id}"}
 		if opts.SessionName != "" {
-			create = append(create, "-s", opts.SessionName)
+			create = append(create, "-s", FormatLiteral(opts.SessionName))
 		}
 		if opts.Width > 0 {
 			create = append(create, "-x", strconv.Itoa(opts.Width))
@@ -237,7 +252,7 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		}
 	}
 	if opts.CWD != "" {
-		create = append(create, "-c", opts.CWD)
+		create = append(create, "-c", FormatLiteral(opts.CWD))
 	}
 	for _, e := range opts.Env {
 		create = append(create, "-e", e)
@@ -253,26 +268,27 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 			return PaneInfo{}, err
 		}
 	}
-	args := create
+	list := CommandList{create}
 	const saved = "@panectl-saved-history-limit"
-	restore := []string{"set-option", "-gF", "history-limit", "#{" + saved + "}", ";", "set-option", "-gu", saved}
+	restore := CommandList{{"set-option", "-gF", "history-limit", "#{" + saved + "}"}, {"set-option", "-gu", saved}}
 	if opts.HistoryLimit > 0 {
 		// One command list, so no other client's pane gets the limit, and
 		// the server started here cannot exit between two calls.
-		args = append([]string{"start-server", ";",
-			"set-option", "-gF", saved, "#{history-limit}", ";",
-			"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit), ";"}, create...)
-		args = append(append(args, ";"), restore...)
+		list = CommandList{{"start-server"},
+			{"set-option", "-gF", saved, "#{history-limit}"},
+			{"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit)},
+			create}
+		list = append(list, restore...)
 	}
-	out, err := c.Run(ctx, args...)
+	out, err := c.RunList(ctx, nil, list...)
 	for try := 0; try < 5 && errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"); try++ {
 		// The server was exiting (its last pane just closed) as this client
 		// connected; the next connection starts a new one.
 		time.Sleep(20 * time.Millisecond << try)
-		out, err = c.Run(ctx, args...)
+		out, err = c.RunList(ctx, nil, list...)
 	}
 	if err != nil && opts.HistoryLimit > 0 {
-		_, _ = c.Run(ctx, restore...) // the list stopped at the failed command
+		_, _ = c.RunList(ctx, nil, restore...) // the list stopped at the failed command
 	}
 	if err != nil {
 		if opts.WindowIn != "" {
@@ -281,13 +297,88 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		return PaneInfo{}, err
 	}
 	id := strings.TrimSpace(out)
+	if opts.ExitCheck > 0 {
+		return c.checkStarted(ctx, id, opts.ExitCheck)
+	}
 	p, err := c.Pane(ctx, id)
 	if err != nil && (errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer)) {
-		// Created, then gone before it could be read: its command exited
-		// at once (and, being the last pane, may have taken the server).
-		return PaneInfo{}, fmt.Errorf("%w: pane %s was created but its command exited at once (keep it with `tmux set-option -g remain-on-exit on` to read its output)", ErrPaneExited, id)
+		return PaneInfo{}, exitedAtOnce(id, "")
 	}
 	return p, err
+}
+
+// exitedAtOnce is the error of a new pane whose command exited at once.
+func exitedAtOnce(id, detail string) error {
+	if detail == "" {
+		detail = " (it closed, and with it what it printed)"
+	}
+	return fmt.Errorf("%w: pane %s was created but its command exited at once%s", ErrPaneExited, id, detail)
+}
+
+// checkStarted holds a new pane with remain-on-exit for d and reports a
+// command that exited meanwhile (see NewPane).
+func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration) (PaneInfo, error) {
+	start := time.Now()
+	gone := func(err error) bool { return errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer) }
+	_, err := c.RunList(ctx, nil, Command{"set-option", "-p", "-t", id, "remain-on-exit", "on"})
+	if gone(err) {
+		return PaneInfo{}, exitedAtOnce(id, "")
+	}
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	for wait := 10 * time.Millisecond; time.Since(start) < d; wait *= 2 {
+		select {
+		case <-ctx.Done():
+			_, _ = c.RunList(context.WithoutCancel(ctx), nil, Command{"set-option", "-p", "-u", "-t", id, "remain-on-exit"})
+			return PaneInfo{}, ctx.Err()
+		case <-time.After(min(wait, d-time.Since(start))):
+		}
+		p, err := c.Pane(ctx, id)
+		if err != nil || p.Dead {
+			break
+		}
+	}
+	// the last look and the pane's own setting back, in one list: a death
+	// after it closes the pane as the pane's own setting says
+	mark := "\x1epanectl-" + nonce() + "\x1e"
+	out, err := c.RunList(ctx, nil,
+		Command{"set-option", "-p", "-u", "-t", id, "remain-on-exit"},
+		Command{"display-message", "-p", "-t", id, paneFormat},
+		Command{"display-message", "-p", "-t", id, mark + "#{remain-on-exit}" + mark},
+		Command{"capture-pane", "-p", "-J", "-t", id, "-S", "-5", "-E", "-"})
+	if gone(err) {
+		return PaneInfo{}, exitedAtOnce(id, "")
+	}
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	head, rest, _ := strings.Cut(out, "\n")
+	p, err := parsePane(head)
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	if !p.Dead {
+		return p, nil
+	}
+	_, rest, _ = strings.Cut(rest, mark)
+	keep, text, _ := strings.Cut(rest, mark+"\n")
+	status := ""
+	switch {
+	case p.DeadSignal != 0:
+		status = fmt.Sprintf(" (killed by signal %d)", p.DeadSignal)
+	case p.DeadKnown:
+		status = fmt.Sprintf(" (status %d)", p.DeadStatus)
+	}
+	if lines := strings.TrimRight(text, "\n "); lines != "" {
+		status += "; its last output:\n  " + strings.ReplaceAll(lines, "\n", "\n  ")
+	}
+	failed := p.DeadSignal != 0 || p.DeadStatus != 0
+	if keep == "on" || (keep == "failed" && failed) {
+		return PaneInfo{}, exitedAtOnce(id, status+"\n(the dead pane is kept: its remain-on-exit is "+keep+")")
+	}
+	_ = c.KillPane(ctx, id) // it would have closed by itself
+	return PaneInfo{}, exitedAtOnce(id, status)
 }
 
 // KillPane kills a pane (kill-pane).
@@ -297,14 +388,13 @@ func (c *Client) KillPane(ctx context.Context, id string) error {
 }
 
 // SendText types text into a pane exactly. Short text without a newline goes
-// as literal keys (send-keys -l: no key-name lookup); a trailing ";" is
-// escaped as tmux's argument parser requires (tmux(1), COMMAND PARSING).
-// Text with newlines is pasted as one bracketed paste (load-buffer +
-// paste-buffer -p), so a shell does not run its lines one by one. A line too
-// long for one tmux command line (maxCommand), or holding a NUL byte (argv
-// cannot), goes through a buffer too, pasted without brackets: its bytes, as
-// send-keys -l would type them. With submit, Enter follows in the same
-// command list.
+// as literal keys (send-keys -l: no key-name lookup; a trailing ";" is
+// passed as data like every argument, see Arg). Text with newlines is
+// pasted as one bracketed paste (load-buffer + paste-buffer -p), so a shell
+// does not run its lines one by one. A line too long for one tmux command
+// line (maxCommand), or holding a NUL byte (argv cannot), goes through a
+// buffer too, pasted without brackets: its bytes, as send-keys -l would
+// type them. With submit, Enter follows in the same command list.
 func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
 	return c.SendTextOptions(ctx, id, text, submit, nil, nil)
 }
@@ -313,55 +403,45 @@ func (c *Client) SendText(ctx context.Context, id, text string, submit bool) err
 // (one process): the options are set before the first key is typed. Options
 // too long for one command line are set first, by a process of their own.
 func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bool, set map[string]string, unset []string) error {
-	args, err := optionArgs(id, set, unset)
+	list, err := optionCommands(id, set, unset)
 	if err != nil {
 		return err
 	}
-	if argsLen(args) > maxCommand/2 {
-		if err := c.runList(ctx, id, args); err != nil {
+	if list.size() > maxCommand/2 {
+		if err := c.runLong(ctx, id, list); err != nil {
 			return err
 		}
-		args = nil
+		list = nil
 	}
 	var stdin []byte
-	add := func(a ...string) {
-		if len(args) > 0 {
-			args = append(args, ";")
-		}
-		args = append(args, a...)
-	}
 	multiline := strings.Contains(text, "\n")
 	switch {
 	case multiline || len(text) > maxCommand/2 || strings.ContainsRune(text, 0):
 		buf := "panectl-" + nonce()
 		stdin = []byte(text)
-		add("load-buffer", "-b", buf, "-")
+		list.Add("load-buffer", "-b", buf, "-")
 		if multiline {
-			add("paste-buffer", "-d", "-p", "-b", buf, "-t", id)
+			list.Add("paste-buffer", "-d", "-p", "-b", buf, "-t", id)
 		} else {
-			add("paste-buffer", "-d", "-b", buf, "-t", id)
+			list.Add("paste-buffer", "-d", "-b", buf, "-t", id)
 		}
 	case text != "":
-		if strings.HasSuffix(text, ";") {
-			text = text[:len(text)-1] + `\;`
-		}
-		add("send-keys", "-l", "-t", id, "--", text)
+		list.Add("send-keys", "-l", "-t", id, "--", text)
 	}
 	if submit {
-		add("send-keys", "-t", id, "Enter")
+		list.Add("send-keys", "-t", id, "Enter")
 	}
-	if len(args) == 0 {
+	if len(list) == 0 {
 		return nil
 	}
-	_, err = c.RunInput(ctx, stdin, args...)
+	_, err = c.RunList(ctx, stdin, list...)
 	return c.notFound(id, err)
 }
 
 // SendKeys presses named keys (tmux(1), KEY BINDINGS names: Enter, C-c, ...).
 // Callers validate names first; tmux rejects unknown ones.
 func (c *Client) SendKeys(ctx context.Context, id string, keys ...string) error {
-	args := append([]string{"send-keys", "-t", id}, keys...)
-	_, err := c.Run(ctx, args...)
+	_, err := c.Run(ctx, "send-keys", append([]string{"-t", id}, keys...)...)
 	return c.notFound(id, err)
 }
 
@@ -371,11 +451,11 @@ func (c *Client) SendBytes(ctx context.Context, id string, b []byte) error {
 	const run = 16 << 10
 	for len(b) > 0 {
 		n := min(len(b), run)
-		args := []string{"send-keys", "-H", "-t", id}
+		args := []string{"-H", "-t", id}
 		for _, x := range b[:n] {
 			args = append(args, hex.EncodeToString([]byte{x}))
 		}
-		if _, err := c.Run(ctx, args...); err != nil {
+		if _, err := c.Run(ctx, "send-keys", args...); err != nil {
 			return c.notFound(id, err)
 		}
 		b = b[n:]
