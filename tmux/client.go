@@ -47,6 +47,7 @@ func NewClient(s Server) (*Client, error) {
 	if v := strings.TrimSpace(string(out)); !versionAtLeast(v, MinVersion) {
 		return nil, fmt.Errorf("%w: %s is %q, panectl needs tmux %s or newer (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrTooOld, path, v, MinVersion)
 	}
+	versions.Store(path, strings.TrimSpace(string(out)))
 	return &Client{Server: s, Bin: path}, nil
 }
 
@@ -187,7 +188,7 @@ func commandName(args []string) string {
 // KillServer kills the server (kill-server) and removes its socket file,
 // which tmux leaves behind.
 func (c *Client) KillServer(ctx context.Context) error {
-	if _, err := c.Run(ctx, "kill-server"); err != nil && !errors.Is(err, ErrNoServer) {
+	if _, err := c.runSerialized(ctx, Command{"kill-server"}); err != nil && !errors.Is(err, ErrNoServer) {
 		return err
 	}
 	if st, err := os.Lstat(c.Server.Socket); err != nil || st.Mode().Type() != os.ModeSocket {

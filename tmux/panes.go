@@ -280,12 +280,12 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 			create}
 		list = append(list, restore...)
 	}
-	out, err := c.RunList(ctx, nil, list...)
+	out, err := c.runSerialized(ctx, list...)
 	for try := 0; try < 5 && errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"); try++ {
 		// The server was exiting (its last pane just closed) as this client
 		// connected; the next connection starts a new one.
 		time.Sleep(20 * time.Millisecond << try)
-		out, err = c.RunList(ctx, nil, list...)
+		out, err = c.runSerialized(ctx, list...)
 	}
 	if err != nil && opts.HistoryLimit > 0 {
 		_, _ = c.RunList(ctx, nil, restore...) // the list stopped at the failed command
@@ -383,8 +383,22 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration) (
 
 // KillPane kills a pane (kill-pane).
 func (c *Client) KillPane(ctx context.Context, id string) error {
-	_, err := c.Run(ctx, "kill-pane", "-t", id)
+	_, err := c.runSerialized(ctx, Command{"kill-pane", "-t", id})
 	return c.notFound(id, err)
+}
+
+// runSerialized is RunList for commands that make tmux notify control
+// clients (new-session, new-window, kill-pane, kill-server, ...): they run
+// under the socket lock on a tmux with the half-identified client bug
+// (socketlock.go, doc.go).
+func (c *Client) runSerialized(ctx context.Context, cmds ...Command) (string, error) {
+	var out string
+	err := c.serialized(ctx, func() error {
+		var err error
+		out, err = c.RunList(ctx, nil, cmds...)
+		return err
+	})
+	return out, err
 }
 
 // SendText types text into a pane exactly. Short text without a newline goes
