@@ -31,7 +31,8 @@ const exitCodesHelp = `panectl exit codes (an unknown code means failure):
   0    success; for waits: the condition was met
   1    failure (tmux error, internal error) with tmux's own message
   2    usage or invalid input: bad flag, invalid regex, bad cursor, unknown JSON field, out-of-range value
-  3    a stop pattern matched (wait-for-text), or a guarded action was refused (approval pending, pane busy)
+  3    a stop pattern matched (wait-for-text), or a guarded action was refused (approval pending, pane busy,
+       text pending on the input line)
   4    not found: no tmux server at the socket, no such pane, no such task
   5    the pane or its process exited during the operation
   124  timed out
@@ -90,7 +91,7 @@ func codeOf(err error) (int, string) {
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted, "interrupted"
 	case errors.As(err, &ue), errors.Is(err, pane.ErrBadCursor), errors.Is(err, waiter.ErrInvalidPattern),
-		errors.Is(err, tmux.ErrAmbiguousTarget):
+		errors.Is(err, tmux.ErrAmbiguousTarget), errors.Is(err, waiter.ErrInvalid):
 		return ExitUsage, "usage"
 	case errors.Is(err, waiter.ErrRefused):
 		return ExitStopped, "refused"
