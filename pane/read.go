@@ -493,9 +493,46 @@ func (v normalView) isPlace(p Place, r int) bool {
 	return ok && hash64(text) == p.AnchorHash
 }
 
+// landedChars is how many characters (blanks aside) of the typed text must
+// follow the place for the text to have landed there.
+const landedChars = 4
+
+// landed reports whether row r (at the place of e) goes on with the first
+// characters of e's text: the text was echoed there (a program that did not
+// echo it, e.g. under stty -echo, leaves the row to later output).
+func (v normalView) landed(e EchoEntry, r int) bool {
+	want := e.Text
+	if want == "" && len(e.Marks) > 0 {
+		want = e.Marks[0].Head
+	}
+	want = squeezeBlanks(firstLine(want))
+	if want == "" {
+		return false
+	}
+	if k := []rune(want); len(k) > landedChars {
+		want = string(k[:landedChars])
+	}
+	s, _ := v.row(r)
+	if e.At.PrefixLen < len(s) {
+		s = s[e.At.PrefixLen:]
+	} else {
+		s = ""
+	}
+	if next, ok := v.row(r + 1); ok {
+		s += next // the text may wrap right after the prompt
+	}
+	return strings.HasPrefix(squeezeBlanks(s), want)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
 // echoByPlace marks the lines (starting at relative rows starts; -1: not
-// on the normal screen) that begin at the place of a ledger entry, and the
-// lines after it that its text spans.
+// on the normal screen) that begin at the place of a ledger entry, where
+// the typed text landed (the row goes on with its first characters, however
+// the rest was redrawn), and the lines after it that its text spans.
 func (v normalView) echoByPlace(starts []int, es []EchoEntry) []bool {
 	out := make([]bool, len(starts))
 	for i, r := range starts {
@@ -503,7 +540,7 @@ func (v normalView) echoByPlace(starts []int, es []EchoEntry) []bool {
 			continue
 		}
 		for _, e := range es {
-			if v.isPlace(*e.At, r) {
+			if v.isPlace(*e.At, r) && v.landed(e, r) {
 				for k := i; k < min(len(out), i+max(e.Lines, 1)); k++ {
 					out[k] = true
 				}
