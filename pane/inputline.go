@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/tmux"
@@ -27,11 +28,11 @@ func InputLineOf(s Screen) InputLine {
 		return InputLine{Left: strings.Repeat(" ", x)}
 	}
 	row := s.Rows[y]
-	left := ansi.Truncate(row, x, "")
-	if pad := x - ansi.StringWidth(left); pad > 0 {
-		left += strings.Repeat(" ", pad)
+	left, w := cutCells(row, x)
+	right := row[len(left):]
+	if pad := x - w; pad > 0 && right == "" {
+		left += strings.Repeat(" ", pad) // blanks up to the cursor
 	}
-	right := ansi.TruncateLeft(row, x, "")
 	if i := strings.Index(right, "  "); i >= 0 {
 		right = right[:i]
 	}
@@ -125,4 +126,24 @@ func (l InputLine) Prompted() bool {
 		}
 	}
 	return false
+}
+
+// cutCells is the longest prefix of plain text s that fills at most n
+// terminal cells (wide characters take two, combining ones none; an invalid
+// byte one), and the cells it fills.
+func cutCells(s string, n int) (string, int) {
+	w := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		rw := 1
+		if r != utf8.RuneError || size > 1 {
+			rw = ansi.StringWidth(s[i : i+size])
+		}
+		if w+rw > n {
+			return s[:i], w
+		}
+		w += rw
+		i += size
+	}
+	return s, w
 }

@@ -38,3 +38,20 @@ func TestInputLinePending(t *testing.T) {
 		}
 	}
 }
+
+func FuzzInputLinePending(f *testing.F) {
+	f.Add("$ garbage", 9, "garbage", "$ ")
+	f.Add("➜  h12 git:(main) ", 18, "", "➜  h12 ")
+	f.Add("中文❯ x", 3, "", "")
+	f.Fuzz(func(t *testing.T, row string, x int, pending, prompt string) {
+		if x < 0 || x > 1000 {
+			return
+		}
+		l := InputLineOf(Screen{Rows: []string{row}, Info: tmux.PaneInfo{CursorX: x}})
+		got := l.Pending(pending, prompt)
+		if len(got) > len(row)+len(pending)+1 {
+			t.Errorf("Pending made up text: %q from row %q", got, row)
+		}
+		_ = l.Prompted()
+	})
+}

@@ -463,8 +463,8 @@ func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
 	if !ok {
 		return nil
 	}
-	prefix := ansi.Truncate(s, snap.CursorX, "")
-	if pad := snap.CursorX - ansi.StringWidth(prefix); pad > 0 {
+	prefix, w := cutCells(s, snap.CursorX)
+	if pad := snap.CursorX - w; pad > 0 {
 		prefix += strings.Repeat(" ", pad)
 	}
 	anchor, _ := v.anchorText(snap.CursorY, anchorBytes)

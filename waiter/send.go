@@ -405,16 +405,16 @@ func squeeze(s string) string {
 // blanks and frame characters precede the cursor (a composer's new line:
 // the text sits on the row above).
 func beforeCursor(scr pane.Screen, shell bool) string {
-	y, x := scr.Info.CursorY, scr.Info.CursorX
+	y := scr.Info.CursorY
 	if y < 0 || y >= len(scr.Rows) {
 		if shell || len(scr.Rows) == 0 {
 			return ""
 		}
-		y, x = len(scr.Rows), 0
+		y = len(scr.Rows) // below the last row with text: the row above is that one
 	}
 	left := ""
 	if y < len(scr.Rows) {
-		left = ansi.Truncate(scr.Rows[y], x, "")
+		left = pane.InputLineOf(scr).Left
 	}
 	if y == 0 {
 		return left
