@@ -31,8 +31,8 @@ const exitCodesHelp = `panectl exit codes (an unknown code means failure):
   0    success; for waits: the condition was met
   1    failure (tmux error, internal error) with tmux's own message
   2    usage or invalid input: bad flag, invalid regex, bad cursor, unknown JSON field, out-of-range value
-  3    a stop pattern matched (wait-for-text), or a guarded action was refused (approval pending, pane busy,
-       text pending on the input line)
+  3    a stop pattern matched (wait-for-text), or a guarded action was refused (approval pending,
+       pane busy, text pending on the input line)
   4    not found: no tmux server at the socket, no such pane, no such task
   5    the pane or its process exited during the operation
   124  timed out
