@@ -522,7 +522,7 @@ func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, id string, sh pane.Shell,
 	typeLine func(string) error, res RunResult, sc pane.RunOutput, rd pane.ReadResult, maxLines int) (RunResult, error) {
 	res.Outcome = OutcomeInterrupted
-	res.Output, res.Truncated = keepNewest(sc.Lines, maxLines)
+	res.Output, res.Truncated = keepNewest(w.withoutPrompt(sc.Lines), maxLines)
 	typed, printed := pane.StatusProbe(sh)
 	if err := typeLine(typed); err != nil {
 		return res, err
@@ -544,6 +544,27 @@ func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, i
 	}
 	res.Note = joinNotes(res.Note, "the command was interrupted: the shell came back to its prompt without finishing it; its status could not be read")
 	return res, nil
+}
+
+// withoutPrompt drops from the output of an interrupted command what the
+// shell drew after it: the prompt it came back to (the last line), and the
+// blank or "^C" lines (the terminal's echo of C-c, with the mark zsh and
+// fish add for output without a final newline: "^C%", "^C⏎") before it.
+func (w runWatch) withoutPrompt(lines []string) []string {
+	if n := len(lines); n > 0 {
+		last := strings.TrimRight(lines[n-1], " ")
+		if last == strings.TrimRight(w.prompt, " ") || (pane.InputLine{Left: last}).Prompted() {
+			lines = lines[:n-1]
+		}
+	}
+	for n := len(lines); n > 0; n = len(lines) {
+		t := strings.TrimSpace(lines[n-1])
+		if after, ok := strings.CutPrefix(t, "^C"); t != "" && (!ok || strings.Trim(after, "%#⏎ ") != "") {
+			break
+		}
+		lines = lines[:n-1]
+	}
+	return lines
 }
 
 // learnPrompt records the prompt the shell drew after the end marker (the
