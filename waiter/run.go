@@ -268,6 +268,14 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		// begin marker is awaited, or when the screen has rested long
 		// enough to ask whether the shell is back at its prompt.
 		restful := time.Since(lastChange) >= promptQuiet && time.Since(lastPromptCheck) >= promptEvery
+		back := false // the shell is back at its prompt (one look at the screen)
+		if restful {
+			lastPromptCheck = time.Now()
+			if began {
+				back = w.backAtPrompt(ctx, c, src, id, r.Nonce)
+				restful = back // else no need for a full read
+			}
+		}
 		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace || restful {
 			// fall through to the full read
 		} else if ended, err := endVisible(ctx, c, src, id, r.End); err == nil && !ended {
@@ -326,7 +334,6 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 			return res, nil
 		}
 		if restful {
-			lastPromptCheck = time.Now()
 			// A message from the shell and no begin marker: fish rejected
 			// the line (panectl has no fish parser). Other shells got a
 			// line the parser accepted, so a syntax error there means they
@@ -337,7 +344,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 				_ = killLine(ctx, c, id, opt.Shell, mode)
 				return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: msg}
 			}
-			if sc.Began && w.backAtPrompt(ctx, c, src, id, r.Nonce) {
+			if sc.Began && back {
 				return w.interrupted(ctx, c, src, id, opt.Shell, typeLine, res, sc, rd, opt.MaxLines)
 			}
 		}

@@ -57,7 +57,6 @@ type SendOptions struct {
 type SendResult struct {
 	Cursor    pane.Cursor // from just before typing
 	Submitted *bool       // with Submit: whether the submission took effect (nil: not asked)
-	Enters    int         // times Enter was pressed for the submission
 	Note      string
 }
 
@@ -148,7 +147,6 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (SendResult, err
 		if err := pane.Type(ctx, c, id, r.Ledger, opt.Text, true); err != nil {
 			return res, err
 		}
-		res.Enters = 1
 		res.Submitted = ptr(true)
 		res.Note = joinNotes(res.Note, "the terminal is in canonical mode: Enter ends the line for the program")
 		return res, nil
@@ -168,7 +166,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (SendResult, err
 		}
 	}
 	ok, note, err := s.run(ctx, opt.Text != "")
-	res.Enters, res.Submitted = s.enters, ptr(ok)
+	res.Submitted = ptr(ok)
 	res.Note = joinNotes(res.Note, note)
 	return res, err
 }
