@@ -118,12 +118,33 @@ func ledgerFrom(opts map[string]string) Ledger {
 			continue // not ours to interpret; never fatal for a wait
 		}
 		var e EchoEntry
-		if json.Unmarshal(b, &e) == nil {
+		if json.Unmarshal(b, &e) == nil && e.valid() {
 			l.entries[k] = e
 		}
 	}
 	return l
 }
+
+// valid reports whether an entry read from a pane option is one panectl
+// can use: lengths within their bounds (anyone can set a pane option).
+func (e EchoEntry) valid() bool {
+	for _, m := range e.Marks {
+		if m.Len < 0 || m.Len > maxText {
+			return false
+		}
+	}
+	if p := e.At; p != nil && (p.AnchorLen < 0 || p.AnchorLen > anchorBytes || p.PrefixLen < 0 || p.PrefixLen > maxPrefix) {
+		return false
+	}
+	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0
+}
+
+// maxText bounds a fingerprinted line's length (SPEC.md: text to type is
+// at most 1 MiB); maxPrefix the bytes of a prompt before the cursor.
+const (
+	maxText   = 1 << 20
+	maxPrefix = 4 << 10
+)
 
 func (e EchoEntry) active(now time.Time) bool {
 	ms := now.UnixMilli()

@@ -167,3 +167,25 @@ func TestLedgerMergeLong(t *testing.T) {
 		}
 	}
 }
+
+// The ledger is read from pane options anyone can set: any value decodes
+// without a panic, and the lookups stay safe.
+func FuzzLedgerFrom(f *testing.F) {
+	f.Add(encodeEntry(EchoEntry{Text: "echo hi", Typed: 1, At: &Place{AnchorLen: 3}}), "$ echo hi")
+	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: 100, Hash: 1, Head: "x"}}, Typed: 1}), "x")
+	f.Add("!!!", "")
+	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: -5, Hash: 1, Head: "x"}}, Typed: 1}), "x y")
+	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, At: &Place{AnchorLen: -1, PrefixLen: -7}}), "ab")
+	f.Fuzz(func(t *testing.T, value, line string) {
+		l := ledgerFrom(map[string]string{ledgerPrefix + "a": value})
+		l.now = time.UnixMilli(2)
+		_ = l.IsEcho(line)
+		_, _ = l.Pending()
+		_ = l.LastTyped()
+		_ = l.places()
+		set, _ := l.plan(line, true)
+		if len(set) > 1 {
+			t.Errorf("plan set %d entries", len(set))
+		}
+	})
+}
