@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/panectl/panectl/schema"
@@ -30,11 +31,14 @@ func TestDocExamplesValidate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// a shell variable spliced into the JSON ('"$C"') stands for a
+		// string value
+		text := strings.ReplaceAll(string(b), `'"$C"'`, "C")
 		var examples [][2]string
-		for _, m := range callExample.FindAllStringSubmatch(string(b), -1) {
+		for _, m := range callExample.FindAllStringSubmatch(text, -1) {
 			examples = append(examples, [2]string{m[1], m[2]})
 		}
-		for _, m := range stdinExample.FindAllStringSubmatch(string(b), -1) {
+		for _, m := range stdinExample.FindAllStringSubmatch(text, -1) {
 			examples = append(examples, [2]string{m[2], m[1]})
 		}
 		for _, ex := range examples {
@@ -51,5 +55,36 @@ func TestDocExamplesValidate(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no panectl call examples found in README.md or docs/")
+	}
+}
+
+// TestDocExamplesPassCursor: a documented `call wait_for_text` that follows
+// a `call send_text` in the same code block passes the cursor send_text
+// returned (without it the wait starts after a fast command's output).
+func TestDocExamplesPassCursor(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i, block := range strings.Split(string(b), "```") {
+		if i%2 == 0 {
+			continue // prose between code blocks
+		}
+		sent := false
+		for _, line := range strings.Split(block, "\n") {
+			switch {
+			case strings.Contains(line, "call send_text"):
+				sent = true
+			case sent && strings.Contains(line, "call wait_for_text"):
+				n++
+				if !strings.Contains(line, `"cursor":`) {
+					t.Errorf("README: wait_for_text after send_text passes no cursor: %s", line)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("README: no call send_text / call wait_for_text example found")
 	}
 }

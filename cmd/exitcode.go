@@ -31,17 +31,23 @@ const exitCodesHelp = `panectl exit codes (an unknown code means failure):
   0    success; for waits: the condition was met
   1    failure (tmux error, internal error) with tmux's own message
   2    usage or invalid input: bad flag, invalid regex, bad cursor, unknown JSON field, out-of-range value
-  3    a stop pattern matched (wait-for-text), or a guarded action was refused (approval pending,
-       pane busy, text pending on the input line)
+  3    a stop pattern matched (wait-for-text); a guarded action was refused (approval pending, pane busy, text pending on the input line); wait-for-turn ended in a state other than awaiting_input
   4    not found: no tmux server at the socket, no such pane, no such task
   5    the pane or its process exited during the operation
   124  timed out
-  130  interrupted (SIGINT/SIGTERM): panectl cleans up and exits
+  130  interrupted (SIGINT/SIGTERM): panectl cleans up (control client detached) and exits
+
+A tmux server that does not answer (stopped, hung) is exit 1, naming the
+socket and saying "not responding": every tmux command panectl runs has a
+deadline of 5 s, or the rest of the command's --timeout plus 1.5 s when that
+is sooner.
 
 run without --background exits with the command's own exit status when the
 command completed; panectl's own failures use the table above.
 With --json, errors are also printed on stderr as
-{"error":{"code":"...","message":"...","exit_code":N}}.
+{"error":{"code":"...","message":"...","exit_code":N}}. An outcome is not an
+error: a wait that timed out or hit a stop pattern, or a run whose command
+failed, prints its JSON result on stdout and nothing on stderr.
 `
 
 // usageError is invalid input: exit 2.
@@ -91,8 +97,10 @@ func codeOf(err error) (int, string) {
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted, "interrupted"
 	case errors.As(err, &ue), errors.Is(err, pane.ErrBadCursor), errors.Is(err, waiter.ErrInvalidPattern),
-		errors.Is(err, tmux.ErrAmbiguousTarget), errors.Is(err, waiter.ErrInvalid):
+		errors.Is(err, tmux.ErrAmbiguousTarget), errors.Is(err, tmux.ErrNotSocket), errors.Is(err, waiter.ErrInvalid):
 		return ExitUsage, "usage"
+	case errors.Is(err, tmux.ErrNotResponding):
+		return ExitFailure, "not_responding"
 	case errors.Is(err, waiter.ErrRefused):
 		return ExitStopped, "refused"
 	case errors.Is(err, tmux.ErrPaneExited):
@@ -149,11 +157,14 @@ func (f *Factory) Fail(err error) int {
 	}
 	obj := errorObject(err)
 	var ee *exitError
-	quiet := errors.As(err, &ee) // the output already said it
-	if f.JSON {
+	switch {
+	case errors.As(err, &ee):
+		// an outcome (timeout, stopped, exited, the command's own
+		// status): the output already said it; it is not an error
+	case f.JSON:
 		b, _ := json.Marshal(obj)
 		fmt.Fprintln(f.IO.ErrOut, string(b))
-	} else if !quiet {
+	default:
 		fmt.Fprintf(f.IO.ErrOut, "panectl: %v\n", err)
 	}
 	return obj.Error.ExitCode

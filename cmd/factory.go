@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/tmux"
@@ -30,6 +31,9 @@ type Factory struct {
 
 	client        *tmux.Client
 	progressShown bool
+	// outlivesSignals: the running command handles SIGINT and SIGTERM
+	// itself and must not be ended by them (the task supervisor).
+	outlivesSignals atomic.Bool
 }
 
 // NewFactory returns a Factory on the process's standard streams.
@@ -69,7 +73,7 @@ func (f *Factory) Pane(ctx context.Context, target string) (*tmux.Client, tmux.P
 		return nil, tmux.PaneInfo{}, usageErrorf("a pane is required: give its id, e.g. %%1 (see: panectl list)")
 	}
 	if pane.IsTaskID(target) { // a background task names its pane (SPEC.md section 8)
-		if t, err := pane.LoadTask(ctx, c, target); err == nil {
+		if t, err := pane.LoadTask(ctx, c, target); err == nil && t.Pane.ID != "" {
 			return c, t.Pane, nil
 		}
 	}

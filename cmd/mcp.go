@@ -21,15 +21,15 @@ func newMCPCmd(f *Factory) *cobra.Command {
 with their input and output schemas and annotations, structured output,
 progress notifications every second of a long wait, and cancellation (a
 cancelled call ends its wait and detaches from tmux). Tool failures are
-results with isError carrying {"error":{"code","message","exit_code"}}.
+results with isError carrying {"error":{"code","message","exit_code"}}. A line
+that is not JSON gets a JSON-RPC Parse error (-32700) answer and the session
+goes on.
 -L/-S given here apply to every tool call.
 
 Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return serveMCP(c.Context(), f, &mcp.IOTransport{
-				Reader: io.NopCloser(f.IO.In), Writer: nopWriteCloser{f.IO.Out},
-			})
+			return serveMCP(c.Context(), f, mcpStdio(f.IO.In, f.IO.Out))
 		},
 	}
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,6 +67,20 @@ func effectiveTimeout(v *float64) float64 {
 }
 
 func seconds(v float64) time.Duration { return time.Duration(v * float64(time.Second)) }
+
+// opMargin is how far past its --timeout a wait may run: the last look at
+// the deadline (one tmux command) and detaching. Every tmux call of the
+// operation is bounded by the operation's deadline (timeout + opMargin) as
+// well as by its own (tmux.DefaultCallTimeout), so a server that stops
+// answering ends the command within the timeout plus this margin.
+const opMargin = 1500 * time.Millisecond
+
+// opContext bounds an operation that waits up to timeout seconds, plus
+// opMargin and extra (time the operation spends after its timeout on
+// purpose, e.g. run's recovery of the prompt).
+func opContext(ctx context.Context, timeout float64, extra time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, seconds(timeout)+opMargin+extra)
+}
 
 // round3 keeps durations readable in JSON (milliseconds).
 func round3(v float64) float64 {

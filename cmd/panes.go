@@ -4,12 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
+	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -64,6 +68,20 @@ func newNewCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "new [flags] [-- COMMAND [ARG...]]",
 		Short: "Create a detached session (or a window) running a shell or COMMAND",
+		Long: `Create a detached session (or, with --window-in, a window in an existing
+session) running your shell or COMMAND, and print the new pane's id. Focus and
+attached clients are left alone.
+
+Every argument reaches tmux as given: COMMAND and its arguments, --env values,
+--cwd and --name may hold ";", "#" or quotes. --name must not hold ":" or "."
+(tmux would rename the session a_b; panectl refuses it, exit 2). --cwd must be
+an existing directory (exit 2).
+
+COMMAND that exits at once (within 150 ms, while panectl holds the pane with
+remain-on-exit) is exit 5, with its status and last lines; its pane is then
+closed, as tmux would have closed it (unless your remain-on-exit keeps it).
+A server started by this command is a normal tmux server; -S PATH must be a
+socket or not exist (a file there is refused, exit 2, and left alone).`,
 		Example: `  panectl new --name build --size 120x40
   panectl new --history-limit 50000 -- python3 -q`,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -76,12 +94,13 @@ func newNewCmd(f *Factory) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&in.Name, "name", "n", "", "session name")
+	fl.StringVarP(&in.Name, "name", "n", "", `session name (no ":" or ".")`)
 	fl.StringVar(&in.WindowIn, "window-in", "", "create a window in this existing session instead")
-	fl.StringVarP(&in.CWD, "cwd", "c", "", "working directory")
+	fl.StringVarP(&in.CWD, "cwd", "c", "", "working directory (must exist)")
 	fl.StringVar(&in.Size, "size", "", "size as COLSxROWS, e.g. 120x40")
 	fl.IntVar(&in.HistoryLimit, "history-limit", 0, "history-limit of this pane, in rows")
 	fl.StringArrayVarP(&in.Env, "env", "e", nil, "environment variable K=V (repeatable)")
+	fl.BoolVar(&in.Journal, "journal", false, "keep the pane's whole output in a journal (capture and status read it; see: panectl help journals)")
 	return cmd
 }
 
@@ -96,31 +115,96 @@ func runNew(ctx context.Context, f *Factory, in schema.NewPaneInput) (schema.New
 			return schema.NewPaneOutput{}, usageErrorf("invalid size %q: want COLSxROWS, e.g. 120x40", in.Size)
 		}
 	}
-	if in.HistoryLimit < 0 {
-		return schema.NewPaneOutput{}, usageErrorf("history_limit %d is negative", in.HistoryLimit)
+	if in.HistoryLimit < 0 || in.HistoryLimit > maxHistoryLimit {
+		return schema.NewPaneOutput{}, usageErrorf("history_limit %d is out of range: want 0..%d (0: the server's default)", in.HistoryLimit, maxHistoryLimit)
 	}
 	for _, e := range in.Env {
 		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
 			return schema.NewPaneOutput{}, usageErrorf("invalid env %q: want K=V", e)
 		}
 	}
+	if err := checkSessionName(in.Name); err != nil {
+		return schema.NewPaneOutput{}, err
+	}
+	if in.CWD != "" {
+		// tmux would silently start in another directory
+		abs, err := filepath.Abs(in.CWD)
+		if err == nil {
+			var st os.FileInfo
+			if st, err = os.Stat(abs); err == nil && !st.IsDir() {
+				err = fmt.Errorf("not a directory")
+			}
+		}
+		if err != nil {
+			return schema.NewPaneOutput{}, usageErrorf("cwd %q must be an existing directory: %v", in.CWD, err)
+		}
+		opts.CWD = abs
+	}
+	if len(in.Command) > 0 {
+		// a command that exits at once is exit 5, every time (tmux.NewPane)
+		opts.ExitCheck = newExitCheck
+	}
 	c, err := f.Client()
 	if err != nil {
 		return schema.NewPaneOutput{}, err
+	}
+	if in.Journal {
+		self, err := os.Executable()
+		if err != nil {
+			return schema.NewPaneOutput{}, fmt.Errorf("cannot find the panectl binary to write the journal: %w", err)
+		}
+		// the state directory now, when the server runs: the writer then
+		// starts without asking tmux
+		state, _ := pane.StateDir(ctx, c)
+		opts.Then = pane.JournalPipe([]string{self, "-S", c.Server.Socket}, state)
 	}
 	p, err := c.NewPane(ctx, opts)
 	if err != nil {
 		return schema.NewPaneOutput{}, err
 	}
 	out := schema.NewPaneOutput{PaneSummary: summary(p), Cursor: pane.Cursor{Special: pane.CursorHistory}.Encode()}
+	if in.Journal {
+		if out.Journal, err = pane.AttachJournal(ctx, c, p.ID); err != nil {
+			return out, err
+		}
+	}
 	return out, nil
+}
+
+// maxHistoryLimit is tmux's own bound on history-limit (INT_MAX).
+const maxHistoryLimit = 1<<31 - 1
+
+// newExitCheck is how long `new -- COMMAND` holds the new pane to see
+// whether COMMAND exits at once (exit 5).
+const newExitCheck = 150 * time.Millisecond
+
+// checkSessionName refuses a session name tmux would change: tmux
+// replaces ":" and "." with "_" (they separate a target's parts) and
+// escapes control characters, so the session would not be found by the
+// name given.
+func checkSessionName(name string) error {
+	if i := strings.IndexAny(name, ":."); i >= 0 {
+		return usageErrorf("session name %q holds %q, which tmux would replace with \"_\" (\":\" and \".\" separate the parts of a target); choose a name without \":\" and \".\"", name, name[i:i+1])
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f {
+			return usageErrorf("session name %q holds a control character, which tmux would escape; choose a printable name", name)
+		}
+	}
+	return nil
 }
 
 func newKillCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "kill PANE",
-		Short: "Kill a pane",
-		Args:  cobra.ExactArgs(1),
+		Short: "Kill a pane (a task's pane: stop the task; a journaled pane: remove its journal)",
+		Long: `Kill a pane and the processes in it (kill-pane). For a background task (tN, or
+its pane), the task is marked killed first and kill waits (up to 5 s) until
+its supervisor has stopped the command's whole process group (SIGHUP, then
+SIGTERM and SIGKILL 2 s apart); the task's record and journal stay for
+panectl tasks, task wait and task output until panectl tasks --prune. A pane
+made with new --journal has its journal removed with it.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out, err := runKill(c.Context(), f, schema.PaneInput{PaneID: args[0]})
 			if err != nil {
@@ -136,7 +220,7 @@ func runKill(ctx context.Context, f *Factory, in schema.PaneInput) (schema.KillP
 	if err != nil {
 		return schema.KillPaneOutput{}, err
 	}
-	if err := c.KillPane(ctx, p.ID); err != nil {
+	if err := waiter.KillPane(ctx, c, p); err != nil {
 		return schema.KillPaneOutput{}, err
 	}
 	return schema.KillPaneOutput{PaneID: p.ID, Killed: true}, nil

@@ -7,19 +7,49 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
+// interruptGrace is how long panectl may take to clean up after SIGINT or
+// SIGTERM (detach its control client, kill its tmux processes, put back a
+// watched pane's options) before it exits 130 regardless. Every wait and
+// tmux call ends on the context at once; this is the bound that holds even
+// if something does not.
+const interruptGrace = 900 * time.Millisecond
+
 // Main runs panectl with os.Args and returns the process exit code.
+// SIGINT and SIGTERM cancel the command's context: it cleans up and exits
+// 130 within interruptGrace (a second signal, or the grace running out,
+// exits 130 at once; a control client still attached then dies with
+// panectl: the kernel kills it, see tmux.Control).
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	f := NewFactory()
+	go func() {
+		for range sigs {
+			if f.outlivesSignals.Load() {
+				continue // the task supervisor handles signals itself
+			}
+			cancel()
+			select {
+			case <-sigs:
+			case <-time.After(interruptGrace):
+			}
+			fmt.Fprintln(os.Stderr, "panectl: interrupted")
+			os.Exit(ExitInterrupted)
+		}
+	}()
 	root := NewRootCmd(f)
 	if f.IO.OutTTY && f.IO.ErrTTY {
 		ctx = waiter.WithProgress(ctx, f.drawProgress)
@@ -67,7 +97,7 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 		newCaptureCmd(f),
 		newWaitForTextCmd(f),
 		newScreenCmd(f), newStatusCmd(f), newWaitQuietCmd(f), newRecognizeCmd(f), newWaitForTurnCmd(f),
-		newRunCmd(f), newTasksCmd(f), newTaskCmd(f), newTaskExecCmd(f),
+		newRunCmd(f), newTasksCmd(f), newTaskCmd(f), newTaskExecCmd(f), newJournalWriteCmd(f),
 		newVersionCmd(f),
 		newDemoCmd(f),
 		newSchemaCmd(f),

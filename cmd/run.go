@@ -131,6 +131,10 @@ interrupted.`,
 	return cmd
 }
 
+// runRecovery is how long run may spend after its timeout pressing C-c
+// and waiting for the prompt (waiter.Run), beyond opMargin.
+const runRecovery = 5 * time.Second
+
 // runExit is the exit status of a run: the command's own when it completed.
 func runExit(out schema.RunOutput) error {
 	switch out.Outcome {
@@ -162,6 +166,8 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	started := time.Now()
 	timeout := effectiveTimeout(in.Timeout)
 	deadline := started.Add(seconds(timeout))
+	ctx, cancel := opContext(ctx, timeout, runRecovery)
+	defer cancel()
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
 		return schema.RunOutput{}, err

@@ -286,6 +286,8 @@ func runWaitQuiet(ctx context.Context, f *Factory, in schema.WaitForQuietInput) 
 		return schema.WaitForQuietOutput{}, err
 	}
 	timeout := effectiveTimeout(in.Timeout)
+	ctx, cancel := opContext(ctx, timeout, 0)
+	defer cancel()
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
 		return schema.WaitForQuietOutput{}, err

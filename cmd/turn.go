@@ -218,6 +218,8 @@ func runWaitForTurn(ctx context.Context, f *Factory, in schema.WaitForTurnInput)
 		return schema.WaitForTurnOutput{}, recognizerErr(err)
 	}
 	timeout := effectiveTimeout(in.Timeout)
+	ctx, cancel := opContext(ctx, timeout, 0)
+	defer cancel()
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
 		return schema.WaitForTurnOutput{}, err

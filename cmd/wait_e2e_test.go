@@ -123,14 +123,16 @@ func TestWaitManyConcurrentWaitersAndTypers(t *testing.T) {
 	}
 }
 
+// The server killed under a wait takes the pane the wait saw alive with it:
+// exited (5), not "no server" (4) (issue 14).
 func TestWaitEndsWhenServerKilled(t *testing.T) {
 	s := tmuxtest.New(t)
 	p := s.NewPane([2]int{80, 24}, "cat")
 	c := startWait(t, s, 1, p.ID, "--pattern", "never", "--timeout", "30")
 	s.Tmux("kill-server")
 	code, took := waitExit(t, c, 500*time.Millisecond)
-	if code != 4 || took > 500*time.Millisecond {
-		t.Errorf("exit %d after %v, want 4 within 0.5 s (stderr %v)", code, took, c.Stderr)
+	if code != 5 || took > 500*time.Millisecond {
+		t.Errorf("exit %d after %v, want 5 within 0.5 s (stderr %v)", code, took, c.Stderr)
 	}
 }
 

@@ -46,9 +46,15 @@ object per line with a "type" and the "pane_id":
 The exit status is read from the dead pane: when remain-on-exit is not on for
 the pane, watch sets it (and an empty remain-on-exit-format) on the pane while
 it runs; afterwards a pane that died is killed, as it would have closed by
-itself, and otherwise the pane's own settings are put back.
+itself, and otherwise the pane's own settings are put back. The putting back
+is done by a tmux client watch starts at the beginning (tmux source-file -
+reading from a pipe only watch holds), so it happens however watch ends, even
+when killed with SIGKILL.
 
---timeout bounds the watch (exit 124); 0, the default, watches until the exit.
+--timeout N bounds the watch (exit 124). --timeout 0 means what it means for
+every wait: look once (the first update, and the exit update when the process
+has already exited), then exit 124 if it has not. Without --timeout the watch
+lasts until the exit.
 Ctrl-C (SIGINT/SIGTERM) ends it with exit 130, the control client detached.
 watch is not a tool of call or mcp: it streams.`
 
@@ -70,7 +76,7 @@ func newWatchCmd(f *Factory) *cobra.Command {
 	fl.StringVar(&in.Format, "format", "", "acp or events (required)")
 	fl.StringVar(&in.SessionID, "session-id", "", "ACP sessionId (default: the pane's session id)")
 	fl.StringVar(&in.TerminalID, "terminal-id", "", "ACP terminalId (default: the pane id)")
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "stop after this many seconds (exit 124); 0: until the pane's process exits")
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "stop after this many seconds (exit 124); 0: look once; default: until the pane's process exits")
 	return cmd
 }
 
@@ -87,6 +93,7 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 	if err != nil {
 		return err
 	}
+	once := in.Timeout != nil && *in.Timeout == 0
 	if in.Timeout != nil && *in.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, seconds(min(*in.Timeout, maxTimeout)))
@@ -109,11 +116,11 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 		}
 		return nil
 	}
-	res, err := waiter.WatchTerminal(ctx, c, p, waiter.TerminalOptions{TerminalID: in.TerminalID, Emit: emit})
+	res, err := waiter.WatchTerminal(ctx, c, p, waiter.TerminalOptions{TerminalID: in.TerminalID, Emit: emit, Once: once})
 	if res.Note != "" {
 		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", res.Note)
 	}
-	if err != nil && ctx.Err() == context.DeadlineExceeded {
+	if (err != nil && ctx.Err() == context.DeadlineExceeded) || (err == nil && !res.Exited) {
 		fmt.Fprintf(f.IO.ErrOut, "timeout: the pane's process did not exit within %gs\n", *in.Timeout)
 		return &exitError{ExitTimeout, "timed out"}
 	}

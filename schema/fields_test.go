@@ -41,7 +41,7 @@ func sortedFields(s string) []string {
 func TestOutputFields(t *testing.T) {
 	want := map[string]string{
 		"list_panes":    "panes",
-		"new_pane":      "command cursor cwd dead height pane_id pid session_id session_name title width window_id",
+		"new_pane":      "command cursor cwd dead height journal pane_id pid session_id session_name title width window_id",
 		"kill_pane":     "killed pane_id",
 		"cursor":        "cursor pane_id",
 		"send_text":     "bytes cursor note pane_id submitted",
@@ -56,7 +56,7 @@ func TestOutputFields(t *testing.T) {
 		"recognize":         "evidence needs_quiet note pane_id recognizer state",
 		"wait_for_turn":     "effective_timeout evidence note outcome pane_id recognizer screen seconds state",
 		"run_shell_command": "attempts command cursor exit_code note outcome output pane_id seconds session_id status task_id truncated",
-		"list_tasks":        "tasks",
+		"list_tasks":        "pruned tasks",
 		"wait_task":         "%s effective_timeout outcome",
 		"kill_task":         "%s signals",
 	}

@@ -36,9 +36,10 @@ type TaskInput struct {
 	TaskID string `json:"task_id" jsonschema:"a task id (tN) from run_shell_command with background"`
 }
 
-// WaitTaskInput is the input of wait_task.
+// WaitTaskInput is the input of wait_task: a task_id, or any.
 type WaitTaskInput struct {
-	TaskID  string   `json:"task_id" jsonschema:"a task id (tN) from run_shell_command with background"`
+	TaskID  string   `json:"task_id,omitempty" jsonschema:"a task id (tN) from run_shell_command with background; required unless any"`
+	Any     bool     `json:"any,omitempty" jsonschema:"wait for the next task of the server to end (whoever started it), instead of task_id"`
 	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 
@@ -53,20 +54,23 @@ type CompletionFrame struct {
 	ExitCode         *int    `json:"exit_code" jsonschema:"the exit status; null while running or when killed by a signal"`
 	Signal           int     `json:"signal,omitempty" jsonschema:"the signal that ended it, when one did"`
 	Command          string  `json:"command" jsonschema:"the command"`
-	OutputPreview    string  `json:"output_preview" jsonschema:"the tail of the output, at most 300 bytes, valid UTF-8, cut on a character boundary"`
-	OutputTruncated  bool    `json:"output_truncated" jsonschema:"the preview is not the whole output (or output left the pane's history)"`
-	OriginalTokens   int     `json:"original_tokens" jsonschema:"o200k_base tokens of the output as written (with ANSI escapes); an estimate (bytes/4) when tokens_skipped"`
+	OutputPreview    string  `json:"output_preview" jsonschema:"the tail of the command's own output (from its journal: ANSI removed, carriage-return redraws collapsed), at most 300 bytes, valid UTF-8, cut on a character boundary"`
+	OutputTruncated  bool    `json:"output_truncated" jsonschema:"the preview is not the whole output (or the journal dropped its oldest part)"`
+	OriginalTokens   *int    `json:"original_tokens,omitempty" jsonschema:"o200k_base tokens of the whole output as written (its journal, ANSI escapes included); omitted when tokens_skipped"`
 	CompressedTokens *int    `json:"compressed_tokens,omitempty" jsonschema:"o200k_base tokens after compression (ANSI removed, carriage-return redraws collapsed, identical line runs folded); omitted when tokens_skipped"`
 	TokensSkipped    bool    `json:"tokens_skipped" jsonschema:"the output exceeds 128 KiB and was not tokenized"`
 	Seconds          float64 `json:"seconds" jsonschema:"seconds since the task started (until it ended, when known)"`
 }
 
 // ListTasksInput is the input of list_tasks.
-type ListTasksInput struct{}
+type ListTasksInput struct {
+	Prune bool `json:"prune,omitempty" jsonschema:"first remove every task that has ended (its pane, record and journal), the journals of journaled panes that are gone, and the state of tmux servers that no longer run"`
+}
 
 // ListTasksOutput is the output of list_tasks.
 type ListTasksOutput struct {
-	Tasks []CompletionFrame `json:"tasks" jsonschema:"every background task of the server, oldest first, with its frame"`
+	Tasks  []CompletionFrame `json:"tasks" jsonschema:"every background task of the server, oldest first, with its frame (tasks whose pane is gone included)"`
+	Pruned []string          `json:"pruned,omitempty" jsonschema:"with prune: the ids of the tasks removed"`
 }
 
 // WaitTaskOutput is the output of wait_task: the completion frame, and the

@@ -53,15 +53,17 @@ type NewPaneInput struct {
 	WindowIn     string   `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session"`
 	CWD          string   `json:"cwd,omitempty" jsonschema:"working directory of the new pane"`
 	Size         string   `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)"`
-	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"minimum=0"`
+	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"minimum=0,maximum=2147483647"`
 	Env          []string `json:"env,omitempty" jsonschema:"environment variables as K=V"`
 	Command      []string `json:"command,omitempty" jsonschema:"command and arguments to run instead of the default shell"`
+	Journal      bool     `json:"journal,omitempty" jsonschema:"keep everything the pane's program writes in a journal file (bounded: the newest 64 MiB), independent of history-limit; capture and status then read it, losing no line"`
 }
 
 // NewPaneOutput is the output of new_pane.
 type NewPaneOutput struct {
 	PaneSummary
-	Cursor string `json:"cursor" jsonschema:"cursor at the start of the new pane's output"`
+	Cursor  string `json:"cursor" jsonschema:"cursor at the start of the new pane's output"`
+	Journal string `json:"journal,omitempty" jsonschema:"with journal: the directory of the pane's journal"`
 }
 
 // PaneInput names one pane: the input of kill_pane and cursor.

@@ -100,6 +100,10 @@ func validate(t Tool, what string, data []byte) error {
 	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		return fmt.Errorf("invalid %s for %s: data after the JSON value (want exactly one object)", what, t.Name)
 	}
+	if path, key, dup := duplicateKey(data); dup {
+		return &ValidationError{Tool: t.Name, What: what, Problems: []Problem{{Field: joinField(path, key),
+			Message: fmt.Sprintf("the key %q appears more than once in the same object; give each field once", key)}}}
+	}
 	rs := r.in
 	if what == "output" {
 		rs = r.out
@@ -108,6 +112,14 @@ func validate(t Tool, what string, data []byte) error {
 		return &ValidationError{Tool: t.Name, What: what, Problems: problems(err)}
 	}
 	return nil
+}
+
+// joinField is the dotted path of key inside the object at path.
+func joinField(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }
 
 var (

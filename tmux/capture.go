@@ -19,8 +19,8 @@ type CaptureSpec struct {
 	Alternate  bool // -a: the saved (non-active) screen; empty when there is none
 }
 
-func (s CaptureSpec) args(id string) []string {
-	a := []string{"capture-pane", "-p", "-t", id}
+func (s CaptureSpec) args(id string) Command {
+	a := Command{"capture-pane", "-p", "-t", id}
 	if s.FromOldest {
 		a = append(a, "-S", "-")
 	} else {
@@ -59,16 +59,14 @@ func (c *Client) Snapshot(ctx context.Context, id string, specs ...CaptureSpec) 
 // empty prefix reads no options (nil map).
 func (c *Client) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	mark := "\x1epanectl-" + nonce() + "\x1e"
-	args := []string{"display-message", "-p", "-t", id, paneFormat}
+	list := CommandList{{"display-message", "-p", "-t", id, paneFormat}}
 	for _, s := range specs {
-		args = append(args, ";")
-		args = append(args, s.args(id)...)
-		args = append(args, ";", "display-message", "-p", "-t", id, mark)
+		list = append(list, s.args(id), Command{"display-message", "-p", "-t", id, mark})
 	}
 	if prefix != "" {
-		args = append(args, ";", "show-options", "-p", "-t", id, ";", "display-message", "-p", "-t", id, mark)
+		list = append(list, Command{"show-options", "-p", "-t", id}, Command{"display-message", "-p", "-t", id, mark})
 	}
-	out, err := c.Run(ctx, args...)
+	out, err := c.RunList(ctx, nil, list...)
 	if err != nil {
 		return PaneInfo{}, nil, nil, c.notFound(id, err)
 	}

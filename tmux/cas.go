@@ -23,9 +23,9 @@ func (c *Client) CompareAndSetPaneOption(ctx context.Context, id, name, old, new
 	if new == "" {
 		set = "set-option -p -u -t " + id + " " + name
 	}
-	out, err := c.Run(ctx,
-		"if-shell", "-F", "-t", id, "#{==:#{"+name+"},"+old+"}", set, ";",
-		"show-options", "-p", "-q", "-v", "-t", id, name)
+	out, err := c.RunList(ctx, nil,
+		Command{"if-shell", "-F", "-t", id, "#{==:#{" + name + "}," + old + "}", set},
+		Command{"show-options", "-p", "-q", "-v", "-t", id, name})
 	if err != nil {
 		return "", c.notFound(id, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // MinVersion is the oldest tmux panectl supports (control-mode flags
@@ -35,13 +36,18 @@ func NewClient(s Server) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q not found on $PATH; install it (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrNotInstalled, bin)
 	}
-	out, err := exec.Command(path, "-V").Output()
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultCallTimeout)
+	defer cancel()
+	v := exec.CommandContext(ctx, path, "-V")
+	v.WaitDelay = waitDelay
+	out, err := v.Output()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s -V failed: %v", ErrNotInstalled, path, err)
 	}
 	if v := strings.TrimSpace(string(out)); !versionAtLeast(v, MinVersion) {
 		return nil, fmt.Errorf("%w: %s is %q, panectl needs tmux %s or newer (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrTooOld, path, v, MinVersion)
 	}
+	versions.Store(path, strings.TrimSpace(string(out)))
 	return &Client{Server: s, Bin: path}, nil
 }
 
@@ -62,12 +68,33 @@ func versionAtLeast(v, min string) bool {
 	return maj > wmaj || (maj == wmaj && minr >= wmin)
 }
 
-// Command builds an exec.Cmd for tmux with the server's socket; callers
-// outside this package never see it (the control client uses it).
+// Deadlines of tmux processes. Every tmux process panectl starts runs
+// under the operation's context and is also bounded on its own: it gets at
+// most DefaultCallTimeout (or the operation's deadline when that comes
+// sooner). A server that has not answered by then (stopped with SIGSTOP,
+// hung, or a socket that accepts connections and never answers) is a
+// *NotRespondingError. Only WaitFor, which blocks by design, runs without
+// DefaultCallTimeout (its context bounds it), and a Guard outlives panectl
+// on purpose.
+const (
+	// DefaultCallTimeout bounds one tmux command (and one command through
+	// a control client). A healthy server answers in milliseconds.
+	DefaultCallTimeout = 5 * time.Second
+	// waitDelay bounds how long Wait waits for the tmux client's pipes
+	// after the process has exited or been killed. The client hands its
+	// stdin and stdout to the server (tmux passes them as file
+	// descriptors), so a stopped server keeps them open: without this
+	// bound, Wait would block until the server resumes.
+	waitDelay = 200 * time.Millisecond
+)
+
+// command builds an exec.Cmd for tmux with the server's socket. args are
+// tmux arguments as they go on the command line (already through Arg).
 func (c *Client) command(ctx context.Context, args ...string) *exec.Cmd {
 	full := append([]string{"-S", c.Server.Socket}, args...)
 	cmd := exec.CommandContext(ctx, c.Bin, full...)
 	cmd.Env = tmuxEnv()
+	cmd.WaitDelay = waitDelay
 	return cmd
 }
 
@@ -85,17 +112,33 @@ func tmuxEnv() []string {
 	return out
 }
 
-// Run runs one tmux command line (several commands may be joined with a ";"
-// argument, see tmux(1) COMMAND PARSING) and returns its stdout. A failure is
-// a *Error carrying tmux's stderr; it unwraps to ErrNoServer or
-// ErrPaneNotFound when tmux's message says so.
-func (c *Client) Run(ctx context.Context, args ...string) (string, error) {
-	return c.RunInput(ctx, nil, args...)
+// Run runs one tmux command (tmux(1), COMMANDS): its name and arguments,
+// each argument passed on unchanged (Arg). It returns the command's stdout.
+// A failure is a *Error carrying tmux's stderr; it unwraps to ErrNoServer
+// or ErrPaneNotFound when tmux's message says so. A server that does not
+// answer within the call's deadline is a *NotRespondingError; ctx
+// cancelled is ctx.Err().
+func (c *Client) Run(ctx context.Context, name string, args ...string) (string, error) {
+	return c.RunList(ctx, nil, append(Command{name}, args...))
 }
 
-// RunInput is Run with bytes on tmux's standard input (load-buffer -).
-func (c *Client) RunInput(ctx context.Context, stdin []byte, args ...string) (string, error) {
-	cmd := c.command(ctx, args...)
+// RunList runs a command list in one tmux process (see CommandList), with
+// stdin (nil: none) on tmux's standard input (load-buffer -, source-file -).
+// Errors as Run.
+func (c *Client) RunList(ctx context.Context, stdin []byte, cmds ...Command) (string, error) {
+	return c.exec(ctx, stdin, DefaultCallTimeout, CommandList(cmds).argv())
+}
+
+// exec runs tmux with args (already through Arg) under ctx and, when limit
+// > 0, a deadline of limit.
+func (c *Client) exec(ctx context.Context, stdin []byte, limit time.Duration, args []string) (string, error) {
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if limit > 0 {
+		callCtx, cancel = context.WithTimeout(ctx, limit)
+	}
+	defer cancel()
+	started := time.Now()
+	cmd := c.command(callCtx, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
@@ -103,11 +146,16 @@ func (c *Client) RunInput(ctx context.Context, stdin []byte, args ...string) (st
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	err := cmd.Run()
-	if err == nil {
+	if err == nil || (errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success()) {
+		// (ErrWaitDelay after a clean exit: the server still held the
+		// client's pipes; what the client wrote is all there)
 		return stdout.String(), nil
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() == context.Canceled || (limit <= 0 && ctx.Err() != nil) {
 		return "", ctx.Err()
+	}
+	if callCtx.Err() != nil {
+		return "", &NotRespondingError{Socket: c.Server.Socket, Command: commandName(args), After: time.Since(started).Round(time.Millisecond)}
 	}
 	te := &Error{Args: append([]string{"-S", c.Server.Socket}, args...), ExitCode: -1, Stderr: strings.TrimSpace(stderr.String())}
 	var ee *exec.ExitError
@@ -118,19 +166,45 @@ func (c *Client) RunInput(ctx context.Context, stdin []byte, args ...string) (st
 	}
 	te.kind = classify(te.Stderr)
 	if te.kind == ErrNoServer {
-		return "", &NoServerError{Socket: c.Server.Socket, Stderr: te.Stderr}
+		return "", &NoServerError{Socket: c.Server.Socket, Stderr: te.Stderr, From: c.Server.From}
 	}
 	return "", te
+}
+
+// commandName names a command list by its commands ("display-message",
+// "set-option;send-keys").
+func commandName(args []string) string {
+	var names []string
+	next := true
+	for _, a := range args {
+		if next {
+			names = append(names, a)
+		}
+		next = a == ";"
+	}
+	return strings.Join(names, ";")
 }
 
 // KillServer kills the server (kill-server) and removes its socket file,
 // which tmux leaves behind.
 func (c *Client) KillServer(ctx context.Context) error {
-	if _, err := c.Run(ctx, "kill-server"); err != nil && !errors.Is(err, ErrNoServer) {
+	if _, err := c.runSerialized(ctx, Command{"kill-server"}); err != nil && !errors.Is(err, ErrNoServer) {
 		return err
+	}
+	if st, err := os.Lstat(c.Server.Socket); err != nil || st.Mode().Type() != os.ModeSocket {
+		return nil // gone, or not a socket: nothing of tmux's to remove
 	}
 	if err := os.Remove(c.Server.Socket); err != nil && !os.IsNotExist(err) {
 		return err
 	}
 	return nil
+}
+
+// WaitFor blocks until another client signals the channel (tmux(1),
+// wait-for), ctx ends (ctx.Err()), or the server goes away. A signal sent
+// while nobody waited wakes the next WaitFor at once (tmux marks the
+// channel woken). It blocks by design, so only ctx bounds it.
+func (c *Client) WaitFor(ctx context.Context, channel string) error {
+	_, err := c.exec(ctx, nil, 0, CommandList{{"wait-for", channel}}.argv())
+	return err
 }

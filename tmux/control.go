@@ -7,9 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -80,27 +84,45 @@ type ControlOptions struct {
 }
 
 // Control is an attached control-mode client. Close detaches it; it also
-// detaches when ctx ends, and the kernel kills it if panectl dies (Linux:
-// Pdeathsig).
+// detaches when ctx ends. Nothing stays attached when panectl dies: the
+// kernel closes panectl's own client's socket and pipes, and kills a `tmux
+// -C` process (Linux: Pdeathsig). A Control is not tied to one wait: it
+// serves any number of Command and Snapshot calls until it ends.
 type Control struct {
 	PaneID  string
 	Session string
 
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	stderr  bytes.Buffer
+	stdin   *os.File    // the client's command input (our end of its stdin)
+	end     controlEnd  // the `tmux -C` process or panectl's own client
+	lock    *socketLock // the socket lock, for a client attached under it (nil otherwise)
 	opts    ControlOptions
-	done    chan struct{} // closed when the tmux client has exited and been reaped
-	readEnd chan struct{} // closed when stdout reached EOF
-	mu      sync.Mutex    // guards writes to stdin, closed, reason
+	ready   chan struct{} // closed when tmux confirmed the attach (the first %session-changed)
+	done    chan struct{} // closed when the client has ended and everything is released
+	readEnd chan struct{} // closed when the control stream reached its end
+	sawLine atomic.Bool   // the control stream has had a line
+	mu      sync.Mutex    // guards writes to stdin, closed, reason, attachErr
 	closed  bool
+	mute    bool   // a command got no answer: Close does not wait for a detach
+	socket  string // the server's socket, for errors
 	reason  string // why the client ended (%exit reason, EOF)
-	once    sync.Once
-	off     map[string]bool // panes whose output was switched off (reader goroutine only)
+	// attachErr is tmux's message when the attach command failed (the
+	// %error block of the attach).
+	attachErr string
+	once      sync.Once
+	off       map[string]bool // panes whose output was switched off (reader goroutine only)
 	// pending holds, in the order they were sent, one entry per command
 	// line this client wrote: a channel for the caller of Command, or nil
 	// for fire-and-forget commands (refresh-client). Guarded by mu.
-	pending []chan blockResult
+	pending []pendingBlock
+}
+
+// controlEnd is what differs between the kinds of control client.
+type controlEnd interface {
+	// kill ends the client at once, without the exit handshake.
+	kill()
+	// failure is what tmux wrote on stderr when the client ended ("" for
+	// panectl's own client); valid once the client is done.
+	failure() string
 }
 
 // blockResult is the output of one command run through the control client.
@@ -112,10 +134,98 @@ type blockResult struct {
 // ErrControlUnavailable: the control-mode client could not attach.
 var ErrControlUnavailable = errors.New("control mode unavailable")
 
+// attachMode is how Control attaches (doc.go).
+type attachMode int
+
+const (
+	// attachProto: panectl's own client, identify and attach in one write
+	// (tmux 3.2 to 3.6, which crash on a half-identified control client).
+	attachProto attachMode = iota + 1
+	// attachLocked: `tmux -C` with the socket lock around attach, detach
+	// and panectl's notifying commands (a tmux whose version or binary
+	// panectl cannot tell, or that refused panectl's client).
+	attachLocked
+	// attachPlain: `tmux -C` as is (tmux 3.7 and later: fixed upstream).
+	attachPlain
+)
+
+// forceAttach, when set (tests only), replaces the choice of attachMode:
+// attachPlain on a tmux with the bug is the pattern that crashes it.
+var forceAttach attachMode
+
+// attachMode chooses how to attach from the version of c.Bin (tmux -V).
+func (c *Client) attachMode() attachMode {
+	if forceAttach != 0 {
+		return forceAttach
+	}
+	return modeFor(c.version())
+}
+
+// versions caches `tmux -V` per binary path (NewClient fills it).
+var versions sync.Map
+
+// version is `tmux -V` of c.Bin.
+func (c *Client) version() string {
+	if v, ok := versions.Load(c.Bin); ok {
+		return v.(string)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, c.Bin, "-V").Output()
+	v := strings.TrimSpace(string(out))
+	versions.Store(c.Bin, v)
+	return v
+}
+
+var (
+	releaseRE = regexp.MustCompile(`^tmux (\d+)\.(\d+)[a-z]?$`)
+	numberRE  = regexp.MustCompile(`^tmux (?:next-)?(\d+)\.(\d+)`)
+)
+
+// versionNumber is the major and minor number of `tmux -V` output ("tmux
+// 3.3a", "tmux next-3.8", "tmux 3.6-rc"); ok is false for builds that name
+// none ("tmux master", "tmux openbsd-7.5").
+func versionNumber(v string) (maj, minr int, ok bool) {
+	m := numberRE.FindStringSubmatch(strings.TrimSpace(v))
+	if m == nil {
+		return 0, 0, false
+	}
+	maj, _ = strconv.Atoi(m[1])
+	minr, _ = strconv.Atoi(m[2])
+	return maj, minr, true
+}
+
+// modeFor maps `tmux -V` output to an attach mode: 3.7 and later (fixed
+// upstream) attach with `tmux -C`; a release from 3.2 to 3.6 ("tmux 3.3a")
+// with panectl's own client; anything else ("tmux master", "tmux next-3.6",
+// "tmux openbsd-7.5", "tmux 3.6-rc": the header layout is not known) with
+// `tmux -C` under the lock.
+func modeFor(v string) attachMode {
+	maj, minr, ok := versionNumber(v)
+	switch {
+	case ok && (maj > 3 || (maj == 3 && minr >= 7)):
+		return attachPlain
+	case releaseRE.MatchString(strings.TrimSpace(v)) && maj == 3 && minr >= 2:
+		return attachProto
+	}
+	return attachLocked
+}
+
+// layoutFor is the imsg header layout of a tmux version: the new one from
+// 3.6 on.
+func layoutFor(v string) imsgLayout {
+	if maj, minr, ok := versionNumber(v); ok && (maj > 3 || (maj == 3 && minr >= 6)) {
+		return imsgLayoutNew
+	}
+	return imsgLayoutOld
+}
+
 // Control attaches a read-only control-mode client to the session that
 // holds pane p, with output delivered for p only. The returned client is
-// attached and its events flow to opts.OnEvent. Errors wrap
-// ErrControlUnavailable (with tmux's message) or are ErrNoServer.
+// attached and its events flow to opts.OnEvent. The attach (connecting,
+// the handshake, tmux's confirmation) is bounded by opts.AttachTimeout and
+// ctx. Errors wrap ErrControlUnavailable (with tmux's message) or are
+// ErrNoServer.
 func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (*Control, error) {
 	if opts.PauseAfter <= 0 {
 		opts.PauseAfter = 1
@@ -126,46 +236,58 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 	if p.SessionID == "" || !strings.HasPrefix(p.ID, "%") {
 		return nil, fmt.Errorf("%w: pane %q has no session", ErrControlUnavailable, p.ID)
 	}
-	flags := fmt.Sprintf("ignore-size,read-only,pause-after=%d", opts.PauseAfter)
-	// Not exec.CommandContext: Close detaches cleanly first, then kills.
-	cmd := exec.Command(c.Bin, "-S", c.Server.Socket, "-C", "attach-session", "-t", p.SessionID, "-r", "-f", flags)
-	cmd.Env = tmuxEnv()
-	cmd.SysProcAttr = controlSysProcAttr()
-	k := &Control{PaneID: p.ID, Session: p.SessionID, cmd: cmd, opts: opts,
+	// -E: the attach leaves the session's environment alone
+	// (update-environment would copy panectl's into it).
+	argv := []string{"attach-session", "-t", p.SessionID, "-r", "-E", "-f", fmt.Sprintf("ignore-size,read-only,pause-after=%d", opts.PauseAfter)}
+	deadline := time.Now().Add(opts.AttachTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	mode := c.attachMode()
+	if mode == attachProto {
+		layout := layoutFor(c.version())
+		k, err := c.attach(ctx, p, opts, deadline, func(k *Control) error {
+			return c.controlProto(ctx, k, argv, layout, deadline)
+		})
+		if !errors.Is(err, errRefused) {
+			return k, err
+		}
+		mode = attachLocked
+	}
+	return c.attach(ctx, p, opts, deadline, func(k *Control) error {
+		return c.controlExec(ctx, k, argv, mode == attachLocked, deadline)
+	})
+}
+
+// attach starts a client with start and waits until tmux confirms the
+// attach, the client ends, deadline passes or ctx ends.
+func (c *Client) attach(ctx context.Context, p PaneInfo, opts ControlOptions, deadline time.Time, start func(*Control) error) (*Control, error) {
+	k := &Control{PaneID: p.ID, Session: p.SessionID, socket: c.Server.Socket, opts: opts, ready: make(chan struct{}),
 		done: make(chan struct{}), readEnd: make(chan struct{}), off: map[string]bool{}}
-	cmd.Stderr = &k.stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrControlUnavailable, err)
+	if err := start(k); err != nil {
+		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrControlUnavailable, err)
-	}
-	k.stdin = stdin
-	if err := startControl(cmd); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrControlUnavailable, err)
-	}
-	ready := make(chan struct{})
-	go k.read(stdout, ready)
-	go func() {
-		<-k.readEnd
-		_ = cmd.Wait()
-		close(k.done)
-	}()
-	timer := time.NewTimer(opts.AttachTimeout)
+	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	select {
-	case <-ready:
+	case <-k.ready:
 	case <-k.done:
-		msg := strings.TrimSpace(k.stderr.String())
+		if pc, ok := k.end.(*protoClient); ok && pc.refusedAttach(k.sawLine.Load()) {
+			return nil, fmt.Errorf("%w: %s", errRefused, k.Reason())
+		}
+		k.mu.Lock()
+		msg := k.attachErr
+		k.mu.Unlock()
+		if msg == "" {
+			msg = k.end.failure()
+		}
 		if msg == "" {
 			msg = k.Reason()
 		}
 		if classify(msg) == ErrNoServer {
 			return nil, &NoServerError{Socket: c.Server.Socket, Stderr: msg}
 		}
-		return nil, fmt.Errorf("%w: tmux -C attach-session -t %s: %s", ErrControlUnavailable, p.SessionID, msg)
+		return nil, fmt.Errorf("%w: attach-session -t %s: %s", ErrControlUnavailable, p.SessionID, msg)
 	case <-timer.C:
 		k.Close()
 		return nil, fmt.Errorf("%w: tmux did not confirm the attach within %v", ErrControlUnavailable, opts.AttachTimeout)
@@ -181,6 +303,31 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 		}
 	}()
 	return k, nil
+}
+
+// startReader reads the control stream r; once it has ended, finish runs
+// (reaping, closing the stream), the command pipe is closed, and then Done
+// is closed.
+func (k *Control) startReader(r io.Reader, finish func()) {
+	go k.read(r)
+	go func() {
+		<-k.readEnd
+		finish()
+		k.mu.Lock()
+		k.closed = true
+		_ = k.stdin.Close() // again after Close: harmless
+		k.mu.Unlock()
+		k.releaseAttachLock()
+		close(k.done)
+	}()
+}
+
+// releaseAttachLock gives up the socket lock the attach holds, if any: the
+// client has written its first line (so it has identified) or has ended.
+func (k *Control) releaseAttachLock() {
+	if k.lock != nil {
+		k.lock.release("attach")
+	}
 }
 
 // Done is closed when the client has ended: detached by Close, the session
@@ -205,25 +352,50 @@ func (k *Control) setReason(r string) {
 
 // send writes one command line to the client (ignored after Close).
 func (k *Control) send(line string) {
-	k.sendN(line, nil, 1)
+	k.sendN(line, pendingBlock{}, 1)
 }
 
 // sendN writes a command line holding n commands; each one's output block
-// goes to ch (nil: discarded). It reports whether the line was written.
-func (k *Control) sendN(line string, ch chan blockResult, n int) bool {
+// goes to ch (nil: discarded). It reports whether the line was written. A
+// write that tmux does not take within writeTimeout (a frozen server with
+// a full pipe) ends the client.
+func (k *Control) sendN(line string, b pendingBlock, n int) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.closed {
 		return false
 	}
+	_ = k.stdin.SetWriteDeadline(time.Now().Add(writeTimeout))
 	if _, err := io.WriteString(k.stdin, line+"\n"); err != nil {
+		// a part of the line may be in the pipe: the client is unusable
+		k.closed = true
+		go k.end.kill()
 		return false
 	}
 	for range n {
-		k.pending = append(k.pending, ch)
+		k.pending = append(k.pending, b)
 	}
 	return true
 }
+
+// pendingBlock is who gets the output of one command this client sent:
+// a caller of Command (ch), an internal probe (fn, called on the reading
+// goroutine), or nobody.
+type pendingBlock struct {
+	ch chan blockResult
+	fn func(blockResult)
+}
+
+// sendFunc writes one command whose output goes to fn (on the reading
+// goroutine; it must return quickly). No EventCommandDone is sent for it:
+// it is not a snapshot a wait reads. It reports whether the line was
+// written.
+func (k *Control) sendFunc(line string, fn func(blockResult)) bool {
+	return k.sendN(line, pendingBlock{fn: fn}, 1)
+}
+
+// writeTimeout bounds one write of a command line to the client.
+const writeTimeout = 5 * time.Second
 
 // ErrControlClosed: the control client ended before a command's output came.
 var ErrControlClosed = errors.New("the control client ended")
@@ -249,9 +421,14 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 		parts = append(parts, strings.Join(q, " "))
 	}
 	ch := make(chan blockResult, len(cmds))
-	if !k.sendN(strings.Join(parts, " ; "), ch, len(cmds)) {
+	if !k.sendN(strings.Join(parts, " ; "), pendingBlock{ch: ch}, len(cmds)) {
 		return nil, ErrControlClosed
 	}
+	// bounded like a tmux process (see DefaultCallTimeout): a server that
+	// stopped answering is an error, not a wait without end
+	started := time.Now()
+	callCtx, cancel := context.WithTimeout(ctx, DefaultCallTimeout)
+	defer cancel()
 	outs := make([]string, 0, len(cmds))
 	var firstErr error
 	for i := range cmds {
@@ -263,8 +440,14 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 			outs = append(outs, r.out)
 		case <-k.readEnd:
 			return nil, ErrControlClosed
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		case <-callCtx.Done():
+			if ctx.Err() == context.Canceled {
+				return nil, ctx.Err()
+			}
+			k.mu.Lock()
+			k.mute = true
+			k.mu.Unlock()
+			return nil, &NotRespondingError{Socket: k.socket, Command: cmds[i][0] + " (through the control client)", After: time.Since(started).Round(time.Millisecond)}
 		}
 	}
 	return outs, firstErr
@@ -274,53 +457,68 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 // is waiting for it.
 func (k *Control) finishBlock(out []byte, failed bool) {
 	k.mu.Lock()
-	var ch chan blockResult
+	var b pendingBlock
 	if len(k.pending) > 0 {
-		ch = k.pending[0]
+		b = k.pending[0]
 		k.pending = k.pending[1:]
 	}
 	k.mu.Unlock()
-	if ch == nil {
+	if b.ch == nil && b.fn == nil {
 		return
 	}
-	k.event(ControlEvent{Kind: EventCommandDone})
 	r := blockResult{out: string(out)}
 	if failed {
 		r.err = errors.New(strings.TrimSpace(string(out)))
 	}
-	ch <- r // buffered for every command of the line
+	if b.fn != nil {
+		b.fn(r)
+		return
+	}
+	k.event(ControlEvent{Kind: EventCommandDone})
+	b.ch <- r // buffered for every command of the line
 }
 
 // Close detaches the client and waits (at most 500 ms) until it has
-// exited; then it is killed. Safe to call more than once and concurrently.
+// exited; then it is killed (panectl's own client: its socket and pipe
+// closed). Safe to call more than once and concurrently.
 func (k *Control) Close() {
 	k.once.Do(func() {
 		k.setReason("closed")
+		if k.lock != nil {
+			// A `tmux -C` under the lock detaches under it, until the
+			// process is reaped; it takes over the attach's hold when the
+			// client never wrote its first line.
+			if k.lock.acquire(context.Background(), "detach", time.Now().Add(lockWait), true) == nil {
+				defer k.lock.release("detach")
+			}
+		}
 		k.mu.Lock()
 		k.closed = true
 		// Closing stdin makes a control client detach and exit (tmux(1),
 		// CONTROL MODE: "an empty line ... or EOF detaches").
 		_ = k.stdin.Close()
+		grace := 500 * time.Millisecond
+		if k.mute {
+			grace = 0 // a server that does not answer will not detach it
+		}
 		k.mu.Unlock()
-		t := time.NewTimer(500 * time.Millisecond)
+		t := time.NewTimer(grace)
 		defer t.Stop()
 		select {
 		case <-k.done:
 		case <-t.C:
-			if k.cmd.Process != nil {
-				_ = k.cmd.Process.Kill()
-			}
+			k.end.kill()
 			<-k.done
 		}
 	})
 }
 
-// read decodes notifications until EOF. ready is closed once tmux has
-// confirmed the attach (%session-changed, sent on attach).
-func (k *Control) read(r io.Reader, ready chan struct{}) {
+// read decodes notifications until the stream ends. k.ready is closed
+// once tmux has confirmed the attach (%session-changed, sent on attach).
+func (k *Control) read(r io.Reader) {
 	defer close(k.readEnd)
 	br := bufio.NewReaderSize(r, 64<<10)
-	readyOnce := sync.OnceFunc(func() { close(ready) })
+	readyOnce := sync.OnceFunc(func() { close(k.ready) })
 	inBlock, attached := false, false
 	var buf, block []byte
 	var blockID string // "TIME NUMBER" of the open block
@@ -331,6 +529,10 @@ func (k *Control) read(r io.Reader, ready chan struct{}) {
 			k.setReason("server exited or the client lost its connection")
 			return
 		}
+		if !k.sawLine.Swap(true) {
+			// tmux writes nothing before the client has identified
+			k.releaseAttachLock()
+		}
 		if inBlock {
 			// Command output (%begin ... %end/%error): the lines belong to
 			// a command this client sent (or, flags 0, to the attach).
@@ -338,10 +540,14 @@ func (k *Control) read(r io.Reader, ready chan struct{}) {
 				inBlock = false
 				if blockMine {
 					k.finishBlock(block, failed)
+				} else if failed && !attached {
+					k.mu.Lock()
+					k.attachErr = strings.TrimSpace(string(block))
+					k.mu.Unlock()
 				}
 				continue
 			}
-			if blockMine {
+			if blockMine || !attached {
 				block = append(append(block, line...), '\n')
 			}
 			continue

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -133,7 +136,9 @@ func TestControlNoticesPaneDeath(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
+	rec.mu.Lock()
 	n := len(rec.kinds)
+	rec.mu.Unlock()
 	s.Tmux("kill-pane", "-t", p.ID)
 	rec.waitFor(t, "change after kill-pane", func(r *recorder) bool { return len(r.kinds) > n })
 	// the last pane of the session: the client ends
@@ -308,5 +313,195 @@ func TestControlSnapshotOptionsMatchesClient(t *testing.T) {
 	s.Tmux("kill-pane", "-t", p.ID)
 	if _, _, _, err := k.SnapshotOptions(ctx, p.ID, ""); !errors.Is(err, tmux.ErrPaneNotFound) && !errors.Is(err, tmux.ErrControlClosed) {
 		t.Errorf("snapshot of a killed pane: %v", err)
+	}
+}
+
+// Below tmux 3.7 (this machine's 3.3a) the client is panectl's own: tmux
+// lists it with panectl's pid and no `tmux -C` process runs; from 3.7 on it
+// is `tmux -C`. Either way the attach leaves the session's environment
+// alone (attach-session -E) and the client detaches cleanly.
+func TestControlClientKindFollowsVersion(t *testing.T) {
+	s := tmuxtest.New(t)
+	version := s.Tmux("display-message", "-p", "#{version}")
+	mode := tmux.AttachModeOf(s.Client)
+	// DISPLAY is in update-environment: the session gets it from the
+	// environment it is created in; an attach without -E would copy (or
+	// clear) it from the client's
+	t.Setenv("DISPLAY", ":panectl-test")
+	p := s.NewPane([2]int{80, 24}, "cat")
+	env := func() string {
+		out, err := s.TryTmux("show-environment", "-t", p.SessionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	envBefore := env()
+	k, err := s.Client.Control(context.Background(), p, tmux.ControlOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Tmux("list-clients", "-F", "#{client_pid} #{client_flags}")
+	switch mode {
+	case "proto":
+		if kind := tmux.ControlKind(k); kind != "proto" {
+			t.Errorf("tmux %s: client kind %q, want panectl's own", version, kind)
+		}
+		if want := fmt.Sprint(os.Getpid()) + " "; !strings.HasPrefix(got, want) || !strings.Contains(got, "control-mode") || !strings.Contains(got, "UTF-8") {
+			t.Errorf("clients %q, want one control-mode UTF-8 client with pid %d", got, os.Getpid())
+		}
+	case "plain":
+		if kind := tmux.ControlKind(k); kind != "exec" {
+			t.Errorf("tmux %s: client kind %q, want tmux -C", version, kind)
+		}
+	default:
+		t.Errorf("tmux %s: attach mode %q", version, mode)
+	}
+	if after := env(); after != envBefore {
+		t.Errorf("the attach changed the session's environment:\n%s\nwas\n%s", after, envBefore)
+	}
+	k.Close()
+	<-k.Done()
+	if k.Reason() != "closed" {
+		t.Errorf("reason %q", k.Reason())
+	}
+	if c := s.Clients(); len(c) != 0 {
+		t.Errorf("clients after Close: %q", c)
+	}
+}
+
+// A server that was not started from the tmux binary panectl runs (here a
+// copy of it) may speak another header layout: panectl does not speak the
+// protocol to it and attaches with `tmux -C` under the socket lock.
+func TestControlFallsBackToLockedTmuxC(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	bin, err := os.ReadFile(s.Client.Bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	copyBin := dir + "/tmux"
+	if err := os.WriteFile(copyBin, bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := *s.Client
+	c.Bin = copyBin
+	defer tmux.ForceAttach("proto")() // as below 3.7, whatever this machine's tmux
+	rec := newRecorder()
+	k, err := c.Control(context.Background(), p, tmux.ControlOptions{OnEvent: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kind := tmux.ControlKind(k); kind != "exec" {
+		t.Errorf("client kind %q, want tmux -C", kind)
+	}
+	if _, err := os.Stat(s.Socket + ".panectl.lock"); err != nil {
+		t.Errorf("no socket lock: %v", err)
+	}
+	s.Tmux("send-keys", "-t", p.ID, "-l", "through-tmux-C")
+	rec.waitFor(t, "output", func(r *recorder) bool { return strings.Contains(r.out.String(), "through-tmux-C") })
+	k.Close()
+	if c := s.Clients(); len(c) != 0 {
+		t.Errorf("clients after Close: %q", c)
+	}
+}
+
+// A frozen server (SIGSTOP) cannot hold the attach: Control gives up after
+// its attach timeout, and once the server runs again nothing stays attached.
+func TestControlFrozenServer(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	pid, err := strconv.Atoi(s.Tmux("display-message", "-p", "#{pid}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	cont := sync.OnceFunc(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	defer cont()
+	start := time.Now()
+	_, err = s.Client.Control(context.Background(), p, tmux.ControlOptions{AttachTimeout: 300 * time.Millisecond})
+	took := time.Since(start)
+	if !errors.Is(err, tmux.ErrControlUnavailable) {
+		t.Errorf("err = %v, want ErrControlUnavailable", err)
+	}
+	// the attach timeout, the 500 ms detach grace, and a generous margin
+	if took > 5*time.Second {
+		t.Errorf("Control took %v against a frozen server", took)
+	}
+	cont()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.Clients()) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("clients after the server resumed: %q", s.Clients())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Clients that detach, end with their session, or fail to attach leave no
+// file descriptor behind (a long-lived MCP server attaches many).
+func TestControlLeavesNoFileDescriptors(t *testing.T) {
+	s := tmuxtest.New(t)
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		return len(ents)
+	}
+	ctx := context.Background()
+	// warm up: the first attach starts runtime threads and pollers
+	warm := s.NewPane([2]int{80, 24}, "cat")
+	if k, err := s.Client.Control(ctx, warm, tmux.ControlOptions{}); err == nil {
+		k.Close()
+	}
+	before := fds()
+	for range 5 {
+		p := s.NewPane([2]int{80, 24}, "cat")
+		k, err := s.Client.Control(ctx, p, tmux.ControlOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k.Close()
+		k, err = s.Client.Control(ctx, p, tmux.ControlOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Tmux("kill-session", "-t", p.SessionID)
+		select {
+		case <-k.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("client still attached after its session was killed")
+		}
+		if _, err := s.Client.Control(ctx, tmux.PaneInfo{ID: "%99", SessionID: "$99"}, tmux.ControlOptions{}); err == nil {
+			t.Fatal("attached to a session that does not exist")
+		}
+	}
+	if after := fds(); after > before {
+		t.Errorf("%d file descriptors open after 15 clients, %d before", after, before)
+	}
+}
+
+// An ended context stops the attach at once and leaves nothing attached.
+func TestControlHonoursEndedContext(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if k, err := s.Client.Control(ctx, p, tmux.ControlOptions{}); !errors.Is(err, context.Canceled) {
+		if k != nil {
+			k.Close()
+		}
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.Clients()) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("clients after a cancelled attach: %q", s.Clients())
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -14,4 +14,70 @@
 // malformed row, and cannot pass -S to every call. panectl's own runner keeps
 // all three promises of STYLE.md (typed error, tmux's message, no silent
 // empty list) at the same cost.
+//
+// # The control client and the half-identified client crash
+//
+// tmux 3.3a to 3.6b segfault when a control-mode client is half identified
+// (research: /work/shared/research/tmux-crash/REPORT.md). `tmux -C` sends
+// its identify messages in several writes (MSG_IDENTIFY_STDIN and
+// MSG_IDENTIFY_STDOUT carry file descriptors, and a read of the socket stops
+// after one), so the server handles them over several turns of its event
+// loop. After MSG_IDENTIFY_FLAGS the client has CLIENT_CONTROL; only
+// MSG_IDENTIFY_DONE creates its control state. A notification in between
+// (another client detaching; a session created, closed or renamed; the
+// current window or active pane changing; a pane mode changing) reaches
+// control_write with no state and the server dies with every session on it;
+// a client that disconnects in between crashes it in control_stop. Fixed
+// upstream in tmux 3.7 only: commit e5a2a25 (GitHub PR #4980, "Do not
+// notify clients if not fully initialized") and commit 31c93c4 (PR #5004,
+// control_stop with no state). 3.3a (Debian 12) through 3.6b crash; a
+// handful of concurrent waits was enough.
+//
+// So Control attaches in one of three ways (attachMode), chosen from
+// `tmux -V`:
+//
+//   - tmux 3.2 to 3.6 (a release number): panectl's own client
+//     (controlproto.go, imsg.go). It connects to the socket, sends
+//     MSG_IDENTIFY_STDIN and MSG_IDENTIFY_STDOUT with two pipes of its own,
+//     then FLAGS, LONGFLAGS, TERM, FEATURES, TTYNAME, CWD, CLIENTPID, DONE
+//     and MSG_COMMAND attach-session in ONE write: the server reads and
+//     handles them in one turn, and the half-identified state never
+//     exists, whatever else happens on the server. The pipes then carry
+//     the same control stream as `tmux -C`; detaching closes the command
+//     pipe and answers MSG_EXIT (MSG_DETACH, MSG_SHUTDOWN) with
+//     MSG_EXITING. The imsg header changed in tmux 3.6 (u16 len + u16
+//     flags before, u32 len with a high "fd" bit from 3.6); the protocol
+//     version is 8 throughout. The messages are those tmux's own client
+//     sends, byte for byte (imsg_test.go holds captures of 3.3a and 3.6b),
+//     minus MSG_IDENTIFY_ENVIRON (attach-session -E does not use it). It is
+//     only used when the server runs the binary whose version was read
+//     (Linux: SO_PEERCRED and /proc/PID/exe).
+//   - tmux 3.7 and later: `tmux -C`, as before.
+//   - Anything else, or a server that refuses panectl's client (MSG_VERSION,
+//     a dropped connection, another binary): `tmux -C` under a per-socket
+//     lock (socketlock.go: flock on SOCKET.panectl.lock) held from starting
+//     the client until its first line, from closing its stdin until it is
+//     reaped, and around panectl's own commands that notify control clients
+//     (new-session, new-window, kill-pane, kill-server: runSerialized).
+//     That stops panectl from crashing the server itself; it cannot stop
+//     another program's notifications landing in one of panectl's identify
+//     windows (measured: a third party switching windows every 0.2 s still
+//     crashed 7 of 15 trials).
+//
+// Both kinds of client honour the attach timeout and the caller's context
+// in every step, and leave nothing attached when panectl dies: the kernel
+// closes panectl's own client's socket (its identify was already complete),
+// and kills a `tmux -C` process (Pdeathsig).
+//
+// One crash remains in 3.7c: kill-server while a control client is half
+// identified segfaults in control_discard. panectl's own kill-server runs
+// under the lock below 3.7 only; on 3.7 a half-identified `tmux -C` only
+// turns a server shutdown into a crash.
+//
+// Removing the workaround, once every supported tmux is 3.7 or later: raise
+// MinVersion to "3.7", delete controlproto.go, imsg.go (with imsg_test.go
+// and testdata/imsg-*, testdata/imsgcapture), socketlock.go and
+// runSerialized (call Run again), make Control always use controlExec
+// without the lock, drop attachMode/modeFor/layoutFor and sameServerBinary,
+// and keep the stress test (stress_test.go) as a regression test.
 package tmux

@@ -3,7 +3,9 @@ package tmux
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Sentinel errors. A *Error from a tmux command unwraps to one of these when
@@ -22,6 +24,11 @@ var (
 	// ErrPaneExited: the pane (or its process) was gone before the operation
 	// could finish, e.g. a new pane whose command exited at once.
 	ErrPaneExited = errors.New("the pane exited")
+	// ErrNotResponding: the server did not answer a command in time.
+	ErrNotResponding = errors.New("tmux server not responding")
+	// ErrNotSocket: the socket path exists and is not a socket; panectl
+	// will not let tmux replace it.
+	ErrNotSocket = errors.New("not a socket")
 )
 
 // Error is a failed tmux command: the argument vector, tmux's exit code and
@@ -94,12 +101,52 @@ func (e *NotFoundError) Unwrap() error { return ErrPaneNotFound }
 type NoServerError struct {
 	Socket string
 	Stderr string
+	From   string // how the socket was chosen (Server.From); "" if unknown
 }
 
 // Error names the socket tried, tmux's message and how to start a server.
+// The advice is panectl's own new, which refuses a path that is not a
+// socket (tmux itself would replace whatever file is there).
 func (e *NoServerError) Error() string {
-	return fmt.Sprintf("no tmux server at %s (%s); start one with `tmux -S %s new -d` or pass -L/-S", e.Socket, e.Stderr, e.Socket)
+	start := fmt.Sprintf("panectl -S %s new", e.Socket)
+	if e.From == "-L" {
+		start = fmt.Sprintf("panectl -L %s new", filepath.Base(e.Socket))
+	}
+	return fmt.Sprintf("no tmux server at %s (%s); start one with `%s`, or pass -L/-S to name another", e.Socket, e.Stderr, start)
 }
 
 // Unwrap returns ErrNoServer.
 func (e *NoServerError) Unwrap() error { return ErrNoServer }
+
+// NotRespondingError: a tmux command got no answer from the server within
+// its deadline. The server accepted the connection (or the socket did) but
+// is stopped (SIGSTOP), hung, or not a tmux server.
+type NotRespondingError struct {
+	Socket  string
+	Command string        // the tmux command(s) that got no answer
+	After   time.Duration // how long panectl waited
+}
+
+// Error names the socket, the command and how long panectl waited.
+func (e *NotRespondingError) Error() string {
+	return fmt.Sprintf("the tmux server at %s is not responding (tmux %s got no answer within %v); is it stopped (kill -STOP) or hung? `kill -CONT` its pid, or pass -L/-S to use another server", e.Socket, e.Command, e.After)
+}
+
+// Unwrap returns ErrNotResponding.
+func (e *NotRespondingError) Unwrap() error { return ErrNotResponding }
+
+// NotSocketError: the socket path exists and is something else (a regular
+// file, a directory). tmux would delete it to make its socket.
+type NotSocketError struct {
+	Path string
+	From string // -S, -L, $TMUX or default
+	Kind string // what is there: "a regular file", "a directory", ...
+}
+
+// Error names the path, what is there and where the path came from.
+func (e *NotSocketError) Error() string {
+	return fmt.Sprintf("%s %s is %s, not a tmux socket; panectl will not use it (tmux would replace it with a socket); pass the path of a socket or a path that does not exist", e.From, e.Path, e.Kind)
+}
+
+// Unwrap returns ErrNotSocket.
+func (e *NotSocketError) Unwrap() error { return ErrNotSocket }

@@ -48,56 +48,49 @@ func (c *Client) PaneOption(ctx context.Context, id, name string) (string, error
 // the change is atomic with respect to other panectl processes. Each option
 // is its own key: writers never read-modify-write a shared value.
 func (c *Client) SetPaneOptions(ctx context.Context, id string, set map[string]string, unset []string) error {
-	args, err := optionArgs(id, set, unset)
-	if err != nil || len(args) == 0 {
+	list, err := optionCommands(id, set, unset)
+	if err != nil || len(list) == 0 {
 		return err
 	}
-	return c.runList(ctx, id, args)
+	return c.runLong(ctx, id, list)
 }
 
-// optionArgs is the command list of SetPaneOptions (nil: nothing to do).
-func optionArgs(id string, set map[string]string, unset []string) ([]string, error) {
-	var args []string
-	add := func(a ...string) {
-		if len(args) > 0 {
-			args = append(args, ";")
-		}
-		args = append(args, a...)
-	}
+// optionCommands is the command list of SetPaneOptions (nil: nothing to do).
+func optionCommands(id string, set map[string]string, unset []string) (CommandList, error) {
+	var list CommandList
 	for k, v := range set {
 		if strings.HasSuffix(v, ";") || strings.ContainsAny(v, " \"'\n") {
 			return nil, fmt.Errorf("pane option %s: value %q is not a plain token", k, v)
 		}
-		add("set-option", "-p", "-t", id, k, v)
+		list.Add("set-option", "-p", "-t", id, k, v)
 	}
 	for _, k := range unset {
-		add("set-option", "-p", "-u", "-t", id, k)
+		list.Add("set-option", "-p", "-u", "-t", id, k)
 	}
-	return args, nil
+	return list, nil
 }
 
-// runList runs a command list of plain-token arguments. One too long for a
+// runLong runs a command list of plain-token arguments. One too long for a
 // tmux command line (the client refuses "command too long") goes as a
 // configuration file on stdin instead, one command per line, every argument
-// single-quoted, still parsed and run by the server as one unit.
-func (c *Client) runList(ctx context.Context, id string, args []string) error {
-	if argsLen(args) <= maxCommand {
-		_, err := c.Run(ctx, args...)
+// single-quoted (the configuration parser takes everything between single
+// quotes literally), still parsed and run by the server as one unit.
+func (c *Client) runLong(ctx context.Context, id string, list CommandList) error {
+	if list.size() <= maxCommand {
+		_, err := c.RunList(ctx, nil, list...)
 		return c.notFound(id, err)
 	}
 	var script strings.Builder
-	for _, a := range args {
-		switch {
-		case a == ";":
-			script.WriteString("\n")
-		case strings.ContainsAny(a, "'\n"):
-			return fmt.Errorf("pane option argument %q cannot be quoted", a)
-		default:
+	for _, cmd := range list {
+		for _, a := range cmd {
+			if strings.ContainsAny(a, "'\n") {
+				return fmt.Errorf("pane option argument %q cannot be quoted", a)
+			}
 			script.WriteString("'" + a + "' ")
 		}
+		script.WriteString("\n")
 	}
-	script.WriteString("\n")
-	_, err := c.RunInput(ctx, []byte(script.String()), "source-file", "-")
+	_, err := c.RunList(ctx, []byte(script.String()), Command{"source-file", "-"})
 	return c.notFound(id, err)
 }
 
@@ -105,14 +98,6 @@ func (c *Client) runList(ctx context.Context, id string, args []string) error {
 // sends its arguments in one message of at most 16 KiB (MAX_IMSGSIZE) and
 // refuses longer ones with "command too long".
 const maxCommand = 8 << 10
-
-func argsLen(args []string) int {
-	n := 0
-	for _, a := range args {
-		n += len(a) + 1
-	}
-	return n
-}
 
 // SetPaneOption sets one option of the pane (set-option -p) to value,
 // which may hold any text; an empty value is allowed.
@@ -141,14 +126,6 @@ func (c *Client) Format(ctx context.Context, id, format string) (string, error) 
 		return "", c.notFound(id, err)
 	}
 	return strings.TrimSuffix(out, "\n"), nil
-}
-
-// WaitFor blocks until another client signals the channel (tmux(1),
-// wait-for), ctx ends, or the server goes away. A signal sent while nobody
-// waited wakes the next WaitFor at once (tmux marks the channel woken).
-func (c *Client) WaitFor(ctx context.Context, channel string) error {
-	_, err := c.Run(ctx, "wait-for", channel)
-	return err
 }
 
 // Signal wakes every client waiting on the channel (wait-for -S).

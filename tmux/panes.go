@@ -212,22 +212,41 @@ type NewOptions struct {
 	HistoryLimit int      // history-limit for this pane; 0 = server default
 	Env          []string // -e K=V
 	Command      []string // shell command; nil = default shell
+	// Then is a tmux command (its name, then its arguments, without -t)
+	// run on the new pane in the same command list that makes it, so before
+	// tmux reads a byte of the pane's output (pipe-pane).
+	Then []string
+	// ExitCheck: hold the new pane (remain-on-exit) this long and report a
+	// command that exits meanwhile as ErrPaneExited; 0 reports only a pane
+	// already gone when it is first read.
+	ExitCheck time.Duration
 }
 
 // NewPane creates a detached session (or a window in opts.WindowIn) and
 // returns its pane. It never changes the focus of attached clients (-d).
 // history-limit is read by tmux when a pane is created, so a HistoryLimit is
 // set globally around the creation, within one tmux command list, and put back.
+// The session name and the start directory are passed as literal text
+// (FormatLiteral: tmux expands formats in both).
+//
+// A command that exits before the pane is read, or within opts.ExitCheck,
+// is an ErrPaneExited error: panectl holds the pane with remain-on-exit from
+// its first look until the end of ExitCheck, so the death is seen whatever
+// the timing (a pane closed before the first look, or a server that exited
+// with its last pane, is the same error). The pane's own remain-on-exit is
+// put back (unset) in the same command list as the last look; a dead pane
+// that its own setting would have closed is then killed, as tmux would
+// have done.
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
-	var create []string
+	var create Command
 	if opts.WindowIn != "" {
 		// "=" makes tmux match the session name exactly, never by prefix
 		// (SPEC.md section 2); a session id ($N) matches with it too.
-		create = []string{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"}
+		create = Command{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"}
 	} else {
-		create = []string{"new-session", "-d", "-P", "-F", "#{pane_id}"}
+		create = Command{"new-session", "-d", "-P", "-F", "#{pane_id}"}
 		if opts.SessionName != "" {
-			create = append(create, "-s", opts.SessionName)
+			create = append(create, "-s", FormatLiteral(opts.SessionName))
 		}
 		if opts.Width > 0 {
 			create = append(create, "-x", strconv.Itoa(opts.Width))
@@ -237,7 +256,7 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		}
 	}
 	if opts.CWD != "" {
-		create = append(create, "-c", opts.CWD)
+		create = append(create, "-c", FormatLiteral(opts.CWD))
 	}
 	for _, e := range opts.Env {
 		create = append(create, "-e", e)
@@ -253,26 +272,58 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 			return PaneInfo{}, err
 		}
 	}
-	args := create
 	const saved = "@panectl-saved-history-limit"
-	restore := []string{"set-option", "-gF", "history-limit", "#{" + saved + "}", ";", "set-option", "-gu", saved}
-	if opts.HistoryLimit > 0 {
-		// One command list, so no other client's pane gets the limit, and
-		// the server started here cannot exit between two calls.
-		args = append([]string{"start-server", ";",
-			"set-option", "-gF", saved, "#{history-limit}", ";",
-			"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit), ";"}, create...)
-		args = append(append(args, ";"), restore...)
+	restore := CommandList{{"set-option", "-gF", "history-limit", "#{" + saved + "}"}, {"set-option", "-gu", saved}}
+	var tmpName string
+	build := func() (CommandList, error) {
+		list := CommandList{create}
+		if len(opts.Then) > 0 {
+			var err error
+			if list, err = c.thenCommands(ctx, create, opts, &tmpName); err != nil {
+				return nil, err
+			}
+		}
+		if opts.HistoryLimit > 0 {
+			// One command list, so no other client's pane gets the limit, and
+			// the server started here cannot exit between two calls.
+			list = append(CommandList{{"start-server"},
+				{"set-option", "-gF", saved, "#{history-limit}"},
+				{"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit)}}, list...)
+			list = append(list, restore...)
+		}
+		return list, nil
 	}
-	out, err := c.Run(ctx, args...)
-	for try := 0; try < 5 && errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"); try++ {
-		// The server was exiting (its last pane just closed) as this client
-		// connected; the next connection starts a new one.
-		time.Sleep(20 * time.Millisecond << try)
-		out, err = c.Run(ctx, args...)
+	list, err := build()
+	if err != nil {
+		return PaneInfo{}, c.notFound(opts.WindowIn, err)
+	}
+	out, err := c.runSerialized(ctx, list...)
+retry:
+	for try := 0; try < 5 && err != nil; try++ {
+		switch {
+		case errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"):
+			// The server was exiting (its last pane just closed) as this client
+			// connected; the next connection starts a new one.
+			time.Sleep(20 * time.Millisecond << try)
+		case len(opts.Then) > 0 && opts.WindowIn != "" && strings.Contains(err.Error(), "in use"):
+			// another client took the window index chosen: choose again
+			if list, err = build(); err != nil {
+				return PaneInfo{}, c.notFound(opts.WindowIn, err)
+			}
+		default:
+			break retry
+		}
+		out, err = c.runSerialized(ctx, list...)
 	}
 	if err != nil && opts.HistoryLimit > 0 {
-		_, _ = c.Run(ctx, restore...) // the list stopped at the failed command
+		_, _ = c.RunList(ctx, nil, restore...) // the list stopped at the failed command
+	}
+	if err != nil && tmpName != "" {
+		// made, but the session could not take its default name (a
+		// session already has it): it keeps the temporary one
+		if id, err2 := c.Run(ctx, "display-message", "-p", "-t", "="+tmpName+":", "#{pane_id}"); err2 == nil {
+			out, err = id, nil
+		}
 	}
 	if err != nil {
 		if opts.WindowIn != "" {
@@ -281,30 +332,170 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		return PaneInfo{}, err
 	}
 	id := strings.TrimSpace(out)
+	if opts.ExitCheck > 0 {
+		return c.checkStarted(ctx, id, opts.ExitCheck)
+	}
 	p, err := c.Pane(ctx, id)
 	if err != nil && (errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer)) {
-		// Created, then gone before it could be read: its command exited
-		// at once (and, being the last pane, may have taken the server).
-		return PaneInfo{}, fmt.Errorf("%w: pane %s was created but its command exited at once (keep it with `tmux set-option -g remain-on-exit on` to read its output)", ErrPaneExited, id)
+		return PaneInfo{}, exitedAtOnce(id, "")
 	}
 	return p, err
 }
 
+// thenCommands appends opts.Then to the command list that makes the pane.
+// A command list cannot name a pane it makes, so Then gets a target that
+// names it anyway: a new session gets a temporary unique name for the list
+// and then its default name back (its id number, as tmux names sessions); a
+// new window gets an explicit index, the one tmux would choose (the first
+// free one from base-index), so its automatic name is untouched.
+func (c *Client) thenCommands(ctx context.Context, create Command, opts NewOptions, tmpName *string) (CommandList, error) {
+	create = append(Command{}, create...)
+	target := ""
+	var after Command
+	*tmpName = ""
+	switch {
+	case opts.WindowIn != "":
+		sess := "=" + strings.TrimPrefix(opts.WindowIn, "=")
+		out, err := c.Run(ctx, "list-windows", "-t", sess+":", "-F", "#{window_index} #{base-index}")
+		if err != nil {
+			return nil, err
+		}
+		used := map[int]bool{}
+		base := 0
+		for _, row := range strings.Split(strings.TrimSpace(out), "\n") {
+			var i, b int
+			if _, err := fmt.Sscan(row, &i, &b); err != nil {
+				return nil, fmt.Errorf("tmux returned a malformed window row %q", row)
+			}
+			used[i], base = true, b
+		}
+		idx := base
+		for used[idx] {
+			idx++
+		}
+		target = sess + ":" + strconv.Itoa(idx)
+		for i, a := range create {
+			if a == "-t" && i+1 < len(create) {
+				create[i+1] = target
+			}
+		}
+	case opts.SessionName != "":
+		target = "=" + opts.SessionName + ":"
+	default:
+		*tmpName = "panectl-new-" + nonce()
+		create = append(create[:2:2], append(Command{"-s", *tmpName}, create[2:]...)...)
+		target = "=" + *tmpName + ":"
+		after = Command{"rename-session", "-t", "=" + *tmpName, "#{s/^[$]//:session_id}"}
+	}
+	list := CommandList{create, append(Command{opts.Then[0], "-t", target}, opts.Then[1:]...)}
+	if after != nil {
+		list = append(list, after)
+	}
+	return list, nil
+}
+
+// exitedAtOnce is the error of a new pane whose command exited at once.
+func exitedAtOnce(id, detail string) error {
+	if detail == "" {
+		detail = " (it closed, and with it what it printed)"
+	}
+	return fmt.Errorf("%w: pane %s was created but its command exited at once%s", ErrPaneExited, id, detail)
+}
+
+// checkStarted holds a new pane with remain-on-exit for d and reports a
+// command that exited meanwhile (see NewPane).
+func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration) (PaneInfo, error) {
+	start := time.Now()
+	gone := func(err error) bool { return errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer) }
+	_, err := c.RunList(ctx, nil, Command{"set-option", "-p", "-t", id, "remain-on-exit", "on"})
+	if gone(err) {
+		return PaneInfo{}, exitedAtOnce(id, "")
+	}
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	for wait := 10 * time.Millisecond; time.Since(start) < d; wait *= 2 {
+		select {
+		case <-ctx.Done():
+			_, _ = c.RunList(context.WithoutCancel(ctx), nil, Command{"set-option", "-p", "-u", "-t", id, "remain-on-exit"})
+			return PaneInfo{}, ctx.Err()
+		case <-time.After(min(wait, d-time.Since(start))):
+		}
+		p, err := c.Pane(ctx, id)
+		if err != nil || p.Dead {
+			break
+		}
+	}
+	// the last look and the pane's own setting back, in one list: a death
+	// after it closes the pane as the pane's own setting says
+	mark := "\x1epanectl-" + nonce() + "\x1e"
+	out, err := c.RunList(ctx, nil,
+		Command{"set-option", "-p", "-u", "-t", id, "remain-on-exit"},
+		Command{"display-message", "-p", "-t", id, paneFormat},
+		Command{"display-message", "-p", "-t", id, mark + "#{remain-on-exit}" + mark},
+		Command{"capture-pane", "-p", "-J", "-t", id, "-S", "-5", "-E", "-"})
+	if gone(err) {
+		return PaneInfo{}, exitedAtOnce(id, "")
+	}
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	head, rest, _ := strings.Cut(out, "\n")
+	p, err := parsePane(head)
+	if err != nil {
+		return PaneInfo{}, err
+	}
+	if !p.Dead {
+		return p, nil
+	}
+	_, rest, _ = strings.Cut(rest, mark)
+	keep, text, _ := strings.Cut(rest, mark+"\n")
+	status := ""
+	switch {
+	case p.DeadSignal != 0:
+		status = fmt.Sprintf(" (killed by signal %d)", p.DeadSignal)
+	case p.DeadKnown:
+		status = fmt.Sprintf(" (status %d)", p.DeadStatus)
+	}
+	if lines := strings.TrimRight(text, "\n "); lines != "" {
+		status += "; its last output:\n  " + strings.ReplaceAll(lines, "\n", "\n  ")
+	}
+	failed := p.DeadSignal != 0 || p.DeadStatus != 0
+	if keep == "on" || (keep == "failed" && failed) {
+		return PaneInfo{}, exitedAtOnce(id, status+"\n(the dead pane is kept: its remain-on-exit is "+keep+")")
+	}
+	_ = c.KillPane(ctx, id) // it would have closed by itself
+	return PaneInfo{}, exitedAtOnce(id, status)
+}
+
 // KillPane kills a pane (kill-pane).
 func (c *Client) KillPane(ctx context.Context, id string) error {
-	_, err := c.Run(ctx, "kill-pane", "-t", id)
+	_, err := c.runSerialized(ctx, Command{"kill-pane", "-t", id})
 	return c.notFound(id, err)
 }
 
+// runSerialized is RunList for commands that make tmux notify control
+// clients (new-session, new-window, kill-pane, kill-server, ...): they run
+// under the socket lock on a tmux with the half-identified client bug
+// (socketlock.go, doc.go).
+func (c *Client) runSerialized(ctx context.Context, cmds ...Command) (string, error) {
+	var out string
+	err := c.serialized(ctx, func() error {
+		var err error
+		out, err = c.RunList(ctx, nil, cmds...)
+		return err
+	})
+	return out, err
+}
+
 // SendText types text into a pane exactly. Short text without a newline goes
-// as literal keys (send-keys -l: no key-name lookup); a trailing ";" is
-// escaped as tmux's argument parser requires (tmux(1), COMMAND PARSING).
-// Text with newlines is pasted as one bracketed paste (load-buffer +
-// paste-buffer -p), so a shell does not run its lines one by one. A line too
-// long for one tmux command line (maxCommand), or holding a NUL byte (argv
-// cannot), goes through a buffer too, pasted without brackets: its bytes, as
-// send-keys -l would type them. With submit, Enter follows in the same
-// command list.
+// as literal keys (send-keys -l: no key-name lookup; a trailing ";" is
+// passed as data like every argument, see Arg). Text with newlines is
+// pasted as one bracketed paste (load-buffer + paste-buffer -p), so a shell
+// does not run its lines one by one. A line too long for one tmux command
+// line (maxCommand), or holding a NUL byte (argv cannot), goes through a
+// buffer too, pasted without brackets: its bytes, as send-keys -l would
+// type them. With submit, Enter follows in the same command list.
 func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
 	return c.SendTextOptions(ctx, id, text, submit, nil, nil)
 }
@@ -313,55 +504,45 @@ func (c *Client) SendText(ctx context.Context, id, text string, submit bool) err
 // (one process): the options are set before the first key is typed. Options
 // too long for one command line are set first, by a process of their own.
 func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bool, set map[string]string, unset []string) error {
-	args, err := optionArgs(id, set, unset)
+	list, err := optionCommands(id, set, unset)
 	if err != nil {
 		return err
 	}
-	if argsLen(args) > maxCommand/2 {
-		if err := c.runList(ctx, id, args); err != nil {
+	if list.size() > maxCommand/2 {
+		if err := c.runLong(ctx, id, list); err != nil {
 			return err
 		}
-		args = nil
+		list = nil
 	}
 	var stdin []byte
-	add := func(a ...string) {
-		if len(args) > 0 {
-			args = append(args, ";")
-		}
-		args = append(args, a...)
-	}
 	multiline := strings.Contains(text, "\n")
 	switch {
 	case multiline || len(text) > maxCommand/2 || strings.ContainsRune(text, 0):
 		buf := "panectl-" + nonce()
 		stdin = []byte(text)
-		add("load-buffer", "-b", buf, "-")
+		list.Add("load-buffer", "-b", buf, "-")
 		if multiline {
-			add("paste-buffer", "-d", "-p", "-b", buf, "-t", id)
+			list.Add("paste-buffer", "-d", "-p", "-b", buf, "-t", id)
 		} else {
-			add("paste-buffer", "-d", "-b", buf, "-t", id)
+			list.Add("paste-buffer", "-d", "-b", buf, "-t", id)
 		}
 	case text != "":
-		if strings.HasSuffix(text, ";") {
-			text = text[:len(text)-1] + `\;`
-		}
-		add("send-keys", "-l", "-t", id, "--", text)
+		list.Add("send-keys", "-l", "-t", id, "--", text)
 	}
 	if submit {
-		add("send-keys", "-t", id, "Enter")
+		list.Add("send-keys", "-t", id, "Enter")
 	}
-	if len(args) == 0 {
+	if len(list) == 0 {
 		return nil
 	}
-	_, err = c.RunInput(ctx, stdin, args...)
+	_, err = c.RunList(ctx, stdin, list...)
 	return c.notFound(id, err)
 }
 
 // SendKeys presses named keys (tmux(1), KEY BINDINGS names: Enter, C-c, ...).
 // Callers validate names first; tmux rejects unknown ones.
 func (c *Client) SendKeys(ctx context.Context, id string, keys ...string) error {
-	args := append([]string{"send-keys", "-t", id}, keys...)
-	_, err := c.Run(ctx, args...)
+	_, err := c.Run(ctx, "send-keys", append([]string{"-t", id}, keys...)...)
 	return c.notFound(id, err)
 }
 
@@ -371,11 +552,11 @@ func (c *Client) SendBytes(ctx context.Context, id string, b []byte) error {
 	const run = 16 << 10
 	for len(b) > 0 {
 		n := min(len(b), run)
-		args := []string{"send-keys", "-H", "-t", id}
+		args := []string{"-H", "-t", id}
 		for _, x := range b[:n] {
 			args = append(args, hex.EncodeToString([]byte{x}))
 		}
-		if _, err := c.Run(ctx, args...); err != nil {
+		if _, err := c.Run(ctx, "send-keys", args...); err != nil {
 			return c.notFound(id, err)
 		}
 		b = b[n:]

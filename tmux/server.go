@@ -19,8 +19,45 @@ type Server struct {
 // ResolveServer turns the global flags into a socket path, as tmux does:
 // -S PATH is used as is; -L NAME is NAME under $TMUX_TMPDIR (or /tmp) in
 // tmux-UID/; with neither, inside tmux ($TMUX set) the current server, else
-// the "default" socket. name and path must not both be set.
+// the "default" socket. name and path must not both be set. A path that
+// exists and is not a socket is a *NotSocketError: tmux would delete it to
+// make its own socket there.
 func ResolveServer(name, path string, getenv func(string) string) (Server, error) {
+	s, err := resolveServer(name, path, getenv)
+	if err != nil {
+		return s, err
+	}
+	if err := checkSocket(s); err != nil {
+		return Server{}, err
+	}
+	return s, nil
+}
+
+// checkSocket refuses a socket path that exists and is not a socket.
+func checkSocket(s Server) error {
+	st, err := os.Stat(s.Socket)
+	if err != nil {
+		return nil // nothing there (yet): tmux makes the socket
+	}
+	kind := ""
+	switch m := st.Mode(); {
+	case m.Type() == os.ModeSocket:
+		return nil
+	case m.IsRegular():
+		kind = "a regular file"
+	case m.IsDir():
+		kind = "a directory"
+	case m.Type() == os.ModeNamedPipe:
+		kind = "a FIFO"
+	case m.Type()&os.ModeDevice != 0:
+		kind = "a device"
+	default:
+		kind = "not a socket (" + m.Type().String() + ")"
+	}
+	return &NotSocketError{Path: s.Socket, From: s.From, Kind: kind}
+}
+
+func resolveServer(name, path string, getenv func(string) string) (Server, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}

@@ -2,7 +2,6 @@ package waiter
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -102,6 +101,9 @@ func (q *quietClock) remaining(now time.Time) time.Duration {
 func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResult, error) {
 	start := time.Now()
 	src, err := Watch(ctx, c, opt.PaneID)
+	if gone(err) {
+		return QuietResult{Outcome: OutcomeExited, Note: goneNote(err), Elapsed: time.Since(start)}, nil
+	}
 	if err != nil {
 		return QuietResult{}, err
 	}
@@ -112,9 +114,9 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 	look := func() (done bool, err error) {
 		s, err := captureScreen(ctx, c, src, opt.PaneID)
 		if err != nil {
-			if errors.Is(err, tmux.ErrPaneNotFound) {
+			if gone(err) {
 				res.Outcome = OutcomeExited
-				res.Note = "the pane was closed during the wait"
+				res.Note = goneNote(err)
 				return true, nil
 			}
 			return false, err

@@ -292,7 +292,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		lastFull = time.Now()
 		rd, err := read(ctx, c, src, id, start, pane.ReadOptions{Guess: info})
 		if err != nil {
-			if errors.Is(err, tmux.ErrPaneNotFound) {
+			if gone(err) {
 				res.Outcome = OutcomeExited
 				res.Note = joinNotes(res.Note, "the pane was closed while the command ran")
 				return res, nil

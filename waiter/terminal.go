@@ -2,7 +2,10 @@ package waiter
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,11 +22,15 @@ type TerminalOptions struct {
 	// Emit receives each update, in order, from WatchTerminal's goroutine.
 	// An error ends the watch with that error.
 	Emit func(pane.SessionUpdate) error
+	// Once: look once (a timeout of 0): the first update, and the exit
+	// update when the process has already exited, then return.
+	Once bool
 }
 
 // TerminalResult says how a watch ended without error.
 type TerminalResult struct {
-	Note string // how output was followed, when worth saying ("polling: ...")
+	Note   string // how output was followed, when worth saying ("polling: ...")
+	Exited bool   // the stream ended with the exit update (else: Once)
 }
 
 // How often the pane's description (cwd, size, foreground command, death)
@@ -49,7 +56,8 @@ const (
 // empty remain-on-exit-format, so no "Pane is dead" line is drawn) on the
 // pane for the length of the watch; afterwards a pane that died is killed
 // if its original setting would have closed it, else the pane's own values
-// are put back. A pane killed (rather than exited) ends the stream with an
+// are put back, by a tmux guard client that does it even when panectl is
+// killed (see exitHold). A pane killed (rather than exited) ends the stream with an
 // exitStatus holding neither code nor signal.
 //
 // When the control client cannot attach (see Watch), output is followed by
@@ -64,8 +72,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	if err != nil {
 		return res, err
 	}
-	var final *tmux.PaneInfo
-	defer func() { hold.release(ctx, final) }()
+	defer hold.release()
 
 	if tmux.WouldSendFocus(p) {
 		res.Note = "polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)"
@@ -92,8 +99,11 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 		return res, err
 	}
 	if info.Dead {
-		final = &info
+		res.Exited = true
 		return res, w.exit(ctx, &info)
+	}
+	if opt.Once {
+		return res, nil
 	}
 	lookAt := time.Now().Add(lookIdle)
 	timer := time.NewTimer(lookIdle)
@@ -129,7 +139,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 			// tmux dropped output to let the client catch up: replace it all
 			info, snap, err := w.snapshot(ctx)
 			if err != nil {
-				return w.gone(ctx, res, err, &final)
+				return w.gone(ctx, res, err)
 			}
 			w.lastSnap = snap
 			if err := w.emit(pane.TerminalUpdate{TerminalID: w.tid, Output: pane.Some(pane.TerminalOutput{Data: snap})}); err != nil {
@@ -145,13 +155,13 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 		if !now.Before(lookAt) {
 			info, err := w.look(ctx)
 			if err != nil {
-				return w.gone(ctx, res, err, &final)
+				return w.gone(ctx, res, err)
 			}
 			if err := w.patch(info); err != nil {
 				return res, err
 			}
 			if info.Dead {
-				final = &info
+				res.Exited = true
 				return res, w.exit(ctx, &info)
 			}
 			lookAt = now.Add(lookIdle)
@@ -313,15 +323,12 @@ func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 
 // gone ends the watch after a failed look: a pane that no longer exists
 // was killed (its exit status cannot be read), anything else is an error.
-func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error, final **tmux.PaneInfo) (TerminalResult, error) {
+func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error) (TerminalResult, error) {
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
-	if errors.Is(err, tmux.ErrPaneNotFound) || errors.Is(err, tmux.ErrNoServer) {
-		return res, w.exit(ctx, nil)
-	}
-	var nf *tmux.NotFoundError
-	if errors.As(err, &nf) {
+	if gone(err) {
+		res.Exited = true
 		return res, w.exit(ctx, nil)
 	}
 	return res, err
@@ -446,17 +453,27 @@ func (q *termQueue) dropBeforeMark() {
 }
 
 // exitHold keeps a pane after its process exits, so the exit status can
-// be read (remain-on-exit), and undoes that afterwards.
+// be read (remain-on-exit), and undoes that afterwards, even when panectl
+// is killed (SIGKILL included): the undoing is a tmux guard script
+// (tmux.Guard) that runs when panectl closes it or dies. The script acts
+// only while the pane still carries this hold's token (@panectl-watch), so
+// it never undoes a later change. It does what the pane's own settings
+// would have done: a pane that died and would have closed is killed;
+// otherwise remain-on-exit and remain-on-exit-format get their own values
+// back (a format is kept in @panectl-watch-format meanwhile and put back
+// with set-option -F, which expands it once, to the text itself).
 type exitHold struct {
-	c                *tmux.Client
-	id               string
-	set              bool   // panectl set remain-on-exit on the pane
-	effective        string // the value that applied before: off, failed
-	prevROE, prevFmt string // the pane's own values before ("" = unset)
+	guard *tmux.Guard // nil: nothing was changed
 }
 
+// Pane options of a hold.
+const (
+	holdToken  = "@panectl-watch"
+	holdFormat = "@panectl-watch-format"
+)
+
 func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error) {
-	h := &exitHold{c: c, id: id}
+	h := &exitHold{}
 	eff, err := c.EffectiveOption(ctx, id, "remain-on-exit")
 	if err != nil {
 		return nil, err
@@ -464,48 +481,73 @@ func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error)
 	if eff == "on" {
 		return h, nil
 	}
-	h.effective = eff
-	if h.prevROE, err = c.PaneOption(ctx, id, "remain-on-exit"); err != nil {
+	prevROE, err := c.PaneOption(ctx, id, "remain-on-exit")
+	if err != nil {
 		return nil, err
 	}
-	if h.prevFmt, err = c.PaneOption(ctx, id, "remain-on-exit-format"); err != nil {
+	prevFmt, err := c.PaneOption(ctx, id, "remain-on-exit-format")
+	if err != nil {
 		return nil, err
 	}
-	if err := c.SetPaneOption(ctx, id, "remain-on-exit", "on"); err != nil {
+	token := newToken()
+	// the kill condition: what the pane's own remain-on-exit would have
+	// closed (off: any death; failed: a clean exit)
+	closes := "#{pane_dead}"
+	if eff == "failed" {
+		closes = "#{&&:#{pane_dead},#{==:#{pane_dead_status},0}}"
+	}
+	restoreROE := tmux.GuardLine{"set-option", "-p", "-u", "-t", id, "remain-on-exit"}
+	if prevROE != "" {
+		restoreROE = tmux.GuardLine{"set-option", "-p", "-t", id, "remain-on-exit", prevROE}
+	}
+	restoreFmt := tmux.GuardLine{"set-option", "-p", "-u", "-t", id, "remain-on-exit-format"}
+	if prevFmt != "" {
+		restoreFmt = tmux.GuardLine{"set-option", "-p", "-F", "-t", id, "remain-on-exit-format", "#{" + holdFormat + "}"}
+	}
+	guard, err := c.Guard([]tmux.GuardLine{
+		{"if-shell", "-F", "-t", id, "#{==:#{" + holdToken + "}," + token + "}", "{"},
+		{"if-shell", "-F", "-t", id, closes, "{"},
+		{"kill-pane", "-t", id},
+		{"}", "{"},
+		restoreROE,
+		restoreFmt, // (tmux older than 3.3 has no remain-on-exit-format: this line fails alone)
+		{"set-option", "-p", "-u", "-t", id, holdFormat},
+		{"set-option", "-p", "-u", "-t", id, holdToken},
+		{"}"},
+		{"}"},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot guard the pane's options (panectl would not restore them if killed): %w", err)
+	}
+	h.guard = guard
+	set := tmux.CommandList{
+		{"set-option", "-p", "-t", id, holdToken, token},
+		{"set-option", "-p", "-t", id, "remain-on-exit", "on"},
+	}
+	if prevFmt != "" {
+		set = append(set, tmux.Command{"set-option", "-p", "-t", id, holdFormat, prevFmt})
+	}
+	if _, err := c.RunList(ctx, nil, set...); err != nil {
+		h.guard.Close()
 		return nil, err
 	}
-	h.set = true
 	// tmux older than 3.3 has no remain-on-exit-format: ignore the failure
 	_ = c.SetPaneOption(ctx, id, "remain-on-exit-format", "")
 	return h, nil
 }
 
-// release undoes holdExit: a pane that died and would not have remained
-// by its own setting is killed; otherwise its own values are put back.
-// It runs after ctx may have ended (timeout, interrupt).
-func (h *exitHold) release(ctx context.Context, final *tmux.PaneInfo) {
-	if h == nil || !h.set {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	if final == nil {
-		if p, err := h.c.Pane(ctx, h.id); err == nil && p.Dead {
-			final = &p
-		}
-	}
-	if final != nil && final.Dead {
-		failed := final.DeadSignal != 0 || final.DeadStatus != 0
-		if !(h.effective == "failed" && failed) {
-			_ = h.c.KillPane(ctx, h.id)
-			return
-		}
-	}
-	for _, o := range []struct{ name, prev string }{{"remain-on-exit", h.prevROE}, {"remain-on-exit-format", h.prevFmt}} {
-		if o.prev == "" {
-			_ = h.c.UnsetPaneOption(ctx, h.id, o.name)
-		} else {
-			_ = h.c.SetPaneOption(ctx, h.id, o.name, o.prev)
-		}
+// newToken is a random token naming one hold.
+func newToken() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// release undoes holdExit now (the guard's script runs): a pane that died
+// and would not have remained by its own setting is killed; otherwise its
+// own values are put back.
+func (h *exitHold) release() {
+	if h != nil {
+		h.guard.Close()
 	}
 }

@@ -59,6 +59,9 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	start := time.Now()
 	cur := opt.Cursor
 	info := opt.Pane // the pane as last seen: plans the next read
+	exited := func(err error) (TextResult, error) {
+		return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err), Elapsed: time.Since(start)}, nil
+	}
 	if info.ID != opt.PaneID {
 		var err error
 		if info, err = c.Pane(ctx, opt.PaneID); err != nil {
@@ -71,12 +74,18 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	// check goes through the control client.
 	if !opt.HasStart {
 		r, err := pane.Read(ctx, c, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info})
+		if gone(err) {
+			return exited(err)
+		}
 		if err != nil {
 			return TextResult{}, err
 		}
 		cur, info = r.Cursor, r.Pane
 	}
 	src, err := WatchPane(ctx, c, info)
+	if gone(err) {
+		return exited(err)
+	}
 	if err != nil {
 		return TextResult{}, err
 	}
@@ -178,8 +187,8 @@ func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (
 func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo) (TextResult, bool, error) {
 	r, err := read(ctx, c, src, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true})
 	if err != nil {
-		if errors.Is(err, tmux.ErrPaneNotFound) {
-			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: "the pane was closed during the wait"}, true, nil
+		if gone(err) {
+			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err)}, true, nil
 		}
 		return TextResult{}, false, err
 	}
@@ -226,6 +235,21 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 		return res, true, nil
 	}
 	return res, false, nil
+}
+
+// gone reports whether err means the pane the wait saw alive at its start
+// is gone: closed, or its tmux server exited (a server exits with its last
+// pane). Both end a wait with OutcomeExited (exit 5), and goneNote says
+// which it was.
+func gone(err error) bool {
+	return errors.Is(err, tmux.ErrPaneNotFound) || errors.Is(err, tmux.ErrNoServer)
+}
+
+func goneNote(err error) string {
+	if errors.Is(err, tmux.ErrNoServer) {
+		return "the tmux server exited (with the pane) during the wait"
+	}
+	return "the pane was closed during the wait"
 }
 
 func joinNotes(a, b string) string {

@@ -2,7 +2,6 @@ package waiter
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -105,6 +104,9 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
 	start := time.Now()
 	src, err := Watch(ctx, c, opt.PaneID)
+	if gone(err) {
+		return TurnResult{Outcome: OutcomeExited, Note: goneNote(err), Elapsed: time.Since(start)}, nil
+	}
 	if err != nil {
 		return TurnResult{}, err
 	}
@@ -118,9 +120,9 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 	look := func() (done bool, wait time.Duration, err error) {
 		s, err := captureScreen(ctx, c, src, opt.PaneID)
 		if err != nil {
-			if errors.Is(err, tmux.ErrPaneNotFound) {
+			if gone(err) {
 				res.Outcome = OutcomeExited
-				res.Note = joinNotes(res.Note, "the pane was closed during the wait")
+				res.Note = joinNotes(res.Note, goneNote(err))
 				return true, 0, nil
 			}
 			return false, 0, err

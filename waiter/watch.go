@@ -31,9 +31,11 @@ const (
 )
 
 // Watch returns the change source for pane id: a short-lived control-mode
-// client (tmux.Control) that reports the pane's output, its death and the
-// server going away as they happen; polling with an adaptive interval when
-// the client cannot attach, reported by Note. Errors: tmux errors when the
+// client (tmux.Control) that reports the pane's output, its death (a silent
+// one under remain-on-exit within about half a second, see
+// Control.WatchDeath) and the server going away as they happen; polling
+// with an adaptive interval when the client cannot attach, reported by
+// Note. Errors: tmux errors when the
 // pane or server is gone.
 func Watch(ctx context.Context, c *tmux.Client, id string) (Source, error) {
 	p, err := c.Pane(ctx, id)
@@ -58,6 +60,7 @@ func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, er
 		s.poll("polling: " + err.Error())
 		return s, nil
 	}
+	k.WatchDeath() // a silent death under remain-on-exit sends nothing else
 	s.mu.Lock()
 	s.k = k
 	s.mu.Unlock()

@@ -1,0 +1,116 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The official Go SDK's stdio transport (mcp.IOTransport, go-sdk v1.8.0)
+// ends the whole session on the first line that is not valid JSON: its
+// reader stops at a decode error (modelcontextprotocol/go-sdk issue #1209;
+// the fix, PR #1210, is not in a release yet). JSON-RPC 2.0 wants a Parse
+// error (-32700) answer with a null id and the session to go on. Until the
+// SDK does that, mcpStdio sits in front of it: it reads stdin line by line,
+// answers a line that is not JSON itself, and hands every other line to the
+// SDK unchanged. Remove it when a go-sdk release carries PR #1210.
+
+// maxMCPLine bounds one inbound line, as the SDK bounds a frame
+// (mcp.DefaultMaxLineLength): a longer line is answered with -32700 and
+// skipped, never buffered whole.
+const maxMCPLine = mcp.DefaultMaxLineLength
+
+// mcpStdio is the transport of `panectl mcp`: the SDK's IOTransport over a
+// filtered stdin, and an stdout shared (one message per Write, under a
+// lock) between the SDK and the filter's own answers.
+func mcpStdio(in io.Reader, out io.Writer) *mcp.IOTransport {
+	w := &lockedWriter{w: out}
+	pr, pw := io.Pipe()
+	go func() {
+		pw.CloseWithError(filterJSONLines(in, pw, w, maxMCPLine))
+	}()
+	return &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{w}}
+}
+
+// lockedWriter serialises Writes, so a filter answer never lands inside
+// a message the SDK is writing.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// filterJSONLines copies the lines of in that are JSON values to pass (each
+// with its newline), skips blank lines, and answers every other line on
+// answer with a JSON-RPC Parse error (code -32700, id null). It returns
+// nil at the end of in, or the first error reading in or writing pass.
+func filterJSONLines(in io.Reader, pass, answer io.Writer, max int) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, tooLong, err := readBoundedLine(br, max)
+		if len(line) > 0 || tooLong {
+			trimmed := bytes.TrimSpace(line)
+			switch {
+			case tooLong:
+				parseError(answer, fmt.Sprintf("the line is longer than %d bytes", max))
+			case len(trimmed) == 0:
+			case !json.Valid(trimmed):
+				parseError(answer, "the line is not valid JSON")
+			default:
+				if _, werr := pass.Write(append(trimmed, '\n')); werr != nil {
+					return werr
+				}
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readBoundedLine reads one line (without its newline). A line longer than
+// max is read to its end and dropped: tooLong, no bytes.
+func readBoundedLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max+1 {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == nil {
+			line = bytes.TrimSuffix(line, []byte("\n"))
+		}
+		return line, tooLong, err
+	}
+}
+
+// parseError writes a JSON-RPC 2.0 Parse error response (id null: the
+// request's id could not be read).
+func parseError(w io.Writer, detail string) {
+	b, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      nil,
+		"error":   map[string]any{"code": -32700, "message": "Parse error: " + detail},
+	})
+	_, _ = w.Write(append(b, '\n'))
+}

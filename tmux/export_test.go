@@ -1,0 +1,26 @@
+package tmux
+
+// ForceAttach makes Control attach with mode ("proto": panectl's own
+// client; "locked": `tmux -C` under the socket lock; "plain": `tmux -C`
+// with no lock, the pattern that crashes tmux 3.3a to 3.6b; "": chosen by
+// version) until restore runs. Panes' own commands take the lock unless
+// the mode is "plain".
+func ForceAttach(mode string) (restore func()) {
+	old := forceAttach
+	forceAttach = map[string]attachMode{"proto": attachProto, "locked": attachLocked, "plain": attachPlain, "": 0}[mode]
+	return func() { forceAttach = old }
+}
+
+// ControlKind is "proto" for panectl's own client, "exec" for `tmux -C`.
+func ControlKind(k *Control) string {
+	if _, ok := k.end.(*protoClient); ok {
+		return "proto"
+	}
+	return "exec"
+}
+
+// AttachModeOf is the mode Control would use with c ("proto", "locked",
+// "plain").
+func AttachModeOf(c *Client) string {
+	return map[attachMode]string{attachProto: "proto", attachLocked: "locked", attachPlain: "plain"}[c.attachMode()]
+}

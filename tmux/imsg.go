@@ -1,0 +1,220 @@
+package tmux
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// tmux's client protocol, as far as panectl's control client needs it
+// (tmux-protocol.h and compat/imsg.h of tmux 3.2 to 3.7; see doc.go for
+// why panectl speaks it). A client and the server exchange imsg messages
+// over the server's Unix socket: a 16-byte header in host byte order, then
+// the data. File descriptors travel as SCM_RIGHTS beside the message whose
+// header says it carries one.
+
+// imsgLayout is the imsg header layout a tmux version uses.
+type imsgLayout int
+
+const (
+	// imsgLayoutOld (tmux < 3.6): u32 type, u16 len, u16 flags (1: carries
+	// an fd), u32 peerid, u32 pid.
+	imsgLayoutOld imsgLayout = iota
+	// imsgLayoutNew (tmux >= 3.6, OpenBSD's newer imsg): u32 type, u32 len
+	// with the high bit set when the message carries an fd, u32 peerid,
+	// u32 pid.
+	imsgLayoutNew
+)
+
+func (l imsgLayout) String() string {
+	if l == imsgLayoutNew {
+		return "imsg header of tmux 3.6 and later"
+	}
+	return "imsg header of tmux 3.5 and earlier"
+}
+
+const (
+	imsgHeaderSize = 16
+	// maxImsgSize is the largest message, header included (MAX_IMSGSIZE).
+	maxImsgSize = 16384
+	// protocolVersion goes in every header's peerid (PROTOCOL_VERSION; 8
+	// since tmux 1.9, still 8 in 3.7).
+	protocolVersion = 8
+	// imsgPID is the header's pid field as tmux's own client fills it
+	// (proc_send passes -1).
+	imsgPID      = 0xffffffff
+	imsgOldHasFD = 1          // IMSGF_HASFD, flags of the old layout
+	imsgFDMark   = 0x80000000 // IMSG_FD_MARK, in len of the new layout
+)
+
+// Message types (enum msgtype in tmux-protocol.h; the values have not
+// changed from tmux 3.2 to 3.7).
+const (
+	msgVersion = 12
+
+	msgIdentifyFlags     = 100
+	msgIdentifyTerm      = 101
+	msgIdentifyTTYName   = 102
+	msgIdentifyStdin     = 104
+	msgIdentifyEnviron   = 105
+	msgIdentifyDone      = 106
+	msgIdentifyClientPID = 107
+	msgIdentifyCWD       = 108
+	msgIdentifyFeatures  = 109
+	msgIdentifyStdout    = 110
+	msgIdentifyLongFlags = 111
+
+	msgCommand    = 200
+	msgDetach     = 201
+	msgDetachKill = 202
+	msgExit       = 203
+	msgExited     = 204
+	msgExiting    = 205
+	msgShutdown   = 210
+	msgFlags      = 218
+)
+
+// Client flags (CLIENT_* in tmux.h) that panectl's control client sends.
+const (
+	clientControl     = 0x2000
+	clientUTF8        = 0x10000
+	clientStartServer = 0x10000000
+)
+
+// controlClientFlags are the flags `tmux -C attach-session` sends in a
+// UTF-8 locale: control mode, UTF-8, and "start a server" (attach-session
+// may start one; the flag only matters to the client, which decides
+// whether to start a server; panectl's never does). UTF-8 is always on:
+// otherwise tmux would replace non-ASCII text in command output.
+const controlClientFlags = clientControl | clientUTF8 | clientStartServer
+
+// appendImsg appends one message in layout l. It panics on data too long for
+// one message: callers bound it first (attachChunk).
+func (l imsgLayout) appendImsg(b []byte, typ uint32, hasFD bool, data []byte) []byte {
+	n := imsgHeaderSize + len(data)
+	if n > maxImsgSize {
+		panic(fmt.Sprintf("tmux: imsg %d of %d bytes", typ, n))
+	}
+	ne := binary.NativeEndian
+	b = ne.AppendUint32(b, typ)
+	if l == imsgLayoutNew {
+		ln := uint32(n)
+		if hasFD {
+			ln |= imsgFDMark
+		}
+		b = ne.AppendUint32(b, ln)
+	} else {
+		var flags uint16
+		if hasFD {
+			flags = imsgOldHasFD
+		}
+		b = ne.AppendUint16(b, uint16(n))
+		b = ne.AppendUint16(b, flags)
+	}
+	b = ne.AppendUint32(b, protocolVersion)
+	b = ne.AppendUint32(b, imsgPID)
+	return append(b, data...)
+}
+
+// imsgHeader is a decoded message header.
+type imsgHeader struct {
+	Type   uint32
+	Len    int // header included
+	HasFD  bool
+	PeerID uint32
+	PID    uint32
+}
+
+var errImsgShort = errors.New("tmux: short imsg header")
+
+// parseHeader decodes the header at the start of b. A length outside
+// [imsgHeaderSize, maxImsgSize] is an error (tmux drops such a peer).
+func (l imsgLayout) parseHeader(b []byte) (imsgHeader, error) {
+	if len(b) < imsgHeaderSize {
+		return imsgHeader{}, errImsgShort
+	}
+	ne := binary.NativeEndian
+	h := imsgHeader{Type: ne.Uint32(b[0:4]), PeerID: ne.Uint32(b[8:12]), PID: ne.Uint32(b[12:16])}
+	if l == imsgLayoutNew {
+		ln := ne.Uint32(b[4:8])
+		h.HasFD = ln&imsgFDMark != 0
+		h.Len = int(ln &^ imsgFDMark)
+	} else {
+		h.Len = int(ne.Uint16(b[4:6]))
+		h.HasFD = ne.Uint16(b[6:8])&imsgOldHasFD != 0
+	}
+	if h.Len < imsgHeaderSize || h.Len > maxImsgSize {
+		return h, fmt.Errorf("tmux: imsg %d with length %d", h.Type, h.Len)
+	}
+	return h, nil
+}
+
+// identity is what a client tells the server about itself (the
+// MSG_IDENTIFY_* messages other than the two file descriptors).
+type identity struct {
+	Flags    uint64 // CLIENT_* flags
+	Term     string // $TERM ("" becomes "unknown" in tmux)
+	TTYName  string // the client's tty; "" for a pipe
+	CWD      string // working directory
+	Features int32  // terminal features (-T); 0
+	PID      int32  // the client's process id
+}
+
+func cString(s string) []byte { return append([]byte(s), 0) }
+
+// attachChunk is everything a control client sends after its two file
+// descriptors, in one buffer: FLAGS (LONGFLAGS in the new layout, as tmux
+// 3.5 and later send), LONGFLAGS, TERM, FEATURES, TTYNAME,
+// CWD, CLIENTPID, DONE and the command (MSG_COMMAND: int32 argc, then each
+// argument NUL-terminated). No ENVIRON: the client's environment only
+// matters to attach-session without -E and to commands that create
+// sessions, and panectl's client sends neither. Strings must not hold NUL;
+// each message must fit MAX_IMSGSIZE.
+func (l imsgLayout) attachChunk(id identity, argv []string) ([]byte, error) {
+	for _, s := range append([]string{id.Term, id.TTYName, id.CWD}, argv...) {
+		if strings.IndexByte(s, 0) >= 0 {
+			return nil, fmt.Errorf("tmux: %q holds a NUL byte", s)
+		}
+	}
+	cmd := binary.NativeEndian.AppendUint32(nil, uint32(len(argv)))
+	for _, a := range argv {
+		cmd = append(cmd, cString(a)...)
+	}
+	for _, s := range [][]byte{cString(id.Term), cString(id.CWD), cmd} {
+		if imsgHeaderSize+len(s) > maxImsgSize {
+			return nil, fmt.Errorf("tmux: a client message of %d bytes is longer than tmux accepts (%d)", imsgHeaderSize+len(s), maxImsgSize)
+		}
+	}
+	ne := binary.NativeEndian
+	var b []byte
+	if l == imsgLayoutNew {
+		// tmux 3.5 and later send LONGFLAGS twice where older clients
+		// sent the 32-bit FLAGS first; every server since 3.2 takes both
+		b = l.appendImsg(b, msgIdentifyLongFlags, false, ne.AppendUint64(nil, id.Flags))
+	} else {
+		b = l.appendImsg(b, msgIdentifyFlags, false, ne.AppendUint32(nil, uint32(id.Flags)))
+	}
+	b = l.appendImsg(b, msgIdentifyLongFlags, false, ne.AppendUint64(nil, id.Flags))
+	b = l.appendImsg(b, msgIdentifyTerm, false, cString(id.Term))
+	b = l.appendImsg(b, msgIdentifyFeatures, false, ne.AppendUint32(nil, uint32(id.Features)))
+	b = l.appendImsg(b, msgIdentifyTTYName, false, cString(id.TTYName))
+	b = l.appendImsg(b, msgIdentifyCWD, false, cString(id.CWD))
+	b = l.appendImsg(b, msgIdentifyClientPID, false, ne.AppendUint32(nil, uint32(id.PID)))
+	b = l.appendImsg(b, msgIdentifyDone, false, nil)
+	b = l.appendImsg(b, msgCommand, false, cmd)
+	return b, nil
+}
+
+// exitMessage decodes MSG_EXIT's data (int32 exit status, then an optional
+// NUL-terminated message) into the message, "" when there is none.
+func exitMessage(data []byte) string {
+	if len(data) <= 4 {
+		return ""
+	}
+	m := data[4:]
+	if i := strings.IndexByte(string(m), 0); i >= 0 {
+		m = m[:i]
+	}
+	return string(m)
+}
