@@ -24,7 +24,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"panectl": func() { os.Exit(cmd.Main()) },
+		"panectl":    func() { os.Exit(cmd.Main()) },
+		"burst-stub": burstStub,
 	})
 }
 

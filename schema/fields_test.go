@@ -44,9 +44,9 @@ func TestOutputFields(t *testing.T) {
 		"new_pane":      "command cursor cwd dead height journal pane_id pid session_id session_name title width window_id",
 		"kill_pane":     "killed pane_id",
 		"cursor":        "cursor pane_id",
-		"send_text":     "bytes cursor pane_id",
-		"send_specials": "bytes cursor pane_id",
-		"send_ascii":    "bytes cursor pane_id",
+		"send_text":     "bytes cursor note pane_id submitted",
+		"send_specials": "bytes cursor note pane_id submitted",
+		"send_ascii":    "bytes cursor note pane_id submitted",
 		"capture":       "cursor lines_dropped note output pane_id reset truncated",
 		"wait_for_text": "cursor effective_timeout lines_dropped matched matched_line note outcome output pane_id seconds truncated",
 		// sections 6-8
