@@ -73,7 +73,7 @@ func (f *Factory) Pane(ctx context.Context, target string) (*tmux.Client, tmux.P
 		return nil, tmux.PaneInfo{}, usageErrorf("a pane is required: give its id, e.g. %%1 (see: panectl list)")
 	}
 	if pane.IsTaskID(target) { // a background task names its pane (SPEC.md section 8)
-		if t, err := pane.LoadTask(ctx, c, target); err == nil {
+		if t, err := pane.LoadTask(ctx, c, target); err == nil && t.Pane.ID != "" {
 			return c, t.Pane, nil
 		}
 	}

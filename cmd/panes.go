@@ -13,6 +13,7 @@ import (
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
+	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -99,6 +100,7 @@ socket or not exist (a file there is refused, exit 2, and left alone).`,
 	fl.StringVar(&in.Size, "size", "", "size as COLSxROWS, e.g. 120x40")
 	fl.IntVar(&in.HistoryLimit, "history-limit", 0, "history-limit of this pane, in rows")
 	fl.StringArrayVarP(&in.Env, "env", "e", nil, "environment variable K=V (repeatable)")
+	fl.BoolVar(&in.Journal, "journal", false, "keep the pane's whole output in a journal (capture and status read it; see: panectl help journals)")
 	return cmd
 }
 
@@ -146,11 +148,26 @@ func runNew(ctx context.Context, f *Factory, in schema.NewPaneInput) (schema.New
 	if err != nil {
 		return schema.NewPaneOutput{}, err
 	}
+	if in.Journal {
+		self, err := os.Executable()
+		if err != nil {
+			return schema.NewPaneOutput{}, fmt.Errorf("cannot find the panectl binary to write the journal: %w", err)
+		}
+		// the state directory now, when the server runs: the writer then
+		// starts without asking tmux
+		state, _ := pane.StateDir(ctx, c)
+		opts.Then = pane.JournalPipe([]string{self, "-S", c.Server.Socket}, state)
+	}
 	p, err := c.NewPane(ctx, opts)
 	if err != nil {
 		return schema.NewPaneOutput{}, err
 	}
 	out := schema.NewPaneOutput{PaneSummary: summary(p), Cursor: pane.Cursor{Special: pane.CursorHistory}.Encode()}
+	if in.Journal {
+		if out.Journal, err = pane.AttachJournal(ctx, c, p.ID); err != nil {
+			return out, err
+		}
+	}
 	return out, nil
 }
 
@@ -180,8 +197,14 @@ func checkSessionName(name string) error {
 func newKillCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "kill PANE",
-		Short: "Kill a pane",
-		Args:  cobra.ExactArgs(1),
+		Short: "Kill a pane (a task's pane: stop the task; a journaled pane: remove its journal)",
+		Long: `Kill a pane and the processes in it (kill-pane). For a background task (tN, or
+its pane), the task is marked killed first and kill waits (up to 5 s) until
+its supervisor has stopped the command's whole process group (SIGHUP, then
+SIGTERM and SIGKILL 2 s apart); the task's record and journal stay for
+panectl tasks, task wait and task output until panectl tasks --prune. A pane
+made with new --journal has its journal removed with it.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out, err := runKill(c.Context(), f, schema.PaneInput{PaneID: args[0]})
 			if err != nil {
@@ -197,7 +220,7 @@ func runKill(ctx context.Context, f *Factory, in schema.PaneInput) (schema.KillP
 	if err != nil {
 		return schema.KillPaneOutput{}, err
 	}
-	if err := c.KillPane(ctx, p.ID); err != nil {
+	if err := waiter.KillPane(ctx, c, p); err != nil {
 		return schema.KillPaneOutput{}, err
 	}
 	return schema.KillPaneOutput{PaneID: p.ID, Killed: true}, nil

@@ -21,7 +21,12 @@ func newCaptureCmd(f *Factory) *cobra.Command {
 stripped) after --cursor, then the new cursor on stderr. Without --cursor the
 visible screen is printed. Pass the printed cursor back to read only what came
 after it; lines tmux trimmed from history before they were read are reported
-as lines_dropped, a cleared history as reset (see: panectl help cursors).`,
+as lines_dropped, a cleared history as reset (see: panectl help cursors).
+
+On a pane with a journal (a background task tN, or a pane made with new
+--journal), --cursor history and the cursors capture prints read the journal:
+every line the program wrote, whatever the pane's history-limit, with
+lines_dropped 0 (see: panectl help journals).`,
 		Example: `  C=$(panectl cursor %1); make; panectl capture %1 --cursor "$C"`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -64,7 +69,7 @@ func runCapture(ctx context.Context, f *Factory, in schema.CaptureInput) (schema
 	if err != nil {
 		return schema.CaptureOutput{}, err
 	}
-	r, err := pane.Read(ctx, c, p.ID, cur, pane.ReadOptions{MaxLines: n, ANSI: in.ANSI})
+	r, err := pane.ReadAny(ctx, c, p, cur, pane.ReadOptions{MaxLines: n, ANSI: in.ANSI})
 	if err != nil {
 		return schema.CaptureOutput{}, err
 	}

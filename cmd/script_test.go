@@ -25,7 +25,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"panectl": func() { os.Exit(cmd.Main()) },
+		"panectl":    func() { os.Exit(cmd.Main()) },
+		"burst-stub": burstStub,
 	})
 }
 
@@ -111,6 +112,8 @@ func params(dir, shell string) testscript.Params {
 			"code":      cmdCode,
 			"validate":  cmdValidate,
 			"maxrss":    cmdMaxRSS,
+			"noproc":    cmdNoProc,
+			"jsoncount": cmdJSONCount,
 		},
 	}
 }
@@ -341,4 +344,62 @@ func cmdEnvStdout(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Setenv(args[0], v)
+}
+
+// noproc TEXT SECONDS: within SECONDS, no process of the machine has TEXT
+// in its command line (arguments joined with spaces).
+func cmdNoProc(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: noproc TEXT SECONDS")
+	}
+	d, err := strconv.ParseFloat(args[1], 64)
+	ts.Check(err)
+	deadline := time.Now().Add(time.Duration(d * float64(time.Second)))
+	for {
+		var hits []string
+		dirs, _ := filepath.Glob("/proc/[0-9]*")
+		for _, dir := range dirs {
+			b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+			if err != nil || filepath.Base(dir) == strconv.Itoa(os.Getpid()) {
+				continue
+			}
+			if line := strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " ")); strings.Contains(line, args[0]) {
+				hits = append(hits, filepath.Base(dir)+": "+line)
+			}
+		}
+		if len(hits) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("processes with %q in their command line after %ss:\n%s", args[0], args[1], strings.Join(hits, "\n"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// jsoncount FIELD REGEXP N: the last stdout's JSON array at FIELD has
+// exactly N string elements matching REGEXP.
+func cmdJSONCount(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: jsoncount FIELD REGEXP N")
+	}
+	raw, ok := jsonPath(ts.ReadFile("stdout"), args[0])
+	if !ok {
+		ts.Fatalf("stdout has no JSON field %s", args[0])
+	}
+	var items []string
+	ts.Check(json.Unmarshal([]byte(raw), &items))
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	n := 0
+	for _, it := range items {
+		if re.MatchString(it) {
+			n++
+		}
+	}
+	want, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	if n != want {
+		ts.Fatalf("%s: %d of %d elements match %q; want %d", args[0], n, len(items), args[1], want)
+	}
 }

@@ -2,14 +2,18 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
@@ -45,14 +49,11 @@ func runBackground(ctx context.Context, f *Factory, in schema.RunInput) (schema.
 		SessionID: t.Pane.SessionID, Status: pane.TaskRunning}, nil
 }
 
-// frame builds a task's completion frame (its output captured now).
-func frame(ctx context.Context, f *Factory, t pane.Task) (schema.CompletionFrame, error) {
-	c, err := f.Client()
-	if err != nil {
-		return schema.CompletionFrame{}, err
-	}
+// frame builds a task's completion frame, its output read from the
+// task's journal.
+func frame(t pane.Task) (schema.CompletionFrame, error) {
 	fr := schema.CompletionFrame{
-		FrameType: "task_running", TaskID: t.ID, PaneID: t.Pane.ID, SessionID: t.Pane.SessionID,
+		FrameType: "task_running", TaskID: t.ID, PaneID: t.Spec.PaneID, SessionID: t.SessionID(),
 		Status: t.Status, ExitCode: t.Exit, Signal: t.Signal, Command: t.Spec.Command,
 	}
 	end := time.Now()
@@ -63,14 +64,12 @@ func frame(ctx context.Context, f *Factory, t pane.Task) (schema.CompletionFrame
 		}
 	}
 	fr.Seconds = round3(max(0, end.Sub(time.UnixMilli(t.Spec.Started)).Seconds()))
-	raw, plain, lost, err := pane.TaskOutput(ctx, c, t)
+	sum, err := pane.SummarizeJournal(t.Journal)
 	if err != nil {
 		return fr, err
 	}
-	fr.OutputPreview, fr.OutputTruncated = pane.Preview(plain, pane.PreviewBytes)
-	fr.OutputTruncated = fr.OutputTruncated || lost
-	st := pane.CountOutput(raw)
-	fr.OriginalTokens, fr.CompressedTokens, fr.TokensSkipped = st.Original, st.Compressed, st.Skipped
+	fr.OutputPreview, fr.OutputTruncated = sum.Preview, sum.Truncated
+	fr.OriginalTokens, fr.CompressedTokens, fr.TokensSkipped = sum.Tokens.Original, sum.Tokens.Compressed, sum.Tokens.Skipped
 	return fr, nil
 }
 
@@ -83,19 +82,43 @@ func printFrame(w io.Writer, fr schema.CompletionFrame) {
 }
 
 func newTasksCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	var in schema.ListTasksInput
+	var follow bool
+	var timeout *float64
+	cmd := &cobra.Command{
 		Use:   "tasks",
-		Short: "List background tasks (run --background) and their status",
+		Short: "List background tasks (run --background) and their status; --follow streams frames as tasks end",
 		Long: `List the background tasks of the server: id, pane, status (running, completed,
 failed, killed, timed_out), exit code, seconds, command. With --json each task
-is its completion frame (output preview and token counts included).
+is its completion frame (output preview and token counts, read from the task's
+journal).
 
 Task panes live in the detached session panectl-tasks and stay after their
-command ends (remain-on-exit) so output and status remain readable; remove
-them with panectl kill tN (or tmux kill-session -t panectl-tasks).`,
+command ends (remain-on-exit). A task's record and journal live in panectl's
+state directory (see: panectl help journals), so a task stays listed, with its
+frame, after its pane is gone: panectl kill tN stops the task (status killed)
+and removes its pane. --prune removes every task that has ended: its pane, its
+record and its journal (and the journals of journaled panes that are gone).
+
+--follow prints the completion frame of each task as a JSON line the moment it
+ends (tasks started by any panectl process on the server, in the order they
+end), until --timeout (exit 124) or Ctrl-C (exit 130); without --timeout it
+follows until interrupted.`,
+		Example: `  panectl tasks
+  panectl tasks --follow --timeout 10m | jq -c '{task_id, status, exit_code}'
+  panectl tasks --prune`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			out, err := runListTasks(c.Context(), f, schema.ListTasksInput{})
+			if follow {
+				if in.Prune {
+					return usageErrorf("--follow and --prune do not go together")
+				}
+				return runFollowTasks(c.Context(), f, timeout)
+			}
+			if timeout != nil {
+				return usageErrorf("--timeout goes with --follow")
+			}
+			out, err := runListTasks(c.Context(), f, in)
 			if err != nil {
 				return err
 			}
@@ -103,9 +126,17 @@ them with panectl kill tN (or tmux kill-session -t panectl-tasks).`,
 				for _, t := range out.Tasks {
 					printFrame(w, t)
 				}
+				if len(out.Pruned) > 0 {
+					fmt.Fprintf(f.IO.ErrOut, "pruned: %s\n", strings.Join(out.Pruned, " "))
+				}
 			})
 		},
 	}
+	fl := cmd.Flags()
+	fl.BoolVar(&in.Prune, "prune", false, "remove the tasks that have ended (pane, record, journal) first")
+	fl.BoolVarP(&follow, "follow", "f", false, "print each task's completion frame as a JSON line when it ends")
+	fl.VarP(timeoutFlag{&timeout}, "timeout", "t", "with --follow: stop after this many seconds (exit 124)")
+	return cmd
 }
 
 func runListTasks(ctx context.Context, f *Factory, in schema.ListTasksInput) (schema.ListTasksOutput, error) {
@@ -113,45 +144,90 @@ func runListTasks(ctx context.Context, f *Factory, in schema.ListTasksInput) (sc
 	if err != nil {
 		return schema.ListTasksOutput{}, err
 	}
+	out := schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}}
+	if in.Prune {
+		if out.Pruned, err = waiter.PruneTasks(ctx, c); err != nil {
+			return out, err
+		}
+	}
 	tasks, err := pane.ListTasks(ctx, c)
+	if err != nil && in.Prune && errors.Is(err, tmux.ErrNoServer) {
+		return out, nil // the task session was the server's last: it exited with it
+	}
 	if err != nil {
 		return schema.ListTasksOutput{}, err
 	}
-	out := schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}}
 	for _, t := range tasks {
-		fr, err := frame(ctx, f, t)
+		fr, err := frame(t)
 		if err != nil {
-			continue // gone meanwhile
+			continue // removed meanwhile
 		}
 		out.Tasks = append(out.Tasks, fr)
 	}
 	return out, nil
 }
 
+// runFollowTasks prints frames as tasks end (tasks --follow).
+func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	d := time.Duration(1<<62 - 1)
+	if timeout != nil {
+		if *timeout < 0 {
+			return usageErrorf("timeout %v is out of range: want 0 up to %v seconds", *timeout, maxTimeout)
+		}
+		d = seconds(min(*timeout, maxTimeout))
+	}
+	enc := json.NewEncoder(f.IO.Out)
+	enc.SetEscapeHTML(false)
+	outcome, err := waiter.FollowTasks(ctx, c, d, func(t pane.Task) error {
+		fr, err := frame(t)
+		if err != nil {
+			return nil // removed as it ended
+		}
+		return enc.Encode(fr)
+	})
+	if err != nil {
+		return err
+	}
+	return outcomeExit(outcome)
+}
+
 func newTaskCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "task",
-		Short: "Wait for or stop a background task",
+		Short: "Wait for, stop or read a background task",
 	}
 	var in schema.WaitTaskInput
 	wait := &cobra.Command{
-		Use:   "wait ID",
-		Short: "Block until a task ends; print its completion frame",
+		Use:   "wait [ID | --any]",
+		Short: "Block until a task (or, with --any, the next task) ends; print its completion frame",
 		Long: `Wait until the task ends and print its completion frame: status (completed,
-failed, killed, timed_out), exit_code (null when a signal ended it), the tail
-of its output (output_preview, at most 300 bytes), output_truncated, and token
-counts of the output as written and compressed (o200k_base; skipped above
-128 KiB). Exit: 0 when the task ended (whatever its status), 124 timeout (the
-task keeps running), 4 no such task.`,
-		Example: "  panectl task wait t7 --timeout 10m",
-		Args:    cobra.ExactArgs(1),
+failed, killed, timed_out), exit_code (null when a signal ended it or it was
+killed), the tail of its output (output_preview, at most 300 bytes), and
+token counts of its whole output as written and compressed (o200k_base,
+counted on its journal; both omitted, with tokens_skipped, above 128 KiB).
+With --any, wait for the next task of the server to end, whoever started it.
+Exit: 0 when the task ended (whatever its status), 124 timeout (the task
+keeps running), 4 no such task.`,
+		Example: `  panectl task wait t7 --timeout 10m
+  panectl task wait --any --timeout 60`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			in.TaskID = args[0]
+			if len(args) == 1 {
+				in.TaskID = args[0]
+			}
 			out, err := runWaitTask(c.Context(), f, in)
 			if err != nil {
 				return err
 			}
 			if err := f.emit(out, func(w io.Writer) {
+				if out.TaskID == "" {
+					fmt.Fprintf(f.IO.ErrOut, "timeout: no task ended within %gs\n", out.EffectiveTimeout)
+					return
+				}
 				printFrame(w, out.CompletionFrame)
 				if out.OutputPreview != "" {
 					fmt.Fprintln(w, out.OutputPreview)
@@ -163,12 +239,14 @@ task keeps running), 4 no such task.`,
 		},
 	}
 	wait.Flags().VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
+	wait.Flags().BoolVar(&in.Any, "any", false, "wait for the next task of the server to end, instead of ID")
 	kill := &cobra.Command{
 		Use:   "kill ID",
 		Short: "Stop a task: SIGINT, then SIGTERM and SIGKILL after 2 s grace periods",
-		Long: `Stop the task's processes (its process group): SIGINT; if it is still running
-after 2 s, SIGTERM; after 2 s more, SIGKILL. Its status becomes killed; its pane
-stays with the output. A task that already ended is left as it is.`,
+		Long: `Stop the task's command and everything in its process group: SIGINT; if any of
+it still runs after 2 s, SIGTERM; after 2 s more, SIGKILL. Its status becomes
+killed (exit_code null); its pane stays with the output. A task that already
+ended is left as it is.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out, err := runKillTask(c.Context(), f, schema.TaskInput{TaskID: args[0]})
@@ -178,24 +256,74 @@ stays with the output. A task that already ended is left as it is.`,
 			return f.emit(out, func(w io.Writer) { printFrame(w, out.CompletionFrame) })
 		},
 	}
-	cmd.AddCommand(wait, kill)
+	var compressed bool
+	output := &cobra.Command{
+		Use:   "output ID [--compressed]",
+		Short: "Print a task's whole output from its journal (--compressed: the compressed payload)",
+		Long: `Print everything the task's command wrote to its terminal, byte for byte as
+it was written (escape sequences and CR LF line ends included), from the task's
+journal: not limited by the pane's history, readable after the pane is gone.
+A journal keeps the newest 64 MiB; older output is gone (a note on stderr says
+so). --compressed prints the payload compressed_tokens counts instead: ANSI
+removed, carriage-return redraws collapsed to their last state, runs of
+identical lines folded. Not a tool of call or mcp (its output is the text
+itself; --json is not accepted).`,
+		Example: `  panectl task output t7 > build.log
+  panectl task output t7 --compressed | tail -n 50`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if f.JSON {
+				return usageErrorf("task output prints the output itself; --json is not accepted (the frame is: panectl task wait ID --json)")
+			}
+			return runTaskOutput(c.Context(), f, args[0], compressed)
+		},
+	}
+	output.Flags().BoolVar(&compressed, "compressed", false, "print the compressed payload (ANSI removed, redraws collapsed, repeats folded)")
+	cmd.AddCommand(wait, kill, output)
 	return cmd
 }
 
 // newTaskExecCmd is the hidden supervisor command task panes run.
 func newTaskExecCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
-		Use:    "__task-exec PANE -- SHELL -c COMMAND",
+		Use:    "__task-exec PANE DIR -- SHELL -c COMMAND",
 		Short:  "Supervise a background task's command (internal)",
 		Hidden: true,
-		Args:   cobra.MinimumNArgs(2),
+		Args:   cobra.MinimumNArgs(3),
 		RunE: func(c *cobra.Command, args []string) error {
-			return taskExec(f, args[0], args[1:])
+			return taskExec(f, args[0], args[1], args[2:])
 		},
 	}
 }
 
+// newJournalWriteCmd is the hidden journal writer tmux's pipe-pane runs
+// for a journaled pane.
+func newJournalWriteCmd(f *Factory) *cobra.Command {
+	var state string
+	cmd := &cobra.Command{
+		Use:    "__journal-write [--state DIR] PANE",
+		Short:  "Append standard input to a journaled pane's journal (internal)",
+		Hidden: true,
+		Args:   cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			cl, err := f.Client()
+			if err != nil {
+				return err
+			}
+			return pane.WriteJournal(context.Background(), cl, state, args[0], f.IO.In)
+		},
+	}
+	cmd.Flags().StringVar(&state, "state", "", "the server's state directory")
+	return cmd
+}
+
 func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (schema.WaitTaskOutput, error) {
+	switch {
+	case in.Any && in.TaskID != "":
+		return schema.WaitTaskOutput{}, usageErrorf("give a task id or any, not both")
+	case !in.Any && in.TaskID == "":
+		return schema.WaitTaskOutput{}, usageErrorf("a task id is required (or any: the next task to end); see: panectl tasks")
+	}
 	c, err := f.Client()
 	if err != nil {
 		return schema.WaitTaskOutput{}, err
@@ -203,11 +331,23 @@ func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (sche
 	timeout := effectiveTimeout(in.Timeout)
 	ctx, cancel := opContext(ctx, timeout, 0)
 	defer cancel()
-	t, outcome, err := waiter.WaitTask(ctx, c, in.TaskID, seconds(timeout))
+	var t pane.Task
+	var outcome string
+	if in.Any {
+		outcome, err = waiter.FollowTasks(ctx, c, seconds(timeout), func(ended pane.Task) error {
+			t = ended
+			return waiter.ErrStopFollow
+		})
+		if err == nil && outcome == waiter.OutcomeTimeout {
+			return schema.WaitTaskOutput{Outcome: outcome, EffectiveTimeout: timeout}, nil
+		}
+	} else {
+		t, outcome, err = waiter.WaitTask(ctx, c, in.TaskID, seconds(timeout))
+	}
 	if err != nil {
 		return schema.WaitTaskOutput{}, err
 	}
-	fr, err := frame(ctx, f, t)
+	fr, err := frame(t)
 	if err != nil {
 		return schema.WaitTaskOutput{}, err
 	}
@@ -223,16 +363,41 @@ func runKillTask(ctx context.Context, f *Factory, in schema.TaskInput) (schema.K
 	if err != nil {
 		return schema.KillTaskOutput{}, err
 	}
-	fr, err := frame(ctx, f, t)
+	fr, err := frame(t)
 	if err != nil {
 		return schema.KillTaskOutput{}, err
 	}
 	return schema.KillTaskOutput{CompletionFrame: fr, Signals: signals}, nil
 }
 
-// taskExec is the hidden `__task-exec %N -- SHELL -c COMMAND` a task pane
-// runs: waiter.SuperviseTask does the work.
-func taskExec(f *Factory, paneID string, argv []string) error {
+// runTaskOutput prints a task's journal (task output).
+func runTaskOutput(ctx context.Context, f *Factory, id string, compressed bool) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	t, err := pane.LoadTask(ctx, c, id)
+	if err != nil {
+		return err
+	}
+	d, err := pane.ReadJournal(t.Journal, -1)
+	if err != nil {
+		return err
+	}
+	if d.First > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "note: the first %d bytes (%d lines) of the output left the journal, which keeps the newest %d MiB\n", d.First, d.FirstLine, pane.JournalMaxBytes>>20)
+	}
+	if compressed {
+		_, err = io.WriteString(f.IO.Out, pane.Compress(string(d.Data)))
+		return err
+	}
+	_, err = f.IO.Out.Write(d.Data)
+	return err
+}
+
+// taskExec is the hidden `__task-exec %N DIR -- SHELL -c COMMAND` a task
+// pane runs: waiter.SuperviseTask does the work.
+func taskExec(f *Factory, paneID, dir string, argv []string) error {
 	if len(argv) > 0 && argv[0] == "--" {
 		argv = argv[1:]
 	}
@@ -244,5 +409,5 @@ func taskExec(f *Factory, paneID string, argv []string) error {
 		return err
 	}
 	f.outlivesSignals.Store(true)
-	return waiter.SuperviseTask(c, paneID, argv)
+	return waiter.SuperviseTask(c, paneID, dir, argv)
 }

@@ -78,8 +78,59 @@ func helpTopics() []*cobra.Command {
 		topic("exit-codes", "The exit-code table", exitCodesHelp),
 		topic("cursors", "How cursors mark a point in a pane's output", cursorsHelp),
 		topic("environment", "Environment variables panectl reads", environmentHelp),
+		topic("journals", "Journals: a task's or pane's whole output, kept on disk", journalsHelp),
 	}
 }
+
+const journalsHelp = `A journal keeps everything a program wrote to its terminal, byte for byte,
+whatever the pane's history-limit. Every background task has one (run
+--background); a pane made with 'panectl new --journal' has one too.
+
+Who writes it:
+  - a task's command runs under panectl's supervisor, which gives it a terminal
+    of its own (a pseudo-terminal with the pane's size and settings: isatty is
+    true, C-c and resizes reach it) and copies what it writes to the journal
+    and to the pane; it knows when the output is complete, so completion frames
+    are exact;
+  - a journaled pane's program keeps the pane's terminal; tmux's pipe-pane,
+    opened in the same tmux command list that makes the pane (so before tmux
+    reads its first byte), feeds a 'panectl __journal-write' process.
+
+What reads it:
+  - completion frames (task wait, tasks --json, tasks --follow): the preview is
+    the tail of the command's own output, tokens are counted on the whole
+    stream (up to 128 KiB; above that both counts are omitted);
+  - 'panectl task output tN' prints it as written; --compressed prints the
+    compressed payload (ANSI removed, carriage-return redraws collapsed, runs
+    of identical lines folded);
+  - capture and status on the pane: --cursor history and the cursors they
+    print read the journal (lines_dropped 0); other cursors read tmux's rows.
+    Journal lines are the text between newlines as a terminal leaves it on one
+    row (escapes removed; CR, backspace, erase-in-line and column moves
+    applied); full-screen programs are better read with screen.
+
+Where: one private directory (0700, files 0600) per tmux server. The server
+option @panectl_state names it once the first panectl process made it, so all
+processes on a server agree. That first process uses $XDG_STATE_HOME/panectl
+when XDG_STATE_HOME is set (an absolute path), else ~/.local/state/panectl
+(the XDG default), and only when no home directory is known, the directory
+next to the tmux socket (SOCKET.panectl); inside it, servers/HOST/ and one
+directory per server instance (socket name, pid, start time). A task's
+directory tN holds its record (task.json, run, stop, exit) and journal/; the
+pane option @panectl_journal of a task or journaled pane points to its
+journal.
+
+Bound: a journal keeps the newest 64 MiB, in segments of 8 MiB cut after a
+newline. Past that the oldest segment is deleted whole: reads from a cursor
+in the deleted part report exactly how many lines went (lines_dropped, with a
+note), task output says how many bytes, frames set output_truncated.
+
+Removal: 'panectl kill' of a journaled pane removes its journal. A task's
+record and journal outlive its pane (kill tN stops the task and removes the
+pane; tasks, task wait and task output still read it) until 'panectl tasks
+--prune', which removes every ended task, the journals of panes that are gone,
+and the state of tmux servers that no longer run.
+`
 
 const cursorsHelp = `A cursor is an opaque string that marks a point in one pane's output. Every
 command that reads or types prints one; pass it back with --cursor to get only
@@ -119,6 +170,9 @@ const environmentHelp = `Environment variables panectl reads:
   XDG_CONFIG_HOME  user recognizer manifests are read from
                    $XDG_CONFIG_HOME/panectl/recognizers/*.toml (default
                    ~/.config/panectl/recognizers; HOME is used to find it)
+  XDG_STATE_HOME   journals and task records live in
+                   $XDG_STATE_HOME/panectl (default ~/.local/state/panectl;
+                   see: panectl help journals)
 
 Shell completion ('panectl completion bash|zsh|fish') completes pane ids from
 the server the command line being completed names with -L/-S, else as above.

@@ -55,6 +55,12 @@ type Cursor struct {
 	PrefixHash uint64   // FNV-1a of those bytes
 	Alternate  bool     // made while the alternate screen was on
 	AltRows    []uint32 // FNV-1a (32) of the non-blank alternate-screen rows then shown
+	// A cursor made on a pane with a journal (a background task, a pane
+	// made with new --journal) also marks the point in the journal: capture
+	// and status read the journal from there; other commands use the rows.
+	Journal     bool
+	JournalOff  int64 // journal offset of the point, bytes
+	JournalLine int64 // newlines in the journal before it
 }
 
 const cursorMagic = "pc1"
@@ -71,6 +77,9 @@ func (c Cursor) Encode() string {
 	if c.Alternate {
 		flags |= 1
 	}
+	if c.Journal {
+		flags |= 2
+	}
 	u(flags)
 	u(uint64(c.PaneID))
 	u(uint64(c.PanePID))
@@ -83,6 +92,10 @@ func (c Cursor) Encode() string {
 	u(uint64(len(c.AltRows)))
 	for _, h := range c.AltRows {
 		b = binary.BigEndian.AppendUint32(b, h)
+	}
+	if c.Journal {
+		u(uint64(c.JournalOff))
+		u(uint64(c.JournalLine))
 	}
 	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	return cursorMagic + base64.RawURLEncoding.EncodeToString(b)
@@ -131,8 +144,9 @@ func ParseCursor(s string) (Cursor, error) {
 		return v
 	}
 	const big = 1 << 40
-	flags := u(1)
+	flags := u(3)
 	c.Alternate = flags&1 != 0
+	c.Journal = flags&2 != 0
 	c.PaneID = u(big)
 	c.PanePID = u(big)
 	c.Row = u(big)
@@ -142,11 +156,19 @@ func ParseCursor(s string) (Cursor, error) {
 	c.PrefixLen = u(big)
 	c.PrefixHash = u64()
 	n := u(maxAltRows)
-	if fail || len(r) != 4*n {
+	if fail || len(r) < 4*n {
 		return bad("its fields are malformed")
 	}
 	for i := 0; i < n; i++ {
 		c.AltRows = append(c.AltRows, binary.BigEndian.Uint32(r[4*i:]))
+	}
+	r = r[4*n:]
+	if c.Journal {
+		c.JournalOff = int64(u(big))
+		c.JournalLine = int64(u(big))
+	}
+	if fail || len(r) != 0 {
+		return bad("its fields are malformed")
 	}
 	return c, nil
 }

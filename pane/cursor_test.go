@@ -11,6 +11,8 @@ func TestCursorRoundTrip(t *testing.T) {
 		{PaneID: 0, PanePID: 1, Row: 0},
 		{PaneID: 12, PanePID: 40421, Row: 52000, History: 50000, AnchorLen: 48, AnchorHash: 0xdeadbeefcafebabe, PrefixLen: 7, PrefixHash: 42},
 		{PaneID: 3, PanePID: 9, Row: 30, Alternate: true, AltRows: []uint32{1, 2, 0xffffffff}},
+		{PaneID: 7, PanePID: 99, Row: 4, Journal: true, JournalOff: 108894, JournalLine: 20000},
+		{PaneID: 7, PanePID: 99, Row: 4, Alternate: true, AltRows: []uint32{5}, Journal: true, JournalOff: 1 << 33, JournalLine: 0},
 	}
 	for _, c := range cases {
 		s := c.Encode()
@@ -21,7 +23,8 @@ func TestCursorRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParseCursor(%q): %v", s, err)
 		}
-		if got.Encode() != s || got.Row != c.Row || got.AnchorHash != c.AnchorHash || len(got.AltRows) != len(c.AltRows) {
+		if got.Encode() != s || got.Row != c.Row || got.AnchorHash != c.AnchorHash || len(got.AltRows) != len(c.AltRows) ||
+			got.Journal != c.Journal || got.JournalOff != c.JournalOff || got.JournalLine != c.JournalLine {
 			t.Fatalf("round trip: got %+v, want %+v", got, c)
 		}
 	}

@@ -1,12 +1,11 @@
 package pane
 
 import (
-	"fmt"
+	"bytes"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/tiktoken-go/tokenizer/codec"
 )
 
@@ -15,53 +14,6 @@ const (
 	PreviewBytes   = 300       // output_preview holds at most this many bytes
 	TokenSkipBytes = 128 << 10 // output above this is not tokenized
 )
-
-// Compress makes output cheaper to read without losing what it says: ANSI
-// escapes removed, carriage-return redraws (progress bars) collapsed to
-// the state a terminal would show, trailing blanks trimmed, and runs of
-// identical lines folded into the line and a count.
-func Compress(s string) string {
-	s = ansi.Strip(s)
-	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	out := make([]string, 0, len(lines))
-	for i := 0; i < len(lines); {
-		l := strings.TrimRight(collapseCR(lines[i]), " \t")
-		j := i + 1
-		for j < len(lines) && strings.TrimRight(collapseCR(lines[j]), " \t") == l {
-			j++
-		}
-		out = append(out, l)
-		if n := j - i - 1; n > 0 {
-			if n == 1 {
-				out = append(out, l)
-			} else {
-				out = append(out, fmt.Sprintf("[previous line repeated %d more times]", n))
-			}
-		}
-		i = j
-	}
-	return strings.Join(out, "\n")
-}
-
-// collapseCR applies carriage returns as a terminal does: each "\r" moves
-// back to the start of the line and what follows overwrites what was there
-// (a shorter redraw leaves the end of the longer one visible).
-func collapseCR(l string) string {
-	if !strings.Contains(l, "\r") {
-		return l
-	}
-	var cells []rune
-	for _, seg := range strings.Split(l, "\r") {
-		for i, r := range []rune(seg) {
-			if i < len(cells) {
-				cells[i] = r
-			} else {
-				cells = append(cells, r)
-			}
-		}
-	}
-	return string(cells)
-}
 
 // Preview is the tail of s in at most max bytes, valid UTF-8 (invalid
 // bytes replaced first), cut on a character boundary; cut is true when it is
@@ -102,17 +54,79 @@ func CountTokens(s string) int {
 
 // TokenStats is the token part of a completion frame.
 type TokenStats struct {
-	Original   int  // tokens of the output as written; bytes/4 when Skipped
+	Original   *int // tokens of the output as written; nil when Skipped
 	Compressed *int // tokens of Compress(output); nil when Skipped
 	Skipped    bool // the output exceeds TokenSkipBytes
 }
 
 // CountOutput counts the tokens of raw output and of its compressed form,
-// unless it is larger than TokenSkipBytes.
+// unless it is larger than TokenSkipBytes (then both are omitted, as the
+// completion frame contract says).
 func CountOutput(raw string) TokenStats {
 	if len(raw) > TokenSkipBytes {
-		return TokenStats{Original: (len(raw) + 3) / 4, Skipped: true}
+		return TokenStats{Skipped: true}
 	}
-	c := CountTokens(Compress(raw))
-	return TokenStats{Original: CountTokens(raw), Compressed: &c}
+	o, c := CountTokens(raw), CountTokens(Compress(raw))
+	return TokenStats{Original: &o, Compressed: &c}
+}
+
+// OutputSummary is the output part of a completion frame.
+type OutputSummary struct {
+	Preview   string // the tail of the rendered output, at most PreviewBytes
+	Truncated bool   // Preview is not all of it (or the journal lost its oldest part)
+	Tokens    TokenStats
+	Bytes     int64 // bytes the journal keeps
+}
+
+// previewWindow is how many of a large journal's newest bytes the preview
+// is rendered from.
+const previewWindow = 16 << 10
+
+// SummarizeJournal builds the output part of a completion frame from a
+// journal: tokens of the whole stream when it is at most TokenSkipBytes,
+// the preview from its rendered tail.
+func SummarizeJournal(dir string) (OutputSummary, error) {
+	kept, dropped, err := JournalSize(dir)
+	if err != nil {
+		return OutputSummary{}, err
+	}
+	var sum OutputSummary
+	sum.Bytes = kept
+	var text []byte
+	if !dropped && kept <= TokenSkipBytes {
+		d, err := ReadJournal(dir, -1)
+		if err != nil {
+			return OutputSummary{}, err
+		}
+		text = d.Data
+		sum.Tokens = CountOutput(string(d.Data))
+	} else {
+		sum.Tokens = TokenStats{Skipped: true}
+		d, err := JournalTail(dir, previewWindow)
+		if err != nil {
+			return OutputSummary{}, err
+		}
+		text = d.Data
+		if d.Start > d.First {
+			// start at a line (or at least a character) boundary
+			if i := bytes.IndexByte(text, '\n'); i >= 0 && i < len(text)-1 {
+				text = text[i+1:]
+			}
+			for len(text) > 0 && !utf8.RuneStart(text[0]) {
+				text = text[1:]
+			}
+			sum.Truncated = true
+		}
+	}
+	lines := JournalLines(text, false, true)
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	p, cut := Preview(strings.Join(lines, "\n"), PreviewBytes)
+	if cut {
+		p = strings.TrimLeft(p, "\n") // not a line cut in two
+	}
+	sum.Preview = p
+	sum.Truncated = sum.Truncated || cut || dropped
+	return sum, nil
 }

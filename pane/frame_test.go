@@ -57,11 +57,11 @@ func TestCountTokens(t *testing.T) {
 		t.Error("the tokenizer is not loaded after a count")
 	}
 	st := CountOutput("\x1b[32mok\x1b[0m\nok\nok\nok\n")
-	if st.Skipped || st.Compressed == nil || *st.Compressed >= st.Original {
+	if st.Skipped || st.Compressed == nil || st.Original == nil || *st.Compressed >= *st.Original {
 		t.Errorf("CountOutput: %+v; want compressed < original", st)
 	}
 	big := strings.Repeat("é", TokenSkipBytes)
-	if st := CountOutput(big); !st.Skipped || st.Compressed != nil || st.Original != len(big)/4 {
-		t.Errorf("CountOutput(256 KiB) = %+v; want skipped with an estimate", st)
+	if st := CountOutput(big); !st.Skipped || st.Compressed != nil || st.Original != nil {
+		t.Errorf("CountOutput(256 KiB) = %+v; want skipped, with no counts", st)
 	}
 }

@@ -1,8 +1,10 @@
 package pane
 
 import (
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -88,4 +90,102 @@ func TestLedgerPlan(t *testing.T) {
 	if len(set) != 1 || len(unset) != 0 {
 		t.Errorf("empty ledger: set %v unset %v", set, unset)
 	}
+}
+
+// The ledger is bounded whatever was typed: long text is fingerprinted, a
+// pane keeps at most maxEntries entries, and the fingerprints still find
+// the echo of the text's lines.
+func TestLedgerBounded(t *testing.T) {
+	huge := strings.Repeat("y", 1<<20)
+	lines := strings.Repeat("some line of a long paste\n", 40000) + "the last line typed"
+	l := Ledger{now: time.Now(), entries: map[string]EchoEntry{}}
+	total := 0
+	for i := 0; i < 5; i++ {
+		for _, text := range []string{huge, lines} {
+			set, unset := l.plan(text, false)
+			for _, k := range unset {
+				delete(l.entries, k)
+			}
+			for k, v := range set {
+				total += len(v)
+				if len(v) > 4<<10 {
+					t.Errorf("one entry is %d bytes encoded", len(v))
+				}
+				l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
+			}
+		}
+	}
+	if total > 64<<10 {
+		t.Errorf("ten 1 MiB sends wrote %d bytes of options", total)
+	}
+	for i := 0; i < 40; i++ {
+		set, unset := l.plan(fmt.Sprintf("echo %d", i), true)
+		for _, k := range unset {
+			delete(l.entries, k)
+		}
+		for k, v := range set {
+			l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
+		}
+	}
+	if len(l.entries) > maxEntries {
+		t.Errorf("%d entries kept, want at most %d", len(l.entries), maxEntries)
+	}
+	l = Ledger{now: time.Now(), entries: map[string]EchoEntry{}}
+	set, _ := l.plan(lines, true)
+	for k, v := range set {
+		l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
+	}
+	for line, want := range map[string]bool{
+		"$ the last line typed":           true,
+		"> some line of a long paste":     true,
+		"the last line typed  [12:00]":    true,
+		"$ the last line":                 true, // its start, still being drawn
+		"the last line typed, and more":   false,
+		"something else entirely printed": false,
+	} {
+		if got := l.IsEcho(line); got != want {
+			t.Errorf("IsEcho(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// Pending text merged with fingerprinted text stays bounded too.
+func TestLedgerMergeLong(t *testing.T) {
+	now := time.Now()
+	l := Ledger{now: now, entries: map[string]EchoEntry{
+		"a": {Marks: marks(strings.Repeat("x\n", 100)), Typed: now.UnixMilli() - 10},
+		"b": {Text: "short", Typed: now.UnixMilli() - 5},
+	}}
+	set, unset := l.plan("tail", true)
+	if len(unset) != 2 || len(set) != 1 {
+		t.Fatalf("set %v unset %v", set, unset)
+	}
+	for _, v := range set {
+		e := ledgerFrom(map[string]string{"k": v}).entries["k"]
+		if len(e.Marks) == 0 || len(e.Marks) > maxMarks || e.Submitted == 0 {
+			t.Errorf("merged entry %+v", e)
+		}
+	}
+}
+
+// The ledger is read from pane options anyone can set: any value decodes
+// without a panic, and the lookups stay safe.
+func FuzzLedgerFrom(f *testing.F) {
+	f.Add(encodeEntry(EchoEntry{Text: "echo hi", Typed: 1, At: &Place{AnchorLen: 3}}), "$ echo hi")
+	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: 100, Hash: 1, Head: "x"}}, Typed: 1}), "x")
+	f.Add("!!!", "")
+	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: -5, Hash: 1, Head: "x"}}, Typed: 1}), "x y")
+	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, At: &Place{AnchorLen: -1, PrefixLen: -7}}), "ab")
+	f.Fuzz(func(t *testing.T, value, line string) {
+		l := ledgerFrom(map[string]string{ledgerPrefix + "a": value})
+		l.now = time.UnixMilli(2)
+		_ = l.IsEcho(line)
+		_, _ = l.Pending()
+		_ = l.LastTyped()
+		_ = l.places()
+		set, _ := l.plan(line, true)
+		if len(set) > 1 {
+			t.Errorf("plan set %d entries", len(set))
+		}
+	})
 }

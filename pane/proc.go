@@ -48,6 +48,14 @@ var shells = map[string]bool{
 	"bash": true, "zsh": true, "fish": true, "sh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
 }
 
+// optionWithValue are the shells' options whose value is the next argument:
+// bash's --rcfile/--init-file, set -o/+o and shopt -O/+O, zsh's -o, fish's
+// -C/--init-command and --features.
+var optionWithValue = map[string]bool{
+	"--rcfile": true, "--init-file": true, "-o": true, "+o": true, "-O": true, "+O": true,
+	"-C": true, "--init-command": true, "--features": true,
+}
+
 // ForegroundCommand is the name of what runs in the pane's foreground:
 // pane_current_command, except that a shell interpreting a script (argv
 // with a script operand, or -c) is named after the script ("work.sh") or
@@ -64,12 +72,15 @@ func ForegroundCommand(command string, args []string) string {
 	if !shells[name] || name != strings.TrimPrefix(command, "-") {
 		return command
 	}
-	for _, a := range args[1:] {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
 		switch {
 		case a == "-c":
 			return name + " -c"
 		case a == "--" || a == "-":
 			return command
+		case optionWithValue[a]:
+			i++ // its value is no script
 		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
 			continue
 		default:

@@ -16,6 +16,9 @@ func TestForegroundCommand(t *testing.T) {
 		{"fish", []string{"fish", "--no-config"}, "fish"},
 		{"python3", []string{"python3", "x.py"}, "python3"},
 		{"bash", nil, "bash"},
+		{"bash", []string{"bash", "--noprofile", "--rcfile", "/w/rc", "-i"}, "bash"},
+		{"bash", []string{"bash", "-o", "vi", "x.sh"}, "x.sh"},
+		{"fish", []string{"fish", "-C", "set x 1"}, "fish"},
 		{"node", []string{"bash", "x.sh"}, "node"},
 	} {
 		if got := ForegroundCommand(tc.cmd, tc.args); got != tc.want {

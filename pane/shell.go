@@ -78,6 +78,92 @@ func NewRun(sh Shell, command string) Run {
 	return r
 }
 
+// A typed command line longer than typeLimit bytes (or a command longer than
+// typeTotal) is not typed: it goes to the shell in a file (NewSourcedRun).
+// A terminal in canonical mode cuts lines at MaxCanonLine bytes; line
+// editors have no limit, but typing megabytes through them is slow.
+const (
+	typeLimit = 1024
+	typeTotal = 8 << 10
+)
+
+// TooLongToType reports whether typed (a run's Typed) is too long to type
+// whole in every shell: then the command goes through a file.
+func TooLongToType(typed string) bool {
+	if len(typed) > typeTotal {
+		return true
+	}
+	for rest := typed; rest != ""; {
+		line, after, _ := strings.Cut(rest, "\n")
+		if len(line) > typeLimit {
+			return true
+		}
+		rest = after
+	}
+	return false
+}
+
+// SourceScript is the content of the file a sourced run reads from path:
+// a first line that removes the file (the shell has it open, or read it
+// whole; no copy outlives the run even when panectl is killed), then the
+// command. `command rm` skips aliases and functions named rm.
+func SourceScript(sh Shell, path, command string) string {
+	return "command rm -f -- " + quote(sh, path) + "\n" + command + "\n"
+}
+
+// NewSourcedRun is NewRun for a command written to the file at path
+// (SourceScript): the shell sources it (. in sh, source in fish) in the
+// current shell, so cd, variables and functions take effect as if it had
+// been typed; the status is the command's.
+func NewSourcedRun(sh Shell, path string) Run {
+	if sh == ShellFish {
+		return NewRun(sh, "source "+quote(sh, path))
+	}
+	return NewRun(sh, ". "+quote(sh, path))
+}
+
+// quote quotes s as one word for sh: single quotes (fish: also with \ and
+// \' escapes).
+func quote(sh Shell, s string) string {
+	if sh == ShellFish {
+		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// StatusProbe is a line that prints the status of the shell's last command
+// ($?, fish: $status) after a marker: typed when an interrupt ended a run
+// without its end marker, it reads the status the shell reports. The
+// printed line is printed + ":" + the status.
+func StatusProbe(sh Shell) (typed, printed string) {
+	n := nonce()
+	v := `"$?"`
+	if sh == ShellFish {
+		v = "$status"
+	}
+	return " printf '" + `\120ANECTL:S:` + n + `:%d\n' ` + v, markerWord + ":S:" + n
+}
+
+// ScanStatus finds a status probe's printed line in lines: the status and
+// whether it was there.
+func ScanStatus(lines []string, printed string) (int, bool) {
+	for _, l := range lines {
+		i := strings.Index(l, printed+":")
+		if i < 0 {
+			continue
+		}
+		rest := l[i+len(printed)+1:]
+		k := 0
+		for k < len(rest) && (rest[k] >= '0' && rest[k] <= '9' || k == 0 && rest[k] == '-') {
+			k++
+		}
+		if st, err := strconv.Atoi(rest[:k]); err == nil {
+			return st, true
+		}
+	}
+	return 0, false
+}
+
 // Probe is a harmless line that prints a marker of its own: typed after a
 // run whose begin marker did not show, it tells a lost line (the probe
 // prints, the begin marker never came before it) from a slow shell (the
@@ -171,6 +257,9 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 	}
 	var n int
 	if sh == ShellFish {
+		if fishHeredoc(command) {
+			return 0, fmt.Errorf("%w: fish has no heredocs (<<): feed the text another way, e.g. printf '%%s\\n' 'line one' 'line two' | cat, or write it to a file first", ErrParse)
+		}
 		n = fishStatements(command)
 	} else {
 		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false)).Parse(strings.NewReader(command), "")
@@ -186,6 +275,31 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 		return n, fmt.Errorf("%w: the command holds %d top-level statements (separated by ';', '&' or a newline); run refuses them so that one exit status answers for one command: join them with && (stops at the first failure), group them in { ...; } or ( ... ), or pass --allow-multi (allow_multi in JSON) to get the status of the last one", ErrMultiStatement, n)
 	}
 	return n, nil
+}
+
+// fishHeredoc reports whether command holds << outside quotes and
+// comments: a heredoc, which fish does not have (it reports "Expected a
+// string, but found a redirection").
+func fishHeredoc(command string) bool {
+	for i := 0; i < len(command); i++ {
+		switch ch := command[i]; {
+		case ch == '\\':
+			i++
+		case ch == '\'' || ch == '"':
+			for i++; i < len(command) && command[i] != ch; i++ {
+				if command[i] == '\\' {
+					i++
+				}
+			}
+		case ch == '#' && (i == 0 || command[i-1] == ' ' || command[i-1] == '\t' || command[i-1] == '\n' || command[i-1] == ';'):
+			for i < len(command) && command[i] != '\n' {
+				i++
+			}
+		case ch == '<' && i+1 < len(command) && command[i+1] == '<':
+			return true
+		}
+	}
+	return false
 }
 
 // fishStatements counts fish's top-level statements: separated by ';' or a

@@ -90,7 +90,7 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	if ok {
 		cur = prev.Cursor
 	}
-	r, err := Read(ctx, c, id, cur, ReadOptions{MaxLines: opt.MaxLines})
+	r, err := ReadAny(ctx, c, info, cur, ReadOptions{MaxLines: opt.MaxLines})
 	if err != nil {
 		return StatusResult{}, err
 	}

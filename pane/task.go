@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -14,31 +15,38 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/tmux"
 )
 
 // Background tasks (SPEC.md section 8). A task is a pane in the detached
-// session TaskSession, made with remain-on-exit so its output and status
-// stay readable after it ends. Its id is "t" and the pane's number (pane ids
-// are never reused by a tmux server, so neither are task ids). Its state is
-// in the task pane's user options, so every panectl process sees it:
+// session TaskSession, made with remain-on-exit so its screen stays after it
+// ends. Its id is "t" and the pane's number (pane ids are never reused by a
+// tmux server, so neither are task ids).
 //
-//	@panectl_task       base64url JSON TaskSpec, written once at creation
-//	@panectl_task_exit  "code:N" or "signal:N", written by the supervisor
-//	@panectl_task_state "killed" or "timed_out", written by whoever stopped it
+// The pane runs panectl's supervisor (`panectl __task-exec`, see
+// waiter.SuperviseTask), which gives the command a terminal of its own and
+// copies what the command writes both to the pane and to the task's journal.
+// The task's record lives in the state directory (state.go), in a directory
+// named by the task id, so it stays readable when the pane is gone:
 //
-// The pane runs panectl's own supervisor (`panectl __task-exec`), which
-// starts `SHELL -c COMMAND`, records how it ended (exit code or signal:
-// tmux 3.3 does not report a signal, and loses the status of a process that
-// ends very fast), and enforces the task's time limit.
+//	task.json  the TaskSpec, written once by the process that started it
+//	run        "SUPERVISOR_PID COMMAND_PID": the command leads its own process group
+//	stop       "killed" or "timed_out": why it is being stopped (first writer wins)
+//	exit       JSON taskExit: how the command ended, written by the supervisor
+//	journal/   everything the command wrote to its terminal (journal.go)
+//
+// The task pane's user options point to it and mirror the end for tmux
+// formats: @panectl_task (the spec), @panectl_journal (the journal
+// directory), @panectl_task_exit ("code:N" or "signal:N").
 const (
 	TaskSession   = "panectl-tasks"
 	taskOpt       = "@panectl_task"
 	taskExitOpt   = "@panectl_task_exit"
-	taskStateOpt  = "@panectl_task_state"
 	taskHistory   = 10000
 	TaskKillGrace = 2 * time.Second
+	// TasksChannel is the tmux wait-for channel every supervisor signals
+	// when its task has ended (besides the task's own TaskChannel).
+	TasksChannel = "panectl-tasks-ended"
 )
 
 // Task statuses.
@@ -53,23 +61,35 @@ const (
 // ErrNoTask: no such task (exit 4).
 var ErrNoTask = errors.New("no such task")
 
-// TaskSpec is what a task was asked to do.
+// TaskSpec is what a task was asked to do, and where.
 type TaskSpec struct {
-	Command string `json:"c"`
-	Shell   string `json:"sh"`
-	Started int64  `json:"at"`            // unix ms
-	LimitMS int64  `json:"lim,omitempty"` // time limit, 0: none
+	Command   string `json:"c"`
+	Shell     string `json:"sh"`
+	Started   int64  `json:"at"`            // unix ms
+	LimitMS   int64  `json:"lim,omitempty"` // time limit, 0: none
+	PaneID    string `json:"pane,omitempty"`
+	SessionID string `json:"session,omitempty"`
 }
 
 // Task is a task as read at one moment.
 type Task struct {
-	ID     string
-	Spec   TaskSpec
-	Pane   tmux.PaneInfo
-	Status string
-	Exit   *int // exit code when it exited
-	Signal int  // signal that ended it
-	Ended  time.Time
+	ID      string
+	Spec    TaskSpec
+	Pane    tmux.PaneInfo // zero when the pane is gone
+	Status  string
+	Exit    *int // exit code when it exited (nil when killed)
+	Signal  int  // signal that ended it
+	Ended   time.Time
+	Dir     string // the task's record directory
+	Journal string // its journal directory
+}
+
+// SessionID is the session the task's pane was made in.
+func (t Task) SessionID() string {
+	if t.Pane.SessionID != "" {
+		return t.Pane.SessionID
+	}
+	return t.Spec.SessionID
 }
 
 var taskIDRE = regexp.MustCompile(`^t([0-9]+)$`)
@@ -89,11 +109,18 @@ func TaskPaneID(id string) (string, bool) {
 // TaskIDOf is the task id of a task pane ("%7" -> "t7").
 func TaskIDOf(paneID string) string { return "t" + strings.TrimPrefix(paneID, "%") }
 
+// TaskDir is the record directory of task id in the state directory.
+func TaskDir(stateDir, id string) string { return filepath.Join(stateDir, id) }
+
+// TaskJournal is the journal directory of the task whose record is in dir.
+func TaskJournal(dir string) string { return filepath.Join(dir, "journal") }
+
 // StartTask creates the task pane running `self __task-exec` with the
 // command. self is the panectl binary and its leading arguments (-S socket).
-// The pane is made with a placeholder process, remain-on-exit and the task
-// option are set, then the supervisor replaces the placeholder
-// (respawn-pane), so even a command that ends at once leaves its pane.
+// The pane is made with a placeholder process; the record is written,
+// remain-on-exit and the options are set, then the supervisor replaces the
+// placeholder (respawn-pane), so even a command that ends at once leaves
+// its pane and its record.
 func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, self []string) (Task, error) {
 	opts := tmux.NewOptions{WindowIn: "=" + TaskSession, CWD: cwd, HistoryLimit: taskHistory, Command: []string{"cat"}}
 	info, err := c.NewPane(ctx, opts)
@@ -109,8 +136,25 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 	if err != nil {
 		return Task{}, err
 	}
+	fail := func(err error) (Task, error) {
+		_ = c.KillPane(ctx, info.ID)
+		return Task{}, err
+	}
+	state, err := StateDir(ctx, c)
+	if err != nil {
+		return fail(err)
+	}
+	id := TaskIDOf(info.ID)
+	dir := TaskDir(state, id)
+	spec.PaneID, spec.SessionID = info.ID, info.SessionID
 	b, _ := json.Marshal(spec)
-	argv := append(append([]string{}, self...), "__task-exec", info.ID, "--", spec.Shell, "-c", spec.Command)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fail(err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "task.json"), b); err != nil {
+		return fail(err)
+	}
+	argv := append(append([]string{}, self...), "__task-exec", info.ID, dir, "--", spec.Shell, "-c", spec.Command)
 	respawn := tmux.Command{"respawn-pane", "-k", "-t", info.ID}
 	if cwd != "" {
 		respawn = append(respawn, "-c", tmux.FormatLiteral(cwd)) // tmux expands formats in -c
@@ -119,59 +163,70 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 	if _, err := c.RunList(ctx, nil,
 		tmux.Command{"set-option", "-p", "-t", info.ID, "remain-on-exit", "on"},
 		tmux.Command{"set-option", "-p", "-t", info.ID, taskOpt, base64.RawURLEncoding.EncodeToString(b)},
+		tmux.Command{"set-option", "-p", "-t", info.ID, JournalOption, TaskJournal(dir)},
 		respawn); err != nil {
-		_ = c.KillPane(ctx, info.ID)
-		return Task{}, err
+		_ = os.RemoveAll(dir)
+		return fail(err)
 	}
-	return Task{ID: TaskIDOf(info.ID), Spec: spec, Pane: info, Status: TaskRunning}, nil
+	return Task{ID: id, Spec: spec, Pane: info, Status: TaskRunning, Dir: dir, Journal: TaskJournal(dir)}, nil
 }
 
-// LoadTask reads a task by id. Unknown id, or a pane that is not a task:
-// an error wrapping ErrNoTask.
+// LoadTask reads a task by id. Unknown id: an error wrapping ErrNoTask.
+// A task whose pane is gone is still read (from its record), with a zero
+// Pane.
 func LoadTask(ctx context.Context, c *tmux.Client, id string) (Task, error) {
 	pid, ok := TaskPaneID(id)
 	if !ok {
 		return Task{}, fmt.Errorf("%w: %q is not a task id (tasks are named tN; see: panectl tasks)", ErrNoTask, id)
 	}
+	state, err := FindStateDir(ctx, c)
+	if err != nil {
+		return Task{}, err
+	}
+	spec, err := ReadTaskSpec(TaskDir(state, id))
+	if err != nil || state == "" {
+		return Task{}, fmt.Errorf("%w %s on the tmux server at %s (see: panectl tasks)", ErrNoTask, id, c.Server.Socket)
+	}
 	info, err := c.Pane(ctx, pid)
-	if errors.Is(err, tmux.ErrPaneNotFound) {
-		return Task{}, fmt.Errorf("%w %s on the tmux server at %s (its pane is gone; see: panectl tasks)", ErrNoTask, id, c.Server.Socket)
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, tmux.ErrPaneNotFound) {
 		return Task{}, err
 	}
-	opts, err := c.PaneOptions(ctx, pid, taskOpt)
-	if errors.Is(err, tmux.ErrPaneNotFound) {
-		return Task{}, fmt.Errorf("%w %s (its pane is gone)", ErrNoTask, id)
-	}
-	if err != nil {
-		return Task{}, err
-	}
-	t, ok := taskFrom(info, opts)
-	if !ok {
-		return Task{}, fmt.Errorf("%w: pane %s is not a panectl task", ErrNoTask, pid)
-	}
-	return t, nil
+	return taskFrom(id, TaskDir(state, id), spec, info), nil
 }
 
-// ListTasks reads every task of the server, oldest first.
+// ListTasks reads every task of the server (those whose panes are gone
+// too), oldest first.
 func ListTasks(ctx context.Context, c *tmux.Client) ([]Task, error) {
+	state, err := FindStateDir(ctx, c)
+	if err != nil || state == "" {
+		return nil, err
+	}
 	panes, err := c.ListPanes(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var tasks []Task
+	byID := map[string]tmux.PaneInfo{}
 	for _, p := range panes {
-		if p.SessionName != TaskSession {
+		byID[p.ID] = p
+	}
+	entries, err := os.ReadDir(state)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil // removed by hand: no tasks left
+	}
+	if err != nil {
+		return nil, err
+	}
+	var tasks []Task
+	for _, e := range entries {
+		pid, ok := TaskPaneID(e.Name())
+		if !ok || !e.IsDir() {
 			continue
 		}
-		opts, err := c.PaneOptions(ctx, p.ID, taskOpt)
+		spec, err := ReadTaskSpec(TaskDir(state, e.Name()))
 		if err != nil {
-			continue // gone meanwhile
+			continue // being made, or removed meanwhile
 		}
-		if t, ok := taskFrom(p, opts); ok {
-			tasks = append(tasks, t)
-		}
+		tasks = append(tasks, taskFrom(e.Name(), TaskDir(state, e.Name()), spec, byID[pid]))
 	}
 	sort.Slice(tasks, func(i, j int) bool {
 		a, _ := strconv.Atoi(tasks[i].ID[1:])
@@ -181,37 +236,52 @@ func ListTasks(ctx context.Context, c *tmux.Client) ([]Task, error) {
 	return tasks, nil
 }
 
-func taskFrom(info tmux.PaneInfo, opts map[string]string) (Task, bool) {
-	raw, ok := opts[taskOpt]
-	if !ok {
-		return Task{}, false
-	}
+// ReadTaskSpec reads a task's spec from its record directory.
+func ReadTaskSpec(dir string) (TaskSpec, error) {
 	var spec TaskSpec
-	b, err := base64.RawURLEncoding.DecodeString(raw)
-	if err != nil || json.Unmarshal(b, &spec) != nil {
-		return Task{}, false
+	b, err := os.ReadFile(filepath.Join(dir, "task.json"))
+	if err != nil {
+		return spec, err
 	}
-	t := Task{ID: TaskIDOf(info.ID), Spec: spec, Pane: info, Status: TaskRunning}
-	exit, hasExit := opts[taskExitOpt]
-	if !info.Dead && !hasExit {
-		return t, true
+	return spec, json.Unmarshal(b, &spec)
+}
+
+// taskExit is how a task's command ended, as its supervisor recorded it.
+type taskExit struct {
+	Code   *int  `json:"code,omitempty"`
+	Signal int   `json:"signal,omitempty"`
+	At     int64 `json:"at"`  // unix ms
+	End    int64 `json:"end"` // journal end offset
+}
+
+// taskFrom builds a task from its record and its pane (zero when gone).
+func taskFrom(id, dir string, spec TaskSpec, info tmux.PaneInfo) Task {
+	t := Task{ID: id, Spec: spec, Pane: info, Status: TaskRunning, Dir: dir, Journal: TaskJournal(dir)}
+	stop := TaskStopped(dir)
+	var ex taskExit
+	if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil && json.Unmarshal(b, &ex) == nil {
+		t.Exit, t.Signal, t.Ended = ex.Code, ex.Signal, time.UnixMilli(ex.At)
+	} else {
+		sup, _, started := TaskRun(dir)
+		switch {
+		case started && processAlive(sup):
+			return t // running, or being stopped
+		case !started && info.ID != "" && !info.Dead:
+			return t // the supervisor is starting
+		case !started && info.Dead && info.DeadKnown && info.DeadSignal == 0:
+			t.Exit = &info.DeadStatus // the supervisor could not run
+		default:
+			// the supervisor is gone without a record (killed with SIGKILL)
+			if stop == "" {
+				stop = TaskKilled
+			}
+		}
 	}
-	kind, num, _ := strings.Cut(exit, ":")
-	n, _ := strconv.Atoi(num)
 	switch {
-	case kind == "code":
-		t.Exit = &n
-	case kind == "signal":
-		t.Signal = n
-	case info.Dead: // the supervisor itself was killed (SIGKILL)
-		t.Signal = 9
-	}
-	if ms, err := strconv.ParseInt(opts[taskExitOpt+"_at"], 10, 64); err == nil {
-		t.Ended = time.UnixMilli(ms)
-	}
-	switch state := opts[taskStateOpt]; {
-	case state == TaskKilled || state == TaskTimedOut:
-		t.Status = state
+	case stop == TaskKilled:
+		t.Status, t.Exit = TaskKilled, nil
+	case stop == TaskTimedOut:
+		t.Status = TaskTimedOut
 	case t.Exit == nil:
 		t.Status = TaskKilled
 	case *t.Exit == 0:
@@ -219,75 +289,111 @@ func taskFrom(info tmux.PaneInfo, opts map[string]string) (Task, bool) {
 	default:
 		t.Status = TaskFailed
 	}
-	return t, true
+	return t
 }
 
-// RecordTaskExit is called by the supervisor when the command ended.
-func RecordTaskExit(ctx context.Context, c *tmux.Client, paneID string, code, signal int) error {
+// TaskRun reads the pids the supervisor recorded once it started the
+// command: its own and the command's (which leads the command's process
+// group). started is false before that.
+func TaskRun(dir string) (supervisor, command int, started bool) {
+	b, err := os.ReadFile(filepath.Join(dir, "run"))
+	if err != nil {
+		return 0, 0, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 2 {
+		return 0, 0, false
+	}
+	s, err1 := strconv.Atoi(f[0])
+	p, err2 := strconv.Atoi(f[1])
+	return s, p, err1 == nil && err2 == nil
+}
+
+// RecordTaskRun is called by the supervisor once the command started.
+func RecordTaskRun(dir string, supervisor, command int) error {
+	return writeFileAtomic(filepath.Join(dir, "run"), []byte(fmt.Sprintf("%d %d\n", supervisor, command)))
+}
+
+// TaskStopped returns why the task is being stopped (TaskKilled,
+// TaskTimedOut) or "".
+func TaskStopped(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "stop"))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// MarkTask records why a task is being stopped (TaskKilled, TaskTimedOut),
+// before the signals are sent. The first reason recorded stays.
+func MarkTask(dir, state string) error {
+	f, err := os.OpenFile(filepath.Join(dir, "stop"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(state + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// RecordTaskExit is called by the supervisor when the command ended and
+// its journal is complete (end is the journal's end offset).
+func RecordTaskExit(dir string, code, signal int, end int64) error {
+	ex := taskExit{Signal: signal, At: time.Now().UnixMilli(), End: end}
+	if signal == 0 {
+		ex.Code = &code
+	}
+	b, _ := json.Marshal(ex)
+	return writeFileAtomic(filepath.Join(dir, "exit"), b)
+}
+
+// NotifyTaskEnded mirrors the end into the task pane's options (for tmux
+// formats and `watch`) and wakes task waits at once. The pane, or the
+// whole server, may be gone: then only what can be done is done.
+func NotifyTaskEnded(ctx context.Context, c *tmux.Client, paneID string, code, signal int) error {
 	v := "code:" + strconv.Itoa(code)
 	if signal > 0 {
 		v = "signal:" + strconv.Itoa(signal)
 	}
-	if err := c.SetPaneOptions(ctx, paneID, map[string]string{
+	err := c.SetPaneOptions(ctx, paneID, map[string]string{
 		taskExitOpt: v, taskExitOpt + "_at": strconv.FormatInt(time.Now().UnixMilli(), 10),
-	}, nil); err != nil {
-		return err
+	}, nil)
+	if serr := c.Signal(ctx, TaskChannel(paneID)); serr != nil && err == nil {
+		err = serr
 	}
-	return c.Signal(ctx, TaskChannel(paneID)) // wakes task waits at once
+	_ = c.Signal(ctx, TasksChannel)
+	return err
 }
 
 // TaskChannel is the tmux wait-for channel a task's supervisor signals when
 // it has recorded how the task ended.
 func TaskChannel(paneID string) string { return "panectl-task-" + TaskIDOf(paneID) }
 
-// MarkTask records why a task is being stopped (TaskKilled, TaskTimedOut),
-// before the signals are sent.
-func MarkTask(ctx context.Context, c *tmux.Client, paneID, state string) error {
-	return c.SetPaneOptions(ctx, paneID, map[string]string{taskStateOpt: state}, nil)
+// SignalTask sends sig to the task command's process group (the command
+// leads it, in a session of its own on the supervisor's terminal), so the
+// command and its children get it, as they would from their terminal.
+// ok is false when there is no such group (not started yet, or ended).
+func SignalTask(t Task, sig syscall.Signal) (ok bool, err error) {
+	_, pgid, started := TaskRun(t.Dir)
+	if !started || pgid <= 0 {
+		return false, nil
+	}
+	if err := syscall.Kill(-pgid, sig); err != nil {
+		if errors.Is(err, syscall.ESRCH) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
 }
 
-// SignalTask sends sig to the task's process group (the pane's first
-// process leads it: tmux starts each pane in a new session), so the
-// command and its children get it, as they would from the terminal.
-func SignalTask(t Task, sig syscall.Signal) error {
-	if t.Pane.PID <= 0 {
-		return fmt.Errorf("task %s has no process", t.ID)
-	}
-	if err := syscall.Kill(-t.Pane.PID, sig); err != nil {
-		if err2 := syscall.Kill(t.Pane.PID, sig); err2 != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// TaskOutput captures the task pane's whole output: as written (with
-// colour escapes, which tmux re-encodes) and plain. truncated: history is
-// at its limit, so the oldest lines may be gone.
-func TaskOutput(ctx context.Context, c *tmux.Client, t Task) (raw, plain string, truncated bool, err error) {
-	info, texts, err := c.Snapshot(ctx, t.Pane.ID,
-		tmux.CaptureSpec{FromOldest: true, ToBottom: true, Join: true, Escapes: true},
-		tmux.CaptureSpec{FromOldest: true, ToBottom: true, Join: true})
-	if err != nil {
-		return "", "", false, err
-	}
-	trim := func(s string) string {
-		lines := strings.Split(s, "\n")
-		for i := range lines {
-			lines[i] = strings.TrimRight(lines[i], " \t")
-		}
-		for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
-			lines = lines[:len(lines)-1]
-		}
-		// remain-on-exit writes "Pane is dead (status N, DATE)" (tmux's
-		// default remain-on-exit-format) below the output: not the task's
-		if info.Dead && len(lines) > 0 && strings.HasPrefix(ansi.Strip(lines[len(lines)-1]), "Pane is dead") {
-			lines = lines[:len(lines)-1]
-		}
-		return strings.TrimRight(strings.Join(lines, "\n"), "\n \t")
-	}
-	return trim(texts[0]), trim(texts[1]), info.HistoryLimit > 0 && info.HistorySize >= info.HistoryLimit, nil
-}
+// RemoveTask deletes a task's record and journal.
+func RemoveTask(t Task) error { return os.RemoveAll(t.Dir) }
 
 // TaskShell picks the shell a background command runs under: the shell of
 // the pane it was started from, else $SHELL, else sh.
@@ -299,4 +405,18 @@ func TaskShell(paneCommand string) string {
 		return s
 	}
 	return "sh"
+}
+
+// writeFileAtomic writes a file (0600) by renaming a temporary one, so a
+// reader sees the old content or the new, never a part.
+func writeFileAtomic(path string, b []byte) error {
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

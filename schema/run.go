@@ -8,6 +8,8 @@ type RunInput struct {
 	AllowMulti bool     `json:"allow_multi,omitempty" jsonschema:"accept several top-level statements (a; b); the exit code is the last one's"`
 	MaxLines   int      `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
 	Background bool     `json:"background,omitempty" jsonschema:"run in a new pane of the detached session panectl-tasks and return a task id at once"`
+	WhenReady  bool     `json:"when_ready,omitempty" jsonschema:"type the command only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is typed, exit 3; not ready before the timeout: exit 124"`
+	ClearLine  bool     `json:"clear_line,omitempty" jsonschema:"kill text already on the shell's input line first (else such text refuses the run, exit 3, naming it)"`
 }
 
 // RunOutput is the output of run_shell_command. A foreground run fills
@@ -16,12 +18,12 @@ type RunInput struct {
 type RunOutput struct {
 	PaneID    string   `json:"pane_id" jsonschema:"the pane the command ran in (the task's pane for a background run)"`
 	Command   string   `json:"command" jsonschema:"the command as given"`
-	ExitCode  *int     `json:"exit_code" jsonschema:"the command's exit status; null unless outcome is completed (or for a background run)"`
+	ExitCode  *int     `json:"exit_code" jsonschema:"the command's exit status, or the status the shell reports after an interrupt; null for timeout and exited (and for a background run), or when an interrupted shell did not report one"`
 	Output    []string `json:"output" jsonschema:"the command's own output lines: no echo, no prompt, no marker text (empty for a background run)"`
 	Truncated bool     `json:"truncated" jsonschema:"more than max_lines lines (the newest were kept), or the start of the output left the pane's history"`
 	Seconds   float64  `json:"seconds" jsonschema:"how long the run took, in seconds"`
 	Cursor    string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
-	Outcome   string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (exit 130)"`
+	Outcome   string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (an interrupt from anyone, e.g. C-c pressed in the pane or SIGINT to the command, or panectl itself was interrupted: exit 130)"`
 	Attempts  int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
 	Note      string   `json:"note,omitempty" jsonschema:"caveats"`
 	TaskID    string   `json:"task_id,omitempty" jsonschema:"background runs: the task id (tN), accepted wherever a pane is"`
@@ -34,9 +36,10 @@ type TaskInput struct {
 	TaskID string `json:"task_id" jsonschema:"a task id (tN) from run_shell_command with background"`
 }
 
-// WaitTaskInput is the input of wait_task.
+// WaitTaskInput is the input of wait_task: a task_id, or any.
 type WaitTaskInput struct {
-	TaskID  string   `json:"task_id" jsonschema:"a task id (tN) from run_shell_command with background"`
+	TaskID  string   `json:"task_id,omitempty" jsonschema:"a task id (tN) from run_shell_command with background; required unless any"`
+	Any     bool     `json:"any,omitempty" jsonschema:"wait for the next task of the server to end (whoever started it), instead of task_id"`
 	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 
@@ -51,20 +54,23 @@ type CompletionFrame struct {
 	ExitCode         *int    `json:"exit_code" jsonschema:"the exit status; null while running or when killed by a signal"`
 	Signal           int     `json:"signal,omitempty" jsonschema:"the signal that ended it, when one did"`
 	Command          string  `json:"command" jsonschema:"the command"`
-	OutputPreview    string  `json:"output_preview" jsonschema:"the tail of the output, at most 300 bytes, valid UTF-8, cut on a character boundary"`
-	OutputTruncated  bool    `json:"output_truncated" jsonschema:"the preview is not the whole output (or output left the pane's history)"`
-	OriginalTokens   int     `json:"original_tokens" jsonschema:"o200k_base tokens of the output as written (with ANSI escapes); an estimate (bytes/4) when tokens_skipped"`
+	OutputPreview    string  `json:"output_preview" jsonschema:"the tail of the command's own output (from its journal: ANSI removed, carriage-return redraws collapsed), at most 300 bytes, valid UTF-8, cut on a character boundary"`
+	OutputTruncated  bool    `json:"output_truncated" jsonschema:"the preview is not the whole output (or the journal dropped its oldest part)"`
+	OriginalTokens   *int    `json:"original_tokens,omitempty" jsonschema:"o200k_base tokens of the whole output as written (its journal, ANSI escapes included); omitted when tokens_skipped"`
 	CompressedTokens *int    `json:"compressed_tokens,omitempty" jsonschema:"o200k_base tokens after compression (ANSI removed, carriage-return redraws collapsed, identical line runs folded); omitted when tokens_skipped"`
 	TokensSkipped    bool    `json:"tokens_skipped" jsonschema:"the output exceeds 128 KiB and was not tokenized"`
 	Seconds          float64 `json:"seconds" jsonschema:"seconds since the task started (until it ended, when known)"`
 }
 
 // ListTasksInput is the input of list_tasks.
-type ListTasksInput struct{}
+type ListTasksInput struct {
+	Prune bool `json:"prune,omitempty" jsonschema:"first remove every task that has ended (its pane, record and journal), the journals of journaled panes that are gone, and the state of tmux servers that no longer run"`
+}
 
 // ListTasksOutput is the output of list_tasks.
 type ListTasksOutput struct {
-	Tasks []CompletionFrame `json:"tasks" jsonschema:"every background task of the server, oldest first, with its frame"`
+	Tasks  []CompletionFrame `json:"tasks" jsonschema:"every background task of the server, oldest first, with its frame (tasks whose pane is gone included)"`
+	Pruned []string          `json:"pruned,omitempty" jsonschema:"with prune: the ids of the tasks removed"`
 }
 
 // WaitTaskOutput is the output of wait_task: the completion frame, and the

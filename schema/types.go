@@ -56,12 +56,14 @@ type NewPaneInput struct {
 	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"minimum=0,maximum=2147483647"`
 	Env          []string `json:"env,omitempty" jsonschema:"environment variables as K=V"`
 	Command      []string `json:"command,omitempty" jsonschema:"command and arguments to run instead of the default shell"`
+	Journal      bool     `json:"journal,omitempty" jsonschema:"keep everything the pane's program writes in a journal file (bounded: the newest 64 MiB), independent of history-limit; capture and status then read it, losing no line"`
 }
 
 // NewPaneOutput is the output of new_pane.
 type NewPaneOutput struct {
 	PaneSummary
-	Cursor string `json:"cursor" jsonschema:"cursor at the start of the new pane's output"`
+	Cursor  string `json:"cursor" jsonschema:"cursor at the start of the new pane's output"`
+	Journal string `json:"journal,omitempty" jsonschema:"with journal: the directory of the pane's journal"`
 }
 
 // PaneInput names one pane: the input of kill_pane and cursor.
@@ -83,29 +85,37 @@ type CursorOutput struct {
 
 // SendTextInput is the input of send_text.
 type SendTextInput struct {
-	PaneID string `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Text   string `json:"text" jsonschema:"literal text to type, at most 1 MiB (1048576 bytes of UTF-8); tmux key names are not interpreted; text with newlines is delivered as one bracketed paste" limits:"maxLength=1048576"`
-	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter after the text"`
+	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Text      string   `json:"text" jsonschema:"literal text to type, at most 1 MiB (1048576 bytes of UTF-8); tmux key names are not interpreted; text with newlines is delivered as one bracketed paste" limits:"maxLength=1048576"`
+	Submit    bool     `json:"submit,omitempty" jsonschema:"press Enter once the program has taken the text (a keystroke of its own, after the echo or a short settle, so agent composers do not take it as a pasted newline), then verify that the text was submitted (submitted); holds the pane's action lock, so concurrent runs and submissions on the pane are served in turn"`
+	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"type only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: type nothing, exit 3; not ready before the timeout: type nothing, exit 124"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready and the wait for the pane's action lock may take, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 
 // SendOutput is the output of send_text, send_specials and send_ascii.
 type SendOutput struct {
-	PaneID string `json:"pane_id" jsonschema:"the pane"`
-	Cursor string `json:"cursor" jsonschema:"cursor from just before typing: pass it to wait_for_text or capture to read what the input caused"`
-	Bytes  int    `json:"bytes" jsonschema:"bytes (or keys) sent"`
+	PaneID    string `json:"pane_id" jsonschema:"the pane"`
+	Cursor    string `json:"cursor" jsonschema:"cursor from just before typing: pass it to wait_for_text or capture to read what the input caused"`
+	Bytes     int    `json:"bytes" jsonschema:"bytes (or keys) sent"`
+	Submitted *bool  `json:"submitted,omitempty" jsonschema:"with submit: true when the submission took effect (a shell's cursor left the input line; a program's input line no longer holds the text, or it turned busy); false when the text still sits unsent after a second Enter, or when it never showed on the input line so that the submission could not be verified (note says which)"`
+	Note      string `json:"note,omitempty" jsonschema:"caveats: copy mode left to type, how the submission was judged"`
 }
 
 // SendSpecialsInput is the input of send_specials.
 type SendSpecialsInput struct {
-	PaneID string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Keys   []string `json:"keys" jsonschema:"key names: Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space" limits:"minItems=1"`
+	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Keys      []string `json:"keys" jsonschema:"key names: Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space" limits:"minItems=1"`
+	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"press the keys only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 
 // SendASCIIInput is the input of send_ascii.
 type SendASCIIInput struct {
-	PaneID string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Codes  []int    `json:"codes,omitempty" jsonschema:"bytes as decimal numbers 0..255" limits:"minimum=0,maximum=255"`
-	Hex    []string `json:"hex,omitempty" jsonschema:"bytes as two hex digits each, e.g. c3 a9"`
+	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Codes     []int    `json:"codes,omitempty" jsonschema:"bytes as decimal numbers 0..255" limits:"minimum=0,maximum=255"`
+	Hex       []string `json:"hex,omitempty" jsonschema:"bytes as two hex digits each, e.g. c3 a9"`
+	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"send only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 
 // CaptureInput is the input of capture.

@@ -212,6 +212,10 @@ type NewOptions struct {
 	HistoryLimit int      // history-limit for this pane; 0 = server default
 	Env          []string // -e K=V
 	Command      []string // shell command; nil = default shell
+	// Then is a tmux command (its name, then its arguments, without -t)
+	// run on the new pane in the same command list that makes it, so before
+	// tmux reads a byte of the pane's output (pipe-pane).
+	Then []string
 	// ExitCheck: hold the new pane (remain-on-exit) this long and report a
 	// command that exits meanwhile as ErrPaneExited; 0 reports only a pane
 	// already gone when it is first read.
@@ -268,27 +272,58 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 			return PaneInfo{}, err
 		}
 	}
-	list := CommandList{create}
 	const saved = "@panectl-saved-history-limit"
 	restore := CommandList{{"set-option", "-gF", "history-limit", "#{" + saved + "}"}, {"set-option", "-gu", saved}}
-	if opts.HistoryLimit > 0 {
-		// One command list, so no other client's pane gets the limit, and
-		// the server started here cannot exit between two calls.
-		list = CommandList{{"start-server"},
-			{"set-option", "-gF", saved, "#{history-limit}"},
-			{"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit)},
-			create}
-		list = append(list, restore...)
+	var tmpName string
+	build := func() (CommandList, error) {
+		list := CommandList{create}
+		if len(opts.Then) > 0 {
+			var err error
+			if list, err = c.thenCommands(ctx, create, opts, &tmpName); err != nil {
+				return nil, err
+			}
+		}
+		if opts.HistoryLimit > 0 {
+			// One command list, so no other client's pane gets the limit, and
+			// the server started here cannot exit between two calls.
+			list = append(CommandList{{"start-server"},
+				{"set-option", "-gF", saved, "#{history-limit}"},
+				{"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit)}}, list...)
+			list = append(list, restore...)
+		}
+		return list, nil
+	}
+	list, err := build()
+	if err != nil {
+		return PaneInfo{}, c.notFound(opts.WindowIn, err)
 	}
 	out, err := c.runSerialized(ctx, list...)
-	for try := 0; try < 5 && errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"); try++ {
-		// The server was exiting (its last pane just closed) as this client
-		// connected; the next connection starts a new one.
-		time.Sleep(20 * time.Millisecond << try)
+retry:
+	for try := 0; try < 5 && err != nil; try++ {
+		switch {
+		case errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"):
+			// The server was exiting (its last pane just closed) as this client
+			// connected; the next connection starts a new one.
+			time.Sleep(20 * time.Millisecond << try)
+		case len(opts.Then) > 0 && opts.WindowIn != "" && strings.Contains(err.Error(), "in use"):
+			// another client took the window index chosen: choose again
+			if list, err = build(); err != nil {
+				return PaneInfo{}, c.notFound(opts.WindowIn, err)
+			}
+		default:
+			break retry
+		}
 		out, err = c.runSerialized(ctx, list...)
 	}
 	if err != nil && opts.HistoryLimit > 0 {
 		_, _ = c.RunList(ctx, nil, restore...) // the list stopped at the failed command
+	}
+	if err != nil && tmpName != "" {
+		// made, but the session could not take its default name (a
+		// session already has it): it keeps the temporary one
+		if id, err2 := c.Run(ctx, "display-message", "-p", "-t", "="+tmpName+":", "#{pane_id}"); err2 == nil {
+			out, err = id, nil
+		}
 	}
 	if err != nil {
 		if opts.WindowIn != "" {
@@ -305,6 +340,58 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		return PaneInfo{}, exitedAtOnce(id, "")
 	}
 	return p, err
+}
+
+// thenCommands appends opts.Then to the command list that makes the pane.
+// A command list cannot name a pane it makes, so Then gets a target that
+// names it anyway: a new session gets a temporary unique name for the list
+// and then its default name back (its id number, as tmux names sessions); a
+// new window gets an explicit index, the one tmux would choose (the first
+// free one from base-index), so its automatic name is untouched.
+func (c *Client) thenCommands(ctx context.Context, create Command, opts NewOptions, tmpName *string) (CommandList, error) {
+	create = append(Command{}, create...)
+	target := ""
+	var after Command
+	*tmpName = ""
+	switch {
+	case opts.WindowIn != "":
+		sess := "=" + strings.TrimPrefix(opts.WindowIn, "=")
+		out, err := c.Run(ctx, "list-windows", "-t", sess+":", "-F", "#{window_index} #{base-index}")
+		if err != nil {
+			return nil, err
+		}
+		used := map[int]bool{}
+		base := 0
+		for _, row := range strings.Split(strings.TrimSpace(out), "\n") {
+			var i, b int
+			if _, err := fmt.Sscan(row, &i, &b); err != nil {
+				return nil, fmt.Errorf("tmux returned a malformed window row %q", row)
+			}
+			used[i], base = true, b
+		}
+		idx := base
+		for used[idx] {
+			idx++
+		}
+		target = sess + ":" + strconv.Itoa(idx)
+		for i, a := range create {
+			if a == "-t" && i+1 < len(create) {
+				create[i+1] = target
+			}
+		}
+	case opts.SessionName != "":
+		target = "=" + opts.SessionName + ":"
+	default:
+		*tmpName = "panectl-new-" + nonce()
+		create = append(create[:2:2], append(Command{"-s", *tmpName}, create[2:]...)...)
+		target = "=" + *tmpName + ":"
+		after = Command{"rename-session", "-t", "=" + *tmpName, "#{s/^[$]//:session_id}"}
+	}
+	list := CommandList{create, append(Command{opts.Then[0], "-t", target}, opts.Then[1:]...)}
+	if after != nil {
+		list = append(list, after)
+	}
+	return list, nil
 }
 
 // exitedAtOnce is the error of a new pane whose command exited at once.

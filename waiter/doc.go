@@ -1,8 +1,10 @@
 // Package waiter holds every wait of panectl (SPEC.md sections 5-8, 10, 11):
 // text (WaitForText, with Matcher), quiescence (WaitQuiet), turn state
 // (WaitForTurn, with package recognize), shell commands (Ready, Run),
-// background tasks (WaitTask, KillTask, SuperviseTask) and the ACP terminal
-// stream (WatchTerminal).
+// background tasks (WaitTask, KillTask, KillPane, FollowTasks, PruneTasks,
+// and SuperviseTask, the supervisor a task pane runs: it owns the command's
+// pseudo-terminal and process group and writes its journal) and the ACP
+// terminal stream (WatchTerminal).
 //
 // The waits on a pane (text, quiet, turn, run, watch) are event-driven:
 // Watch attaches a short-lived, read-only tmux control-mode client
@@ -13,7 +15,8 @@
 // wait polls with an adaptive interval and says so in its note
 // ("polling: ..."). WaitTask waits on the task's tmux wait-for channel,
 // which the task's supervisor signals once it has recorded the end, and
-// looks at the record once a second besides. Nothing here starts tmux processes
+// looks at the record once a second besides; FollowTasks does the same on
+// the channel every supervisor signals (pane.TasksChannel). Nothing here starts tmux processes
 // itself: package tmux does.
 //
 // Every wait ends with an outcome string (OutcomeMatched, OutcomeStopped,

@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/tmux"
@@ -62,9 +66,12 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		if info.InMode {
 			return info, "", &RefusedError{info.ID, "the pane is in copy mode (pane_in_mode); leave it (q or Escape) before running a command"}
 		}
-		sh, ok := pane.ShellOf(info.Command)
+		// a shell interpreting a script (a script waiting in read) is
+		// named after the script: it is not at its prompt
+		fg := pane.ForegroundCommand(info.Command, pane.ForegroundArgs(info.PID))
+		sh, ok := pane.ShellOf(fg)
 		if !ok && time.Since(start) >= notShellGrace {
-			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", info.Command)}
+			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
 		}
 		if ok && !info.AlternateOn {
 			if info.CursorX > 0 && quietSince.IsZero() {
@@ -105,18 +112,50 @@ type RunOptions struct {
 	Deadline time.Time
 	MaxLines int           // newest lines kept (0: all)
 	Grace    time.Duration // how long a begin marker may take before a probe (default 1s)
+	// ClearLine kills text already on the shell's input line first; without
+	// it such text refuses the run (*RefusedError).
+	ClearLine bool
 }
 
 // RunResult is how a run ended.
 type RunResult struct {
-	Outcome   string // completed, timeout, exited, interrupted
-	ExitCode  int    // the command's status (Outcome completed)
-	Output    []string
-	Truncated bool
-	Cursor    pane.Cursor
-	Attempts  int // times the command was typed (more than 1: the shell threw input away)
-	Note      string
+	Outcome     string // completed, timeout, exited, interrupted
+	ExitCode    int    // the command's status (completed), or the one the shell reported after an interrupt
+	StatusKnown bool   // ExitCode holds a status
+	Output      []string
+	Truncated   bool
+	Cursor      pane.Cursor
+	Attempts    int // times the command was typed (more than 1: the shell threw input away)
+	Note        string
 }
+
+// RejectedError: the shell rejected the typed command line (a syntax
+// error it reported with its own message). It unwraps to ErrInvalid (exit 2).
+type RejectedError struct {
+	PaneID  string
+	Shell   string
+	Message string
+}
+
+// Error gives the shell's message.
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("pane %s: the shell (%s) rejected the command, nothing ran: %s", e.PaneID, e.Shell, e.Message)
+}
+
+// Unwrap makes it invalid input.
+func (e *RejectedError) Unwrap() error { return ErrInvalid }
+
+// interruptStatus is the status a shell gives a command ended by SIGINT
+// (128 + 2): a run that ends with it was interrupted.
+const interruptStatus = 130
+
+// promptQuiet is how long the screen must rest before a shell back at its
+// prompt without the end marker is believed (an interrupt, a rejected
+// line); promptEvery paces those looks while the screen rests.
+const (
+	promptQuiet = 150 * time.Millisecond
+	promptEvery = 250 * time.Millisecond
+)
 
 // Run types a command into the pane's shell, wrapped so the shell prints a
 // begin marker, the command's output, and an end marker with its status
@@ -124,12 +163,27 @@ type RunResult struct {
 // cursor taken before typing. The wrapper is recorded in the echo ledger so
 // other processes' waits discount its echo.
 //
+// Preflight: text already on the shell's input line (typed by panectl
+// without Enter, or found after the prompt) refuses the run
+// (*RefusedError), unless ClearLine: then the line is killed first.
+//
+// A command too long to type whole (pane.TooLongToType: a terminal in
+// canonical mode cuts lines at 4095 bytes) is written to a private file
+// (mode 0600 in a 0700 directory) that the shell sources and that removes
+// itself.
+//
 // Lost input: when no begin marker shows within the grace period, a probe
 // line is typed. Shells read input in order, so a probe that prints with no
 // begin marker before it proves the command line was thrown away (a shell
 // start-up that discards typed input): it is typed again. A begin marker
 // that shows first means the shell was only slow. The command never runs
 // twice.
+//
+// The end however it comes: the end marker; the shell back at its prompt
+// without it after the begin marker (an interrupt from anyone: outcome
+// interrupted, with the status the shell then reports, read by a probe
+// line); a message from the shell and no begin marker (the line was
+// rejected: *RejectedError, the shell's message).
 //
 // Timeout: C-c is pressed, and the shell is waited for until it prints a
 // probe, so the pane is usable by the next run. Context cancelled (panectl
@@ -148,13 +202,38 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		return RunResult{}, err
 	}
 	defer src.Close()
-	sr, err := read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
+	mode, _ := pane.ReadTTYMode(opt.Info.TTY)
+	sr, scr, err := preflight(ctx, c, src, opt, mode)
 	if err != nil {
 		return RunResult{}, err
 	}
 	start, info, ledger := sr.Cursor, sr.Pane, sr.Ledger
+	w := runWatch{
+		prompt: pane.InputLineOf(scr).Left, editor: mode.Known && !mode.Canonical,
+		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(info.Command),
+	}
 	r := pane.NewRun(opt.Shell, opt.Command)
 	res := RunResult{Cursor: start}
+	var sourced string // the file a long command goes through
+	if pane.TooLongToType(r.Typed) {
+		dir, err := os.MkdirTemp("", "panectl-run-")
+		if err != nil {
+			return res, err
+		}
+		defer os.RemoveAll(dir)
+		sourced = filepath.Join(dir, "command")
+		if err := os.WriteFile(sourced, []byte(pane.SourceScript(opt.Shell, sourced, opt.Command)), 0o600); err != nil {
+			return res, err
+		}
+		r = pane.NewSourcedRun(opt.Shell, sourced)
+		res.Note = "the command was too long to type whole (a terminal in canonical mode cuts lines at 4095 bytes); the shell sourced it from a private file"
+	}
+	wrap := func(sh pane.Shell) pane.Run {
+		if sourced != "" {
+			return pane.NewSourcedRun(sh, sourced)
+		}
+		return pane.NewRun(sh, opt.Command)
+	}
 	fresh := true // ledger is as read just now
 	typeLine := func(text string) error {
 		if !fresh {
@@ -179,21 +258,33 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		// changes are events: the timer only paces the grace checks
 		interval, maxInterval = 100*time.Millisecond, 250*time.Millisecond
 	}
-	var lastFull time.Time
+	var lastFull, lastChange, lastPromptCheck time.Time
+	lastChange = typedAt
 	began := false
 	for {
 		// A cheap look at the bottom of the pane finds the end marker; the
 		// whole output is read from the start cursor only when it is
-		// there, when the pane died, or once per grace period while the
-		// begin marker is awaited.
-		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace {
+		// there, when the pane died, once per grace period while the
+		// begin marker is awaited, or when the screen has rested long
+		// enough to ask whether the shell is back at its prompt.
+		restful := time.Since(lastChange) >= promptQuiet && time.Since(lastPromptCheck) >= promptEvery
+		back := false // the shell is back at its prompt (one look at the screen)
+		if restful {
+			lastPromptCheck = time.Now()
+			if began {
+				back = w.backAtPrompt(ctx, c, src, id, r.Nonce)
+				restful = back // else no need for a full read
+			}
+		}
+		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace || restful {
 			// fall through to the full read
 		} else if ended, err := endVisible(ctx, c, src, id, r.End); err == nil && !ended {
 			select {
 			case <-ctx.Done():
 				return interrupt(c, id, res), nil
-			case <-time.After(min(interval, time.Until(opt.Deadline))):
+			case <-time.After(min(interval, time.Until(opt.Deadline), promptQuiet)):
 			case <-src.Changed():
+				lastChange = time.Now()
 			}
 			interval = min(interval*3/2+1, maxInterval)
 			continue
@@ -203,7 +294,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		if err != nil {
 			if gone(err) {
 				res.Outcome = OutcomeExited
-				res.Note = "the pane was closed while the command ran"
+				res.Note = joinNotes(res.Note, "the pane was closed while the command ran")
 				return res, nil
 			}
 			if ctx.Err() != nil {
@@ -215,27 +306,47 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		sc := r.Scan(rd.Lines)
 		began = sc.Began
 		if sc.Ended {
-			res.Outcome, res.ExitCode = OutcomeCompleted, sc.Status
+			res.Outcome, res.ExitCode, res.StatusKnown = OutcomeCompleted, sc.Status, true
+			if sc.Status == interruptStatus {
+				res.Outcome = OutcomeInterrupted
+				res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
+			}
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
 			if !sc.Began {
 				res.Truncated = true
-				res.Note = "the start of the output is gone from the pane's history (history-limit or a clear)"
+				res.Note = joinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
 			} else if rd.LinesDropped > 0 || rd.Reset {
 				res.Truncated = true
-				res.Note = rd.Note
+				res.Note = joinNotes(res.Note, rd.Note)
 			}
 			if len(probes) > 0 {
 				// a probe typed while the shell was slow runs after the
 				// command: let it print so the prompt is clean afterwards
 				waitProbe(ctx, c, id, rd.Cursor, probes[len(probes)-1], 2*time.Second)
 			}
+			w.learnPrompt(ctx, c, src, id, r.Nonce)
 			return res, nil
 		}
 		if rd.Pane.Dead {
 			res.Outcome = OutcomeExited
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			res.Note = fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus)
+			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
 			return res, nil
+		}
+		if restful {
+			// A message from the shell and no begin marker: fish rejected
+			// the line (panectl has no fish parser). Other shells got a
+			// line the parser accepted, so a syntax error there means they
+			// read only part of it (input lost at start-up): it is typed
+			// again, and rejected only when every attempt was.
+			if msg, n := w.rejection(rd.Lines, r.Nonce); !sc.Began && n > 0 && (opt.Shell == pane.ShellFish || n >= res.Attempts && res.Attempts >= 2) {
+				// a shell that keeps the rejected line (fish) gets it killed
+				_ = killLine(ctx, c, id, opt.Shell, mode)
+				return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: msg}
+			}
+			if sc.Began && back {
+				return w.interrupted(ctx, c, src, id, opt.Shell, typeLine, res, sc, rd, opt.MaxLines)
+			}
 		}
 		if !sc.Began && time.Since(typedAt) >= grace {
 			if lost(rd.Lines, r.Begin, probes) {
@@ -243,7 +354,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 				// another shell): wrap for the one reading now.
 				if sh, ok := pane.ShellOf(rd.Pane.Command); ok && sh != opt.Shell {
 					opt.Shell = sh
-					r = pane.NewRun(sh, opt.Command)
+					r = wrap(sh)
 				}
 				if err := clearLine(ctx, c, id); err != nil {
 					return res, err
@@ -268,18 +379,225 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		if !time.Now().Before(opt.Deadline) {
 			res.Outcome = OutcomeTimeout
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			res.Note = recoverPrompt(ctx, c, id)
+			res.Note = joinNotes(res.Note, recoverPrompt(ctx, c, id))
 			return res, nil
 		}
-		wait := min(interval, time.Until(opt.Deadline))
+		wait := min(interval, time.Until(opt.Deadline), promptQuiet)
 		interval = min(interval*3/2+1, maxInterval)
 		select {
 		case <-ctx.Done():
 			return interrupt(c, id, res), nil
 		case <-time.After(wait):
 		case <-src.Changed():
+			lastChange = time.Now()
 		}
 	}
+}
+
+// preflight reads the start cursor and the ledger, and checks the shell's
+// input line: text on it refuses the run, or is killed with ClearLine. It
+// returns the read and the screen the input line was judged on.
+func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode pane.TTYMode) (pane.ReadResult, pane.Screen, error) {
+	id := opt.Info.ID
+	sr, err := read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
+	if err != nil {
+		return sr, pane.Screen{}, err
+	}
+	scr, err := captureScreen(ctx, c, src, id)
+	if err != nil {
+		return sr, scr, err
+	}
+	prompt, _ := pane.LoadPrompt(ctx, via(c, src), id)
+	pending, _ := sr.Ledger.Pending()
+	text := pane.InputLineOf(scr).Pending(pending, prompt)
+	if text == "" {
+		return sr, scr, nil
+	}
+	if !opt.ClearLine {
+		return sr, scr, &RefusedError{id, fmt.Sprintf("text is already on the shell's input line: %q; the command would be typed after it and run with it. Submit or erase it, or pass --clear-line (clear_line) to kill the line first", abbreviate(text, 200))}
+	}
+	if err := killLine(ctx, c, id, opt.Shell, mode); err != nil {
+		return sr, scr, err
+	}
+	if err := pane.ClearPending(ctx, c, id); err != nil {
+		return sr, scr, err
+	}
+	by := time.Now().Add(time.Second)
+	for {
+		if !sleepCtx(ctx, lookEvery) {
+			return sr, scr, ctx.Err()
+		}
+		if scr, err = captureScreen(ctx, c, src, id); err != nil {
+			return sr, scr, err
+		}
+		if left := pane.InputLineOf(scr).Pending("", prompt); left == "" {
+			break
+		} else if time.Now().After(by) {
+			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after it was killed (C-u); erase it yourself", abbreviate(left, 200))}
+		}
+	}
+	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
+	return sr, scr, err
+}
+
+// killLine erases the shell's input line the way the shell understands:
+// the terminal's line kill (C-u, VKILL) in canonical mode; fish's
+// cancel-commandline (C-c: the whole buffer, $status untouched); else
+// end-of-line then backward kill (C-e C-u in bash's readline, zsh's ZLE,
+// ksh's editors).
+func killLine(ctx context.Context, c *tmux.Client, id string, sh pane.Shell, mode pane.TTYMode) error {
+	switch {
+	case mode.Known && mode.Canonical:
+		return c.SendKeys(ctx, id, "C-u")
+	case sh == pane.ShellFish:
+		return c.SendKeys(ctx, id, "C-c")
+	}
+	return c.SendKeys(ctx, id, "C-e", "C-u")
+}
+
+// runWatch tells how a run ended when its end marker never came.
+type runWatch struct {
+	prompt    string // the input line up to the cursor before typing: the prompt
+	editor    bool   // the shell edits its line itself (the terminal was not canonical)
+	startRow  int    // the cursor's absolute row when typing began
+	shellName string // as the shell names itself in its messages ("bash", "fish")
+}
+
+// shellName is pane_current_command without a login dash or a path.
+func shellName(command string) string {
+	return path.Base(strings.TrimPrefix(command, "-"))
+}
+
+// backAtPrompt reports whether the shell reads a new command line: it is
+// the pane's foreground program, the cursor is below the row typing began
+// on, and the input line is the prompt seen before typing (or, for a shell
+// with a line editor that has the terminal again, any empty prompt).
+func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) bool {
+	scr, err := captureScreen(ctx, c, src, id)
+	if err != nil || scr.Info.Dead {
+		return false
+	}
+	if _, ok := pane.ShellOf(pane.ForegroundCommand(scr.Info.Command, pane.ForegroundArgs(scr.Info.PID))); !ok {
+		return false
+	}
+	if scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
+		return false
+	}
+	line := pane.InputLineOf(scr)
+	if strings.Contains(line.Left+line.Right, nonce) {
+		return false
+	}
+	if line.Left == w.prompt && line.Right == "" {
+		return true
+	}
+	if !w.editor {
+		return false
+	}
+	mode, err := pane.ReadTTYMode(scr.Info.TTY)
+	return err == nil && !mode.Canonical && line.Prompted()
+}
+
+// rejection returns the shell's first message in the lines read since
+// typing (a line starting with the shell's name and a colon, as bash, zsh,
+// fish and dash report syntax errors, that is not the echo of the command
+// line; "" when none) and how many such lines there are.
+func (w runWatch) rejection(lines []string, nonce string) (string, int) {
+	var msg []string
+	n := 0
+	for i, l := range lines {
+		if !strings.HasPrefix(l, w.shellName+": ") || strings.Contains(l, nonce) {
+			continue
+		}
+		n++
+		if len(msg) > 0 {
+			continue
+		}
+		msg = append(msg, strings.TrimSpace(l))
+		for _, more := range lines[i+1:] {
+			t := strings.TrimSpace(more)
+			if t == "" || strings.Contains(more, nonce) || strings.Trim(t, "^~ ") == "" || len(msg) >= 5 || (pane.InputLine{Left: more}).Prompted() {
+				break
+			}
+			msg = append(msg, t)
+		}
+	}
+	return strings.Join(msg, " "), n
+}
+
+// interrupted ends a run the shell abandoned (an interrupt): it types a
+// status probe and reads the status the shell reports.
+func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, id string, sh pane.Shell,
+	typeLine func(string) error, res RunResult, sc pane.RunOutput, rd pane.ReadResult, maxLines int) (RunResult, error) {
+	res.Outcome = OutcomeInterrupted
+	res.Output, res.Truncated = keepNewest(w.withoutPrompt(sc.Lines), maxLines)
+	typed, printed := pane.StatusProbe(sh)
+	if err := typeLine(typed); err != nil {
+		return res, err
+	}
+	by := time.Now().Add(2 * time.Second)
+	for time.Now().Before(by) {
+		r, err := read(ctx, c, src, id, rd.Cursor, pane.ReadOptions{})
+		if err != nil {
+			break
+		}
+		if st, ok := pane.ScanStatus(r.Lines, printed); ok {
+			res.ExitCode, res.StatusKnown = st, true
+			res.Note = joinNotes(res.Note, fmt.Sprintf("the command was interrupted: the shell came back to its prompt without finishing it and reports status %d", st))
+			return res, nil
+		}
+		if !sleepCtx(ctx, lookEvery) {
+			break
+		}
+	}
+	res.Note = joinNotes(res.Note, "the command was interrupted: the shell came back to its prompt without finishing it; its status could not be read")
+	return res, nil
+}
+
+// withoutPrompt drops from the output of an interrupted command what the
+// shell drew after it: the prompt it came back to (the last line), and the
+// blank or "^C" lines (the terminal's echo of C-c, with the mark zsh and
+// fish add for output without a final newline: "^C%", "^C⏎") before it.
+func (w runWatch) withoutPrompt(lines []string) []string {
+	if n := len(lines); n > 0 {
+		last := strings.TrimRight(lines[n-1], " ")
+		if last == strings.TrimRight(w.prompt, " ") || (pane.InputLine{Left: last}).Prompted() {
+			lines = lines[:n-1]
+		}
+	}
+	for n := len(lines); n > 0; n = len(lines) {
+		t := strings.TrimSpace(lines[n-1])
+		if after, ok := strings.CutPrefix(t, "^C"); t != "" && (!ok || strings.Trim(after, "%#⏎ ") != "") {
+			break
+		}
+		lines = lines[:n-1]
+	}
+	return lines
+}
+
+// learnPrompt records the prompt the shell drew after the end marker (the
+// input line when it is empty of the wrapper), for the next preflight.
+func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) {
+	scr, err := captureScreen(ctx, c, src, id)
+	if err != nil || scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
+		return
+	}
+	line := pane.InputLineOf(scr)
+	if !line.Prompted() || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
+		return // not (yet) a whole prompt: learn nothing rather than a part
+	}
+	if old, _ := pane.LoadPrompt(ctx, via(c, src), id); old != line.Left {
+		_ = pane.SavePrompt(ctx, c, id, line.Left)
+	}
+}
+
+func abbreviate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 // clearLine presses C-u before a probe or a retype: what a lost line left

@@ -2,10 +2,9 @@ package waiter
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"os"
-	"os/exec"
-	"os/signal"
+	"sort"
 	"syscall"
 	"time"
 
@@ -17,8 +16,9 @@ import (
 const OutcomeEnded = "ended"
 
 // WaitTask waits until the task has ended (its supervisor recorded how, or
-// its pane is dead) or the timeout passes; it returns the task as last
-// read and OutcomeEnded or OutcomeTimeout. Unknown task: pane.ErrNoTask.
+// it is gone without a record) or the timeout passes; it returns the task
+// as last read and OutcomeEnded or OutcomeTimeout. Unknown task:
+// pane.ErrNoTask.
 func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (pane.Task, string, error) {
 	deadline := time.Now().Add(timeout)
 	for {
@@ -35,22 +35,31 @@ func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Durat
 		}
 		// Event-driven: the supervisor signals the task's wait-for channel
 		// once it has recorded the end. A look every second covers a signal
-		// another waiter consumed and a pane killed without its supervisor.
-		wctx, cancel := context.WithTimeout(ctx, min(left, time.Second))
-		err = c.WaitFor(wctx, pane.TaskChannel(t.Pane.ID))
-		cancel()
-		if ctx.Err() != nil {
-			return t, "", ctx.Err()
-		}
-		if err != nil && wctx.Err() == nil {
-			return t, "", err // the server went away
+		// another waiter consumed and a supervisor killed with SIGKILL.
+		if err := waitChannel(ctx, c, pane.TaskChannel("%"+id[1:]), min(left, time.Second)); err != nil {
+			return t, "", err
 		}
 	}
 }
 
-// KillTask stops a running task: it is marked killed, then its process
-// group gets SIGINT, and SIGTERM and SIGKILL each after grace while it
-// still runs. It returns the task once ended and the signals sent. A task
+// waitChannel waits for a signal on a tmux wait-for channel, at most d.
+// It returns ctx's error, or the error of a server that went away.
+func waitChannel(ctx context.Context, c *tmux.Client, channel string, d time.Duration) error {
+	wctx, cancel := context.WithTimeout(ctx, d)
+	err := c.WaitFor(wctx, channel)
+	cancel()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil && wctx.Err() == nil {
+		return err // the server went away
+	}
+	return nil
+}
+
+// KillTask stops a running task: it is marked killed, then its command's
+// process group gets SIGINT, and SIGTERM and SIGKILL each after grace while
+// it still runs. It returns the task once ended and the signals sent. A task
 // that already ended is returned as it is.
 func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duration) (pane.Task, []string, error) {
 	t, err := pane.LoadTask(ctx, c, id)
@@ -61,17 +70,22 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 	if t.Status != pane.TaskRunning {
 		return t, sent, nil
 	}
-	if err := pane.MarkTask(ctx, c, t.Pane.ID, pane.TaskKilled); err != nil {
+	if err := pane.MarkTask(t.Dir, pane.TaskKilled); err != nil {
 		return t, sent, err
 	}
+	// A supervisor that has not started the command yet sees the mark
+	// after starting it and stops it itself.
 	for _, s := range []struct {
 		sig  syscall.Signal
 		name string
 	}{{syscall.SIGINT, "SIGINT"}, {syscall.SIGTERM, "SIGTERM"}, {syscall.SIGKILL, "SIGKILL"}} {
-		if err := pane.SignalTask(t, s.sig); err != nil {
-			break // the group is gone: it ended
+		ok, err := pane.SignalTask(t, s.sig)
+		if err != nil {
+			return t, sent, err
 		}
-		sent = append(sent, s.name)
+		if ok {
+			sent = append(sent, s.name)
+		}
 		nt, outcome, err := WaitTask(ctx, c, id, grace)
 		if err != nil {
 			return t, sent, err
@@ -85,66 +99,119 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 	return t, sent, err
 }
 
-// SuperviseTask is the supervisor a task pane runs (panectl -S SOCKET
-// __task-exec %N -- SHELL -c COMMAND): it runs argv in the pane, records
-// its exit code or signal in the pane's options (pane.RecordTaskExit: tmux
-// 3.3 reports no signal and sometimes no status), and enforces the task's
-// time limit (SIGINT, SIGTERM, SIGKILL, TaskKillGrace apart). Signals sent
-// to the pane's process group (task kill, C-c typed into the pane) reach
-// the command; the supervisor outlives them to record how it ended.
-func SuperviseTask(c *tmux.Client, paneID string, argv []string) error {
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	go func() {
-		for range sigs { // the command got the signal too; outlive it
-		}
-	}()
-	ctx := context.Background()
-	var limit time.Duration
-	if t, err := pane.LoadTask(ctx, c, pane.TaskIDOf(paneID)); err == nil && t.Spec.LimitMS > 0 {
-		limit = time.Duration(t.Spec.LimitMS)*time.Millisecond - time.Since(time.UnixMilli(t.Spec.Started))
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "panectl: cannot start %s: %v\n", argv[0], err)
-		return pane.RecordTaskExit(ctx, c, paneID, 127, 0)
-	}
-	done := make(chan struct{})
-	if limit > 0 || limit < 0 {
-		go func() {
-			select {
-			case <-done:
-				return
-			case <-time.After(max(limit, 0)):
-			}
-			_ = pane.MarkTask(ctx, c, paneID, pane.TaskTimedOut)
-			for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
-				if s == syscall.SIGKILL {
-					_ = cmd.Process.Kill() // not the group: this supervisor must record it
-				} else {
-					_ = syscall.Kill(-os.Getpid(), s)
-				}
-				select {
-				case <-done:
-					return
-				case <-time.After(pane.TaskKillGrace):
-				}
-			}
-		}()
-	}
-	_ = cmd.Wait()
-	close(done)
-	code, sig := 0, 0
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
-		if ws.Signaled() {
-			sig = int(ws.Signal())
-		} else {
-			code = ws.ExitStatus()
+// KillPane kills a pane (kill-pane). A running task's pane: the task is
+// marked killed first, and KillPane waits (at most two grace periods and a
+// second) until the supervisor has stopped the command's process group and
+// recorded it, so `tasks` shows it killed. The task's record and journal
+// stay (tasks --prune removes them). A journaled pane's journal is removed
+// with it.
+func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
+	id := pane.TaskIDOf(info.ID)
+	t, terr := pane.LoadTask(ctx, c, id)
+	isTask := terr == nil && t.Spec.PaneID == info.ID
+	journal := ""
+	if !isTask {
+		var err error
+		if journal, err = pane.JournalDir(ctx, c, info.ID); err != nil {
+			return err
 		}
 	}
-	// How the command ended is in the pane's options; the supervisor's
-	// own exit status is not used (and a signal to the pane's group has
-	// cancelled panectl's context, which would print "interrupted").
-	return pane.RecordTaskExit(ctx, c, paneID, code, sig)
+	if isTask && t.Status == pane.TaskRunning {
+		if err := pane.MarkTask(t.Dir, pane.TaskKilled); err != nil {
+			return err
+		}
+	}
+	if err := c.KillPane(ctx, info.ID); err != nil {
+		return err
+	}
+	if isTask && t.Status == pane.TaskRunning {
+		_, _, err := WaitTask(ctx, c, id, 2*pane.TaskKillGrace+time.Second)
+		if err != nil && !errors.Is(err, tmux.ErrNoServer) {
+			return err
+		}
+	}
+	return pane.RemoveJournal(journal)
+}
+
+// ErrStopFollow, returned by a FollowTasks callback, ends the follow with
+// OutcomeEnded.
+var ErrStopFollow = errors.New("stop following")
+
+// FollowTasks calls emit with each task of the server that ends while it
+// follows (started by any panectl process, before or during the follow),
+// in the order they end, until the timeout (OutcomeTimeout) or emit
+// returns ErrStopFollow (OutcomeEnded). Tasks that had ended before it
+// began are not reported.
+func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emit func(pane.Task) error) (string, error) {
+	deadline := time.Now().Add(timeout)
+	seen := map[string]bool{}
+	tasks, err := pane.ListTasks(ctx, c)
+	if err != nil {
+		return "", err
+	}
+	for _, t := range tasks {
+		if t.Status != pane.TaskRunning {
+			seen[t.ID] = true
+		}
+	}
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return OutcomeTimeout, nil
+		}
+		// Every supervisor signals TasksChannel when its task ends; a
+		// look every second covers a signal that fell between two waits.
+		if err := waitChannel(ctx, c, pane.TasksChannel, min(left, time.Second)); err != nil {
+			return "", err
+		}
+		tasks, err := pane.ListTasks(ctx, c)
+		if err != nil {
+			return "", err
+		}
+		var ended []pane.Task
+		for _, t := range tasks {
+			if t.Status != pane.TaskRunning && !seen[t.ID] {
+				seen[t.ID] = true
+				ended = append(ended, t)
+			}
+		}
+		sort.SliceStable(ended, func(i, j int) bool { return ended[i].Ended.Before(ended[j].Ended) })
+		for _, t := range ended {
+			if err := emit(t); errors.Is(err, ErrStopFollow) {
+				return OutcomeEnded, nil
+			} else if err != nil {
+				return "", err
+			}
+		}
+	}
+}
+
+// PruneTasks removes every task that has ended: its pane (if still there),
+// its record and its journal; the journals of journaled panes that are
+// gone; and the state of tmux servers that no longer run. It returns the
+// ids of the tasks removed. Running tasks are left alone.
+func PruneTasks(ctx context.Context, c *tmux.Client) ([]string, error) {
+	tasks, err := pane.ListTasks(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	pruned := []string{}
+	for _, t := range tasks {
+		if t.Status == pane.TaskRunning {
+			continue
+		}
+		if t.Pane.ID != "" {
+			if err := c.KillPane(ctx, t.Pane.ID); err != nil && !errors.Is(err, tmux.ErrPaneNotFound) {
+				return pruned, err
+			}
+		}
+		if err := pane.RemoveTask(t); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return pruned, err
+		}
+		pruned = append(pruned, t.ID)
+	}
+	if err := pane.PruneJournals(ctx, c); err != nil && !errors.Is(err, tmux.ErrNoServer) {
+		return pruned, err // (no server: the task session was its last)
+	}
+	return pruned, nil
 }

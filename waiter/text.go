@@ -193,11 +193,10 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 		return TextResult{}, false, err
 	}
 	*info = r.Pane
-	ledger := r.Ledger
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
 	for i, line := range r.Lines {
-		if ledger.IsEcho(line) {
+		if r.IsEcho(i) {
 			if opt.Stop.Len()+opt.Match.Len() > 0 {
 				if _, ok := opt.Match.Match(line); ok {
 					res.Discounted++

@@ -1,0 +1,152 @@
+package pane
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/panectl/panectl/tmux"
+)
+
+// JournalDir returns the journal directory of a pane ("" when it has none,
+// or when its journal was removed).
+func JournalDir(ctx context.Context, c *tmux.Client, id string) (string, error) {
+	dir, err := c.PaneOption(ctx, id, JournalOption)
+	if err != nil || dir == "" {
+		return "", err
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return "", nil
+	}
+	return dir, nil
+}
+
+// journalStartWait bounds how long a read waits for a journal's writer to
+// start (a journaled pane's writer is a process tmux starts with the pane).
+const journalStartWait = 2 * time.Second
+
+// awaitWriter waits, at most journalStartWait, until the journal in dir has
+// its first segment: until then its writer has not read what tmux holds for
+// it, and a read would miss output the pane already shows.
+func awaitWriter(ctx context.Context, dir string) {
+	deadline := time.Now().Add(journalStartWait)
+	for time.Now().Before(deadline) {
+		if segs, err := listSegments(dir); err != nil || len(segs) > 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// ReadAny reads a pane's output after cur as capture and status do. On a
+// pane with a journal, `history` and cursors that carry a journal point
+// read the journal: every line the program wrote is there, and
+// lines_dropped is exact (0 unless the journal passed JournalMaxBytes).
+// Other cursors (screen, or one made by a command that reads rows) are
+// read from tmux as Read does. Either way the new cursor carries both the
+// row point and, on a journaled pane, the journal point, so every command
+// can take it.
+func ReadAny(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur Cursor, opt ReadOptions) (ReadResult, error) {
+	dir, err := JournalDir(ctx, c, info.ID)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	if dir == "" {
+		if cur.Journal && cur.Special == "" && cur.Row == 0 && cur.AnchorLen == 0 && cur.PrefixLen == 0 {
+			cur = Cursor{Special: CursorHistory} // a journal point alone: all there is
+		}
+		return Read(ctx, c, info.ID, cur, opt)
+	}
+	awaitWriter(ctx, dir)
+	if cur.Special != CursorHistory && !cur.Journal {
+		// rows from tmux; the journal point is taken first, so nothing
+		// written meanwhile is skipped by the next read
+		end, lines, jerr := JournalEnd(dir)
+		r, err := Read(ctx, c, info.ID, cur, opt)
+		if err != nil || jerr != nil {
+			return r, err
+		}
+		r.Cursor.Journal, r.Cursor.JournalOff, r.Cursor.JournalLine = true, end, lines
+		return r, nil
+	}
+	if err := cur.Check(info.ID, info.PID); err != nil {
+		return ReadResult{}, err
+	}
+	// the row point first (the journal is never behind what tmux shows)
+	row, err := Read(ctx, c, info.ID, Cursor{Special: CursorScreen}, ReadOptions{MaxLines: 1})
+	if err != nil {
+		return ReadResult{}, err
+	}
+	r, err := ReadJournalAfter(dir, cur, opt)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	r.Pane = row.Pane
+	jc := r.Cursor
+	r.Cursor = row.Cursor
+	r.Cursor.Journal, r.Cursor.JournalOff, r.Cursor.JournalLine = true, jc.JournalOff, jc.JournalLine
+	return r, nil
+}
+
+// ReadJournalAfter reads the journal in dir after cur: its journal point,
+// or its oldest byte for `history` (other cursors: an error). The result's
+// cursor holds only the journal point.
+func ReadJournalAfter(dir string, cur Cursor, opt ReadOptions) (ReadResult, error) {
+	from := int64(-1)
+	switch {
+	case cur.Journal:
+		from = cur.JournalOff
+	case cur.Special != CursorHistory:
+		return ReadResult{}, fmt.Errorf("%w: a journal is read from history or a journal cursor", ErrBadCursor)
+	}
+	d, err := ReadJournal(dir, from)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	res := ReadResult{DroppedExact: true}
+	if cur.Journal {
+		switch {
+		case cur.JournalOff > d.End:
+			// the journal is shorter than the cursor: it was started again
+			res.Reset = true
+			res.Note = "the journal was started again since the cursor was made; output is all it holds now"
+			if d, err = ReadJournal(dir, -1); err != nil {
+				return ReadResult{}, err
+			}
+		case cur.JournalOff < d.First:
+			res.LinesDropped = int(max(0, d.FirstLine-cur.JournalLine))
+			res.Note = fmt.Sprintf("%d lines after the cursor left the journal before they were read (a journal keeps the newest %d MiB)", res.LinesDropped, JournalMaxBytes>>20)
+		}
+	}
+	end := safeEnd(d.Data)
+	data := d.Data[:end]
+	lines, truncated := tailLines(data, opt.MaxLines, opt.ANSI)
+	if n := len(lines); n > 0 && len(data) > 0 && data[len(data)-1] != '\n' && lines[n-1] == "" {
+		lines = lines[:n-1] // a partial last line with nothing to show yet
+	}
+	res.Lines, res.Truncated = lines, truncated
+	res.Cursor = Cursor{PaneID: cur.PaneID, PanePID: cur.PanePID, Journal: true,
+		JournalOff: d.Start + int64(end), JournalLine: d.StartLine + int64(bytes.Count(data, []byte{'\n'}))}
+	return res, nil
+}
+
+// RemoveJournal deletes a journal directory (and the directory holding it
+// when that is left empty). A journal that is already gone is no error.
+func RemoveJournal(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.RemoveAll(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	_ = os.Remove(filepath.Dir(dir)) // only when empty
+	return nil
+}

@@ -1,0 +1,258 @@
+package pane
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestJournalKeepsEverythingUnderItsBound(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "journal")
+	w, err := CreateJournal(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all bytes.Buffer
+	for i := 1; i <= 20000; i++ {
+		line := fmt.Sprintf("%d\r\n", i)
+		all.WriteString(line)
+		if _, err := w.Write([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end, err := w.Close()
+	if err != nil || end != int64(all.Len()) {
+		t.Fatalf("Close = %d, %v; want %d", end, err, all.Len())
+	}
+	if _, err := w.Write([]byte("after close")); err != nil {
+		t.Fatalf("a write after Close must be discarded quietly: %v", err)
+	}
+	d, err := ReadJournal(dir, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(d.Data, all.Bytes()) || d.First != 0 || d.End != end || d.EndLine() != 20000 {
+		t.Fatalf("read %d bytes first=%d end=%d lines=%d; want all %d bytes", len(d.Data), d.First, d.End, d.EndLine(), all.Len())
+	}
+	r, err := ReadJournalAfter(dir, Cursor{Special: CursorHistory}, ReadOptions{MaxLines: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Lines) != 10000 || r.Lines[0] != "10001" || r.Lines[9999] != "20000" || !r.Truncated || r.LinesDropped != 0 {
+		t.Fatalf("history read: %d lines %q..%q truncated=%v dropped=%d", len(r.Lines), r.Lines[0], r.Lines[len(r.Lines)-1], r.Truncated, r.LinesDropped)
+	}
+	if r.Cursor.JournalOff != end || r.Cursor.JournalLine != 20000 {
+		t.Fatalf("cursor at %d/%d; want %d/20000", r.Cursor.JournalOff, r.Cursor.JournalLine, end)
+	}
+}
+
+// Past its bound a journal drops its oldest segments whole, and a read from
+// a cursor in the dropped part says exactly how many lines went.
+func TestJournalDropsOldestSegmentsAndCountsLines(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "journal")
+	const max = 4000
+	w, err := CreateJournal(dir, max)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all bytes.Buffer
+	write := func(s string) {
+		all.WriteString(s)
+		if _, err := w.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("line 0\n")
+	early := Cursor{Journal: true, JournalOff: int64(all.Len()), JournalLine: 1}
+	for i := 1; i < 3000; i++ {
+		write(fmt.Sprintf("line %d\n", i))
+	}
+	d, err := ReadJournal(dir, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := d.End - d.First
+	if d.First == 0 || kept > max || kept < max/2 {
+		t.Fatalf("kept %d bytes from %d; want some dropped and at most %d kept", kept, d.First, max)
+	}
+	if !bytes.Equal(d.Data, all.Bytes()[d.First:]) {
+		t.Fatal("the kept bytes are not the newest bytes written")
+	}
+	if want := int64(bytes.Count(all.Bytes()[:d.First], []byte{'\n'})); d.FirstLine != want {
+		t.Fatalf("first line %d; want %d", d.FirstLine, want)
+	}
+	if all.Bytes()[d.First-1] != '\n' {
+		t.Fatal("a segment was cut inside a line")
+	}
+	r, err := ReadJournalAfter(dir, early, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(r.LinesDropped) != d.FirstLine-1 || !r.DroppedExact || r.Note == "" {
+		t.Fatalf("dropped %d (exact=%v, note %q); want %d", r.LinesDropped, r.DroppedExact, r.Note, d.FirstLine-1)
+	}
+	if r.Lines[0] != fmt.Sprintf("line %d", d.FirstLine) || r.Lines[len(r.Lines)-1] != "line 2999" {
+		t.Fatalf("lines %q..%q", r.Lines[0], r.Lines[len(r.Lines)-1])
+	}
+	if n := len(r.Lines) + r.LinesDropped; n != 2999 {
+		t.Fatalf("lines read + dropped = %d; want 2999 (every line after the cursor, once)", n)
+	}
+}
+
+// A cursor goes on where the previous read stopped: a partial last line is
+// read, then its rest; an unfinished character or escape sequence waits.
+func TestJournalCursorContinues(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "journal")
+	w, err := CreateJournal(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(cur Cursor) ReadResult {
+		t.Helper()
+		r, err := ReadJournalAfter(dir, cur, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r := read(Cursor{Special: CursorHistory})
+	if len(r.Lines) != 0 || r.Cursor.JournalOff != 0 {
+		t.Fatalf("empty journal: %q at %d", r.Lines, r.Cursor.JournalOff)
+	}
+	w.Write([]byte("one\r\ntw"))
+	r = read(r.Cursor)
+	if strings.Join(r.Lines, "|") != "one|tw" {
+		t.Fatalf("got %q", r.Lines)
+	}
+	w.Write([]byte("o\r\nthree \xc3"))
+	r = read(r.Cursor)
+	if strings.Join(r.Lines, "|") != "o|three" || r.Cursor.JournalLine != 2 {
+		t.Fatalf("got %q, line %d", r.Lines, r.Cursor.JournalLine)
+	}
+	w.Write([]byte("\xa9 \x1b[3"))
+	r = read(r.Cursor)
+	if strings.Join(r.Lines, "|") != "é" {
+		t.Fatalf("got %q; want the completed character", r.Lines)
+	}
+	w.Write([]byte("1mred\x1b[0m\r\n"))
+	r2 := read(r.Cursor)
+	if strings.Join(r2.Lines, "|") != "red" {
+		t.Fatalf("got %q", r2.Lines)
+	}
+	if a := read(r2.Cursor); len(a.Lines) != 0 || a.Cursor.JournalOff != r2.Cursor.JournalOff {
+		t.Fatalf("nothing new: got %q", a.Lines)
+	}
+	// a journal shorter than the cursor was started again
+	r3 := read(Cursor{Journal: true, JournalOff: 1 << 30, JournalLine: 7})
+	if !r3.Reset || len(r3.Lines) == 0 {
+		t.Fatalf("reset=%v lines=%q", r3.Reset, r3.Lines)
+	}
+}
+
+func TestRenderLine(t *testing.T) {
+	cases := []struct{ in, plain, sgr string }{
+		{"plain text   ", "plain text", ""},
+		{"10%\r20%\r100%", "100%", ""},
+		{"downloading 10%\rok", "okwnloading 10%", ""},
+		{"downloading 10%\r\x1b[Kok", "ok", ""},
+		{"abc\x1b[2Kx", "   x", ""},
+		{"ab\bc", "ac", ""},
+		{"\x1b[31mred\x1b[0m text", "red text", "\x1b[31mred\x1b[0m text"},
+		{"中文|x", "中文|x", ""},
+		{"\x1b]0;title\x07after", "after", ""},
+		{"bad \xff byte", "bad \uFFFD byte", ""},
+		{"cut \x1b[3", "cut", ""},
+		{"col\x1b[10Gx", "col      x", ""},
+		{"a\tb", "a\tb", ""},
+		{"e\u0301!", "e\u0301!", ""},
+	}
+	for _, c := range cases {
+		if got := renderLine([]byte(c.in), false); got != c.plain {
+			t.Errorf("renderLine(%q) = %q; want %q", c.in, got, c.plain)
+		}
+		if c.sgr != "" {
+			if got := renderLine([]byte(c.in), true); got != c.sgr {
+				t.Errorf("renderLine(%q, keepSGR) = %q; want %q", c.in, got, c.sgr)
+			}
+		}
+	}
+}
+
+func FuzzJournalLines(f *testing.F) {
+	for _, s := range []string{"a\r\nb", "\x1b[31mx\x1b[0m\n", "10%\r20%\n", "\xc3", "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\\n", "中\b\b文\x1b[K\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lines := JournalLines(b, false, true)
+		if n, nl := len(lines), bytes.Count(b, []byte{'\n'}); n < nl || n > nl+1 {
+			t.Fatalf("%d lines from %d newlines", n, nl)
+		}
+		for _, l := range lines {
+			if !utf8.ValidString(l) || strings.ContainsAny(l, "\n\r\x1b") {
+				t.Fatalf("line %q is not plain valid text", l)
+			}
+		}
+		_ = JournalLines(b, true, true)
+		if e := safeEnd(b); e < 0 || e > len(b) {
+			t.Fatalf("safeEnd = %d of %d", e, len(b))
+		}
+		_ = Compress(string(b))
+	})
+}
+
+// The pipe command survives tmux's format and time expansion and the shell.
+func TestPipeQuote(t *testing.T) {
+	for _, s := range []string{"/tmp/x y/panectl", "it's", "a#{b}c", "100%d%%", `back\slash"q`, "-S", "semi;"} {
+		q := pipeQuote(s)
+		// what tmux does to the pipe command before sh sees it
+		unexpanded := strings.NewReplacer("##", "#", "%%", "%").Replace(q)
+		out, err := exec.Command("sh", "-c", "printf %s "+unexpanded).Output()
+		if err != nil || string(out) != s {
+			t.Errorf("pipeQuote(%q) = %q: sh printed %q, %v", s, q, out, err)
+		}
+	}
+	cmd := JournalPipe([]string{"/bin/panectl", "-S", "/tmp/s;"}, "/state")
+	if cmd[0] != "pipe-pane" || !strings.HasSuffix(cmd[2], "'#{pane_id}'") {
+		t.Errorf("JournalPipe = %q", cmd)
+	}
+}
+
+func TestStateBase(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	if got := StateBase("/tmp/tmux-0/default", env(map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"})); got != "/x/panectl/servers" {
+		t.Errorf("XDG_STATE_HOME set: %s", got)
+	}
+	if got := StateBase("/tmp/tmux-0/default", env(map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/h"})); got != "/h/.local/state/panectl/servers" {
+		t.Errorf("HOME only: %s", got)
+	}
+	if got := StateBase("/tmp/tmux-0/default", env(nil)); got != "/tmp/tmux-0/default.panectl" {
+		t.Errorf("no home: %s", got)
+	}
+	if k := serverKey("/tmp/tmux-0/my server", 42, 1700000000); strings.ContainsAny(k, " /") || !strings.HasSuffix(k, "-42-1700000000") {
+		t.Errorf("serverKey = %q", k)
+	}
+}
+
+func TestEnsurePrivateDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	if err := ensurePrivateDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o755)
+	if err := ensurePrivateDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
+		t.Errorf("mode %v; want 0700", st.Mode().Perm())
+	}
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, nil, 0o600)
+	if err := ensurePrivateDir(file); err == nil {
+		t.Error("a file was taken for the state directory")
+	}
+}

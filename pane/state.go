@@ -1,0 +1,170 @@
+package pane
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/panectl/panectl/tmux"
+)
+
+// The state directory holds what panectl keeps on disk for one tmux server:
+// the journals of background tasks and of journaled panes, and the task
+// records (so a task stays readable after its pane is gone).
+//
+// Which directory: the server option @panectl_state when it is set, so
+// every panectl process on one server uses the same directory whatever its
+// own environment. The first panectl that needs one sets it to
+//
+//	$XDG_STATE_HOME/panectl/servers/HOST/KEY   ($XDG_STATE_HOME wins when set and absolute)
+//	$HOME/.local/state/panectl/servers/HOST/KEY (its XDG default)
+//	SOCKET.panectl/HOST/KEY                     (next to the tmux socket: only with no home directory)
+//
+// HOST is the machine's name (a shared home directory keeps machines
+// apart); KEY names the server instance (socket name, a hash of the socket
+// path, the server's pid and start time), so a server restarted on the same
+// socket, whose pane and task numbers start again at 0, never sees the
+// records of the previous one. Every directory panectl makes there is mode
+// 0700 and its files 0600; a directory that is not the user's, or that
+// others can enter, is refused.
+const stateOption = "@panectl_state"
+
+// ErrStateDir: the state directory cannot be made or is not private.
+var ErrStateDir = errors.New("panectl state directory")
+
+// StateBase is where state directories of servers are made when the
+// server has none yet: see the package doc of state.go for the order.
+func StateBase(socket string, getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if x := getenv("XDG_STATE_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "panectl", "servers")
+	}
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".local", "state", "panectl", "servers")
+	}
+	return socket + ".panectl"
+}
+
+var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// serverKey names one server instance inside StateBase.
+func serverKey(socket string, pid, started int64) string {
+	name := unsafeKey.ReplaceAllString(filepath.Base(socket), "_")
+	if len(name) > 40 {
+		name = name[:40]
+	}
+	return fmt.Sprintf("%s-%08x-%d-%d", name, crc32.ChecksumIEEE([]byte(socket)), pid, started)
+}
+
+// FindStateDir returns the server's state directory when one was made
+// ("" when none: the server has no task and no journaled pane yet). It
+// makes nothing.
+func FindStateDir(ctx context.Context, c *tmux.Client) (string, error) {
+	out, err := c.Run(ctx, "show-options", "-sqv", stateOption)
+	return strings.TrimSuffix(out, "\n"), err
+}
+
+// hostKey names this machine: a home directory shared by several machines
+// keeps each one's servers apart (PruneServers judges only its own).
+func hostKey() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "localhost"
+	}
+	return unsafeKey.ReplaceAllString(h, "_")
+}
+
+// StateDir returns the state directory of the server c talks to, making it
+// when needed (and recording it in the server option @panectl_state).
+// Errors: tmux errors (no server: ErrNoServer), ErrStateDir.
+func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
+	dir, err := FindStateDir(ctx, c)
+	if err != nil {
+		return "", err
+	}
+	if dir != "" {
+		return dir, ensurePrivateDir(dir)
+	}
+	out, err := c.Run(ctx, "display-message", "-p", "#{pid} #{start_time}")
+	if err != nil {
+		return "", err
+	}
+	f := strings.Fields(out)
+	if len(f) != 2 {
+		return "", fmt.Errorf("tmux returned a malformed server description %q", out)
+	}
+	pid, _ := strconv.ParseInt(f[0], 10, 64)
+	started, _ := strconv.ParseInt(f[1], 10, 64)
+	dir = filepath.Join(StateBase(c.Server.Socket, nil), hostKey(), serverKey(c.Server.Socket, pid, started))
+	if err := ensurePrivateDir(dir); err != nil {
+		return "", err
+	}
+	// -o: only the first process to get here sets it; the others read it.
+	if _, err := c.Run(ctx, "set-option", "-so", stateOption, dir); err != nil {
+		if out, err2 := c.Run(ctx, "show-options", "-sqv", stateOption); err2 == nil && strings.TrimSuffix(out, "\n") != "" {
+			dir = strings.TrimSuffix(out, "\n")
+			return dir, ensurePrivateDir(dir)
+		}
+		return "", err
+	}
+	return dir, nil
+}
+
+// ensurePrivateDir makes dir (and its parents, 0700) and checks that it is
+// a directory of this user that nobody else can enter.
+func ensurePrivateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("%w: %v", ErrStateDir, err)
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrStateDir, err)
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	switch {
+	case !st.IsDir():
+		return fmt.Errorf("%w: %s is not a directory", ErrStateDir, dir)
+	case ok && int(sys.Uid) != os.Getuid():
+		return fmt.Errorf("%w: %s belongs to another user (uid %d); set XDG_STATE_HOME to a directory of yours", ErrStateDir, dir, sys.Uid)
+	case st.Mode().Perm()&0o077 != 0:
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("%w: %s is open to other users and cannot be made private: %v", ErrStateDir, dir, err)
+		}
+	}
+	return nil
+}
+
+// PruneServers removes the state directories, next to this server's (so of
+// this machine), of servers that no longer run (their pid is gone). It
+// returns how many.
+func PruneServers(stateDir string) int {
+	parent := filepath.Dir(stateDir)
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		f := strings.Split(e.Name(), "-")
+		if !e.IsDir() || len(f) < 4 || filepath.Join(parent, e.Name()) == stateDir {
+			continue
+		}
+		pid, err := strconv.Atoi(f[len(f)-2])
+		if err != nil || pid <= 0 || processAlive(pid) {
+			continue
+		}
+		if os.RemoveAll(filepath.Join(parent, e.Name())) == nil {
+			n++
+		}
+	}
+	return n
+}
