@@ -119,6 +119,8 @@ func exitOf(out any) error {
 	switch o := out.(type) {
 	case schema.RunOutput:
 		return runExit(o)
+	case schema.WaitForTurnOutput:
+		return turnExit(o)
 	case schema.Outcomer:
 		return outcomeExit(o.OutcomeOf())
 	}

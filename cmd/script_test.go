@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -110,9 +111,42 @@ func params(dir, shell string) testscript.Params {
 			"envstdout": cmdEnvStdout,
 			"code":      cmdCode,
 			"validate":  cmdValidate,
+			"maxrss":    cmdMaxRSS,
 			"noproc":    cmdNoProc,
 			"jsoncount": cmdJSONCount,
 		},
+	}
+}
+
+// maxrss MIB CODE panectl ARGS...: run panectl, which must exit CODE with a
+// peak resident set size (getrusage ru_maxrss) under MIB MiB.
+func cmdMaxRSS(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 3 || args[2] != "panectl" {
+		ts.Fatalf("usage: maxrss MIB CODE panectl ARGS...")
+	}
+	limit, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	c := exec.Command(lookPanectl(ts), args[3:]...)
+	c.Env = panectlEnv(ts)
+	c.Dir = ts.Getenv("WORK")
+	err = c.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		ts.Fatalf("panectl: %v", err)
+	}
+	if got := c.ProcessState.ExitCode(); got != want {
+		ts.Fatalf("panectl %s exited %d, want %d", strings.Join(args[3:], " "), got, want)
+	}
+	ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		ts.Fatalf("no rusage on this platform")
+	}
+	mib := float64(ru.Maxrss) / 1024 // Linux: kilobytes
+	ts.Logf("peak RSS %.1f MiB", mib)
+	if mib >= float64(limit) {
+		ts.Fatalf("panectl %s peaked at %.1f MiB, want under %d MiB", strings.Join(args[3:], " "), mib, limit)
 	}
 }
 

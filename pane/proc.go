@@ -92,3 +92,61 @@ func ForegroundCommand(command string, args []string) string {
 	}
 	return command
 }
+
+// ForegroundJob returns the name of the job the pane's shell runs in the
+// foreground and is busy with, best effort: when the pane's own process
+// (pane_pid) is a shell and the terminal's foreground process group (tpgid,
+// from /proc/PANE_PID/stat) is not the shell's own group, the command name
+// of that group's leader (/proc/TPGID/comm). "" when the shell is at its
+// prompt, the pane runs a program directly, the job's leader is waiting for
+// input (asleep in poll, select or a terminal read, /proc/TPGID/wchan: vim,
+// less, a REPL, cat), or /proc cannot tell (not Linux, the process is
+// gone). The recognizers use it to call a shell running a program nobody
+// recognizes busy (sleep, make, a script).
+func ForegroundJob(panePID int) string {
+	if panePID <= 0 {
+		return ""
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", panePID))
+	if err != nil {
+		return ""
+	}
+	s := string(stat)
+	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || close < open {
+		return ""
+	}
+	if !shells[strings.TrimPrefix(s[open+1:close], "-")] {
+		return ""
+	}
+	// after ")": state ppid pgrp session tty_nr tpgid ...
+	f := strings.Fields(s[close+1:])
+	if len(f) < 6 {
+		return ""
+	}
+	pgrp, err1 := strconv.Atoi(f[2])
+	tpgid, err2 := strconv.Atoi(f[5])
+	if err1 != nil || err2 != nil || tpgid <= 0 || tpgid == pgrp {
+		return ""
+	}
+	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", tpgid))
+	if err != nil {
+		return ""
+	}
+	if wchan, err := os.ReadFile(fmt.Sprintf("/proc/%d/wchan", tpgid)); err == nil && waitsForInput(string(wchan)) {
+		return ""
+	}
+	return strings.TrimSpace(string(comm))
+}
+
+// waitsForInput reports whether a kernel wait channel (/proc/PID/wchan) is
+// where a process sleeps while it waits for input: poll, select, epoll, or a
+// terminal read (n_tty_read, wait_woken).
+func waitsForInput(wchan string) bool {
+	for _, w := range []string{"poll", "select", "n_tty_read", "wait_woken", "tty_read"} {
+		if strings.Contains(wchan, w) {
+			return true
+		}
+	}
+	return false
+}

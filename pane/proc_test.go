@@ -26,3 +26,21 @@ func TestForegroundCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestWaitsForInput(t *testing.T) {
+	for wchan, want := range map[string]bool{
+		"poll_schedule_timeout.constprop.0": true,  // vim, python's REPL
+		"do_select":                         true,  // less
+		"wait_woken":                        true,  // cat reading the terminal
+		"n_tty_read":                        true,  //
+		"ep_poll":                           true,  // an event loop
+		"hrtimer_nanosleep":                 false, // sleep
+		"do_wait":                           false, // a shell waiting for its child
+		"0":                                 false, // running
+		"":                                  false,
+	} {
+		if got := waitsForInput(wchan); got != want {
+			t.Errorf("waitsForInput(%q) = %v, want %v", wchan, got, want)
+		}
+	}
+}

@@ -77,7 +77,7 @@ func TestOutputFields(t *testing.T) {
 	if got := strings.Join(jsonFields(reflect.TypeOf(CompletionFrame{})), " "); got != frameFields {
 		t.Errorf("completion frame fields: %s", got)
 	}
-	if got := strings.Join(jsonFields(reflect.TypeOf(Evidence{})), " "); got != "line region rule" {
+	if got := strings.Join(jsonFields(reflect.TypeOf(Evidence{})), " "); got != "line looked_for region rule" {
 		t.Errorf("evidence fields: %s", got)
 	}
 	if got := strings.Join(jsonFields(reflect.TypeOf(ChangedRow{})), " "); got != "row text" {
