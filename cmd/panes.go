@@ -20,7 +20,7 @@ import (
 func summary(p tmux.PaneInfo) schema.PaneSummary {
 	return schema.PaneSummary{
 		PaneID: p.ID, SessionID: p.SessionID, SessionName: p.SessionName, WindowID: p.WindowID,
-		Command: p.Command, PID: p.PID, CWD: p.CWD, Width: p.Width, Height: p.Height, Dead: p.Dead, Title: p.Title,
+		Command: pane.CurrentCommand(p), PID: p.PID, CWD: p.CWD, Width: p.Width, Height: p.Height, Dead: p.Dead, Title: p.Title,
 	}
 }
 

@@ -286,7 +286,7 @@ itself; --json is not accepted).`,
 // newTaskExecCmd is the hidden supervisor command task panes run.
 func newTaskExecCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
-		Use:    "__task-exec PANE DIR -- SHELL -c COMMAND",
+		Use:    pane.TaskExecVerb + " PANE DIR -- SHELL -c COMMAND",
 		Short:  "Supervise a background task's command (internal)",
 		Hidden: true,
 		Args:   cobra.MinimumNArgs(3),

@@ -154,7 +154,7 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 	if err := writeFileAtomic(filepath.Join(dir, "task.json"), b); err != nil {
 		return fail(err)
 	}
-	argv := append(append([]string{}, self...), "__task-exec", info.ID, dir, "--", spec.Shell, "-c", spec.Command)
+	argv := append(append([]string{}, self...), TaskExecVerb, info.ID, dir, "--", spec.Shell, "-c", spec.Command)
 	respawn := tmux.Command{"respawn-pane", "-k", "-t", info.ID}
 	if cwd != "" {
 		respawn = append(respawn, "-c", tmux.FormatLiteral(cwd)) // tmux expands formats in -c
