@@ -77,7 +77,7 @@ type ListTasksOutput struct {
 // outcome of the wait.
 type WaitTaskOutput struct {
 	CompletionFrame
-	Outcome          string  `json:"outcome" jsonschema:"ended (exit 0) or timeout (exit 124; the task keeps running)"`
+	Outcome          string  `json:"outcome" jsonschema:"ended (exit 0), timeout (exit 124; the task keeps running), or exited (exit 5: the tmux server went away during the wait; the frame is the task as its supervisor recorded it, killed)"`
 	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
 }
 
