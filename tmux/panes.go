@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -202,6 +203,9 @@ func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, erro
 	return PaneInfo{}, fmt.Errorf("%w: %q names %d panes (%s); name one pane, e.g. by its id", ErrAmbiguousTarget, target, len(hits), strings.Join(ids, ", "))
 }
 
+// paneIDRE is a pane id as tmux prints it (#{pane_id}).
+var paneIDRE = regexp.MustCompile(`^%[0-9]+$`)
+
 // NewOptions are the settings of a new pane (new-session / new-window).
 type NewOptions struct {
 	SessionName  string   // -s; "" lets tmux choose
@@ -237,6 +241,11 @@ type NewOptions struct {
 // same command list as the last look, or, if panectl is killed meanwhile,
 // by a guard; a dead pane that its own setting would have closed is then
 // killed, as tmux would have done (and a server started for it exits).
+//
+// A server is started only where tmux can make its socket: a socket path
+// (-S) whose directory does not exist or cannot be written, or that is too
+// long, is a *SocketPathError. An answer of tmux without a pane id is an
+// error, never a pane.
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
 	var create Command
 	if opts.WindowIn != "" {
@@ -271,6 +280,9 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		if err := os.MkdirAll(filepath.Dir(c.Server.Socket), 0o700); err != nil {
 			return PaneInfo{}, err
 		}
+	}
+	if err := checkSocketDir(c.Server); err != nil {
+		return PaneInfo{}, err
 	}
 	var thens []Command
 	var hold *exitHold
@@ -345,6 +357,11 @@ retry:
 		return PaneInfo{}, err
 	}
 	id := strings.TrimSpace(out)
+	if !paneIDRE.MatchString(id) {
+		// (tmux 3.3a that cannot make its socket says so and exits 0)
+		return PaneInfo{}, &Error{Args: append([]string{"-S", c.Server.Socket}, list.argv()...),
+			Stderr: fmt.Sprintf("tmux answered without a pane id (%q): no pane was made, or it cannot be named", id)}
+	}
 	if hold != nil {
 		return c.checkStarted(ctx, id, opts.ExitCheck, hold)
 	}
