@@ -73,6 +73,8 @@ func params(dir, shell string) testscript.Params {
 				return err
 			}
 			env.Setenv("TMUX_TMPDIR", tmp)
+			// tmux's socket directory for -L (tmux(1): $TMUX_TMPDIR/tmux-UID)
+			env.Setenv("SOCKDIR", filepath.Join(tmp, fmt.Sprintf("tmux-%d", os.Getuid())))
 			env.Setenv("TMUX", "")
 			env.Setenv("TMUX_PANE", "")
 			env.Setenv("HOME", env.WorkDir)

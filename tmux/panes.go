@@ -436,9 +436,17 @@ func exitedAtOnce(id, detail string) error {
 	return fmt.Errorf("%w: pane %s was created but its command exited at once%s", ErrPaneExited, id, detail)
 }
 
-// KillPane kills a pane (kill-pane).
+// KillPane kills a pane (kill-pane). When it was the server's last, so
+// the server exits, the socket lock file goes with it (socketlock.go).
 func (c *Client) KillPane(ctx context.Context, id string) error {
 	_, err := c.runSerialized(ctx, Command{"kill-pane", "-t", id})
+	if err == nil {
+		if _, serr := os.Lstat(lockPath(c.Server.Socket)); serr == nil {
+			if _, derr := c.Run(ctx, "display-message", "-p", "x"); errors.Is(derr, ErrNoServer) {
+				removeSocketLock(c.Server.Socket)
+			}
+		}
+	}
 	return c.notFound(id, err)
 }
 
