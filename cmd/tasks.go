@@ -98,7 +98,11 @@ command ends (remain-on-exit). A task's record and journal live in panectl's
 state directory (see: panectl help journals), so a task stays listed, with its
 frame, after its pane is gone: panectl kill tN stops the task (status killed)
 and removes its pane. --prune removes every task that has ended: its pane, its
-record and its journal (and the journals of journaled panes that are gone).
+record and its journal (and the journals of journaled panes that are gone, and
+the state directories of this machine's tmux servers that no longer run).
+--prune works without a server too: it then removes only the state directories
+of servers that no longer run (exit 0). Those are also removed, a minute after
+their last change, whenever panectl makes the state directory of a new server.
 
 --follow prints the completion frame of each task as a JSON line the moment it
 ends (tasks started by any panectl process on the server, in the order they
@@ -131,6 +135,9 @@ supervisors record them, then exits 5.`,
 				if len(out.Pruned) > 0 {
 					fmt.Fprintf(f.IO.ErrOut, "pruned: %s\n", strings.Join(out.Pruned, " "))
 				}
+				if out.PrunedServers > 0 {
+					fmt.Fprintf(f.IO.ErrOut, "pruned the state of %d tmux servers that no longer run\n", out.PrunedServers)
+				}
 			})
 		},
 	}
@@ -148,7 +155,9 @@ func runListTasks(ctx context.Context, f *Factory, in schema.ListTasksInput) (sc
 	}
 	out := schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}}
 	if in.Prune {
-		if out.Pruned, err = waiter.PruneTasks(ctx, c); err != nil {
+		res, err := waiter.PruneTasks(ctx, c)
+		out.Pruned, out.PrunedServers = res.Tasks, res.Servers
+		if err != nil {
 			return out, err
 		}
 	}

@@ -292,14 +292,32 @@ func followRecords(ctx context.Context, state string, deadline time.Time, report
 	return OutcomeExited, nil
 }
 
+// PruneResult is what PruneTasks removed.
+type PruneResult struct {
+	Tasks   []string // ids of the tasks removed
+	Servers int      // state directories of servers that no longer run
+}
+
 // PruneTasks removes every task that has ended: its pane (if still there),
 // its record and its journal; the journals of journaled panes that are
-// gone; and the state of tmux servers that no longer run. It returns the
-// ids of the tasks removed. Running tasks are left alone.
-func PruneTasks(ctx context.Context, c *tmux.Client) ([]string, error) {
+// gone; and the state directories (of this machine) of tmux servers that
+// no longer run. Running tasks are left alone. With no server at the
+// socket, only the last: the state directories of servers that no longer
+// run, where this process would make one for a server at the socket
+// (pane.PruneServersAt).
+func PruneTasks(ctx context.Context, c *tmux.Client) (PruneResult, error) {
+	res := PruneResult{Tasks: []string{}}
+	state, err := pane.FindStateDir(ctx, c)
+	if errors.Is(err, tmux.ErrNoServer) {
+		res.Servers = pane.PruneServersAt(c.Server.Socket)
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
 	tasks, err := pane.ListTasks(ctx, c)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	pruned := []string{}
 	for _, t := range tasks {
@@ -308,16 +326,22 @@ func PruneTasks(ctx context.Context, c *tmux.Client) ([]string, error) {
 		}
 		if t.Pane.ID != "" {
 			if err := c.KillPane(ctx, t.Pane.ID); err != nil && !errors.Is(err, tmux.ErrPaneNotFound) {
-				return pruned, err
+				return PruneResult{Tasks: pruned}, err
 			}
 		}
 		if err := pane.RemoveTask(t); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return pruned, err
+			return PruneResult{Tasks: pruned}, err
 		}
 		pruned = append(pruned, t.ID)
 	}
 	if err := pane.PruneJournals(ctx, c); err != nil && !errors.Is(err, tmux.ErrNoServer) {
-		return pruned, err // (no server: the task session was its last)
+		return PruneResult{Tasks: pruned}, err // (no server: the task session was its last)
 	}
-	return pruned, nil
+	res.Tasks = pruned
+	if state != "" {
+		res.Servers = pane.PruneServers(state)
+	} else {
+		res.Servers = pane.PruneServersAt(c.Server.Socket)
+	}
+	return res, nil
 }
