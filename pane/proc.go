@@ -38,7 +38,7 @@ type Foreground struct {
 	// /proc cannot tell (not Linux, the process is gone).
 	Args []string
 	// Job is the job an interactive shell runs in the foreground
-	// (ForegroundJob), "" when none.
+	// (foregroundJob), "" when none.
 	Job string
 	// Task: the pane runs panectl's task supervisor, and the fields above
 	// were read on the task's own terminal.
@@ -55,7 +55,7 @@ func (f Foreground) Command() string { return ForegroundCommand(f.Name, f.Args) 
 // without /proc, Name is pane_current_command and Args nil.
 func ForegroundOf(info tmux.PaneInfo) Foreground {
 	name, args, leader, task := lookThrough(info)
-	return Foreground{Name: name, Args: args, Job: ForegroundJob(leader), Task: task}
+	return Foreground{Name: name, Args: args, Job: foregroundJob(leader), Task: task}
 }
 
 // CurrentCommand is ForegroundOf(info).Name without the job: the pane's
@@ -69,12 +69,12 @@ func CurrentCommand(info tmux.PaneInfo) string {
 // process holding its terminal (pane_pid, or a task's command under the
 // supervisor).
 func lookThrough(info tmux.PaneInfo) (name string, args []string, leader int, task bool) {
-	args = ForegroundArgs(info.PID)
+	args = foregroundArgs(info.PID)
 	cmd := supervisedCommand(info.PID, args)
 	if cmd <= 0 {
 		return info.Command, args, info.PID, false
 	}
-	inner := ForegroundArgs(cmd)
+	inner := foregroundArgs(cmd)
 	if len(inner) == 0 { // gone meanwhile: the task is ending
 		return info.Command, args, info.PID, false
 	}
@@ -83,7 +83,7 @@ func lookThrough(info tmux.PaneInfo) (name string, args []string, leader int, ta
 
 // supervisedCommand returns the pid of the task command run by panectl's
 // supervisor when supervisor (the pane's process) is one, with argv its
-// argv (as ForegroundArgs read it: the supervisor is the pane's foreground
+// argv (as foregroundArgs read it: the supervisor is the pane's foreground
 // process); 0 otherwise. The pid comes from the record the supervisor keeps
 // (the task directory's "run" file, TaskRun) and counts only while that
 // process is the supervisor's child (a recycled pid is not taken).
@@ -142,14 +142,14 @@ func procStat(pid int) ([]string, bool) {
 	return strings.Fields(s[i+1:]), true
 }
 
-// ForegroundArgs returns the argv of the foreground process of the
+// foregroundArgs returns the argv of the foreground process of the
 // terminal whose session leader is leader (a pane's pane_pid), best
 // effort: on Linux it reads the terminal's foreground process group from
 // /proc/LEADER/stat (tpgid) and that group leader's /proc/PID/cmdline.
 // Anywhere else, or when the process is gone, nil. The recognizers use it
 // to look through node/bun wrappers; ForegroundOf to find panectl's task
 // supervisor.
-func ForegroundArgs(leader int) []string {
+func foregroundArgs(leader int) []string {
 	f, ok := procStat(leader)
 	if !ok || len(f) < 6 {
 		return nil
@@ -216,7 +216,7 @@ func ForegroundCommand(command string, args []string) string {
 	return command
 }
 
-// ForegroundJob returns the name of the job the pane's shell runs in the
+// foregroundJob returns the name of the job the pane's shell runs in the
 // foreground and is busy with, best effort: when the pane's own process
 // (pane_pid) is a shell and the terminal's foreground process group (tpgid,
 // from /proc/PANE_PID/stat) is not the shell's own group, the command name
@@ -226,7 +226,7 @@ func ForegroundCommand(command string, args []string) string {
 // less, a REPL, cat), or /proc cannot tell (not Linux, the process is
 // gone). The recognizers use it to call a shell running a program nobody
 // recognizes busy (sleep, make, a script).
-func ForegroundJob(panePID int) string {
+func foregroundJob(panePID int) string {
 	if panePID <= 0 {
 		return ""
 	}
