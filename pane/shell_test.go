@@ -98,8 +98,41 @@ func TestRunWrapperNeverHoldsPrintedMarker(t *testing.T) {
 			t.Errorf("%s: typed text lacks the nonce", sh)
 		}
 	}
-	if r := NewRun(ShellFish, "false"); !strings.Contains(r.Typed, "$status") || !strings.Contains(r.Typed, "begin;") {
-		t.Errorf("fish wrapper %q", r.Typed)
+	if r := NewRun(ShellFish, "echo ( 'x"); !strings.Contains(r.Typed, "$status") || !strings.HasPrefix(r.Typed, " eval '") ||
+		!strings.Contains(r.Typed, "\necho ( \\'x'; printf") {
+		t.Errorf("fish wrapper %q: want the begin marker and the command quoted for eval", r.Typed)
+	}
+	// a long fish command: the begin marker is the sourced file's first line
+	r, script := NewSourcedRun(ShellFish, "/tmp/x y/command", "echo hi")
+	if !strings.HasPrefix(script, `printf '\120ANECTL:B:`+r.Nonce) || !strings.Contains(script, "command rm -f -- '/tmp/x y/command'\necho hi\n") ||
+		strings.Contains(r.Typed, ":B:") || !strings.Contains(r.Typed, "source '/tmp/x y/command'") {
+		t.Errorf("fish sourced run: typed %q, script %q", r.Typed, script)
+	}
+	r, script = NewSourcedRun(ShellBash, "/tmp/c", "echo hi")
+	if !strings.Contains(r.Typed, ":B:") || !strings.Contains(r.Typed, ". '/tmp/c'") || script != "command rm -f -- '/tmp/c'\necho hi\n" {
+		t.Errorf("sh sourced run: typed %q, script %q", r.Typed, script)
+	}
+}
+
+// fish's message for a command eval could not parse is what comes after
+// the echo of the typed line (its last line holds the nonce), up to the
+// end marker, without blank and caret lines.
+func TestUnparsed(t *testing.T) {
+	r := NewRun(ShellFish, "begin\necho (")
+	N, E := r.Nonce, r.End
+	lines := []string{
+		`> eval 'printf \'\\120ANECTL:B:` + N + `\\n\'`,
+		"  begin",
+		`  echo ('; printf '\120ANECTL:E:` + N + `:%d\n' $status`,
+		"fish: Unexpected end of string, expecting ')'",
+		"echo (",
+		"     ^",
+		"",
+		E + ":123",
+		"> ",
+	}
+	if got := strings.Join(r.Unparsed(lines), "|"); got != "fish: Unexpected end of string, expecting ')'|echo (" {
+		t.Errorf("Unparsed = %q", got)
 	}
 }
 
