@@ -349,17 +349,28 @@ func fishHeredoc(command string) bool {
 	return false
 }
 
-// fishStatements counts fish's top-level statements: separated by ';' or a
-// newline outside quotes, (...) and blocks; a statement starting with and
-// or or continues the one before (as do &&, || and |); begin, if, for,
-// while, function and switch open a block that end closes.
+// fishStatements counts fish's top-level statements: separated by ';', a
+// newline or a background '&' outside quotes, (...) and blocks; &&, || and
+// | (also &| and 2>|) join two into one, and may be followed by newlines
+// and comment lines, as fish's grammar allows; begin, if, for, while,
+// function and switch open a block that end closes.
+//
+// A statement starting with and or or counts with the one before. In
+// fish's grammar it is a job of its own that runs on the previous job's
+// status, but `a; and b` is exactly `a && b` (fish 3 made && its
+// spelling): one exit status answers for the whole, which is what the
+// single-statement guard asks.
 func fishStatements(command string) int {
 	n, depth, paren := 0, 0, 0
 	first, cont, afterElse := true, false, false
+	joined := false // after &&, || or |, before the next word: a newline continues
 	var word strings.Builder
 	endWord := func() {
 		w := word.String()
 		word.Reset()
+		if w != "" {
+			joined = false
+		}
 		if w == "" || !first {
 			return
 		}
@@ -424,15 +435,19 @@ func fishStatements(command string) int {
 			for i+1 < len(command) && command[i+1] != '\n' {
 				i++
 			}
-		case ch == ';' || ch == '\n':
+		case ch == '\n' && joined && word.Len() == 0:
+			// `a &&` then b on the next line: one statement
+		case ch == '&' && (i+1 < len(command) && command[i+1] == '>' || strings.HasSuffix(word.String(), ">") || strings.HasSuffix(word.String(), "<")):
+			word.WriteByte(ch) // a redirection: &>file, 2>&1, <&3
+		case ch == ';' || ch == '\n' || ch == '&' && !(i+1 < len(command) && (command[i+1] == '&' || command[i+1] == '|')):
 			endWord()
-			first, cont = true, false
+			first, cont, joined = true, false, false
 		case ch == '|' || ch == '&':
 			endWord()
-			if i+1 < len(command) && command[i+1] == ch {
+			if i+1 < len(command) && (command[i+1] == ch || ch == '&' && command[i+1] == '|') {
 				i++
 			}
-			first, cont = true, true
+			first, cont, joined = true, true, true
 		case ch == ' ' || ch == '\t':
 			endWord()
 		default:

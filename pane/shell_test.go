@@ -61,6 +61,12 @@ func TestCheckSingle(t *testing.T) {
 		"for i in (seq 5); echo line$i; sleep 0.2; end; exit 3": 2, "function f; return 42; end; f": 2,
 		"if test -n x; echo a; else if true; echo b; else; echo c; end": 1, "echo 'a; b' # c; d": 1,
 		"a\nb": 2, "not true; echo x": 2, "switch x; case a; echo a; end": 1, "begin; echo a; end; echo b": 2,
+		// &&, || and | continue on the next line (blank and comment lines between), as fish's grammar says
+		"echo one &&\necho two": 1, "echo one ||\n\n  echo two": 1, "echo one |\ncat": 1, "echo one &&\n# c\necho two": 1,
+		"echo one &&\necho two\necho three": 2, "echo one\nand echo two": 1, "echo one\nor echo two; echo three": 2,
+		// & alone puts a statement in the background and ends it; in a redirection it does not
+		"sleep 1 & echo x": 2, "sleep 1 &": 1, "sleep 1 &\necho x": 2, "echo a 2>&1 | cat": 1, "echo a &>/dev/null": 1,
+		"echo a >&2; echo b": 2, "echo a &| cat": 1, "echo a 2>| cat": 1,
 	} {
 		if n, _ := CheckSingle(ShellFish, c, true); n != want {
 			t.Errorf("fish %q: %d statements; want %d", c, n, want)
