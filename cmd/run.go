@@ -208,7 +208,7 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	out := schema.RunOutput{
 		PaneID: p.ID, Command: in.Command, Output: nonNil(r.Output), Truncated: r.Truncated,
 		Seconds: round3(time.Since(started).Seconds()), Cursor: r.Cursor.Encode(), Outcome: r.Outcome,
-		Attempts: r.Attempts, Note: r.Note,
+		Attempts: r.Attempts, Note: r.Note, EffectiveTimeout: &timeout,
 	}
 	if r.StatusKnown && (r.Outcome == waiter.OutcomeCompleted || r.Outcome == waiter.OutcomeInterrupted) {
 		code := r.ExitCode
