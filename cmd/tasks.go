@@ -249,7 +249,8 @@ keeps running), 4 no such task.`,
 		Long: `Stop the task's command and everything in its process group: SIGINT; if any of
 it still runs after 2 s, SIGTERM; after 2 s more, SIGKILL. Its status becomes
 killed (exit_code null); its pane stays with the output. A task that already
-ended is left as it is.`,
+ended is left as it is. (panectl kill tN closes the task's pane instead, and
+so starts with SIGHUP, as a closing terminal does.)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out, err := runKillTask(c.Context(), f, schema.TaskInput{TaskID: args[0]})

@@ -445,7 +445,7 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		if left := pane.InputLineOf(scr).Pending("", prompt); left == "" {
 			break
 		} else if time.Now().After(by) {
-			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after it was killed (C-u); erase it yourself", abbreviate(left, 200))}
+			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(killKeys(opt.Shell, mode), " "))}
 		}
 	}
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
@@ -458,13 +458,17 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 // end-of-line then backward kill (C-e C-u in bash's readline, zsh's ZLE,
 // ksh's editors).
 func killLine(ctx context.Context, c *tmux.Client, id string, sh pane.Shell, mode pane.TTYMode) error {
+	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
+}
+
+func killKeys(sh pane.Shell, mode pane.TTYMode) []string {
 	switch {
 	case mode.Known && mode.Canonical:
-		return c.SendKeys(ctx, id, "C-u")
+		return []string{"C-u"}
 	case sh == pane.ShellFish:
-		return c.SendKeys(ctx, id, "C-c")
+		return []string{"C-c"}
 	}
-	return c.SendKeys(ctx, id, "C-e", "C-u")
+	return []string{"C-e", "C-u"}
 }
 
 // runWatch tells how a run ended when its end marker never came.
