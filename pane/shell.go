@@ -309,9 +309,12 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 		}
 		n = fishStatements(command)
 	} else {
-		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false)).Parse(strings.NewReader(command), "")
+		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
 		if err != nil {
 			return 0, fmt.Errorf("%w: %v", ErrParse, err)
+		}
+		if continuesAtEnd(f, command) {
+			return 0, fmt.Errorf("%w: the command ends with a backslash, a line continuation with no line after it: an interactive shell waits for the rest; remove it (or double it for a literal backslash)", ErrParse)
 		}
 		n = len(f.Stmts)
 	}
@@ -322,6 +325,25 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 		return n, fmt.Errorf("%w: the command holds %d top-level statements (separated by ';', '&' or a newline); run refuses them so that one exit status answers for one command: join them with && (stops at the first failure), group them in { ...; } or ( ... ), or pass --allow-multi (allow_multi in JSON) to get the status of the last one", ErrMultiStatement, n)
 	}
 	return n, nil
+}
+
+// continuesAtEnd reports whether command ends with a line continuation: a
+// backslash as its last byte, not itself escaped and not in a comment. The
+// parser takes it as a literal backslash (as sh -c does), but typed at a
+// prompt it makes the shell wait for another line (in the wrapper it would
+// join the closing brace to the command's last word).
+func continuesAtEnd(f *syntax.File, command string) bool {
+	if n := len(command) - len(strings.TrimRight(command, `\`)); n%2 == 0 {
+		return false
+	}
+	inComment := false
+	syntax.Walk(f, func(node syntax.Node) bool {
+		if c, ok := node.(*syntax.Comment); ok && int(c.End().Offset()) >= len(command) {
+			inComment = true
+		}
+		return !inComment
+	})
+	return !inComment
 }
 
 // fishHeredoc reports whether command holds << outside quotes and

@@ -47,9 +47,16 @@ func TestCheckSingle(t *testing.T) {
 			t.Errorf("CheckSingle(%q, allowMulti) = %v", c, err)
 		}
 	}
-	for _, c := range []string{"echo 'unterminated", "a &&", "if true; then", "", "  \n"} {
+	for _, c := range []string{"echo 'unterminated", "a &&", "if true; then", "", "  \n", `echo a \`, "echo a \\\\\\", "echo a \\\n  b \\"} {
 		if _, err := CheckSingle(ShellBash, c, true); !errors.Is(err, ErrParse) {
 			t.Errorf("CheckSingle(%q) = %v; want ErrParse", c, err)
+		}
+	}
+	// a literal (doubled) backslash, or one in a comment, or a continuation
+	// with a line after it, ends nothing
+	for _, c := range []string{`echo a \\`, `echo a # note \`, "echo a \\\n  b", "echo 'a\\'"} {
+		if _, err := CheckSingle(ShellPOSIX, c, false); err != nil {
+			t.Errorf("CheckSingle(%q) = %v; want it accepted", c, err)
 		}
 	}
 	// POSIX sh has no [[ ]]: the dialect follows the shell
