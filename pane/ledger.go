@@ -63,6 +63,10 @@ type EchoEntry struct {
 	// maxWidths; nil when there are more): with At's column and width
 	// they give the rows the echo covers, however the program broke them.
 	Widths []int `json:"w,omitempty"`
+	// PlaceOnly: the entry discounts by place only, never by text (the
+	// last piece of a line, recorded on its own: as text it would match
+	// any output that ends like it).
+	PlaceOnly bool `json:"po,omitempty"`
 }
 
 // maxWidths bounds EchoEntry.Widths.
@@ -345,12 +349,17 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 		// The earlier pieces may be gone in a way the screen did not show
 		// (C-c from anyone, under a prompt that changed): the last piece
 		// typed (the text typed now, or else the last pending one) is an
-		// entry of its own too, where it was typed.
+		// entry of its own too, where it was typed, matched by place only.
+		var last EchoEntry
 		switch {
 		case text != "":
-			add(mergeEntries(nil, text, l.at))
+			last = mergeEntries(nil, text, l.at)
 		case len(es) > 1:
-			add(mergeEntries(es[len(es)-1:], "", nil))
+			last = mergeEntries(es[len(es)-1:], "", nil)
+		}
+		if last.At != nil {
+			last.PlaceOnly = true
+			add(last)
 		}
 	}
 	if n := len(live) - maxEntries; n > 0 {
@@ -527,7 +536,7 @@ func (l Ledger) IsEcho(line string) bool {
 		return false
 	}
 	for _, e := range l.entries {
-		if !e.active(l.now) {
+		if !e.active(l.now) || e.PlaceOnly {
 			continue
 		}
 		for rest := e.Text; rest != ""; {
