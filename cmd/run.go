@@ -35,7 +35,8 @@ Preflight: a cold shell is waited for until its prompt is drawn; a pane in copy
 mode, a dead pane, or a pane whose foreground program is not a shell at its
 prompt (a script waiting in read, a REPL) is refused (exit 3). Text already on
 the shell's input line is refused too (exit 3, naming it): it would run with
-the command; --clear-line kills the line first (C-u; fish: C-c). A shell that
+the command; --clear-line kills the line first (bash: C-e C-u; zsh: C-x C-k;
+fish: C-c; canonical mode: C-u). A shell that
 throws typed input away gets it again (a probe line tells lost input from a
 slow shell; the command never runs twice). --when-ready also waits for the
 pane to await input by its recognizer, as send-text --when-ready does.
