@@ -36,7 +36,7 @@ Preflight: a cold shell is waited for until its prompt is drawn; a pane in copy
 mode, a dead pane, or a pane whose foreground program is not a shell at its
 prompt (a script waiting in read, a REPL) is refused (exit 3). Text already on
 the shell's input line is refused too (exit 3, naming it): it would run with
-the command; --clear-line kills the line first (C-e C-u in readline and zsh;
+the command; --clear-line kills the line first (bash: C-e C-u; zsh: C-x C-k;
 fish: C-c; a terminal in canonical mode, as under dash: C-u), and refuses the
 run (exit 3) when the line is not empty after it (vi mode). A shell that
 throws typed input away gets it again (a probe line tells lost input from a

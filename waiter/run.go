@@ -59,6 +59,7 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		promptBy = deadline
 	}
 	lastText, quietSince := "", time.Time{}
+	ledgerRead := false
 	for {
 		if info.Dead {
 			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
@@ -90,6 +91,16 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 				lastText, quietSince = texts[0], time.Now()
 			case info.CursorX > 0 && time.Since(quietSince) >= quietFor:
 				return info, sh, nil
+			case !ledgerRead && time.Since(quietSince) >= quietFor:
+				// a quiet screen with the cursor at the start of a row:
+				// a cold shell, or text typed without Enter that ended in
+				// a newline (the line editor holds it; preflight judges)
+				ledgerRead = true
+				if l, err := pane.LoadLedger(ctx, c, info.ID); err == nil {
+					if p, long := l.Pending(); p != "" || long {
+						return info, sh, nil
+					}
+				}
 			}
 		}
 		select {
@@ -322,6 +333,14 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 				sc.Lines = withoutCtrlC(sc.Lines)
 			}
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
+			if !sc.Began && rd.LinesDropped == 0 && !rd.Reset {
+				// the history is whole, yet the begin marker never
+				// printed: the shell did not run the typed line as typed
+				// (text on the input line joined it, after a prompt
+				// preflight could not tell from text)
+				w.learnPrompt(ctx, c, src, id, r.Nonce)
+				return res, &RefusedError{id, fmt.Sprintf("the shell did not run the command line as typed: its begin marker never printed, though the pane's history is whole (text already on the input line, after a prompt panectl did not recognize, was probably joined to it); what ran ended with status %d and its output cannot be told apart. Look at the pane (panectl screen %s) and clear its input line before the next run", sc.Status, id)}
+			}
 			if !sc.Began {
 				res.Truncated = true
 				res.Note = joinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
@@ -421,7 +440,14 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	}
 	prompt, _ := pane.LoadPrompt(ctx, via(c, src), id)
 	pending, _ := sr.Ledger.Pending()
-	text := pane.InputLineOf(scr).Pending(pending, prompt)
+	line := pane.InputLineOf(scr)
+	text := line.Pending(pending, prompt)
+	if text == "" && strings.TrimSpace(pending) != "" && !line.Bare(prompt) {
+		// typed by panectl without Enter, not killed, and the cursor is
+		// not at a bare prompt: still in the line editor's buffer, though
+		// its row does not show it (text that ended in a newline, pasted)
+		text = pending
+	}
 	if text == "" {
 		return sr, scr, nil
 	}
@@ -442,9 +468,15 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		if scr, err = captureScreen(ctx, c, src, id); err != nil {
 			return sr, scr, err
 		}
-		if left := pane.InputLineOf(scr).Pending("", prompt); left == "" {
+		line := pane.InputLineOf(scr)
+		left := line.Pending("", prompt)
+		if left == "" && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
 			break
-		} else if time.Now().After(by) {
+		}
+		if time.Now().After(by) {
+			if left == "" {
+				left = strings.TrimSpace(line.Left + " " + line.Right)
+			}
 			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(killKeys(opt.Shell, mode), " "))}
 		}
 	}
@@ -454,9 +486,10 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 
 // killLine erases the shell's input line the way the shell understands:
 // the terminal's line kill (C-u, VKILL) in canonical mode; fish's
-// cancel-commandline (C-c: the whole buffer, $status untouched); else
-// end-of-line then backward kill (C-e C-u in bash's readline, zsh's ZLE,
-// ksh's editors).
+// cancel-commandline (C-c: the whole buffer, $status untouched); zsh's
+// kill-buffer (C-x C-k); else end-of-line then backward kill (C-e C-u in
+// bash's readline and ksh's editors: from the end of the buffer to its
+// start, every line of it).
 func killLine(ctx context.Context, c *tmux.Client, id string, sh pane.Shell, mode pane.TTYMode) error {
 	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
 }
@@ -467,6 +500,10 @@ func killKeys(sh pane.Shell, mode pane.TTYMode) []string {
 		return []string{"C-u"}
 	case sh == pane.ShellFish:
 		return []string{"C-c"}
+	case sh == pane.ShellZsh:
+		// kill-buffer: the whole buffer, every line of it (C-u kills
+		// only the current line of a multi-line buffer)
+		return []string{"C-x", "C-k"}
 	}
 	return []string{"C-e", "C-u"}
 }
@@ -596,6 +633,10 @@ func withoutCtrlC(lines []string) []string {
 	return lines
 }
 
+// promptSettle is how long a prompt without a known ending must stay the
+// same to be learned.
+const promptSettle = 40 * time.Millisecond
+
 // learnPrompt records the prompt the shell drew after the end marker (the
 // input line when it is empty of the wrapper), for the next preflight.
 func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) {
@@ -604,8 +645,20 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 		return
 	}
 	line := pane.InputLineOf(scr)
-	if !line.Prompted() || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
-		return // not (yet) a whole prompt: learn nothing rather than a part
+	if strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
+		return // not a prompt alone
+	}
+	if !line.Prompted() {
+		// a prompt without a known ending ("[ready]"): learned when the
+		// cursor's row stays the same for a moment (a prompt still being
+		// drawn would be learned in part)
+		if !sleepCtx(ctx, promptSettle) {
+			return
+		}
+		again, err := captureScreen(ctx, c, src, id)
+		if err != nil || pane.InputLineOf(again) != line || again.Info.CursorY != scr.Info.CursorY {
+			return
+		}
 	}
 	if old, _ := pane.LoadPrompt(ctx, via(c, src), id); old != line.Left {
 		_ = pane.SavePrompt(ctx, c, id, line.Left)
