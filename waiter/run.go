@@ -194,7 +194,9 @@ const (
 // without it after the begin marker (an interrupt from anyone: outcome
 // interrupted, with the status the shell then reports, read by a probe
 // line); a message from the shell and no begin marker (the line was
-// rejected: *RejectedError, the shell's message).
+// rejected: *RejectedError, the shell's message); in fish, an end marker
+// with no begin marker and nothing lost (eval could not parse the command:
+// *RejectedError, fish's message, at once).
 //
 // Timeout: C-c is pressed, and the shell is waited for until it prints a
 // probe, so the pane is usable by the next run. Context cancelled (panectl
@@ -226,6 +228,13 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 	r := pane.NewRun(opt.Shell, opt.Command)
 	res := RunResult{Cursor: start}
 	var sourced string // the file a long command goes through
+	wrap := func(sh pane.Shell) (pane.Run, error) {
+		if sourced == "" {
+			return pane.NewRun(sh, opt.Command), nil
+		}
+		r, script := pane.NewSourcedRun(sh, sourced, opt.Command)
+		return r, os.WriteFile(sourced, []byte(script), 0o600)
+	}
 	if pane.TooLongToType(r.Typed) {
 		dir, err := os.MkdirTemp("", "panectl-run-")
 		if err != nil {
@@ -233,17 +242,10 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		}
 		defer os.RemoveAll(dir)
 		sourced = filepath.Join(dir, "command")
-		if err := os.WriteFile(sourced, []byte(pane.SourceScript(opt.Shell, sourced, opt.Command)), 0o600); err != nil {
+		if r, err = wrap(opt.Shell); err != nil {
 			return res, err
 		}
-		r = pane.NewSourcedRun(opt.Shell, sourced)
 		res.Note = "the command was too long to type whole (a terminal in canonical mode cuts lines at 4095 bytes); the shell sourced it from a private file"
-	}
-	wrap := func(sh pane.Shell) pane.Run {
-		if sourced != "" {
-			return pane.NewSourcedRun(sh, sourced)
-		}
-		return pane.NewRun(sh, opt.Command)
 	}
 	fresh := true // ledger is as read just now
 	typeLine := func(text string) error {
@@ -316,11 +318,19 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		res.Cursor, info = rd.Cursor, rd.Pane
 		sc := r.Scan(rd.Lines)
 		began = sc.Began
+		if sc.Ended && !sc.Began && opt.Shell == pane.ShellFish && rd.LinesDropped == 0 && !rd.Reset {
+			// fish's eval (source) printed no begin marker, and nothing
+			// was lost: it could not parse the command and ran none of it
+			return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: strings.Join(r.Unparsed(rd.Lines), " ")}
+		}
 		if sc.Ended {
 			res.Outcome, res.ExitCode, res.StatusKnown = OutcomeCompleted, sc.Status, true
 			if sc.Status == interruptStatus {
+				// fish (eval) prints the end marker after C-c, on the
+				// line where the terminal echoed ^C
 				res.Outcome = OutcomeInterrupted
 				res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
+				sc.Lines = withoutCtrlC(sc.Lines)
 			}
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
 			if !sc.Began && rd.LinesDropped == 0 && !rd.Reset {
@@ -353,12 +363,12 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 			return res, nil
 		}
 		if restful {
-			// A message from the shell and no begin marker: fish rejected
-			// the line (panectl has no fish parser). Other shells got a
-			// line the parser accepted, so a syntax error there means they
-			// read only part of it (input lost at start-up): it is typed
-			// again, and rejected only when every attempt was.
-			if msg, n := w.rejection(rd.Lines, r.Nonce); !sc.Began && n > 0 && (opt.Shell == pane.ShellFish || n >= res.Attempts && res.Attempts >= 2) {
+			// A message from the shell and no begin marker: the shell got
+			// a line the parser accepted (fish: a complete eval line), so
+			// a syntax error there means it read only part of it (input
+			// lost at start-up): it is typed again, and rejected only
+			// when every attempt was.
+			if msg, n := w.rejection(rd.Lines, r.Nonce); !sc.Began && n > 0 && n >= res.Attempts && res.Attempts >= 2 {
 				// a shell that keeps the rejected line (fish) gets it killed
 				_ = killLine(ctx, c, id, opt.Shell, mode)
 				return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: msg}
@@ -373,7 +383,9 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 				// another shell): wrap for the one reading now.
 				if sh, ok := pane.ShellOf(rd.Pane.Command); ok && sh != opt.Shell {
 					opt.Shell = sh
-					r = wrap(sh)
+					if r, err = wrap(sh); err != nil {
+						return res, err
+					}
 				}
 				if err := clearLine(ctx, c, id); err != nil {
 					return res, err
@@ -465,7 +477,7 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 			if left == "" {
 				left = strings.TrimSpace(line.Left + " " + line.Right)
 			}
-			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after it was killed (C-u); erase it yourself", abbreviate(left, 200))}
+			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(killKeys(opt.Shell, mode), " "))}
 		}
 	}
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
@@ -479,17 +491,21 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 // bash's readline and ksh's editors: from the end of the buffer to its
 // start, every line of it).
 func killLine(ctx context.Context, c *tmux.Client, id string, sh pane.Shell, mode pane.TTYMode) error {
+	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
+}
+
+func killKeys(sh pane.Shell, mode pane.TTYMode) []string {
 	switch {
 	case mode.Known && mode.Canonical:
-		return c.SendKeys(ctx, id, "C-u")
+		return []string{"C-u"}
 	case sh == pane.ShellFish:
-		return c.SendKeys(ctx, id, "C-c")
+		return []string{"C-c"}
 	case sh == pane.ShellZsh:
 		// kill-buffer: the whole buffer, every line of it (C-u kills
 		// only the current line of a multi-line buffer)
-		return c.SendKeys(ctx, id, "C-x", "C-k")
+		return []string{"C-x", "C-k"}
 	}
-	return c.SendKeys(ctx, id, "C-e", "C-u")
+	return []string{"C-e", "C-u"}
 }
 
 // runWatch tells how a run ended when its end marker never came.
@@ -592,8 +608,7 @@ func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, i
 
 // withoutPrompt drops from the output of an interrupted command what the
 // shell drew after it: the prompt it came back to (the last line), and the
-// blank or "^C" lines (the terminal's echo of C-c, with the mark zsh and
-// fish add for output without a final newline: "^C%", "^C⏎") before it.
+// echo of C-c before it (withoutCtrlC).
 func (w runWatch) withoutPrompt(lines []string) []string {
 	if n := len(lines); n > 0 {
 		last := strings.TrimRight(lines[n-1], " ")
@@ -601,6 +616,13 @@ func (w runWatch) withoutPrompt(lines []string) []string {
 			lines = lines[:n-1]
 		}
 	}
+	return withoutCtrlC(lines)
+}
+
+// withoutCtrlC drops the trailing blank or "^C" lines from the output of an
+// interrupted command: the terminal's echo of C-c, with the mark zsh and
+// fish add for output without a final newline ("^C%", "^C⏎").
+func withoutCtrlC(lines []string) []string {
 	for n := len(lines); n > 0; n = len(lines) {
 		t := strings.TrimSpace(lines[n-1])
 		if after, ok := strings.CutPrefix(t, "^C"); t != "" && (!ok || strings.Trim(after, "%#⏎ ") != "") {
