@@ -203,10 +203,11 @@ func newKillCmd(f *Factory) *cobra.Command {
 		Short: "Kill a pane (a task's pane: stop the task; a journaled pane: remove its journal)",
 		Long: `Kill a pane and the processes in it (kill-pane). For a background task (tN, or
 its pane), the task is marked killed first and kill waits (up to 5 s) until
-its supervisor has stopped the command's whole process group (SIGHUP, then
-SIGTERM and SIGKILL 2 s apart); the task's record and journal stay for
-panectl tasks, task wait and task output until panectl tasks --prune. A pane
-made with new --journal has its journal removed with it.`,
+its supervisor has stopped the command's whole process group (SIGHUP, as a
+closing terminal sends, then SIGTERM and SIGKILL 2 s apart; panectl task kill
+starts with SIGINT, as C-c, and keeps the pane); the task's record and journal
+stay for panectl tasks, task wait and task output until panectl tasks --prune.
+A pane made with new --journal has its journal removed with it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out, err := runKill(c.Context(), f, schema.PaneInput{PaneID: args[0]})

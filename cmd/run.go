@@ -25,17 +25,20 @@ output (no echo, no prompt, no marker text) and its exact exit status. panectl
 exits with the command's status when it completed (as docker exec does).
 
 How: the command is typed wrapped so that the shell prints a begin marker, runs
-it (in { ...; } or fish's begin/end), then prints an end marker with $? (fish:
-$status). The typed line spells the marker with an octal escape (\120ANECTL),
-the printed one reads PANECTL:<nonce>, so neither the echo, nor a prompt, nor
-set -x traces can fake it; output without a final newline stays exact. Works in
-bash, zsh, fish, sh/dash and ksh; multi-line commands and heredocs work.
+it (in { ...; }; fish: passed to eval as one quoted string), then prints an end
+marker with $? (fish: $status). The typed line spells the marker with an octal
+escape (\120ANECTL), the printed one reads PANECTL:<nonce>, so neither the
+echo, nor a prompt, nor set -x traces can fake it; output without a final
+newline stays exact. Works in bash, zsh, fish, sh/dash and ksh; multi-line
+commands and heredocs work.
 
 Preflight: a cold shell is waited for until its prompt is drawn; a pane in copy
 mode, a dead pane, or a pane whose foreground program is not a shell at its
 prompt (a script waiting in read, a REPL) is refused (exit 3). Text already on
 the shell's input line is refused too (exit 3, naming it): it would run with
-the command; --clear-line kills the line first (C-u; fish: C-c). A shell that
+the command; --clear-line kills the line first (bash: C-e C-u; zsh: C-x C-k;
+fish: C-c; a terminal in canonical mode, as under dash: C-u), and refuses the
+run (exit 3) when the line is not empty after it (vi mode). A shell that
 throws typed input away gets it again (a probe line tells lost input from a
 slow shell; the command never runs twice). --when-ready also waits for the
 pane to await input by its recognizer, as send-text --when-ready does.
@@ -52,21 +55,27 @@ private file (0600) that the shell sources and that removes itself.
 The end however it comes: an interrupt from anyone (C-c pressed in the pane,
 SIGINT to the command) brings the shell back to its prompt without the end
 marker: outcome interrupted, exit_code the status the shell then reports, exit
-130. A line the shell rejects (a syntax error the parser let through; fish)
-fails at once with the shell's message, exit 2; fish has no heredocs and says
-so before anything is typed.
+130. A command the shell cannot parse (fish's eval says so before running any
+of it; elsewhere a syntax error the parser let through) fails at once with the
+shell's message, exit 2; fish has no heredocs and says so before anything is
+typed.
 
 One statement: unless --allow-multi, COMMAND must parse (mvdan.cc/sh: bash
 syntax for bash and zsh, POSIX for sh/dash, mksh for ksh) as one top-level
 statement: 'a; b' is refused (exit 2), 'a && b', pipelines, subshells and
-heredocs are one. fish commands are parsed as bash when they can be; fish-only
-syntax is passed through unchecked.
+heredocs are one. fish commands are counted by fish's grammar (';', a newline or
+a lone '&' separate; &&, ||, | join, also across a line end; a statement
+starting with and/or counts with the one before, as 'a; and b' is 'a && b');
+fish itself checks the syntax.
 
 On timeout C-c is pressed and the shell is waited for, so the next run works.
 
 --background runs COMMAND in a new pane of the detached session panectl-tasks
 (your windows and focus are untouched) under the same shell as PANE, keeps the
 pane after exit, and prints a task id at once; see: panectl tasks, panectl task.
+The one-statement rule is for foreground runs: a task is a script whose status
+is its last statement's (as sh -c gives), so 'a; b' needs no --allow-multi
+there; it must still parse.
 
 Exit: the command's status; 2 refused statement, parse error or a line the
 shell rejected; 3 refused pane (or not ready, with --when-ready); 124 timeout
@@ -208,7 +217,7 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	out := schema.RunOutput{
 		PaneID: p.ID, Command: in.Command, Output: nonNil(r.Output), Truncated: r.Truncated,
 		Seconds: round3(time.Since(started).Seconds()), Cursor: r.Cursor.Encode(), Outcome: r.Outcome,
-		Attempts: r.Attempts, Note: r.Note,
+		Attempts: r.Attempts, Note: r.Note, EffectiveTimeout: &timeout,
 	}
 	if r.StatusKnown && (r.Outcome == waiter.OutcomeCompleted || r.Outcome == waiter.OutcomeInterrupted) {
 		code := r.ExitCode

@@ -38,15 +38,18 @@ func runBackground(ctx context.Context, f *Factory, in schema.RunInput) (schema.
 		return schema.RunOutput{}, fmt.Errorf("cannot find the panectl binary to supervise the task: %w", err)
 	}
 	spec := pane.TaskSpec{Command: in.Command, Shell: pane.TaskShell(p.Command), Started: time.Now().UnixMilli()}
+	var limit *float64 // the time limit used, when there is one
 	if in.Timeout != nil {
-		spec.LimitMS = int64(effectiveTimeout(in.Timeout) * 1000)
+		l := effectiveTimeout(in.Timeout)
+		limit = &l
+		spec.LimitMS = max(1, int64(l*1000)) // 0 would mean none: a limit of 0 s ends the task at once
 	}
 	t, err := pane.StartTask(ctx, c, spec, p.CWD, []string{self, "-S", c.Server.Socket})
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
 	return schema.RunOutput{PaneID: t.Pane.ID, Command: in.Command, Output: []string{}, TaskID: t.ID,
-		SessionID: t.Pane.SessionID, Status: pane.TaskRunning}, nil
+		SessionID: t.Pane.SessionID, Status: pane.TaskRunning, EffectiveTimeout: limit}, nil
 }
 
 // frame builds a task's completion frame, its output read from the
@@ -270,7 +273,8 @@ is that record (outcome exited).`,
 		Long: `Stop the task's command and everything in its process group: SIGINT; if any of
 it still runs after 2 s, SIGTERM; after 2 s more, SIGKILL. Its status becomes
 killed (exit_code null); its pane stays with the output. A task that already
-ended is left as it is.`,
+ended is left as it is. (panectl kill tN closes the task's pane instead, and
+so starts with SIGHUP, as a closing terminal does.)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out, err := runKillTask(c.Context(), f, schema.TaskInput{TaskID: args[0]})

@@ -113,6 +113,13 @@ func SavePrompt(ctx context.Context, c *tmux.Client, id, prompt string) error {
 	return c.SetPaneOptions(ctx, id, map[string]string{promptOption: base64.RawURLEncoding.EncodeToString([]byte(prompt))}, nil)
 }
 
+// Bare reports whether the input line holds a prompt and nothing after it:
+// a prompt ending (see Prompted), or exactly the prompt last seen in the
+// pane.
+func (l InputLine) Bare(prompt string) bool {
+	return l.Prompted() || strings.TrimSpace(l.Right) == "" && prompt != "" && l.Left == prompt
+}
+
 // Prompted reports whether the input line shows a prompt ending ("$ ",
 // "% ", "> ", ...) and nothing typed after it.
 func (l InputLine) Prompted() bool {

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -58,7 +59,18 @@ type EchoEntry struct {
 	Submitted int64      `json:"sub,omitempty"` // unix ms when Enter followed; 0 while pending
 	At        *Place     `json:"p,omitempty"`   // where typing began (nil: unknown, e.g. the alternate screen)
 	Lines     int        `json:"n,omitempty"`   // logical lines the text spans from At (0: 1)
+	// Widths are the terminal cells of the text's lines (at most
+	// maxWidths; nil when there are more): with At's column and width
+	// they give the rows the echo covers, however the program broke them.
+	Widths []int `json:"w,omitempty"`
+	// PlaceOnly: the entry discounts by place only, never by text (the
+	// last piece of a line, recorded on its own: as text it would match
+	// any output that ends like it).
+	PlaceOnly bool `json:"po,omitempty"`
 }
+
+// maxWidths bounds EchoEntry.Widths.
+const maxWidths = 64
 
 // LineMark fingerprints one (trimmed) line of long typed text.
 type LineMark struct {
@@ -78,6 +90,14 @@ type Place struct {
 	AnchorHash uint64 `json:"ah"`
 	PrefixLen  int    `json:"pl"`
 	PrefixHash uint64 `json:"ph"`
+	Col        int    `json:"c,omitempty"` // the terminal cursor's column (cells of the prefix)
+	Width      int    `json:"w,omitempty"` // the pane's width then (0: unknown)
+}
+
+// samePrompt reports whether p and q are right after the same prompt: the
+// same text before the cursor on its row (wherever the row is).
+func (p *Place) samePrompt(q *Place) bool {
+	return p != nil && q != nil && p.PrefixLen == q.PrefixLen && p.PrefixHash == q.PrefixHash
 }
 
 // Ledger is a pane's echo ledger as read at one moment.
@@ -133,10 +153,16 @@ func (e EchoEntry) valid() bool {
 			return false
 		}
 	}
-	if p := e.At; p != nil && (p.AnchorLen < 0 || p.AnchorLen > anchorBytes || p.PrefixLen < 0 || p.PrefixLen > maxPrefix) {
+	if p := e.At; p != nil && (p.AnchorLen < 0 || p.AnchorLen > anchorBytes || p.PrefixLen < 0 || p.PrefixLen > maxPrefix ||
+		p.Col < 0 || p.Col > maxPrefix || p.Width < 0 || p.Width > 10000) {
 		return false
 	}
-	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0
+	for _, w := range e.Widths {
+		if w < 0 || w > maxText {
+			return false
+		}
+	}
+	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths
 }
 
 // maxText bounds a fingerprinted line's length (SPEC.md: text to type is
@@ -155,21 +181,54 @@ func (e EchoEntry) active(now time.Time) bool {
 }
 
 // Pending returns the text typed into the pane that no Enter has followed
-// yet, in typing order ("" when none, or only fingerprints of long text are
-// kept: then long is true).
+// yet and that still sits on the input line (see pending), in typing order
+// ("" when none, or only fingerprints of long text are kept: then long is
+// true).
 func (l Ledger) Pending() (text string, long bool) {
-	var pending []EchoEntry
-	for _, e := range l.entries {
-		if e.active(l.now) && e.Submitted == 0 {
-			pending = append(pending, e)
-		}
-	}
-	sort.Slice(pending, func(i, j int) bool { return pending[i].Typed < pending[j].Typed })
+	pending, _ := l.pending()
 	for _, e := range pending {
 		text += e.Text
 		long = long || len(e.Marks) > 0
 	}
 	return text, long
+}
+
+// cancelGrace is how long typed text counts as pending whatever the screen
+// shows: the program may not have drawn it yet.
+const cancelGrace = 500 * time.Millisecond
+
+// pending returns the active entries typed without Enter that still sit on
+// the input line, in typing order, and the keys of those that do not: the
+// line was killed or abandoned (C-u, C-c from anyone, a new prompt) when
+// the terminal cursor, where the ledger was read, is right after the same
+// prompt as where the first of them was typed (on its row or a new one).
+// Without the cursor's place (not read by Read with Ledger) or the entry's
+// (the alternate screen), every entry counts as pending.
+func (l Ledger) pending() (still []keyedEntry, gone []string) {
+	var all []keyedEntry
+	for k, e := range l.entries {
+		if e.active(l.now) && e.Submitted == 0 {
+			all = append(all, keyedEntry{k, e})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Typed < all[j].Typed })
+	if len(all) == 0 {
+		return nil, nil
+	}
+	first, last := all[0], all[len(all)-1]
+	if l.at.samePrompt(first.At) && l.now.Sub(time.UnixMilli(last.Typed)) >= cancelGrace {
+		for _, k := range all {
+			gone = append(gone, k.key)
+		}
+		return nil, gone
+	}
+	return all, nil
+}
+
+// keyedEntry is a ledger entry with its option name.
+type keyedEntry struct {
+	key string
+	EchoEntry
 }
 
 // LastTyped is when text was last typed without Enter (zero when nothing is
@@ -236,32 +295,72 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 	}
 	set := map[string]string{}
 	var unset []string
-	var pending []EchoEntry
 	type kept struct {
 		key   string
 		typed int64
 	}
 	var live []kept
+	pending, abandoned := l.pending()
+	gone := map[string]bool{}
+	for _, k := range abandoned {
+		gone[k] = true
+	}
+	merged := map[string]bool{}
+	if submitted {
+		for _, p := range pending {
+			merged[p.key] = true
+		}
+	}
 	for k, e := range l.entries {
 		switch {
 		case !e.active(at):
 			unset = append(unset, k)
-		case submitted && e.Submitted == 0:
-			pending = append(pending, e)
+		case gone[k]:
+			// no longer on the input line (killed, or abandoned for a new
+			// prompt): not part of what is typed now, but its echo stays on
+			// screen: discounted as a submitted entry
+			e.Submitted = now
+			set[k] = encodeEntry(e)
+			live = append(live, kept{k, e.Typed})
+		case merged[k]:
 			unset = append(unset, k)
 		default:
 			live = append(live, kept{k, e.Typed})
 		}
 	}
-	sort.Slice(pending, func(i, j int) bool { return pending[i].Typed < pending[j].Typed })
-	e := mergeEntries(pending, text, l.at)
-	e.Typed = now
-	if submitted {
-		e.Submitted = now
+	add := func(e EchoEntry) {
+		e.Typed = now
+		if submitted {
+			e.Submitted = now
+		}
+		if e.Text != "" || len(e.Marks) > 0 {
+			set[ledgerPrefix+nonce()] = encodeEntry(e)
+			live = append(live, kept{"", now})
+		}
 	}
-	if e.Text != "" || len(e.Marks) > 0 {
-		set[ledgerPrefix+nonce()] = encodeEntry(e)
-		live = append(live, kept{"", now})
+	if !submitted || len(pending) == 0 {
+		add(mergeEntries(nil, text, l.at))
+	} else {
+		es := make([]EchoEntry, len(pending))
+		for i, p := range pending {
+			es[i] = p.EchoEntry
+		}
+		add(mergeEntries(es, text, l.at)) // the line as the program got it
+		// The earlier pieces may be gone in a way the screen did not show
+		// (C-c from anyone, under a prompt that changed): the last piece
+		// typed (the text typed now, or else the last pending one) is an
+		// entry of its own too, where it was typed, matched by place only.
+		var last EchoEntry
+		switch {
+		case text != "":
+			last = mergeEntries(nil, text, l.at)
+		case len(es) > 1:
+			last = mergeEntries(es[len(es)-1:], "", nil)
+		}
+		if last.At != nil {
+			last.PlaceOnly = true
+			add(last)
+		}
 	}
 	if n := len(live) - maxEntries; n > 0 {
 		sort.Slice(live, func(i, j int) bool { return live[i].typed < live[j].typed })
@@ -298,6 +397,7 @@ func mergeEntries(pending []EchoEntry, text string, p *Place) EchoEntry {
 	}
 	e.Lines = lines + strings.Count(text, "\n") + 1
 	if literal {
+		e.Widths = widths(all)
 		lines = strings.Count(all, "\n")
 		e.Lines = lines + 1
 		if len(all) <= maxLiteral {
@@ -309,13 +409,17 @@ func mergeEntries(pending []EchoEntry, text string, p *Place) EchoEntry {
 		e.Marks = marks(all)
 		return e
 	}
+	var pieces [][]int
 	for _, pe := range pending {
 		if len(pe.Marks) > 0 {
 			e.Marks = append(e.Marks, pe.Marks...)
+			pieces = append(pieces, pe.Widths)
 		} else {
 			e.Marks = append(e.Marks, marks(pe.Text)...)
+			pieces = append(pieces, widths(pe.Text))
 		}
 	}
+	e.Widths = joinWidths(append(pieces, widths(text)))
 	e.Marks = append(e.Marks, marks(text)...)
 	if len(e.Marks) > maxMarks {
 		e.Marks = append(e.Marks[:maxMarks/2:maxMarks/2], e.Marks[len(e.Marks)-maxMarks/2:]...)
@@ -330,6 +434,40 @@ func hasMarks(es []EchoEntry) bool {
 		}
 	}
 	return false
+}
+
+// widths returns the terminal cells of each line of text (nil beyond
+// maxWidths lines).
+func widths(text string) []int {
+	if strings.Count(text, "\n") >= maxWidths {
+		return nil
+	}
+	var out []int
+	for _, line := range strings.Split(text, "\n") {
+		out = append(out, ansi.StringWidth(line))
+	}
+	return out
+}
+
+// joinWidths is the line widths of pieces of text typed one after the
+// other (the last line of one goes on with the first of the next); nil when
+// a piece's widths are unknown or there are more than maxWidths lines.
+func joinWidths(pieces [][]int) []int {
+	var out []int
+	for i, p := range pieces {
+		if p == nil {
+			return nil
+		}
+		if i > 0 && len(out) > 0 {
+			out[len(out)-1] += p[0]
+			p = p[1:]
+		}
+		out = append(out, p...)
+	}
+	if len(out) > maxWidths {
+		return nil
+	}
+	return out
 }
 
 // marks fingerprints the non-blank lines of text (trimmed): all of them when
@@ -398,7 +536,7 @@ func (l Ledger) IsEcho(line string) bool {
 		return false
 	}
 	for _, e := range l.entries {
-		if !e.active(l.now) {
+		if !e.active(l.now) || e.PlaceOnly {
 			continue
 		}
 		for rest := e.Text; rest != ""; {

@@ -3,6 +3,7 @@ package pane
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -366,7 +367,7 @@ func rowsOf(l string, v normalView, r int) int {
 func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOptions) ReadResult {
 	snap := res.Pane
 	lines := make([]string, 0, len(v.joined))
-	var starts []int // relative row each line starts at (-1: alternate screen)
+	var starts []int // relative row each line starts at (offScreen: alternate screen)
 	places := opt.ledger != nil && len(opt.ledger.places()) > 0
 	row := r
 	for i, l := range v.joined {
@@ -418,7 +419,7 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 			h := hash32(plain)
 			if !cur.Alternate || !seen[h] {
 				lines = append(lines, cleanLine(a, opt.ANSI))
-				starts = append(starts, -1)
+				starts = append(starts, offScreen)
 			}
 			if len(next.AltRows) < maxAltRows {
 				next.AltRows = append(next.AltRows, h)
@@ -468,7 +469,8 @@ func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
 		prefix += strings.Repeat(" ", pad)
 	}
 	anchor, _ := v.anchorText(snap.CursorY, anchorBytes)
-	return &Place{AnchorLen: len(anchor), AnchorHash: hash64(anchor), PrefixLen: len(prefix), PrefixHash: hash64(prefix)}
+	return &Place{AnchorLen: len(anchor), AnchorHash: hash64(anchor), PrefixLen: len(prefix), PrefixHash: hash64(prefix),
+		Col: snap.CursorX, Width: snap.Width}
 }
 
 // isPlace reports whether relative row r is place p: the same prompt before
@@ -529,23 +531,51 @@ func firstLine(s string) string {
 	return line
 }
 
-// echoByPlace marks the lines (starting at relative rows starts; -1: not
+// offScreen is the start row of a line not on the normal screen (the
+// alternate screen): relative rows of history are negative.
+const offScreen = math.MinInt
+
+// echoByPlace marks the lines (starting at relative rows starts; offScreen: not
 // on the normal screen) that begin at the place of a ledger entry, where
 // the typed text landed (the row goes on with its first characters, however
-// the rest was redrawn), and the lines after it that its text spans.
+// the rest was redrawn), and the lines after it that its text spans: its
+// logical lines, and every line that starts in the rows its text covers
+// from the place (echoRows), for programs that break a long line into rows
+// themselves (zsh's line editor, fish) rather than letting the terminal
+// wrap it.
 func (v normalView) echoByPlace(starts []int, es []EchoEntry) []bool {
 	out := make([]bool, len(starts))
 	for i, r := range starts {
-		if r < 0 {
+		if r == offScreen {
 			continue
 		}
 		for _, e := range es {
 			if v.isPlace(*e.At, r) && v.landed(e, r) {
-				for k := i; k < min(len(out), i+max(e.Lines, 1)); k++ {
+				end := r + echoRows(e)
+				for k := i; k < len(out); k++ {
+					if k >= i+max(e.Lines, 1) && (starts[k] == offScreen || starts[k] >= end) {
+						break
+					}
 					out[k] = true
 				}
 			}
 		}
 	}
 	return out
+}
+
+// echoRows is how many rows the echo of e covers from its place: each line
+// of its text from the column where it begins (the first at the place's
+// column, the others at 0, as a continuation prompt's width is not known),
+// rounded up to whole rows of the width the pane had. 0 when unknown.
+func echoRows(e EchoEntry) int {
+	if e.At == nil || e.At.Width <= 0 || len(e.Widths) == 0 {
+		return 0
+	}
+	rows, col := 0, e.At.Col
+	for _, w := range e.Widths {
+		rows += max(1, (col+w+e.At.Width-1)/e.At.Width)
+		col = 0
+	}
+	return rows
 }

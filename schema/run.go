@@ -22,13 +22,16 @@ type RunOutput struct {
 	Output    []string `json:"output" jsonschema:"the command's own output lines: no echo, no prompt, no marker text (empty for a background run)"`
 	Truncated bool     `json:"truncated" jsonschema:"more than max_lines lines (the newest were kept), or the start of the output left the pane's history"`
 	Seconds   float64  `json:"seconds" jsonschema:"how long the run took, in seconds"`
-	Cursor    string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
-	Outcome   string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (an interrupt from anyone, e.g. C-c pressed in the pane or SIGINT to the command, or panectl itself was interrupted: exit 130)"`
-	Attempts  int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
-	Note      string   `json:"note,omitempty" jsonschema:"caveats"`
-	TaskID    string   `json:"task_id,omitempty" jsonschema:"background runs: the task id (tN), accepted wherever a pane is"`
-	SessionID string   `json:"session_id,omitempty" jsonschema:"background runs: the session of the task pane"`
-	Status    string   `json:"status,omitempty" jsonschema:"background runs: running"`
+	// EffectiveTimeout is a pointer: a background run without a time
+	// limit has none to report.
+	EffectiveTimeout *float64 `json:"effective_timeout,omitempty" jsonschema:"the timeout used, in seconds (timeout clamped to [0, 3600]); for a background run the task's time limit, absent when it has none"`
+	Cursor           string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
+	Outcome          string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (an interrupt from anyone, e.g. C-c pressed in the pane or SIGINT to the command, or panectl itself was interrupted: exit 130)"`
+	Attempts         int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
+	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
+	TaskID           string   `json:"task_id,omitempty" jsonschema:"background runs: the task id (tN), accepted wherever a pane is"`
+	SessionID        string   `json:"session_id,omitempty" jsonschema:"background runs: the session of the task pane"`
+	Status           string   `json:"status,omitempty" jsonschema:"background runs: running"`
 }
 
 // TaskInput names a task: the input of kill_task.

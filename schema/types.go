@@ -49,10 +49,10 @@ type ListPanesOutput struct {
 
 // NewPaneInput is the input of new_pane.
 type NewPaneInput struct {
-	Name         string   `json:"name,omitempty" jsonschema:"session name (exact); default: tmux picks one"`
-	WindowIn     string   `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session"`
-	CWD          string   `json:"cwd,omitempty" jsonschema:"working directory of the new pane"`
-	Size         string   `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)"`
+	Name         string   `json:"name,omitempty" jsonschema:"session name (exact); default: tmux picks one" limits:"minLength=1"`
+	WindowIn     string   `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session" limits:"minLength=1"`
+	CWD          string   `json:"cwd,omitempty" jsonschema:"working directory of the new pane" limits:"minLength=1"`
+	Size         string   `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)" limits:"minLength=1"`
 	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"minimum=0,maximum=2147483647"`
 	Env          []string `json:"env,omitempty" jsonschema:"environment variables as K=V"`
 	Command      []string `json:"command,omitempty" jsonschema:"command and arguments to run instead of the default shell"`
@@ -121,7 +121,7 @@ type SendASCIIInput struct {
 // CaptureInput is the input of capture.
 type CaptureInput struct {
 	PaneID   string `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Cursor   string `json:"cursor,omitempty" jsonschema:"read what came after this cursor; 'screen' (default): the visible screen; 'history': from the oldest retained line"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"read what came after this cursor; 'screen' (default): the visible screen; 'history': from the oldest retained line" limits:"minLength=1"`
 	MaxLines int    `json:"max_lines,omitempty" jsonschema:"keep the newest N lines, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
 	ANSI     bool   `json:"ansi,omitempty" jsonschema:"keep colour escapes"`
 }
@@ -145,7 +145,7 @@ type WaitForTextInput struct {
 	IgnoreCase bool       `json:"ignore_case,omitempty" jsonschema:"match case-insensitively"`
 	Stop       StringList `json:"stop,omitempty" jsonschema:"stop pattern or patterns: a match ends the wait with outcome stopped (exit 3)" limits:"maxItems=32,maxLength=4096"`
 	Timeout    *float64   `json:"timeout,omitempty" jsonschema:"seconds to wait (a number), default 30; values outside [0, 3600] are clamped to it, not rejected; the value used is reported as effective_timeout" limits:"default=30"`
-	Cursor     string     `json:"cursor,omitempty" jsonschema:"match only output after this cursor (default: when the wait starts); 'screen' also accepts what is visible"`
+	Cursor     string     `json:"cursor,omitempty" jsonschema:"match only output after this cursor (default: when the wait starts); 'screen' also accepts what is visible" limits:"minLength=1"`
 	MaxLines   int        `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
 }
 

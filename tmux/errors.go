@@ -91,11 +91,24 @@ func classify(stderr string) error {
 type NotFoundError struct {
 	Target string
 	Socket string
+	Kind   string // what Target names: "" a pane (or target), "session"
 }
 
 // Error names the target and the server's socket.
 func (e *NotFoundError) Error() string {
+	if e.Kind == "session" {
+		return fmt.Sprintf("no such session %q on the tmux server at %s (session names are matched exactly; list them with: panectl list)", e.Target, e.Socket)
+	}
 	return fmt.Sprintf("no such pane %q on the tmux server at %s (list panes with: panectl list)", e.Target, e.Socket)
+}
+
+// sessionNotFound turns tmux's "can't find session" for a session name
+// (new --window-in) into a *NotFoundError that says session.
+func (c *Client) sessionNotFound(name string, err error) error {
+	if errors.Is(err, ErrPaneNotFound) {
+		return &NotFoundError{Target: name, Socket: c.Server.Socket, Kind: "session"}
+	}
+	return err
 }
 
 // Unwrap returns ErrPaneNotFound.

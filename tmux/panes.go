@@ -320,7 +320,7 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 	}
 	list, err := build()
 	if err != nil {
-		return PaneInfo{}, c.notFound(opts.WindowIn, err)
+		return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
 	}
 	out, err := c.runSerialized(ctx, list...)
 retry:
@@ -333,7 +333,7 @@ retry:
 		case len(thens) > 0 && opts.WindowIn != "" && strings.Contains(err.Error(), "in use"):
 			// another client took the window index chosen: choose again
 			if list, err = build(); err != nil {
-				return PaneInfo{}, c.notFound(opts.WindowIn, err)
+				return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
 			}
 		default:
 			break retry
@@ -352,7 +352,7 @@ retry:
 	}
 	if err != nil {
 		if opts.WindowIn != "" {
-			return PaneInfo{}, c.notFound(opts.WindowIn, err)
+			return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
 		}
 		return PaneInfo{}, err
 	}

@@ -59,6 +59,7 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		promptBy = deadline
 	}
 	lastText, quietSince := "", time.Time{}
+	ledgerRead := false
 	for {
 		if info.Dead {
 			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
@@ -90,6 +91,16 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 				lastText, quietSince = texts[0], time.Now()
 			case info.CursorX > 0 && time.Since(quietSince) >= quietFor:
 				return info, sh, nil
+			case !ledgerRead && time.Since(quietSince) >= quietFor:
+				// a quiet screen with the cursor at the start of a row:
+				// a cold shell, or text typed without Enter that ended in
+				// a newline (the line editor holds it; preflight judges)
+				ledgerRead = true
+				if l, err := pane.LoadLedger(ctx, c, info.ID); err == nil {
+					if p, long := l.Pending(); p != "" || long {
+						return info, sh, nil
+					}
+				}
 			}
 		}
 		select {
@@ -183,7 +194,9 @@ const (
 // without it after the begin marker (an interrupt from anyone: outcome
 // interrupted, with the status the shell then reports, read by a probe
 // line); a message from the shell and no begin marker (the line was
-// rejected: *RejectedError, the shell's message).
+// rejected: *RejectedError, the shell's message); in fish, an end marker
+// with no begin marker and nothing lost (eval could not parse the command:
+// *RejectedError, fish's message, at once).
 //
 // Timeout: C-c is pressed, and the shell is waited for until it prints a
 // probe, so the pane is usable by the next run. Context cancelled (panectl
@@ -215,6 +228,13 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 	r := pane.NewRun(opt.Shell, opt.Command)
 	res := RunResult{Cursor: start}
 	var sourced string // the file a long command goes through
+	wrap := func(sh pane.Shell) (pane.Run, error) {
+		if sourced == "" {
+			return pane.NewRun(sh, opt.Command), nil
+		}
+		r, script := pane.NewSourcedRun(sh, sourced, opt.Command)
+		return r, os.WriteFile(sourced, []byte(script), 0o600)
+	}
 	if pane.TooLongToType(r.Typed) {
 		dir, err := os.MkdirTemp("", "panectl-run-")
 		if err != nil {
@@ -222,17 +242,10 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		}
 		defer os.RemoveAll(dir)
 		sourced = filepath.Join(dir, "command")
-		if err := os.WriteFile(sourced, []byte(pane.SourceScript(opt.Shell, sourced, opt.Command)), 0o600); err != nil {
+		if r, err = wrap(opt.Shell); err != nil {
 			return res, err
 		}
-		r = pane.NewSourcedRun(opt.Shell, sourced)
 		res.Note = "the command was too long to type whole (a terminal in canonical mode cuts lines at 4095 bytes); the shell sourced it from a private file"
-	}
-	wrap := func(sh pane.Shell) pane.Run {
-		if sourced != "" {
-			return pane.NewSourcedRun(sh, sourced)
-		}
-		return pane.NewRun(sh, opt.Command)
 	}
 	fresh := true // ledger is as read just now
 	typeLine := func(text string) error {
@@ -305,13 +318,29 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		res.Cursor, info = rd.Cursor, rd.Pane
 		sc := r.Scan(rd.Lines)
 		began = sc.Began
+		if sc.Ended && !sc.Began && opt.Shell == pane.ShellFish && rd.LinesDropped == 0 && !rd.Reset {
+			// fish's eval (source) printed no begin marker, and nothing
+			// was lost: it could not parse the command and ran none of it
+			return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: strings.Join(r.Unparsed(rd.Lines), " ")}
+		}
 		if sc.Ended {
 			res.Outcome, res.ExitCode, res.StatusKnown = OutcomeCompleted, sc.Status, true
 			if sc.Status == interruptStatus {
+				// fish (eval) prints the end marker after C-c, on the
+				// line where the terminal echoed ^C
 				res.Outcome = OutcomeInterrupted
 				res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
+				sc.Lines = withoutCtrlC(sc.Lines)
 			}
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
+			if !sc.Began && rd.LinesDropped == 0 && !rd.Reset {
+				// the history is whole, yet the begin marker never
+				// printed: the shell did not run the typed line as typed
+				// (text on the input line joined it, after a prompt
+				// preflight could not tell from text)
+				w.learnPrompt(ctx, c, src, id, r.Nonce)
+				return res, &RefusedError{id, fmt.Sprintf("the shell did not run the command line as typed: its begin marker never printed, though the pane's history is whole (text already on the input line, after a prompt panectl did not recognize, was probably joined to it); what ran ended with status %d and its output cannot be told apart. Look at the pane (panectl screen %s) and clear its input line before the next run", sc.Status, id)}
+			}
 			if !sc.Began {
 				res.Truncated = true
 				res.Note = joinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
@@ -334,12 +363,12 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 			return res, nil
 		}
 		if restful {
-			// A message from the shell and no begin marker: fish rejected
-			// the line (panectl has no fish parser). Other shells got a
-			// line the parser accepted, so a syntax error there means they
-			// read only part of it (input lost at start-up): it is typed
-			// again, and rejected only when every attempt was.
-			if msg, n := w.rejection(rd.Lines, r.Nonce); !sc.Began && n > 0 && (opt.Shell == pane.ShellFish || n >= res.Attempts && res.Attempts >= 2) {
+			// A message from the shell and no begin marker: the shell got
+			// a line the parser accepted (fish: a complete eval line), so
+			// a syntax error there means it read only part of it (input
+			// lost at start-up): it is typed again, and rejected only
+			// when every attempt was.
+			if msg, n := w.rejection(rd.Lines, r.Nonce); !sc.Began && n > 0 && n >= res.Attempts && res.Attempts >= 2 {
 				// a shell that keeps the rejected line (fish) gets it killed
 				_ = killLine(ctx, c, id, opt.Shell, mode)
 				return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: msg}
@@ -354,7 +383,9 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 				// another shell): wrap for the one reading now.
 				if sh, ok := pane.ShellOf(pane.CurrentCommand(rd.Pane)); ok && sh != opt.Shell {
 					opt.Shell = sh
-					r = wrap(sh)
+					if r, err = wrap(sh); err != nil {
+						return res, err
+					}
 				}
 				if err := clearLine(ctx, c, id); err != nil {
 					return res, err
@@ -409,7 +440,14 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	}
 	prompt, _ := pane.LoadPrompt(ctx, via(c, src), id)
 	pending, _ := sr.Ledger.Pending()
-	text := pane.InputLineOf(scr).Pending(pending, prompt)
+	line := pane.InputLineOf(scr)
+	text := line.Pending(pending, prompt)
+	if text == "" && strings.TrimSpace(pending) != "" && !line.Bare(prompt) {
+		// typed by panectl without Enter, not killed, and the cursor is
+		// not at a bare prompt: still in the line editor's buffer, though
+		// its row does not show it (text that ended in a newline, pasted)
+		text = pending
+	}
 	if text == "" {
 		return sr, scr, nil
 	}
@@ -430,10 +468,16 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		if scr, err = captureScreen(ctx, c, src, id); err != nil {
 			return sr, scr, err
 		}
-		if left := pane.InputLineOf(scr).Pending("", prompt); left == "" {
+		line := pane.InputLineOf(scr)
+		left := line.Pending("", prompt)
+		if left == "" && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
 			break
-		} else if time.Now().After(by) {
-			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after it was killed (C-u); erase it yourself", abbreviate(left, 200))}
+		}
+		if time.Now().After(by) {
+			if left == "" {
+				left = strings.TrimSpace(line.Left + " " + line.Right)
+			}
+			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(killKeys(opt.Shell, mode), " "))}
 		}
 	}
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
@@ -442,17 +486,26 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 
 // killLine erases the shell's input line the way the shell understands:
 // the terminal's line kill (C-u, VKILL) in canonical mode; fish's
-// cancel-commandline (C-c: the whole buffer, $status untouched); else
-// end-of-line then backward kill (C-e C-u in bash's readline, zsh's ZLE,
-// ksh's editors).
+// cancel-commandline (C-c: the whole buffer, $status untouched); zsh's
+// kill-buffer (C-x C-k); else end-of-line then backward kill (C-e C-u in
+// bash's readline and ksh's editors: from the end of the buffer to its
+// start, every line of it).
 func killLine(ctx context.Context, c *tmux.Client, id string, sh pane.Shell, mode pane.TTYMode) error {
+	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
+}
+
+func killKeys(sh pane.Shell, mode pane.TTYMode) []string {
 	switch {
 	case mode.Known && mode.Canonical:
-		return c.SendKeys(ctx, id, "C-u")
+		return []string{"C-u"}
 	case sh == pane.ShellFish:
-		return c.SendKeys(ctx, id, "C-c")
+		return []string{"C-c"}
+	case sh == pane.ShellZsh:
+		// kill-buffer: the whole buffer, every line of it (C-u kills
+		// only the current line of a multi-line buffer)
+		return []string{"C-x", "C-k"}
 	}
-	return c.SendKeys(ctx, id, "C-e", "C-u")
+	return []string{"C-e", "C-u"}
 }
 
 // runWatch tells how a run ended when its end marker never came.
@@ -555,8 +608,7 @@ func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, i
 
 // withoutPrompt drops from the output of an interrupted command what the
 // shell drew after it: the prompt it came back to (the last line), and the
-// blank or "^C" lines (the terminal's echo of C-c, with the mark zsh and
-// fish add for output without a final newline: "^C%", "^C⏎") before it.
+// echo of C-c before it (withoutCtrlC).
 func (w runWatch) withoutPrompt(lines []string) []string {
 	if n := len(lines); n > 0 {
 		last := strings.TrimRight(lines[n-1], " ")
@@ -564,6 +616,13 @@ func (w runWatch) withoutPrompt(lines []string) []string {
 			lines = lines[:n-1]
 		}
 	}
+	return withoutCtrlC(lines)
+}
+
+// withoutCtrlC drops the trailing blank or "^C" lines from the output of an
+// interrupted command: the terminal's echo of C-c, with the mark zsh and
+// fish add for output without a final newline ("^C%", "^C⏎").
+func withoutCtrlC(lines []string) []string {
 	for n := len(lines); n > 0; n = len(lines) {
 		t := strings.TrimSpace(lines[n-1])
 		if after, ok := strings.CutPrefix(t, "^C"); t != "" && (!ok || strings.Trim(after, "%#⏎ ") != "") {
@@ -574,6 +633,10 @@ func (w runWatch) withoutPrompt(lines []string) []string {
 	return lines
 }
 
+// promptSettle is how long a prompt without a known ending must stay the
+// same to be learned.
+const promptSettle = 40 * time.Millisecond
+
 // learnPrompt records the prompt the shell drew after the end marker (the
 // input line when it is empty of the wrapper), for the next preflight.
 func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) {
@@ -582,8 +645,20 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 		return
 	}
 	line := pane.InputLineOf(scr)
-	if !line.Prompted() || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
-		return // not (yet) a whole prompt: learn nothing rather than a part
+	if strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
+		return // not a prompt alone
+	}
+	if !line.Prompted() {
+		// a prompt without a known ending ("[ready]"): learned when the
+		// cursor's row stays the same for a moment (a prompt still being
+		// drawn would be learned in part)
+		if !sleepCtx(ctx, promptSettle) {
+			return
+		}
+		again, err := captureScreen(ctx, c, src, id)
+		if err != nil || pane.InputLineOf(again) != line || again.Info.CursorY != scr.Info.CursorY {
+			return
+		}
 	}
 	if old, _ := pane.LoadPrompt(ctx, via(c, src), id); old != line.Left {
 		_ = pane.SavePrompt(ctx, c, id, line.Left)
