@@ -112,7 +112,7 @@ func codeOf(err error) (int, string) {
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted, "interrupted"
 	case errors.As(err, &ue), errors.Is(err, pane.ErrBadCursor), errors.Is(err, waiter.ErrInvalidPattern),
-		errors.Is(err, tmux.ErrAmbiguousTarget), errors.Is(err, tmux.ErrNotSocket), errors.Is(err, waiter.ErrInvalid):
+		errors.Is(err, tmux.ErrAmbiguousTarget), errors.Is(err, tmux.ErrNotSocket), errors.Is(err, tmux.ErrSocketPath), errors.Is(err, waiter.ErrInvalid):
 		return ExitUsage, "usage"
 	case errors.Is(err, tmux.ErrNotResponding):
 		return ExitFailure, "not_responding"

@@ -20,7 +20,7 @@ import (
 func summary(p tmux.PaneInfo) schema.PaneSummary {
 	return schema.PaneSummary{
 		PaneID: p.ID, SessionID: p.SessionID, SessionName: p.SessionName, WindowID: p.WindowID,
-		Command: p.Command, PID: p.PID, CWD: p.CWD, Width: p.Width, Height: p.Height, Dead: p.Dead, Title: p.Title,
+		Command: pane.CurrentCommand(p), PID: p.PID, CWD: p.CWD, Width: p.Width, Height: p.Height, Dead: p.Dead, Title: p.Title,
 	}
 }
 
@@ -78,8 +78,11 @@ Every argument reaches tmux as given: COMMAND and its arguments, --env values,
 an existing directory (exit 2).
 
 COMMAND that exits at once (within 150 ms, while panectl holds the pane with
-remain-on-exit) is exit 5, with its status and last lines; its pane is then
-closed, as tmux would have closed it (unless your remain-on-exit keeps it).
+remain-on-exit, set in the command that makes it) is exit 5, with its status
+and last lines, also on a server started for it; its pane is then closed, as
+tmux would have closed it (unless your remain-on-exit keeps it), and a server
+started for it exits. panectl killed meanwhile: a guard client gives the pane
+its settings back.
 A server started by this command is a normal tmux server; -S PATH must be a
 socket or not exist (a file there is refused, exit 2, and left alone).`,
 		Example: `  panectl new --name build --size 120x40

@@ -196,7 +196,7 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 		if err != nil {
 			return schema.RunOutput{}, err
 		}
-		if _, err := waiter.WhenReady(ctx, c, p.ID, waiter.Readiness{Set: set, Recognizer: recognize.AutoID, Args: foregroundArgs}, deadline); err != nil {
+		if _, err := waiter.WhenReady(ctx, c, p.ID, waiter.Readiness{Set: set, Recognizer: recognize.AutoID}, deadline); err != nil {
 			return schema.RunOutput{}, err
 		}
 		if p, err = c.Pane(ctx, p.ID); err != nil {

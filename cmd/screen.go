@@ -199,7 +199,7 @@ func runStatus(ctx context.Context, f *Factory, in schema.StatusInput) (schema.S
 		return schema.StatusOutput{}, err
 	}
 	out := schema.StatusOutput{
-		PaneID: p.ID, Output: nonNil(r.Lines), Changed: r.Changed, RunningCommand: r.Pane.Command,
+		PaneID: p.ID, Output: nonNil(r.Lines), Changed: r.Changed, RunningCommand: r.Command,
 		Dead: r.Pane.Dead, Cursor: r.Cursor.Encode(), LinesDropped: r.LinesDropped, Truncated: r.Truncated,
 		Note: r.Note,
 	}

@@ -73,6 +73,8 @@ func params(dir, shell string) testscript.Params {
 				return err
 			}
 			env.Setenv("TMUX_TMPDIR", tmp)
+			// tmux's socket directory for -L (tmux(1): $TMUX_TMPDIR/tmux-UID)
+			env.Setenv("SOCKDIR", filepath.Join(tmp, fmt.Sprintf("tmux-%d", os.Getuid())))
 			env.Setenv("TMUX", "")
 			env.Setenv("TMUX_PANE", "")
 			env.Setenv("HOME", env.WorkDir)
@@ -114,6 +116,7 @@ func params(dir, shell string) testscript.Params {
 			"maxrss":    cmdMaxRSS,
 			"noproc":    cmdNoProc,
 			"jsoncount": cmdJSONCount,
+			"waitpanes": cmdWaitPanes,
 		},
 	}
 }
@@ -401,5 +404,32 @@ func cmdJSONCount(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	if n != want {
 		ts.Fatalf("%s: %d of %d elements match %q; want %d", args[0], n, len(items), args[1], want)
+	}
+}
+
+// waitpanes N SECONDS: within SECONDS, the script's server (-L t) has at
+// least N panes (polled every 5 ms, so a script can act while a pane is
+// young).
+func cmdWaitPanes(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitpanes N SECONDS")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	d, err := strconv.ParseFloat(args[1], 64)
+	ts.Check(err)
+	deadline := time.Now().Add(time.Duration(d * float64(time.Second)))
+	for {
+		c := exec.Command("tmux", "-L", "t", "list-panes", "-a", "-F", "#{pane_id}")
+		c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
+		out, _ := c.Output()
+		n := len(strings.Fields(string(out)))
+		if n >= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("the server had %d panes after %ss, want %d", n, args[1], want)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -115,7 +115,7 @@ func sendOptions(ctx context.Context, f *Factory, paneID string, whenReady bool,
 		if err != nil {
 			return nil, opt, err
 		}
-		opt.WhenReady = &waiter.Readiness{Set: set, Recognizer: recognize.AutoID, Args: foregroundArgs}
+		opt.WhenReady = &waiter.Readiness{Set: set, Recognizer: recognize.AutoID}
 		opt.Set = set
 	}
 	return c, opt, nil

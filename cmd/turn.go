@@ -14,7 +14,6 @@ import (
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
@@ -39,8 +38,6 @@ func recognizerErr(err error) error {
 func evidence(e recognize.Evidence) schema.Evidence {
 	return schema.Evidence{Rule: e.Rule, Region: e.Region, Line: e.Line, LookedFor: e.LookedFor}
 }
-
-func foregroundArgs(p tmux.PaneInfo) []string { return pane.ForegroundArgs(p.PID) }
 
 func newRecognizeCmd(f *Factory) *cobra.Command {
 	var in schema.RecognizeInput
@@ -139,7 +136,7 @@ func runRecognize(ctx context.Context, f *Factory, in schema.RecognizeInput) (sc
 		if err != nil {
 			return schema.RecognizeOutput{}, err
 		}
-		scr = waiter.ScreenFor(s, pane.ForegroundArgs(s.Info.PID))
+		scr = waiter.ScreenFor(s)
 		out.PaneID = p.ID
 		if !stable {
 			out.Note = "the screen kept changing for 1 s; classified the last frame"
@@ -291,7 +288,7 @@ func runWaitForTurn(ctx context.Context, f *Factory, in schema.WaitForTurnInput)
 	}
 	r, err := waiter.WaitForTurn(ctx, c, waiter.TurnOptions{
 		PaneID: p.ID, Set: set, Recognizer: in.Recognizer, Quiet: millis(ms), Timeout: seconds(timeout),
-		WaitThroughBusy: in.WaitThroughBusy, Args: foregroundArgs,
+		WaitThroughBusy: in.WaitThroughBusy,
 	})
 	if err != nil {
 		return schema.WaitForTurnOutput{}, recognizerErr(err)

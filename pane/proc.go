@@ -3,32 +3,155 @@ package pane
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/panectl/panectl/tmux"
 )
 
-// ForegroundArgs returns the argv of the foreground process of the pane's
-// terminal, best effort: on Linux it reads the terminal's foreground process
-// group from /proc/PANE_PID/stat (tpgid) and that leader's
-// /proc/PID/cmdline. Anywhere else, or when the process is gone, nil. The
-// recognizers use it to look through node/bun wrappers.
-func ForegroundArgs(panePID int) []string {
-	if panePID <= 0 {
-		return nil
+// TaskExecVerb is the hidden command a background task's pane runs:
+// panectl's task supervisor (`panectl __task-exec %N DIR -- SHELL -c
+// COMMAND`, waiter.SuperviseTask).
+const TaskExecVerb = "__task-exec"
+
+// Foreground is what runs in the foreground of a pane's terminal: the one
+// answer to "what program is this pane running" for the recognizers,
+// status, watch, list and run's preflight.
+//
+// A background task's pane runs panectl's supervisor, which gives the
+// task's command a pseudo-terminal of its own; the supervisor is the pane's
+// foreground process but says nothing about the task. ForegroundOf looks
+// through it: everything is then read on the task's own terminal, whose
+// session leader (the task's command, recorded by the supervisor in the
+// task's "run" file) plays the part pane_pid plays for an ordinary pane. A
+// task pane reads as a pane that runs the task's command directly (as `new
+// -- SHELL -c COMMAND` would).
+type Foreground struct {
+	// Name is the foreground program's name as tmux names a pane's
+	// current command (pane_current_command: the leading word of the
+	// foreground process group leader's argv[0], without a leading "-" or
+	// directory). For a task pane it is read from /proc; when /proc cannot
+	// tell, tmux's pane_current_command.
+	Name string
+	// Args is the argv of the foreground process group's leader; nil when
+	// /proc cannot tell (not Linux, the process is gone).
+	Args []string
+	// Job is the job an interactive shell runs in the foreground
+	// (foregroundJob), "" when none.
+	Job string
+	// Task: the pane runs panectl's task supervisor, and the fields above
+	// were read on the task's own terminal.
+	Task bool
+}
+
+// Command is the foreground program's name with a shell interpreting a
+// script named after the script (ForegroundCommand): what the recognizers
+// and run's preflight compare.
+func (f Foreground) Command() string { return ForegroundCommand(f.Name, f.Args) }
+
+// ForegroundOf reads what runs in the foreground of the pane's terminal,
+// looking through panectl's task supervisor (see Foreground). Best effort:
+// without /proc, Name is pane_current_command and Args nil.
+func ForegroundOf(info tmux.PaneInfo) Foreground {
+	name, args, leader, task := lookThrough(info)
+	return Foreground{Name: name, Args: args, Job: foregroundJob(leader), Task: task}
+}
+
+// CurrentCommand is ForegroundOf(info).Name without the job: the pane's
+// foreground program by name, through a task's supervisor.
+func CurrentCommand(info tmux.PaneInfo) string {
+	name, _, _, _ := lookThrough(info)
+	return name
+}
+
+// lookThrough returns the pane's foreground program (name and argv) and the
+// process holding its terminal (pane_pid, or a task's command under the
+// supervisor).
+func lookThrough(info tmux.PaneInfo) (name string, args []string, leader int, task bool) {
+	args = foregroundArgs(info.PID)
+	cmd := supervisedCommand(info.PID, args)
+	if cmd <= 0 {
+		return info.Command, args, info.PID, false
 	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", panePID))
+	inner := foregroundArgs(cmd)
+	if len(inner) == 0 { // gone meanwhile: the task is ending
+		return info.Command, args, info.PID, false
+	}
+	return programName(inner[0]), inner, cmd, true
+}
+
+// supervisedCommand returns the pid of the task command run by panectl's
+// supervisor when supervisor (the pane's process) is one, with argv its
+// argv (as foregroundArgs read it: the supervisor is the pane's foreground
+// process); 0 otherwise. The pid comes from the record the supervisor keeps
+// (the task directory's "run" file, TaskRun) and counts only while that
+// process is the supervisor's child (a recycled pid is not taken).
+func supervisedCommand(supervisor int, argv []string) int {
+	dir := ""
+	for i, a := range argv {
+		if a == TaskExecVerb && i+2 < len(argv) {
+			dir = argv[i+2]
+			break
+		}
+	}
+	if dir == "" || !filepath.IsAbs(dir) {
+		return 0
+	}
+	sup, cmd, ok := TaskRun(dir)
+	if !ok || sup != supervisor || cmd <= 0 {
+		return 0
+	}
+	f, ok := procStat(cmd)
+	if !ok || len(f) < 2 || f[1] != strconv.Itoa(supervisor) {
+		return 0
+	}
+	return cmd
+}
+
+// programName names a process as tmux names a pane's current command: the
+// first word of argv[0], without leading blanks or "-" (a login shell),
+// and without its directory.
+func programName(arg0 string) string {
+	s := strings.TrimLeft(arg0, " -")
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// procStat reads /proc/PID/stat and returns its fields after the command
+// name (which is in parentheses and may hold blanks): state ppid pgrp
+// session tty_nr tpgid ...
+func procStat(pid int) ([]string, bool) {
+	if pid <= 0 {
+		return nil, false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	// the command name (field 2) is in parentheses and may hold spaces
-	s := string(stat)
+	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return nil
+		return nil, false
 	}
-	f := strings.Fields(s[i+1:])
-	// after ")": state ppid pgrp session tty_nr tpgid ...
-	if len(f) < 6 {
+	return strings.Fields(s[i+1:]), true
+}
+
+// foregroundArgs returns the argv of the foreground process of the
+// terminal whose session leader is leader (a pane's pane_pid), best
+// effort: on Linux it reads the terminal's foreground process group from
+// /proc/LEADER/stat (tpgid) and that group leader's /proc/PID/cmdline.
+// Anywhere else, or when the process is gone, nil. The recognizers use it
+// to look through node/bun wrappers; ForegroundOf to find panectl's task
+// supervisor.
+func foregroundArgs(leader int) []string {
+	f, ok := procStat(leader)
+	if !ok || len(f) < 6 {
 		return nil
 	}
 	tpgid, err := strconv.Atoi(f[5])
@@ -93,7 +216,7 @@ func ForegroundCommand(command string, args []string) string {
 	return command
 }
 
-// ForegroundJob returns the name of the job the pane's shell runs in the
+// foregroundJob returns the name of the job the pane's shell runs in the
 // foreground and is busy with, best effort: when the pane's own process
 // (pane_pid) is a shell and the terminal's foreground process group (tpgid,
 // from /proc/PANE_PID/stat) is not the shell's own group, the command name
@@ -103,7 +226,7 @@ func ForegroundCommand(command string, args []string) string {
 // less, a REPL, cat), or /proc cannot tell (not Linux, the process is
 // gone). The recognizers use it to call a shell running a program nobody
 // recognizes busy (sleep, make, a script).
-func ForegroundJob(panePID int) string {
+func foregroundJob(panePID int) string {
 	if panePID <= 0 {
 		return ""
 	}

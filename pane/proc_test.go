@@ -44,3 +44,20 @@ func TestWaitsForInput(t *testing.T) {
 		}
 	}
 }
+
+func TestProgramName(t *testing.T) {
+	for arg0, want := range map[string]string{
+		"python3":               "python3",
+		"/usr/bin/python3":      "python3",
+		"-bash":                 "bash",
+		"node --inspect":        "node",
+		"/opt/x y/bin/tool":     "x",
+		"claude":                "claude",
+		"":                      "",
+		"/usr/local/bin/codex/": "/usr/local/bin/codex/",
+	} {
+		if got := programName(arg0); got != want {
+			t.Errorf("programName(%q) = %q, want %q", arg0, got, want)
+		}
+	}
+}

@@ -56,7 +56,7 @@ func TestOutputFields(t *testing.T) {
 		"recognize":         "evidence needs_quiet note pane_id recognizer state",
 		"wait_for_turn":     "effective_timeout evidence note outcome pane_id recognizer screen seconds state",
 		"run_shell_command": "attempts command cursor effective_timeout exit_code note outcome output pane_id seconds session_id status task_id truncated",
-		"list_tasks":        "pruned tasks",
+		"list_tasks":        "pruned pruned_servers tasks",
 		"wait_task":         "%s effective_timeout outcome",
 		"kill_task":         "%s signals",
 	}

@@ -67,20 +67,22 @@ type CompletionFrame struct {
 
 // ListTasksInput is the input of list_tasks.
 type ListTasksInput struct {
-	Prune bool `json:"prune,omitempty" jsonschema:"first remove every task that has ended (its pane, record and journal), the journals of journaled panes that are gone, and the state of tmux servers that no longer run"`
+	Prune bool `json:"prune,omitempty" jsonschema:"first remove every task that has ended (its pane, record and journal), the journals of journaled panes that are gone, and the state of tmux servers that no longer run; without a server, only the last"`
 }
 
 // ListTasksOutput is the output of list_tasks.
 type ListTasksOutput struct {
 	Tasks  []CompletionFrame `json:"tasks" jsonschema:"every background task of the server, oldest first, with its frame (tasks whose pane is gone included)"`
 	Pruned []string          `json:"pruned,omitempty" jsonschema:"with prune: the ids of the tasks removed"`
+	// PrunedServers: how many state directories of dead servers went.
+	PrunedServers int `json:"pruned_servers,omitempty" jsonschema:"with prune: how many state directories (task records and journals) of tmux servers of this machine that no longer run were removed"`
 }
 
 // WaitTaskOutput is the output of wait_task: the completion frame, and the
 // outcome of the wait.
 type WaitTaskOutput struct {
 	CompletionFrame
-	Outcome          string  `json:"outcome" jsonschema:"ended (exit 0) or timeout (exit 124; the task keeps running)"`
+	Outcome          string  `json:"outcome" jsonschema:"ended (exit 0), timeout (exit 124; the task keeps running), or exited (exit 5: the tmux server went away during the wait; the frame is the task as its supervisor recorded it, killed)"`
 	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
 }
 

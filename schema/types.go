@@ -30,7 +30,7 @@ type PaneSummary struct {
 	SessionID   string `json:"session_id" jsonschema:"the session id, $N"`
 	SessionName string `json:"session_name" jsonschema:"the session name"`
 	WindowID    string `json:"window_id" jsonschema:"the window id, @N"`
-	Command     string `json:"command" jsonschema:"the foreground command (pane_current_command)"`
+	Command     string `json:"command" jsonschema:"the foreground command (pane_current_command; a background task's pane: the task's foreground program, not panectl's supervisor)"`
 	PID         int    `json:"pid" jsonschema:"the pane's first process (pane_pid)"`
 	CWD         string `json:"cwd" jsonschema:"the foreground process's working directory (pane_current_path)"`
 	Width       int    `json:"width" jsonschema:"width in cells"`

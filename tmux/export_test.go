@@ -24,3 +24,14 @@ func ControlKind(k *Control) string {
 func AttachModeOf(c *Client) string {
 	return map[attachMode]string{attachProto: "proto", attachLocked: "locked", attachPlain: "plain"}[c.attachMode()]
 }
+
+// StartExitHold starts a new pane's exit hold (hold.go) on its own: the
+// commands that set it (without -t) and release, which closes its guard as
+// panectl's death would.
+func StartExitHold(c *Client) ([]Command, func(), error) {
+	h, err := c.startHold()
+	if err != nil {
+		return nil, nil, err
+	}
+	return h.commands(), h.release, nil
+}

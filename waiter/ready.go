@@ -23,8 +23,6 @@ type Readiness struct {
 	Set        *recognize.Set
 	Recognizer string // "auto", an id or an alias
 	Quiet      time.Duration
-	// Args returns the argv of the pane's foreground process (optional).
-	Args func(tmux.PaneInfo) []string
 }
 
 // ReadyQuiet is the quiet window --when-ready asks of awaiting_input: long
@@ -84,7 +82,7 @@ func WhenReady(ctx context.Context, c *tmux.Client, id string, r Readiness, dead
 	}
 	t, err := WaitForTurn(ctx, c, TurnOptions{
 		PaneID: id, Set: r.Set, Recognizer: r.Recognizer, Quiet: quiet,
-		Timeout: max(time.Until(deadline), 0), WaitThroughBusy: true, Args: r.Args,
+		Timeout: max(time.Until(deadline), 0), WaitThroughBusy: true,
 	})
 	if err != nil {
 		return recognize.Result{}, err

@@ -69,7 +69,7 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		}
 		// a shell interpreting a script (a script waiting in read) is
 		// named after the script: it is not at its prompt
-		fg := pane.ForegroundCommand(info.Command, pane.ForegroundArgs(info.PID))
+		fg := pane.ForegroundOf(info).Command()
 		sh, ok := pane.ShellOf(fg)
 		if !ok && time.Since(start) >= notShellGrace {
 			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
@@ -223,7 +223,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 	start, info, ledger := sr.Cursor, sr.Pane, sr.Ledger
 	w := runWatch{
 		prompt: pane.InputLineOf(scr).Left, editor: mode.Known && !mode.Canonical,
-		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(info.Command),
+		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(pane.CurrentCommand(info)),
 	}
 	r := pane.NewRun(opt.Shell, opt.Command)
 	res := RunResult{Cursor: start}
@@ -381,7 +381,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 			if lost(rd.Lines, r.Begin, probes) {
 				// The shell may have changed since (a start-up that execs
 				// another shell): wrap for the one reading now.
-				if sh, ok := pane.ShellOf(rd.Pane.Command); ok && sh != opt.Shell {
+				if sh, ok := pane.ShellOf(pane.CurrentCommand(rd.Pane)); ok && sh != opt.Shell {
 					opt.Shell = sh
 					if r, err = wrap(sh); err != nil {
 						return res, err
@@ -530,7 +530,7 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 	if err != nil || scr.Info.Dead {
 		return false
 	}
-	if _, ok := pane.ShellOf(pane.ForegroundCommand(scr.Info.Command, pane.ForegroundArgs(scr.Info.PID))); !ok {
+	if _, ok := pane.ShellOf(pane.ForegroundOf(scr.Info).Command()); !ok {
 		return false
 	}
 	if scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
@@ -747,11 +747,12 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string) string {
 		if err != nil || info.Dead {
 			return "C-c was sent; the pane is gone or dead"
 		}
-		if _, ok := pane.ShellOf(info.Command); ok {
+		fg := pane.CurrentCommand(info)
+		if _, ok := pane.ShellOf(fg); ok {
 			break
 		}
 		if time.Now().After(by) {
-			return fmt.Sprintf("C-c was sent, but %q is still in the foreground", info.Command)
+			return fmt.Sprintf("C-c was sent, but %q is still in the foreground", fg)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

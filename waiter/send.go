@@ -221,7 +221,7 @@ func longestLine(pending, text string, crToNL bool) int {
 // isShell reports whether the pane's foreground program is an interactive
 // shell (its line editor: Enter always accepts the line).
 func isShell(info tmux.PaneInfo) bool {
-	_, ok := pane.ShellOf(pane.ForegroundCommand(info.Command, pane.ForegroundArgs(info.PID)))
+	_, ok := pane.ShellOf(pane.ForegroundOf(info).Command())
 	return ok
 }
 
@@ -367,9 +367,7 @@ func (s *submission) busy(scr pane.Screen) bool {
 	return err == nil && r.State == recognize.Busy
 }
 
-func recognizeScreen(scr pane.Screen) recognize.Screen {
-	return ScreenFor(scr, pane.ForegroundArgs(scr.Info.PID))
-}
+func recognizeScreen(scr pane.Screen) recognize.Screen { return ScreenFor(scr) }
 
 // inputKey is what is looked for on the input line to tell that it holds
 // text: the last 12 characters of its last non-blank line, without blanks

@@ -40,9 +40,6 @@ type TurnOptions struct {
 	Quiet           time.Duration
 	Timeout         time.Duration
 	WaitThroughBusy bool // keep waiting while the program is busy
-	// Args returns the argv of the pane's foreground process (optional; for
-	// auto to look through node/bun wrappers).
-	Args func(tmux.PaneInfo) []string
 }
 
 // TurnResult is how a wait-for-turn ended.
@@ -54,17 +51,18 @@ type TurnResult struct {
 	Note    string
 }
 
-// ScreenFor turns a pane screen into what the recognizers look at, with the
-// argv of the pane's foreground process (nil when unknown): a shell
-// interpreting a script is named after the script (pane.ForegroundCommand),
-// and the job the pane's shell runs in the foreground, if any, is read from
-// /proc (pane.ForegroundJob).
-func ScreenFor(s pane.Screen, args []string) recognize.Screen {
+// ScreenFor turns a pane screen into what the recognizers look at, with
+// what runs in the pane's foreground as /proc tells it (pane.ForegroundOf:
+// through a background task's supervisor, a shell interpreting a script
+// named after the script, the argv for looking through node/bun wrappers,
+// the job an interactive shell runs).
+func ScreenFor(s pane.Screen) recognize.Screen {
+	fg := pane.ForegroundOf(s.Info)
 	return recognize.Screen{
-		Rows: s.Rows, Title: s.Info.Title, Command: pane.ForegroundCommand(s.Info.Command, args), Args: args,
+		Rows: s.Rows, Title: s.Info.Title, Command: fg.Command(), Args: fg.Args,
 		CursorX: s.Info.CursorX, CursorY: s.Info.CursorY,
 		Width: s.Info.Width, Height: s.Info.Height, AlternateOn: s.Info.AlternateOn,
-		Job: pane.ForegroundJob(s.Info.PID),
+		Job: fg.Job,
 	}
 }
 
@@ -152,11 +150,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		now := time.Now()
 		clock.observe(s, now)
 		res.Screen = clock.last
-		var args []string
-		if opt.Args != nil {
-			args = opt.Args(s.Info)
-		}
-		r, err := opt.Set.Classify(opt.Recognizer, ScreenFor(s, args))
+		r, err := opt.Set.Classify(opt.Recognizer, ScreenFor(s))
 		if err != nil {
 			return false, 0, err
 		}
