@@ -49,6 +49,9 @@ CLI command would give (124 for a wait that timed out, and so on).`,
 				}
 				raw = b
 			}
+			if len(bytes.TrimSpace(raw)) == 0 {
+				return usageErrorf("empty input: give a JSON object, e.g. '{}' or '{\"pane_id\":\"%%1\"}' (see: panectl schema %s --input)", args[0])
+			}
 			out, err := callTool(c.Context(), f, args[0], raw)
 			if out == nil {
 				return err
@@ -94,7 +97,10 @@ func callTool(ctx context.Context, f *Factory, name string, raw []byte) (any, er
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
-		raw = []byte("{}")
+		raw = []byte("{}") // MCP: a call without arguments
+	}
+	if raw, err = schema.NormalizeInput(t, raw); err != nil {
+		return nil, usageErr(err)
 	}
 	if err := schema.ValidateInput(t, raw); err != nil {
 		var ve *schema.ValidationError
@@ -119,6 +125,8 @@ func exitOf(out any) error {
 	switch o := out.(type) {
 	case schema.RunOutput:
 		return runExit(o)
+	case schema.WaitForTurnOutput:
+		return turnExit(o)
 	case schema.Outcomer:
 		return outcomeExit(o.OutcomeOf())
 	}

@@ -87,6 +87,21 @@ func outcomeExit(outcome string) error {
 	return nil
 }
 
+// turnExit maps a wait-for-turn result to its exit code: 0 only for a turn
+// that ended in awaiting_input, so `wait-for-turn P && send-text P ...` is
+// safe; 3 for awaiting_approval, busy (the early return) or unknown; 124
+// timeout; 5 exited.
+func turnExit(out schema.WaitForTurnOutput) error {
+	switch out.Outcome {
+	case waiter.OutcomeTimeout, waiter.OutcomeExited:
+		return outcomeExit(out.Outcome)
+	}
+	if out.State == "awaiting_input" {
+		return nil
+	}
+	return &exitError{ExitStopped, fmt.Sprintf("the program is %s, not awaiting input", strings.ReplaceAll(out.State, "_", " "))}
+}
+
 // codeOf maps an error to (exit code, error code name).
 func codeOf(err error) (int, string) {
 	var ee *exitError
@@ -97,7 +112,7 @@ func codeOf(err error) (int, string) {
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted, "interrupted"
 	case errors.As(err, &ue), errors.Is(err, pane.ErrBadCursor), errors.Is(err, waiter.ErrInvalidPattern),
-		errors.Is(err, tmux.ErrAmbiguousTarget), errors.Is(err, tmux.ErrNotSocket):
+		errors.Is(err, tmux.ErrAmbiguousTarget), errors.Is(err, tmux.ErrNotSocket), errors.Is(err, tmux.ErrSocketPath), errors.Is(err, waiter.ErrInvalid):
 		return ExitUsage, "usage"
 	case errors.Is(err, tmux.ErrNotResponding):
 		return ExitFailure, "not_responding"

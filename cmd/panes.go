@@ -20,7 +20,7 @@ import (
 func summary(p tmux.PaneInfo) schema.PaneSummary {
 	return schema.PaneSummary{
 		PaneID: p.ID, SessionID: p.SessionID, SessionName: p.SessionName, WindowID: p.WindowID,
-		Command: p.Command, PID: p.PID, CWD: p.CWD, Width: p.Width, Height: p.Height, Dead: p.Dead, Title: p.Title,
+		Command: pane.CurrentCommand(p), PID: p.PID, CWD: p.CWD, Width: p.Width, Height: p.Height, Dead: p.Dead, Title: p.Title,
 	}
 }
 
@@ -78,8 +78,11 @@ Every argument reaches tmux as given: COMMAND and its arguments, --env values,
 an existing directory (exit 2).
 
 COMMAND that exits at once (within 150 ms, while panectl holds the pane with
-remain-on-exit) is exit 5, with its status and last lines; its pane is then
-closed, as tmux would have closed it (unless your remain-on-exit keeps it).
+remain-on-exit, set in the command that makes it) is exit 5, with its status
+and last lines, also on a server started for it; its pane is then closed, as
+tmux would have closed it (unless your remain-on-exit keeps it), and a server
+started for it exits. panectl killed meanwhile: a guard client gives the pane
+its settings back.
 A server started by this command is a normal tmux server; -S PATH must be a
 socket or not exist (a file there is refused, exit 2, and left alone).`,
 		Example: `  panectl new --name build --size 120x40
@@ -200,10 +203,11 @@ func newKillCmd(f *Factory) *cobra.Command {
 		Short: "Kill a pane (a task's pane: stop the task; a journaled pane: remove its journal)",
 		Long: `Kill a pane and the processes in it (kill-pane). For a background task (tN, or
 its pane), the task is marked killed first and kill waits (up to 5 s) until
-its supervisor has stopped the command's whole process group (SIGHUP, then
-SIGTERM and SIGKILL 2 s apart); the task's record and journal stay for
-panectl tasks, task wait and task output until panectl tasks --prune. A pane
-made with new --journal has its journal removed with it.`,
+its supervisor has stopped the command's whole process group (SIGHUP, as a
+closing terminal sends, then SIGTERM and SIGKILL 2 s apart; panectl task kill
+starts with SIGINT, as C-c, and keeps the pane); the task's record and journal
+stay for panectl tasks, task wait and task output until panectl tasks --prune.
+A pane made with new --journal has its journal removed with it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out, err := runKill(c.Context(), f, schema.PaneInput{PaneID: args[0]})

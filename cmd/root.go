@@ -15,6 +15,7 @@ import (
 
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // interruptGrace is how long panectl may take to clean up after SIGINT or
@@ -83,6 +84,7 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 	pf.StringVarP(&f.SocketPath, "socket-path", "S", "", "tmux socket path (as tmux -S)")
 	pf.BoolVar(&f.JSON, "json", false, "print one JSON object (errors as JSON on stderr)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageErr(err) })
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return rejectEmptyFlags(c) }
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
@@ -109,4 +111,27 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 	root.AddCommand(helpTopics()...)
 	wireCompletion(root, f) // after every AddCommand: completion by Use line and flag name
 	return root
+}
+
+// emptyAllowed are the string flags whose empty value means something:
+// recognize --file's title and foreground command as the pane had them.
+var emptyAllowed = map[string]bool{"title": true, "command": true}
+
+// rejectEmptyFlags refuses a string flag given with an empty value
+// (--cursor "", -L ""): "" is not "absent", and taking it for the default
+// would hide a script's unset variable (a cursor that was never printed
+// would read from the screen instead; -L "" would reach the default
+// server).
+func rejectEmptyFlags(c *cobra.Command) error {
+	var err error
+	c.Flags().Visit(func(fl *pflag.Flag) {
+		if err == nil && fl.Value.Type() == "string" && fl.Value.String() == "" && !emptyAllowed[fl.Name] {
+			name := "--" + fl.Name
+			if fl.Shorthand != "" {
+				name = "-" + fl.Shorthand + "/" + name
+			}
+			err = usageErrorf("%s is empty: give a value, or leave the flag out for its default (an unset variable?)", name)
+		}
+	})
+	return err
 }

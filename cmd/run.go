@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
@@ -24,31 +25,62 @@ output (no echo, no prompt, no marker text) and its exact exit status. panectl
 exits with the command's status when it completed (as docker exec does).
 
 How: the command is typed wrapped so that the shell prints a begin marker, runs
-it (in { ...; } or fish's begin/end), then prints an end marker with $? (fish:
-$status). The typed line spells the marker with an octal escape (\120ANECTL),
-the printed one reads PANECTL:<nonce>, so neither the echo, nor a prompt, nor
-set -x traces can fake it; output without a final newline stays exact. Works in
-bash, zsh, fish, sh/dash and ksh; multi-line commands and heredocs work.
+it (in { ...; }; fish: passed to eval as one quoted string), then prints an end
+marker with $? (fish: $status). The typed line spells the marker with an octal
+escape (\120ANECTL), the printed one reads PANECTL:<nonce>, so neither the
+echo, nor a prompt, nor set -x traces can fake it; output without a final
+newline stays exact. Works in bash, zsh, fish, sh/dash and ksh; multi-line
+commands and heredocs work.
 
 Preflight: a cold shell is waited for until its prompt is drawn; a pane in copy
-mode, a dead pane, or a pane whose foreground program is not a shell is refused
-(exit 3). A shell that throws typed input away gets it again (a probe line tells
-lost input from a slow shell; the command never runs twice).
+mode, a dead pane, or a pane whose foreground program is not a shell at its
+prompt (a script waiting in read, a REPL) is refused (exit 3). Text already on
+the shell's input line is refused too (exit 3, naming it): it would run with
+the command; --clear-line kills the line first (bash: C-e C-u; zsh: C-x C-k;
+fish: C-c; a terminal in canonical mode, as under dash: C-u), and refuses the
+run (exit 3) when the line is not empty after it (vi mode). A shell that
+throws typed input away gets it again (a probe line tells lost input from a
+slow shell; the command never runs twice). --when-ready also waits for the
+pane to await input by its recognizer, as send-text --when-ready does.
+
+One action at a time: run holds the pane's action lock (a pane option any
+panectl process sees; a crashed holder's lock expires within 5 s), so
+concurrent runs and send-text --submit on one pane are served in turn, each
+within its own --timeout (exit 124 when the lock never came).
+
+A command too long to type whole (over 1 KiB on a line: a terminal in
+canonical mode, as under dash, cuts lines at 4095 bytes) is written to a
+private file (0600) that the shell sources and that removes itself.
+
+The end however it comes: an interrupt from anyone (C-c pressed in the pane,
+SIGINT to the command) brings the shell back to its prompt without the end
+marker: outcome interrupted, exit_code the status the shell then reports, exit
+130. A command the shell cannot parse (fish's eval says so before running any
+of it; elsewhere a syntax error the parser let through) fails at once with the
+shell's message, exit 2; fish has no heredocs and says so before anything is
+typed.
 
 One statement: unless --allow-multi, COMMAND must parse (mvdan.cc/sh: bash
 syntax for bash and zsh, POSIX for sh/dash, mksh for ksh) as one top-level
 statement: 'a; b' is refused (exit 2), 'a && b', pipelines, subshells and
-heredocs are one. fish commands are parsed as bash when they can be; fish-only
-syntax is passed through unchecked.
+heredocs are one. fish commands are counted by fish's grammar (';', a newline or
+a lone '&' separate; &&, ||, | join, also across a line end; a statement
+starting with and/or counts with the one before, as 'a; and b' is 'a && b');
+fish itself checks the syntax.
 
 On timeout C-c is pressed and the shell is waited for, so the next run works.
 
 --background runs COMMAND in a new pane of the detached session panectl-tasks
 (your windows and focus are untouched) under the same shell as PANE, keeps the
 pane after exit, and prints a task id at once; see: panectl tasks, panectl task.
+The one-statement rule is for foreground runs: a task is a script whose status
+is its last statement's (as sh -c gives), so 'a; b' needs no --allow-multi
+there; it must still parse.
 
-Exit: the command's status; 2 refused statement or parse error; 3 refused pane;
-124 timeout; 5 the shell exited; 130 interrupted.`,
+Exit: the command's status; 2 refused statement, parse error or a line the
+shell rejected; 3 refused pane (or not ready, with --when-ready); 124 timeout
+(or the lock, or readiness, not had in time); 5 the shell exited; 130
+interrupted.`,
 		Example: `  panectl run %1 'make test'
   panectl run %1 'false'; echo $?              # 1
   panectl --json run %1 'ls | wc -l' --timeout 5
@@ -103,6 +135,8 @@ Exit: the command's status; 2 refused statement or parse error; 3 refused pane;
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, 1..10000 (default 200)")
 	fl.BoolVar(&stdin, "stdin", false, "read COMMAND from standard input (a final newline is dropped)")
 	fl.BoolVar(&in.Background, "background", false, "run in a new pane of the detached session panectl-tasks; print the task id")
+	fl.BoolVar(&in.ClearLine, "clear-line", false, "kill text already on the shell's input line first (else it refuses the run, exit 3)")
+	fl.BoolVar(&in.WhenReady, "when-ready", false, "type only once the pane awaits input (its recognizer: quiescent awaiting_input); else type nothing: exit 3 or 124")
 	return cmd
 }
 
@@ -147,6 +181,28 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
+	if sh, ok := pane.ShellOf(p.Command); ok {
+		if _, err := pane.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
+			return schema.RunOutput{}, usageErr(err) // refused before waiting for anything
+		}
+	}
+	lock, err := pane.AcquireLock(ctx, c, p.ID, "run", deadline)
+	if err != nil {
+		return schema.RunOutput{}, err
+	}
+	defer lock.Release()
+	if in.WhenReady {
+		set, err := recognizers()
+		if err != nil {
+			return schema.RunOutput{}, err
+		}
+		if _, err := waiter.WhenReady(ctx, c, p.ID, waiter.Readiness{Set: set, Recognizer: recognize.AutoID}, deadline); err != nil {
+			return schema.RunOutput{}, err
+		}
+		if p, err = c.Pane(ctx, p.ID); err != nil {
+			return schema.RunOutput{}, err
+		}
+	}
 	p, sh, err := waiter.Ready(ctx, c, p, deadline)
 	if err != nil {
 		return schema.RunOutput{}, err
@@ -154,16 +210,16 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	if _, err := pane.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
 		return schema.RunOutput{}, usageErr(err)
 	}
-	r, err := waiter.Run(ctx, c, waiter.RunOptions{Info: p, Shell: sh, Command: in.Command, Deadline: deadline, MaxLines: n})
+	r, err := waiter.Run(ctx, c, waiter.RunOptions{Info: p, Shell: sh, Command: in.Command, Deadline: deadline, MaxLines: n, ClearLine: in.ClearLine})
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
 	out := schema.RunOutput{
 		PaneID: p.ID, Command: in.Command, Output: nonNil(r.Output), Truncated: r.Truncated,
 		Seconds: round3(time.Since(started).Seconds()), Cursor: r.Cursor.Encode(), Outcome: r.Outcome,
-		Attempts: r.Attempts, Note: r.Note,
+		Attempts: r.Attempts, Note: r.Note, EffectiveTimeout: &timeout,
 	}
-	if r.Outcome == waiter.OutcomeCompleted {
+	if r.StatusKnown && (r.Outcome == waiter.OutcomeCompleted || r.Outcome == waiter.OutcomeInterrupted) {
 		code := r.ExitCode
 		out.ExitCode = &code
 	}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/panectl/panectl/schema"
@@ -11,15 +12,19 @@ import (
 func newSchemaCmd(f *Factory) *cobra.Command {
 	var input, output bool
 	cmd := &cobra.Command{
-		Use:   "schema [TOOL] [--input|--output]",
+		Use:   "schema [TOOL|COMMAND] [--input|--output]",
 		Short: "Print the tools' JSON Schemas (MCP tools/list shape), or one tool's input or output schema",
 		Long: `Without TOOL, print {"tools":[{name, title, description, inputSchema,
 outputSchema, annotations}]}: every tool, in the shape of MCP's tools/list.
 With TOOL, print that entry; with --input or --output, that schema alone.
+A CLI command names its tool too (wait-for-text is wait_for_text, task wait is
+wait_task): its --json output validates against schema COMMAND --output.
 Schemas are JSON Schema draft 2020-12 and reject unknown fields.`,
 		Example: `  panectl schema | jq '.tools[].name'
-  panectl schema wait_for_text --input`,
-		Args: cobra.MaximumNArgs(1),
+  panectl schema wait_for_text --input
+  panectl schema wait-for-text --output
+  panectl schema task wait --output`,
+		Args: cobra.MaximumNArgs(2),
 		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) == 0 {
 				return toolNames(), cobra.ShellCompDirectiveNoFileComp
@@ -46,7 +51,7 @@ Schemas are JSON Schema draft 2020-12 and reject unknown fields.`,
 				}
 				return printJSON(f, doc)
 			}
-			t, err := lookupTool(args[0])
+			t, err := lookupToolOrCommand(strings.Join(args, " "))
 			if err != nil {
 				return err
 			}
@@ -98,4 +103,22 @@ func mcpTool(t schema.Tool) (*mcp.Tool, error) {
 			OpenWorldHint:   new(a.OpenWorld),
 		},
 	}, nil
+}
+
+// lookupToolOrCommand finds a tool by its name (wait_for_text) or by the
+// CLI command that runs it (wait-for-text, task wait).
+func lookupToolOrCommand(name string) (schema.Tool, error) {
+	if t, ok := schema.Lookup(name); ok {
+		return t, nil
+	}
+	var cmds []string
+	for _, t := range schema.Tools() {
+		if t.CLI == name {
+			return t, nil
+		}
+		if t.CLI != "" {
+			cmds = append(cmds, t.CLI)
+		}
+	}
+	return schema.Tool{}, usageErrorf("unknown tool or command %q; tools: %s; commands: %s", name, strings.Join(toolNames(), ", "), strings.Join(cmds, ", "))
 }

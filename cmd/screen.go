@@ -65,7 +65,7 @@ scrolled, scrolled says by how many rows the previous frame moved up first.`,
 
 func runScreen(ctx context.Context, f *Factory, in schema.ScreenInput) (schema.ScreenOutput, error) {
 	if in.Lines < 0 || in.Lines > 10000 {
-		return schema.ScreenOutput{}, usageErrorf("lines %d is out of range: want 1..10000 (0: all rows)", in.Lines)
+		return schema.ScreenOutput{}, usageErrorf("lines %d is out of range: want 1..10000 (the last N rows), or 0 for all rows (the default)", in.Lines)
 	}
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
@@ -199,7 +199,7 @@ func runStatus(ctx context.Context, f *Factory, in schema.StatusInput) (schema.S
 		return schema.StatusOutput{}, err
 	}
 	out := schema.StatusOutput{
-		PaneID: p.ID, Output: nonNil(r.Lines), Changed: r.Changed, RunningCommand: r.Pane.Command,
+		PaneID: p.ID, Output: nonNil(r.Lines), Changed: r.Changed, RunningCommand: r.Command,
 		Dead: r.Pane.Dead, Cursor: r.Cursor.Encode(), LinesDropped: r.LinesDropped, Truncated: r.Truncated,
 		Note: r.Note,
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,7 +25,8 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"panectl": func() { os.Exit(cmd.Main()) },
+		"panectl":    func() { os.Exit(cmd.Main()) },
+		"burst-stub": burstStub,
 	})
 }
 
@@ -71,6 +73,8 @@ func params(dir, shell string) testscript.Params {
 				return err
 			}
 			env.Setenv("TMUX_TMPDIR", tmp)
+			// tmux's socket directory for -L (tmux(1): $TMUX_TMPDIR/tmux-UID)
+			env.Setenv("SOCKDIR", filepath.Join(tmp, fmt.Sprintf("tmux-%d", os.Getuid())))
 			env.Setenv("TMUX", "")
 			env.Setenv("TMUX_PANE", "")
 			env.Setenv("HOME", env.WorkDir)
@@ -109,9 +113,43 @@ func params(dir, shell string) testscript.Params {
 			"envstdout": cmdEnvStdout,
 			"code":      cmdCode,
 			"validate":  cmdValidate,
+			"maxrss":    cmdMaxRSS,
 			"noproc":    cmdNoProc,
 			"jsoncount": cmdJSONCount,
+			"waitpanes": cmdWaitPanes,
 		},
+	}
+}
+
+// maxrss MIB CODE panectl ARGS...: run panectl, which must exit CODE with a
+// peak resident set size (getrusage ru_maxrss) under MIB MiB.
+func cmdMaxRSS(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 3 || args[2] != "panectl" {
+		ts.Fatalf("usage: maxrss MIB CODE panectl ARGS...")
+	}
+	limit, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	c := exec.Command(lookPanectl(ts), args[3:]...)
+	c.Env = panectlEnv(ts)
+	c.Dir = ts.Getenv("WORK")
+	err = c.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		ts.Fatalf("panectl: %v", err)
+	}
+	if got := c.ProcessState.ExitCode(); got != want {
+		ts.Fatalf("panectl %s exited %d, want %d", strings.Join(args[3:], " "), got, want)
+	}
+	ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		ts.Fatalf("no rusage on this platform")
+	}
+	mib := float64(ru.Maxrss) / 1024 // Linux: kilobytes
+	ts.Logf("peak RSS %.1f MiB", mib)
+	if mib >= float64(limit) {
+		ts.Fatalf("panectl %s peaked at %.1f MiB, want under %d MiB", strings.Join(args[3:], " "), mib, limit)
 	}
 }
 
@@ -366,5 +404,32 @@ func cmdJSONCount(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	if n != want {
 		ts.Fatalf("%s: %d of %d elements match %q; want %d", args[0], n, len(items), args[1], want)
+	}
+}
+
+// waitpanes N SECONDS: within SECONDS, the script's server (-L t) has at
+// least N panes (polled every 5 ms, so a script can act while a pane is
+// young).
+func cmdWaitPanes(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitpanes N SECONDS")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	d, err := strconv.ParseFloat(args[1], 64)
+	ts.Check(err)
+	deadline := time.Now().Add(time.Duration(d * float64(time.Second)))
+	for {
+		c := exec.Command("tmux", "-L", "t", "list-panes", "-a", "-F", "#{pane_id}")
+		c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
+		out, _ := c.Output()
+		n := len(strings.Fields(string(out)))
+		if n >= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("the server had %d panes after %ss, want %d", n, args[1], want)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -7,9 +7,13 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/tmux"
+	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -26,8 +30,27 @@ func newSendTextCmd(f *Factory) *cobra.Command {
 leading '-', a trailing ';', #{...}, tabs, wide and combining characters all
 arrive as written. Text with newlines arrives as one bracketed paste, so a
 shell runs nothing before the final Enter (dash has no bracketed paste and
-runs each line). --submit presses Enter after the text. The cursor printed
-is from before typing: pass it to wait-for-text or capture.`,
+runs each line). The cursor printed is from before typing: pass it to
+wait-for-text or capture.
+
+--submit presses Enter as a keystroke of its own once the program has taken
+the text (its echo shows on the input line, or the screen went quiet; never
+within 200 ms of the text, which agent composers would take as a pasted
+newline), then verifies the submission: a shell's cursor left the input line;
+a program's input line no longer holds the text, or it turned busy. When the
+text still sits there, Enter is pressed once more. The output says
+submitted true or false (with --json; false is also said on stderr). It
+holds the pane's action lock, so concurrent runs and submissions are served
+in turn (each waits within its --timeout).
+
+--when-ready types only once the pane awaits input by its recognizer (as
+wait-for-turn, quiet for 300 ms): awaiting_approval or unknown types nothing
+and exits 3; still busy at --timeout exits 124; both say the state and its
+evidence.
+
+A pane in copy mode is taken out of it first (note says so); a dead pane is
+exit 5. Into a terminal in canonical mode (no line editor: dash, cat, read)
+a line longer than 4095 bytes is refused with exit 2: the kernel would cut it.`,
 		Example: `  panectl send-text %1 'make test' --submit
   printf 'line1\nline2\n' | panectl send-text %1 --stdin
   panectl send-text %1 -- '--text starting with dashes'`,
@@ -52,50 +75,101 @@ is from before typing: pass it to wait-for-text or capture.`,
 			if err != nil {
 				return err
 			}
-			return f.emit(out, func(w io.Writer) { fmt.Fprintln(w, out.Cursor) })
+			return f.emit(out, func(w io.Writer) { f.printSend(w, out) })
 		},
 	}
-	cmd.Flags().BoolVar(&in.Submit, "submit", false, "press Enter after the text")
+	cmd.Flags().BoolVar(&in.Submit, "submit", false, "press Enter once the program has taken the text, and verify the submission")
 	cmd.Flags().BoolVar(&stdin, "stdin", false, "read the text from standard input")
+	addGuardFlags(cmd, &in.WhenReady, &in.Timeout)
 	return cmd
+}
+
+// addGuardFlags adds --when-ready and --timeout to a typing command.
+func addGuardFlags(cmd *cobra.Command, whenReady *bool, timeout **float64) {
+	cmd.Flags().BoolVar(whenReady, "when-ready", false, "type only once the pane awaits input (its recognizer: quiescent awaiting_input); else type nothing: exit 3 (approval pending, unknown) or 124 (not ready in time)")
+	cmd.Flags().VarP(timeoutFlag{timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m) that --when-ready and the pane's action lock may wait; default 30, clamped to [0, 3600]")
+}
+
+// printSend prints a send's cursor, and on stderr its note and a
+// submission that did not take effect.
+func (f *Factory) printSend(w io.Writer, out schema.SendOutput) {
+	fmt.Fprintln(w, out.Cursor)
+	if out.Submitted != nil && !*out.Submitted {
+		fmt.Fprintln(f.IO.ErrOut, "panectl: the text was typed but its submission could not be confirmed")
+	}
+	if out.Note != "" {
+		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", out.Note)
+	}
+}
+
+// sendOptions resolves the pane of a typing tool and fills what Send needs
+// for its guard: the deadline, and the recognizers for --when-ready.
+func sendOptions(ctx context.Context, f *Factory, paneID string, whenReady bool, timeout *float64) (*tmux.Client, waiter.SendOptions, error) {
+	c, p, err := f.Pane(ctx, paneID)
+	if err != nil {
+		return nil, waiter.SendOptions{}, err
+	}
+	opt := waiter.SendOptions{Info: p, Deadline: time.Now().Add(seconds(effectiveTimeout(timeout)))}
+	if whenReady {
+		set, err := recognizers()
+		if err != nil {
+			return nil, opt, err
+		}
+		opt.WhenReady = &waiter.Readiness{Set: set, Recognizer: recognize.AutoID}
+		opt.Set = set
+	}
+	return c, opt, nil
+}
+
+// sendOutput is the output of a send.
+func sendOutput(id string, n int, r waiter.SendResult) schema.SendOutput {
+	return schema.SendOutput{PaneID: id, Cursor: r.Cursor.Encode(), Bytes: n, Submitted: r.Submitted, Note: r.Note}
 }
 
 func runSendText(ctx context.Context, f *Factory, in schema.SendTextInput) (schema.SendOutput, error) {
 	if len(in.Text) > maxText {
 		return schema.SendOutput{}, usageErrorf("text is %d bytes; at most %d (1 MiB) can be typed at once", len(in.Text), maxText)
 	}
-	c, p, err := f.Pane(ctx, in.PaneID)
+	c, opt, err := sendOptions(ctx, f, in.PaneID, in.WhenReady, in.Timeout)
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	// The cursor and the ledger in one snapshot; then the ledger entry and
-	// the keys in one command list, so the ledger learns of the text before
-	// the pane can echo it.
-	r, err := pane.Read(ctx, c, p.ID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: p, Ledger: true})
+	if in.Submit && opt.Set == nil {
+		if opt.Set, err = recognizers(); err != nil {
+			return schema.SendOutput{}, err
+		}
+	}
+	opt.Action, opt.Text, opt.Submit = "send-text", in.Text, in.Submit
+	r, err := waiter.Send(ctx, c, opt)
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	cur := r.Cursor
-	if err := pane.Type(ctx, c, p.ID, r.Ledger, in.Text, in.Submit); err != nil {
-		return schema.SendOutput{}, err
-	}
-	return schema.SendOutput{PaneID: p.ID, Cursor: cur.Encode(), Bytes: len(in.Text)}, nil
+	return sendOutput(opt.Info.ID, len(in.Text), r), nil
 }
 
 func newSendKeysCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:     "send-keys PANE KEY...",
-		Short:   "Press named keys: " + pane.KeyNames,
+	var in schema.SendSpecialsInput
+	cmd := &cobra.Command{
+		Use:   "send-keys PANE KEY...",
+		Short: "Press named keys: " + pane.KeyNames,
+		Long: `Press named keys (` + pane.KeyNames + `).
+Enter right after text typed by panectl waits until 200 ms after that text
+(agent composers take a quicker Enter as a pasted newline). A pane in copy
+mode is taken out of it first; a dead pane is exit 5. --when-ready: as for
+send-text.`,
 		Example: "  panectl send-keys %1 C-c\n  panectl send-keys %1 Escape : w q Enter   # error: ':' is not a key name; use send-text",
 		Args:    cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			out, err := runSendKeys(c.Context(), f, schema.SendSpecialsInput{PaneID: args[0], Keys: args[1:]})
+			in.PaneID, in.Keys = args[0], args[1:]
+			out, err := runSendKeys(c.Context(), f, in)
 			if err != nil {
 				return err
 			}
-			return f.emit(out, func(w io.Writer) { fmt.Fprintln(w, out.Cursor) })
+			return f.emit(out, func(w io.Writer) { f.printSend(w, out) })
 		},
 	}
+	addGuardFlags(cmd, &in.WhenReady, &in.Timeout)
+	return cmd
 }
 
 func runSendKeys(ctx context.Context, f *Factory, in schema.SendSpecialsInput) (schema.SendOutput, error) {
@@ -103,36 +177,28 @@ func runSendKeys(ctx context.Context, f *Factory, in schema.SendSpecialsInput) (
 		return schema.SendOutput{}, usageErrorf("no keys given; valid keys: %s", pane.KeyNames)
 	}
 	keys := make([]string, len(in.Keys))
-	submit := false
 	for i, k := range in.Keys {
 		tk, err := pane.TmuxKey(k)
 		if err != nil {
 			return schema.SendOutput{}, usageErr(err)
 		}
 		keys[i] = tk
-		submit = submit || tk == "Enter"
 	}
-	c, p, err := f.Pane(ctx, in.PaneID)
+	c, opt, err := sendOptions(ctx, f, in.PaneID, in.WhenReady, in.Timeout)
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	cur, _, err := pane.Now(ctx, c, p.ID)
+	opt.Action, opt.Keys = "send-keys", keys
+	r, err := waiter.Send(ctx, c, opt)
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	if submit { // Enter submits whatever send-text left pending
-		if err := pane.Record(ctx, c, p.ID, "", true); err != nil {
-			return schema.SendOutput{}, err
-		}
-	}
-	if err := c.SendKeys(ctx, p.ID, keys...); err != nil {
-		return schema.SendOutput{}, err
-	}
-	return schema.SendOutput{PaneID: p.ID, Cursor: cur.Encode(), Bytes: len(keys)}, nil
+	return sendOutput(opt.Info.ID, len(keys), r), nil
 }
 
 func newSendASCIICmd(f *Factory) *cobra.Command {
-	var hexMode bool
+	var hexMode, whenReady bool
+	var timeout *float64
 	cmd := &cobra.Command{
 		Use:   "send-ascii PANE BYTE...",
 		Short: "Send raw bytes, as decimal numbers (3 is Ctrl-C) or with --hex as hex pairs",
@@ -140,7 +206,7 @@ func newSendASCIICmd(f *Factory) *cobra.Command {
   panectl send-ascii %1 --hex c3 a9   # é as UTF-8`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			in := schema.SendASCIIInput{PaneID: args[0]}
+			in := schema.SendASCIIInput{PaneID: args[0], WhenReady: whenReady, Timeout: timeout}
 			if hexMode {
 				in.Hex = args[1:]
 			} else {
@@ -156,10 +222,11 @@ func newSendASCIICmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return f.emit(out, func(w io.Writer) { fmt.Fprintln(w, out.Cursor) })
+			return f.emit(out, func(w io.Writer) { f.printSend(w, out) })
 		},
 	}
 	cmd.Flags().BoolVar(&hexMode, "hex", false, "the bytes are hex pairs (c3 a9, or c3a9)")
+	addGuardFlags(cmd, &whenReady, &timeout)
 	return cmd
 }
 
@@ -194,16 +261,14 @@ func runSendASCII(ctx context.Context, f *Factory, in schema.SendASCIIInput) (sc
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	c, p, err := f.Pane(ctx, in.PaneID)
+	c, opt, err := sendOptions(ctx, f, in.PaneID, in.WhenReady, in.Timeout)
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	cur, _, err := pane.Now(ctx, c, p.ID)
+	opt.Action, opt.Bytes = "send-ascii", b
+	r, err := waiter.Send(ctx, c, opt)
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	if err := c.SendBytes(ctx, p.ID, b); err != nil {
-		return schema.SendOutput{}, err
-	}
-	return schema.SendOutput{PaneID: p.ID, Cursor: cur.Encode(), Bytes: len(b)}, nil
+	return sendOutput(opt.Info.ID, len(b), r), nil
 }

@@ -38,15 +38,18 @@ func runBackground(ctx context.Context, f *Factory, in schema.RunInput) (schema.
 		return schema.RunOutput{}, fmt.Errorf("cannot find the panectl binary to supervise the task: %w", err)
 	}
 	spec := pane.TaskSpec{Command: in.Command, Shell: pane.TaskShell(p.Command), Started: time.Now().UnixMilli()}
+	var limit *float64 // the time limit used, when there is one
 	if in.Timeout != nil {
-		spec.LimitMS = int64(effectiveTimeout(in.Timeout) * 1000)
+		l := effectiveTimeout(in.Timeout)
+		limit = &l
+		spec.LimitMS = max(1, int64(l*1000)) // 0 would mean none: a limit of 0 s ends the task at once
 	}
 	t, err := pane.StartTask(ctx, c, spec, p.CWD, []string{self, "-S", c.Server.Socket})
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
 	return schema.RunOutput{PaneID: t.Pane.ID, Command: in.Command, Output: []string{}, TaskID: t.ID,
-		SessionID: t.Pane.SessionID, Status: pane.TaskRunning}, nil
+		SessionID: t.Pane.SessionID, Status: pane.TaskRunning, EffectiveTimeout: limit}, nil
 }
 
 // frame builds a task's completion frame, its output read from the
@@ -98,12 +101,18 @@ command ends (remain-on-exit). A task's record and journal live in panectl's
 state directory (see: panectl help journals), so a task stays listed, with its
 frame, after its pane is gone: panectl kill tN stops the task (status killed)
 and removes its pane. --prune removes every task that has ended: its pane, its
-record and its journal (and the journals of journaled panes that are gone).
+record and its journal (and the journals of journaled panes that are gone, and
+the state directories of this machine's tmux servers that no longer run).
+--prune works without a server too: it then removes only the state directories
+of servers that no longer run (exit 0). Those are also removed, a minute after
+their last change, whenever panectl makes the state directory of a new server.
 
 --follow prints the completion frame of each task as a JSON line the moment it
 ends (tasks started by any panectl process on the server, in the order they
 end), until --timeout (exit 124) or Ctrl-C (exit 130); without --timeout it
-follows until interrupted.`,
+follows until interrupted. When the tmux server goes away, its running tasks
+are killed: --follow prints their frames from their records as their
+supervisors record them, then exits 5.`,
 		Example: `  panectl tasks
   panectl tasks --follow --timeout 10m | jq -c '{task_id, status, exit_code}'
   panectl tasks --prune`,
@@ -129,6 +138,9 @@ follows until interrupted.`,
 				if len(out.Pruned) > 0 {
 					fmt.Fprintf(f.IO.ErrOut, "pruned: %s\n", strings.Join(out.Pruned, " "))
 				}
+				if out.PrunedServers > 0 {
+					fmt.Fprintf(f.IO.ErrOut, "pruned the state of %d tmux servers that no longer run\n", out.PrunedServers)
+				}
 			})
 		},
 	}
@@ -146,7 +158,9 @@ func runListTasks(ctx context.Context, f *Factory, in schema.ListTasksInput) (sc
 	}
 	out := schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}}
 	if in.Prune {
-		if out.Pruned, err = waiter.PruneTasks(ctx, c); err != nil {
+		res, err := waiter.PruneTasks(ctx, c)
+		out.Pruned, out.PrunedServers = res.Tasks, res.Servers
+		if err != nil {
 			return out, err
 		}
 	}
@@ -193,6 +207,9 @@ func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 	if err != nil {
 		return err
 	}
+	if outcome == waiter.OutcomeExited && !f.JSON {
+		fmt.Fprintln(f.IO.ErrOut, "exited: the tmux server went away")
+	}
 	return outcomeExit(outcome)
 }
 
@@ -212,7 +229,10 @@ token counts of its whole output as written and compressed (o200k_base,
 counted on its journal; both omitted, with tokens_skipped, above 128 KiB).
 With --any, wait for the next task of the server to end, whoever started it.
 Exit: 0 when the task ended (whatever its status), 124 timeout (the task
-keeps running), 4 no such task.`,
+keeps running), 4 no such task (or no server), 5 the tmux server went away
+during the wait: its tasks' supervisors stop their commands and record them
+as killed in the task's record, which outlives the server; the frame printed
+is that record (outcome exited).`,
 		Example: `  panectl task wait t7 --timeout 10m
   panectl task wait --any --timeout 60`,
 		Args: cobra.MaximumNArgs(1),
@@ -225,13 +245,20 @@ keeps running), 4 no such task.`,
 				return err
 			}
 			if err := f.emit(out, func(w io.Writer) {
-				if out.TaskID == "" {
+				switch {
+				case out.TaskID == "" && out.Outcome == waiter.OutcomeExited:
+					fmt.Fprintln(f.IO.ErrOut, "exited: the tmux server went away; no task was running")
+					return
+				case out.TaskID == "":
 					fmt.Fprintf(f.IO.ErrOut, "timeout: no task ended within %gs\n", out.EffectiveTimeout)
 					return
 				}
 				printFrame(w, out.CompletionFrame)
 				if out.OutputPreview != "" {
 					fmt.Fprintln(w, out.OutputPreview)
+				}
+				if out.Outcome == waiter.OutcomeExited {
+					fmt.Fprintln(f.IO.ErrOut, "exited: the tmux server went away during the wait (the frame is the task's record)")
 				}
 			}); err != nil {
 				return err
@@ -247,7 +274,8 @@ keeps running), 4 no such task.`,
 		Long: `Stop the task's command and everything in its process group: SIGINT; if any of
 it still runs after 2 s, SIGTERM; after 2 s more, SIGKILL. Its status becomes
 killed (exit_code null); its pane stays with the output. A task that already
-ended is left as it is.`,
+ended is left as it is. (panectl kill tN closes the task's pane instead, and
+so starts with SIGHUP, as a closing terminal does.)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			out, err := runKillTask(c.Context(), f, schema.TaskInput{TaskID: args[0]})
@@ -287,7 +315,7 @@ itself; --json is not accepted).`,
 // newTaskExecCmd is the hidden supervisor command task panes run.
 func newTaskExecCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
-		Use:    "__task-exec PANE DIR -- SHELL -c COMMAND",
+		Use:    pane.TaskExecVerb + " PANE DIR -- SHELL -c COMMAND",
 		Short:  "Supervise a background task's command (internal)",
 		Hidden: true,
 		Args:   cobra.MinimumNArgs(3),
@@ -339,7 +367,7 @@ func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (sche
 			t = ended
 			return waiter.ErrStopFollow
 		})
-		if err == nil && outcome == waiter.OutcomeTimeout {
+		if err == nil && t.ID == "" { // timeout, or the server went away with no task running
 			return schema.WaitTaskOutput{Outcome: outcome, EffectiveTimeout: timeout}, nil
 		}
 	} else {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 )
 
 // runner runs one tool on JSON input (already validated against its input
@@ -44,6 +45,10 @@ func adapt[I, O any](run func(context.Context, *Factory, I) (O, error)) runner {
 			dec := json.NewDecoder(bytes.NewReader(input))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&in); err != nil {
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) {
+					return nil, usageErrorf("invalid input: %s: %s does not fit a Go %s", te.Field, te.Value, te.Type)
+				}
 				return nil, usageErrorf("invalid input: %v", err)
 			}
 			if dec.More() {

@@ -7,13 +7,13 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
@@ -36,10 +36,8 @@ func recognizerErr(err error) error {
 }
 
 func evidence(e recognize.Evidence) schema.Evidence {
-	return schema.Evidence{Rule: e.Rule, Region: e.Region, Line: e.Line}
+	return schema.Evidence{Rule: e.Rule, Region: e.Region, Line: e.Line, LookedFor: e.LookedFor}
 }
-
-func foregroundArgs(p tmux.PaneInfo) []string { return pane.ForegroundArgs(p.PID) }
 
 func newRecognizeCmd(f *Factory) *cobra.Command {
 	var in schema.RecognizeInput
@@ -49,8 +47,10 @@ func newRecognizeCmd(f *Factory) *cobra.Command {
 		Long: `Look once at a pane (its stable screen, title and foreground command) and
 print the turn state with the evidence: the rule, the region it looked at and
 the line that matched. --file classifies a saved screen (capture-pane -p
-text) instead, with the title and foreground command it had; its cursor is
-taken to be at the end of its last non-empty row.
+text: a regular file of at most 1 MiB) instead, with the title and
+foreground command it had; its cursor is taken to be at the end of its last
+non-empty row. Over call and MCP the saved screen is given as text in the
+input's screen field (the server reads no files for a client).
 
 Recognizers: auto (default) picks one from the foreground command, the title
 and the screen; or name one: generic, shell, python, node, claude, codex,
@@ -94,13 +94,26 @@ func runRecognize(ctx context.Context, f *Factory, in schema.RecognizeInput) (sc
 	if in.Recognizer == "" {
 		in.Recognizer = recognize.AutoID
 	}
+	if in.File != "" {
+		if in.Screen != "" {
+			return schema.RecognizeOutput{}, usageErrorf("give --file or a screen text, not both")
+		}
+		text, err := readScreenFile(in.File)
+		if err != nil {
+			return schema.RecognizeOutput{}, err
+		}
+		in.Screen = text
+	}
+	saved := in.File != "" || in.Screen != ""
 	switch {
-	case in.File != "" && in.PaneID != "":
-		return schema.RecognizeOutput{}, usageErrorf("give a pane or --file, not both")
-	case in.File == "" && in.PaneID == "":
-		return schema.RecognizeOutput{}, usageErrorf("a pane (e.g. %%1) or --file SCREEN.txt is required")
-	case in.File == "" && (in.Title != "" || in.Command != ""):
-		return schema.RecognizeOutput{}, usageErrorf("--title and --command describe a --file; a pane's own are used")
+	case saved && in.PaneID != "":
+		return schema.RecognizeOutput{}, usageErrorf("give a pane or a saved screen (--file, screen), not both")
+	case !saved && in.PaneID == "":
+		return schema.RecognizeOutput{}, usageErrorf("a pane (e.g. %%1) or a saved screen (--file SCREEN.txt; screen over call and MCP) is required")
+	case !saved && (in.Title != "" || in.Command != ""):
+		return schema.RecognizeOutput{}, usageErrorf("title and command describe a saved screen (--file, screen); a pane's own are used")
+	case len(in.Screen) > schema.MaxScreenBytes:
+		return schema.RecognizeOutput{}, usageErrorf("the screen text is %d bytes; a saved screen is at most %d (1 MiB)", len(in.Screen), schema.MaxScreenBytes)
 	}
 	set, err := recognizers()
 	if err != nil {
@@ -108,12 +121,8 @@ func runRecognize(ctx context.Context, f *Factory, in schema.RecognizeInput) (sc
 	}
 	var scr recognize.Screen
 	out := schema.RecognizeOutput{}
-	if in.File != "" {
-		data, err := os.ReadFile(in.File)
-		if err != nil {
-			return schema.RecognizeOutput{}, usageErr(err)
-		}
-		rows := strings.Split(strings.ReplaceAll(ansi.Strip(string(data)), "\r\n", "\n"), "\n")
+	if saved {
+		rows := strings.Split(strings.ReplaceAll(ansi.Strip(in.Screen), "\r\n", "\n"), "\n")
 		for len(rows) > 0 && strings.TrimSpace(rows[len(rows)-1]) == "" {
 			rows = rows[:len(rows)-1]
 		}
@@ -127,7 +136,7 @@ func runRecognize(ctx context.Context, f *Factory, in schema.RecognizeInput) (sc
 		if err != nil {
 			return schema.RecognizeOutput{}, err
 		}
-		scr = waiter.ScreenFor(s, pane.ForegroundArgs(s.Info.PID))
+		scr = waiter.ScreenFor(s)
 		out.PaneID = p.ID
 		if !stable {
 			out.Note = "the screen kept changing for 1 s; classified the last frame"
@@ -142,22 +151,75 @@ func runRecognize(ctx context.Context, f *Factory, in schema.RecognizeInput) (sc
 	return out, nil
 }
 
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// readScreenFile reads a saved screen for recognize --file: a regular file
+// of at most schema.MaxScreenBytes. It is opened without blocking (a FIFO
+// with no writer would block a plain open forever) and checked before
+// anything is read; anything else is a usage error (exit 2) saying why.
+func readScreenFile(path string) (string, error) {
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", usageErr(err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return "", usageErr(err)
+	}
+	if !st.Mode().IsRegular() {
+		return "", usageErrorf("--file %s is %s, not a regular file: a saved screen is a capture-pane -p text file", path, fileKind(st.Mode()))
+	}
+	if st.Size() > schema.MaxScreenBytes {
+		return "", usageErrorf("--file %s is %d bytes; a saved screen is at most %d (1 MiB)", path, st.Size(), schema.MaxScreenBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, schema.MaxScreenBytes+1))
+	if err != nil {
+		return "", usageErr(err)
+	}
+	if len(data) > schema.MaxScreenBytes { // it grew while we read it
+		return "", usageErrorf("--file %s is more than %d bytes (1 MiB), the most a saved screen may be", path, schema.MaxScreenBytes)
+	}
+	return string(data), nil
+}
+
 func newWaitForTurnCmd(f *Factory) *cobra.Command {
 	var in schema.WaitForTurnInput
 	cmd := &cobra.Command{
 		Use:   "wait-for-turn PANE",
 		Short: "Wait until an interactive program (agent, shell, REPL) ends its turn, or is busy",
 		Long: `Wait until the interactive program in the pane finishes its turn: its screen,
-title and foreground command say awaiting_input (trusted once the screen has
-been quiet for --quiet-ms) or awaiting_approval (a dialog: returned as soon
-as it is confirmed, before the quiet window ends). By default the wait also
+title and foreground command say awaiting_input (reported only once the
+screen and the state have been unchanged for --quiet-ms) or
+awaiting_approval (a permission prompt, a trust, sign-in or selection
+dialog: reported once it has stayed on screen for 0.4 s after the wait
+began, whatever a spinner elsewhere does, so the frame a program drew
+before it reacted to a key is never the answer). By default the wait also
 returns as soon as the program is confirmed busy (outcome busy);
 --wait-through-busy keeps waiting through it until the turn ends or the
-timeout. The recognizer is picked as by recognize (default auto).
+timeout. A screen nothing recognizable is on ends as unknown once quiet.
+The recognizer is picked as by recognize (default auto).
 
-Exit: 0 turn_ended or busy, 124 timeout, 5 the pane exited.`,
-		Example: `  panectl send-text %1 'fix the tests' --submit; panectl wait-for-turn %1 --wait-through-busy --timeout 600`,
-		Args:    cobra.ExactArgs(1),
+Exit: 0 only when the turn ended in awaiting_input (so
+"wait-for-turn P && send-text P ..." never types into a dialog or a busy
+program); 3 awaiting_approval, busy or unknown; 124 timeout; 5 the pane
+exited.`,
+		Example: `  panectl send-text %1 'fix the tests' --submit; panectl wait-for-turn %1 --wait-through-busy --timeout 600
+  panectl wait-for-turn %1 && panectl send-text %1 'next task' --submit`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			in.PaneID = args[0]
 			if err := explicitQuiet(c, in.QuietMS); err != nil {
@@ -183,7 +245,7 @@ Exit: 0 turn_ended or busy, 124 timeout, 5 the pane exited.`,
 			}); perr != nil {
 				return perr
 			}
-			return outcomeExit(out.Outcome)
+			return turnExit(out)
 		},
 	}
 	fl := cmd.Flags()
@@ -226,7 +288,7 @@ func runWaitForTurn(ctx context.Context, f *Factory, in schema.WaitForTurnInput)
 	}
 	r, err := waiter.WaitForTurn(ctx, c, waiter.TurnOptions{
 		PaneID: p.ID, Set: set, Recognizer: in.Recognizer, Quiet: millis(ms), Timeout: seconds(timeout),
-		WaitThroughBusy: in.WaitThroughBusy, Args: foregroundArgs,
+		WaitThroughBusy: in.WaitThroughBusy,
 	})
 	if err != nil {
 		return schema.WaitForTurnOutput{}, recognizerErr(err)

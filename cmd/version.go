@@ -129,7 +129,11 @@ Removal: 'panectl kill' of a journaled pane removes its journal. A task's
 record and journal outlive its pane (kill tN stops the task and removes the
 pane; tasks, task wait and task output still read it) until 'panectl tasks
 --prune', which removes every ended task, the journals of panes that are gone,
-and the state of tmux servers that no longer run.
+and the state directories of this machine's tmux servers that no longer run
+(their pid is gone). Without a server, tasks --prune removes only those. They
+also go, a minute after their last change, whenever panectl makes the state
+directory of a new server, so they do not pile up; both look where this
+process would make a state directory (XDG_STATE_HOME or HOME as above).
 `
 
 const cursorsHelp = `A cursor is an opaque string that marks a point in one pane's output. Every

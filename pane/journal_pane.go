@@ -123,6 +123,5 @@ func PruneJournals(ctx context.Context, c *tmux.Client) error {
 			return err
 		}
 	}
-	PruneServers(state)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -18,25 +19,92 @@ import (
 // output. It lives in the pane's tmux user options, one option per entry
 // (@panectl_echo_<nonce>), so every panectl process sees it and concurrent
 // writers never overwrite each other's entries.
+//
+// An entry discounts the echo two ways: by text (a logical line that shows a
+// typed line, see IsEcho) and by place (the logical lines that start at the
+// row where typing began, found again by the text before that row and the
+// prompt before the terminal cursor, see Place): the echo of a command line
+// that the program redrew differently (a tab completed, an autosuggestion,
+// syntax highlighting) is still discounted.
+//
+// The ledger is bounded whatever was typed: an entry keeps the text itself
+// only while it is short (maxLiteral bytes encoded); longer text is kept as
+// fingerprints of at most maxMarks of its lines; a pane holds at most
+// maxEntries active entries (the oldest go first). Five 1 MiB sends leave a
+// few KiB of options, and a wait reads no more than that.
 const (
 	ledgerPrefix = "@panectl_echo_"
 	// EchoWindow is how long after submission typed text is still discounted.
 	EchoWindow = 10 * time.Second
 	// pendingWindow bounds how long unsubmitted text stays in the ledger.
 	pendingWindow = 10 * time.Minute
+	// maxLiteral is the most bytes of JSON-encoded text an entry keeps
+	// as text; longer text is fingerprinted line by line.
+	maxLiteral = 1 << 10
+	// maxMarks bounds the line fingerprints of one entry: the first and
+	// the last maxMarks/2 non-blank lines.
+	maxMarks = 16
+	// markHead is how many bytes of a fingerprinted line are kept as text
+	// (to find where its echo starts in a logical line).
+	markHead = 24
+	// maxEntries bounds the active entries of a pane.
+	maxEntries = 16
 )
 
 // EchoEntry is one piece of typed text.
 type EchoEntry struct {
-	Text      string `json:"t"`             // the text as typed
-	Typed     int64  `json:"at"`            // unix ms when typed
-	Submitted int64  `json:"sub,omitempty"` // unix ms when Enter followed; 0 while pending
+	Text      string     `json:"t,omitempty"`   // the text as typed (short text)
+	Marks     []LineMark `json:"m,omitempty"`   // fingerprints of long text's lines, instead of Text
+	Typed     int64      `json:"at"`            // unix ms when typed
+	Submitted int64      `json:"sub,omitempty"` // unix ms when Enter followed; 0 while pending
+	At        *Place     `json:"p,omitempty"`   // where typing began (nil: unknown, e.g. the alternate screen)
+	Lines     int        `json:"n,omitempty"`   // logical lines the text spans from At (0: 1)
+	// Widths are the terminal cells of the text's lines (at most
+	// maxWidths; nil when there are more): with At's column and width
+	// they give the rows the echo covers, however the program broke them.
+	Widths []int `json:"w,omitempty"`
+	// PlaceOnly: the entry discounts by place only, never by text (the
+	// last piece of a line, recorded on its own: as text it would match
+	// any output that ends like it).
+	PlaceOnly bool `json:"po,omitempty"`
+}
+
+// maxWidths bounds EchoEntry.Widths.
+const maxWidths = 64
+
+// LineMark fingerprints one (trimmed) line of long typed text.
+type LineMark struct {
+	Len  int    `json:"n"` // bytes
+	Hash uint64 `json:"h"` // FNV-1a 64 of the line
+	Head string `json:"s"` // its first bytes (at most markHead, whole runes)
+}
+
+// Place is where typing began on the normal screen: the text of the rows
+// before the terminal cursor's row (its last AnchorLen bytes, rows trimmed
+// and concatenated as for a Cursor) and the row's text before the cursor
+// (the prompt: PrefixLen bytes, padded with blanks to the cursor). Both are
+// FNV-1a 64 fingerprints, so the place is found again after history is
+// trimmed or the text after the prompt is redrawn.
+type Place struct {
+	AnchorLen  int    `json:"al"`
+	AnchorHash uint64 `json:"ah"`
+	PrefixLen  int    `json:"pl"`
+	PrefixHash uint64 `json:"ph"`
+	Col        int    `json:"c,omitempty"` // the terminal cursor's column (cells of the prefix)
+	Width      int    `json:"w,omitempty"` // the pane's width then (0: unknown)
+}
+
+// samePrompt reports whether p and q are right after the same prompt: the
+// same text before the cursor on its row (wherever the row is).
+func (p *Place) samePrompt(q *Place) bool {
+	return p != nil && q != nil && p.PrefixLen == q.PrefixLen && p.PrefixHash == q.PrefixHash
 }
 
 // Ledger is a pane's echo ledger as read at one moment.
 type Ledger struct {
 	entries map[string]EchoEntry
 	now     time.Time
+	at      *Place // where the terminal cursor was when it was read (Read with Ledger)
 }
 
 // LoadLedger reads the pane's ledger.
@@ -62,17 +130,47 @@ func LoadLedgerVia(ctx context.Context, s tmux.Snapshotter, id string) (Ledger, 
 func ledgerFrom(opts map[string]string) Ledger {
 	l := Ledger{entries: map[string]EchoEntry{}, now: time.Now()}
 	for k, v := range opts {
+		if len(v) > 4*maxLiteral+64*maxMarks+1024 {
+			continue // not written by this version: never let it cost a wait
+		}
 		b, err := base64.RawURLEncoding.DecodeString(v)
 		if err != nil {
 			continue // not ours to interpret; never fatal for a wait
 		}
 		var e EchoEntry
-		if json.Unmarshal(b, &e) == nil {
+		if json.Unmarshal(b, &e) == nil && e.valid() {
 			l.entries[k] = e
 		}
 	}
 	return l
 }
+
+// valid reports whether an entry read from a pane option is one panectl
+// can use: lengths within their bounds (anyone can set a pane option).
+func (e EchoEntry) valid() bool {
+	for _, m := range e.Marks {
+		if m.Len < 0 || m.Len > maxText {
+			return false
+		}
+	}
+	if p := e.At; p != nil && (p.AnchorLen < 0 || p.AnchorLen > anchorBytes || p.PrefixLen < 0 || p.PrefixLen > maxPrefix ||
+		p.Col < 0 || p.Col > maxPrefix || p.Width < 0 || p.Width > 10000) {
+		return false
+	}
+	for _, w := range e.Widths {
+		if w < 0 || w > maxText {
+			return false
+		}
+	}
+	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths
+}
+
+// maxText bounds a fingerprinted line's length (SPEC.md: text to type is
+// at most 1 MiB); maxPrefix the bytes of a prompt before the cursor.
+const (
+	maxText   = 1 << 20
+	maxPrefix = 4 << 10
+)
 
 func (e EchoEntry) active(now time.Time) bool {
 	ms := now.UnixMilli()
@@ -80,6 +178,72 @@ func (e EchoEntry) active(now time.Time) bool {
 		return ms-e.Typed < pendingWindow.Milliseconds()
 	}
 	return ms-e.Submitted < EchoWindow.Milliseconds()
+}
+
+// Pending returns the text typed into the pane that no Enter has followed
+// yet and that still sits on the input line (see pending), in typing order
+// ("" when none, or only fingerprints of long text are kept: then long is
+// true).
+func (l Ledger) Pending() (text string, long bool) {
+	pending, _ := l.pending()
+	for _, e := range pending {
+		text += e.Text
+		long = long || len(e.Marks) > 0
+	}
+	return text, long
+}
+
+// cancelGrace is how long typed text counts as pending whatever the screen
+// shows: the program may not have drawn it yet.
+const cancelGrace = 500 * time.Millisecond
+
+// pending returns the active entries typed without Enter that still sit on
+// the input line, in typing order, and the keys of those that do not: the
+// line was killed or abandoned (C-u, C-c from anyone, a new prompt) when
+// the terminal cursor, where the ledger was read, is right after the same
+// prompt as where the first of them was typed (on its row or a new one).
+// Without the cursor's place (not read by Read with Ledger) or the entry's
+// (the alternate screen), every entry counts as pending.
+func (l Ledger) pending() (still []keyedEntry, gone []string) {
+	var all []keyedEntry
+	for k, e := range l.entries {
+		if e.active(l.now) && e.Submitted == 0 {
+			all = append(all, keyedEntry{k, e})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Typed < all[j].Typed })
+	if len(all) == 0 {
+		return nil, nil
+	}
+	first, last := all[0], all[len(all)-1]
+	if l.at.samePrompt(first.At) && l.now.Sub(time.UnixMilli(last.Typed)) >= cancelGrace {
+		for _, k := range all {
+			gone = append(gone, k.key)
+		}
+		return nil, gone
+	}
+	return all, nil
+}
+
+// keyedEntry is a ledger entry with its option name.
+type keyedEntry struct {
+	key string
+	EchoEntry
+}
+
+// LastTyped is when text was last typed without Enter (zero when nothing is
+// pending).
+func (l Ledger) LastTyped() time.Time {
+	var last int64
+	for _, e := range l.entries {
+		if e.active(l.now) && e.Submitted == 0 && e.Typed > last {
+			last = e.Typed
+		}
+	}
+	if last == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(last)
 }
 
 // Record adds typed text to the pane's ledger. With submitted, the pending
@@ -95,16 +259,34 @@ func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool
 	return c.SetPaneOptions(ctx, id, set, unset)
 }
 
+// ClearPending removes the pending entries of the pane's ledger (the line
+// they were typed on was killed).
+func ClearPending(ctx context.Context, c *tmux.Client, id string) error {
+	l, err := LoadLedger(ctx, c, id)
+	if err != nil {
+		return err
+	}
+	var unset []string
+	for k, e := range l.entries {
+		if e.Submitted == 0 || !e.active(l.now) {
+			unset = append(unset, k)
+		}
+	}
+	return c.SetPaneOptions(ctx, id, nil, unset)
+}
+
 // Type records text in the pane's ledger, as l (read just before, e.g. by
-// Read with ReadOptions.Ledger) holds it, and types it (with Enter when
-// submit), in one tmux command list: Record then SendText, one process.
+// Read with ReadOptions.Ledger, which also gives the place where typing
+// begins) holds it, and types it (with Enter when submit), in one tmux
+// command list: Record then SendText, one process.
 func Type(ctx context.Context, c *tmux.Client, id string, l Ledger, text string, submit bool) error {
 	set, unset := l.plan(text, submit)
 	return c.SendTextOptions(ctx, id, text, submit, set, unset)
 }
 
 // plan is the change Record makes to ledger l: the entry to set and the
-// expired (or, when submitted, merged pending) entries to unset.
+// expired (or, when submitted, merged pending, or beyond maxEntries)
+// entries to unset.
 func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) {
 	now := time.Now().UnixMilli()
 	at := l.now
@@ -113,30 +295,227 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 	}
 	set := map[string]string{}
 	var unset []string
-	var pending []EchoEntry
+	type kept struct {
+		key   string
+		typed int64
+	}
+	var live []kept
+	pending, abandoned := l.pending()
+	gone := map[string]bool{}
+	for _, k := range abandoned {
+		gone[k] = true
+	}
+	merged := map[string]bool{}
+	if submitted {
+		for _, p := range pending {
+			merged[p.key] = true
+		}
+	}
 	for k, e := range l.entries {
 		switch {
 		case !e.active(at):
 			unset = append(unset, k)
-		case submitted && e.Submitted == 0:
-			pending = append(pending, e)
+		case gone[k]:
+			// no longer on the input line (killed, or abandoned for a new
+			// prompt): not part of what is typed now, but its echo stays on
+			// screen: discounted as a submitted entry
+			e.Submitted = now
+			set[k] = encodeEntry(e)
+			live = append(live, kept{k, e.Typed})
+		case merged[k]:
 			unset = append(unset, k)
+		default:
+			live = append(live, kept{k, e.Typed})
 		}
 	}
-	sort.Slice(pending, func(i, j int) bool { return pending[i].Typed < pending[j].Typed })
-	line := ""
-	for _, e := range pending {
-		line += e.Text
-	}
-	line += text
-	if strings.TrimSpace(line) != "" {
-		e := EchoEntry{Text: line, Typed: now}
+	add := func(e EchoEntry) {
+		e.Typed = now
 		if submitted {
 			e.Submitted = now
 		}
-		set[ledgerPrefix+nonce()] = encodeEntry(e)
+		if e.Text != "" || len(e.Marks) > 0 {
+			set[ledgerPrefix+nonce()] = encodeEntry(e)
+			live = append(live, kept{"", now})
+		}
+	}
+	if !submitted || len(pending) == 0 {
+		add(mergeEntries(nil, text, l.at))
+	} else {
+		es := make([]EchoEntry, len(pending))
+		for i, p := range pending {
+			es[i] = p.EchoEntry
+		}
+		add(mergeEntries(es, text, l.at)) // the line as the program got it
+		// The earlier pieces may be gone in a way the screen did not show
+		// (C-c from anyone, under a prompt that changed): the last piece
+		// typed (the text typed now, or else the last pending one) is an
+		// entry of its own too, where it was typed, matched by place only.
+		var last EchoEntry
+		switch {
+		case text != "":
+			last = mergeEntries(nil, text, l.at)
+		case len(es) > 1:
+			last = mergeEntries(es[len(es)-1:], "", nil)
+		}
+		if last.At != nil {
+			last.PlaceOnly = true
+			add(last)
+		}
+	}
+	if n := len(live) - maxEntries; n > 0 {
+		sort.Slice(live, func(i, j int) bool { return live[i].typed < live[j].typed })
+		for _, k := range live[:n] {
+			if k.key != "" {
+				unset = append(unset, k.key)
+			}
+		}
 	}
 	return set, unset
+}
+
+// mergeEntries makes the entry of text typed after the pending entries (in
+// typing order), at place p when nothing is pending: their texts joined, as
+// the terminal shows them on one line, kept as text while short, else as
+// line fingerprints (of the pieces, when a piece was already fingerprinted).
+func mergeEntries(pending []EchoEntry, text string, p *Place) EchoEntry {
+	e := EchoEntry{At: p}
+	var b strings.Builder
+	literal := true
+	lines := 0
+	for i, pe := range pending {
+		if i == 0 {
+			e.At = pe.At
+		}
+		literal = literal && len(pe.Marks) == 0
+		b.WriteString(pe.Text)
+		lines += max(pe.Lines, 1) - 1
+	}
+	b.WriteString(text)
+	all := b.String()
+	if strings.TrimSpace(all) == "" && !hasMarks(pending) {
+		return EchoEntry{}
+	}
+	e.Lines = lines + strings.Count(text, "\n") + 1
+	if literal {
+		e.Widths = widths(all)
+		lines = strings.Count(all, "\n")
+		e.Lines = lines + 1
+		if len(all) <= maxLiteral {
+			if enc, _ := json.Marshal(all); len(enc) <= maxLiteral {
+				e.Text = all
+				return e
+			}
+		}
+		e.Marks = marks(all)
+		return e
+	}
+	var pieces [][]int
+	for _, pe := range pending {
+		if len(pe.Marks) > 0 {
+			e.Marks = append(e.Marks, pe.Marks...)
+			pieces = append(pieces, pe.Widths)
+		} else {
+			e.Marks = append(e.Marks, marks(pe.Text)...)
+			pieces = append(pieces, widths(pe.Text))
+		}
+	}
+	e.Widths = joinWidths(append(pieces, widths(text)))
+	e.Marks = append(e.Marks, marks(text)...)
+	if len(e.Marks) > maxMarks {
+		e.Marks = append(e.Marks[:maxMarks/2:maxMarks/2], e.Marks[len(e.Marks)-maxMarks/2:]...)
+	}
+	return e
+}
+
+func hasMarks(es []EchoEntry) bool {
+	for _, e := range es {
+		if len(e.Marks) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// widths returns the terminal cells of each line of text (nil beyond
+// maxWidths lines).
+func widths(text string) []int {
+	if strings.Count(text, "\n") >= maxWidths {
+		return nil
+	}
+	var out []int
+	for _, line := range strings.Split(text, "\n") {
+		out = append(out, ansi.StringWidth(line))
+	}
+	return out
+}
+
+// joinWidths is the line widths of pieces of text typed one after the
+// other (the last line of one goes on with the first of the next); nil when
+// a piece's widths are unknown or there are more than maxWidths lines.
+func joinWidths(pieces [][]int) []int {
+	var out []int
+	for i, p := range pieces {
+		if p == nil {
+			return nil
+		}
+		if i > 0 && len(out) > 0 {
+			out[len(out)-1] += p[0]
+			p = p[1:]
+		}
+		out = append(out, p...)
+	}
+	if len(out) > maxWidths {
+		return nil
+	}
+	return out
+}
+
+// marks fingerprints the non-blank lines of text (trimmed): all of them when
+// there are at most maxMarks, else the first and last maxMarks/2.
+func marks(text string) []LineMark {
+	var out []LineMark
+	add := func(t string) {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, LineMark{Len: len(t), Hash: hash64(t), Head: headOf(t)})
+		}
+	}
+	var first, last []string
+	n := 0
+	for rest := text; rest != ""; {
+		line, after, _ := strings.Cut(rest, "\n")
+		rest = after
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		n++
+		if len(first) < maxMarks/2 {
+			first = append(first, line)
+			continue
+		}
+		last = append(last, line)
+		if len(last) > maxMarks/2 {
+			last = last[1:]
+		}
+	}
+	for _, l := range first {
+		add(l)
+	}
+	for _, l := range last {
+		add(l)
+	}
+	return out
+}
+
+// headOf is the first markHead bytes of s, cut on a rune boundary.
+func headOf(s string) string {
+	if len(s) <= markHead {
+		return s
+	}
+	i := markHead
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
 }
 
 func encodeEntry(e EchoEntry) string {
@@ -149,18 +528,26 @@ func encodeEntry(e EchoEntry) string {
 // is a typed line, or ends with one after a blank or a prompt character, or
 // holds one (of 4 or more characters) followed by a gap of blanks, as when a
 // right-hand prompt follows the echo. Output identical to typed input is
-// indistinguishable from its echo and is discounted too.
+// indistinguishable from its echo and is discounted too. (The echo found by
+// place is ReadResult.Echo.)
 func (l Ledger) IsEcho(line string) bool {
 	line = strings.TrimRight(line, " \t")
 	if line == "" {
 		return false
 	}
 	for _, e := range l.entries {
-		if !e.active(l.now) {
+		if !e.active(l.now) || e.PlaceOnly {
 			continue
 		}
-		for _, t := range strings.Split(e.Text, "\n") {
+		for rest := e.Text; rest != ""; {
+			t, after, _ := strings.Cut(rest, "\n")
+			rest = after
 			if t = strings.TrimSpace(t); t != "" && echoes(line, t) {
+				return true
+			}
+		}
+		for _, m := range e.Marks {
+			if m.echoes(line) {
 				return true
 			}
 		}
@@ -192,6 +579,30 @@ func echoes(line, t string) bool {
 			break
 		}
 		i += 1 + j
+	}
+	return false
+}
+
+// echoes is echoes for a fingerprinted line: the logical line ends with it
+// (after a boundary), or holds it followed by a gap, or ends with its start
+// (checked on the kept head only).
+func (m LineMark) echoes(line string) bool {
+	if m.Head == "" {
+		return false
+	}
+	for i := 0; i < len(line); i++ {
+		if line[i] != m.Head[0] || !boundary(line[:i]) {
+			continue
+		}
+		rest := line[i:]
+		switch {
+		case len(rest) >= m.Len && strings.HasPrefix(rest, m.Head) && hash64(rest[:m.Len]) == m.Hash &&
+			(len(rest) == m.Len || strings.HasPrefix(rest[m.Len:], "  ")):
+			return true
+		case len(rest) < m.Len && len(rest) >= partialEchoMin &&
+			(strings.HasPrefix(rest, m.Head) || strings.HasPrefix(m.Head, rest)):
+			return true // the start of a long line's echo, still being drawn
+		}
 	}
 	return false
 }
@@ -234,4 +645,20 @@ func (l Ledger) Len() int {
 		}
 	}
 	return n
+}
+
+// HasPlaces reports whether an active entry knows where typing began: then
+// lines are discounted by place too (ReadResult.Echo), which only a read of
+// the rows can tell.
+func (l Ledger) HasPlaces() bool { return len(l.places()) > 0 }
+
+// places returns the active entries that know where typing began.
+func (l Ledger) places() []EchoEntry {
+	var out []EchoEntry
+	for _, e := range l.entries {
+		if e.At != nil && e.active(l.now) {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -1,8 +1,10 @@
 package pane
 
 import (
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -74,18 +76,210 @@ func TestLedgerPlan(t *testing.T) {
 	if want := []string{ledgerPrefix + "old", ledgerPrefix + "p1", ledgerPrefix + "p2"}; !slices.Equal(unset, want) {
 		t.Errorf("unset %q, want %q", unset, want)
 	}
-	if len(set) != 1 {
-		t.Fatalf("set %v", set)
-	}
+	// the line as typed (where the terminal cursor was is not known here:
+	// no entry by place only)
+	var texts []string
 	for _, v := range set {
 		got := ledgerFrom(map[string]string{ledgerPrefix + "x": v}).entries[ledgerPrefix+"x"]
-		if got.Text != "one two three" || got.Submitted == 0 {
-			t.Errorf("entry %+v", got)
+		if got.Submitted == 0 {
+			t.Errorf("entry %+v not submitted", got)
 		}
+		texts = append(texts, got.Text)
+	}
+	sort.Strings(texts)
+	if want := []string{"one two three"}; !slices.Equal(texts, want) {
+		t.Errorf("entries %q, want %q", texts, want)
 	}
 	// an empty ledger (none read) only adds
 	set, unset = Ledger{}.plan("x", false)
 	if len(set) != 1 || len(unset) != 0 {
 		t.Errorf("empty ledger: set %v unset %v", set, unset)
+	}
+}
+
+// The ledger is bounded whatever was typed: long text is fingerprinted, a
+// pane keeps at most maxEntries entries, and the fingerprints still find
+// the echo of the text's lines.
+func TestLedgerBounded(t *testing.T) {
+	huge := strings.Repeat("y", 1<<20)
+	lines := strings.Repeat("some line of a long paste\n", 40000) + "the last line typed"
+	l := Ledger{now: time.Now(), entries: map[string]EchoEntry{}}
+	total := 0
+	for i := 0; i < 5; i++ {
+		for _, text := range []string{huge, lines} {
+			set, unset := l.plan(text, false)
+			for _, k := range unset {
+				delete(l.entries, k)
+			}
+			for k, v := range set {
+				total += len(v)
+				if len(v) > 4<<10 {
+					t.Errorf("one entry is %d bytes encoded", len(v))
+				}
+				l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
+			}
+		}
+	}
+	if total > 64<<10 {
+		t.Errorf("ten 1 MiB sends wrote %d bytes of options", total)
+	}
+	for i := 0; i < 40; i++ {
+		set, unset := l.plan(fmt.Sprintf("echo %d", i), true)
+		for _, k := range unset {
+			delete(l.entries, k)
+		}
+		for k, v := range set {
+			l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
+		}
+	}
+	if len(l.entries) > maxEntries {
+		t.Errorf("%d entries kept, want at most %d", len(l.entries), maxEntries)
+	}
+	l = Ledger{now: time.Now(), entries: map[string]EchoEntry{}}
+	set, _ := l.plan(lines, true)
+	for k, v := range set {
+		l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
+	}
+	for line, want := range map[string]bool{
+		"$ the last line typed":           true,
+		"> some line of a long paste":     true,
+		"the last line typed  [12:00]":    true,
+		"$ the last line":                 true, // its start, still being drawn
+		"the last line typed, and more":   false,
+		"something else entirely printed": false,
+	} {
+		if got := l.IsEcho(line); got != want {
+			t.Errorf("IsEcho(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// Pending text merged with fingerprinted text stays bounded too.
+func TestLedgerMergeLong(t *testing.T) {
+	now := time.Now()
+	l := Ledger{now: now, entries: map[string]EchoEntry{
+		"a": {Marks: marks(strings.Repeat("x\n", 100)), Typed: now.UnixMilli() - 10},
+		"b": {Text: "short", Typed: now.UnixMilli() - 5},
+	}}
+	set, unset := l.plan("tail", true)
+	if len(unset) != 2 || len(set) != 1 {
+		t.Fatalf("set %v unset %v", set, unset)
+	}
+	for _, v := range set {
+		e := ledgerFrom(map[string]string{"k": v}).entries["k"]
+		if len(e.Marks) == 0 || len(e.Marks) > maxMarks || e.Submitted == 0 {
+			t.Errorf("entry %+v", e)
+		}
+	}
+}
+
+// The ledger is read from pane options anyone can set: any value decodes
+// without a panic, and the lookups stay safe.
+func FuzzLedgerFrom(f *testing.F) {
+	f.Add(encodeEntry(EchoEntry{Text: "echo hi", Typed: 1, At: &Place{AnchorLen: 3}}), "$ echo hi")
+	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: 100, Hash: 1, Head: "x"}}, Typed: 1}), "x")
+	f.Add("!!!", "")
+	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: -5, Hash: 1, Head: "x"}}, Typed: 1}), "x y")
+	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, At: &Place{AnchorLen: -1, PrefixLen: -7}}), "ab")
+	f.Fuzz(func(t *testing.T, value, line string) {
+		l := ledgerFrom(map[string]string{ledgerPrefix + "a": value})
+		l.now = time.UnixMilli(2)
+		_ = l.IsEcho(line)
+		_, _ = l.Pending()
+		_ = l.LastTyped()
+		_ = l.places()
+		set, _ := l.plan(line, true)
+		if len(set) > 3 {
+			t.Errorf("plan set %d entries", len(set))
+		}
+	})
+}
+
+// Text typed without Enter no longer counts as pending once the terminal
+// cursor is back right after the prompt where it was typed (killed, or C-c
+// and a new prompt): it is not merged into the next submitted line, and
+// stays discounted as a submitted entry.
+func TestLedgerAbandonedPending(t *testing.T) {
+	now := time.Now()
+	prompt := &Place{AnchorLen: 10, AnchorHash: 1, PrefixLen: 2, PrefixHash: 7, Col: 2, Width: 80}
+	newRow := &Place{AnchorLen: 10, AnchorHash: 2, PrefixLen: 2, PrefixHash: 7, Col: 2, Width: 80}
+	afterText := &Place{AnchorLen: 10, AnchorHash: 1, PrefixLen: 12, PrefixHash: 9, Col: 12, Width: 80}
+	draft := EchoEntry{Text: "echo draft", Typed: now.UnixMilli() - 2000, At: prompt}
+	for _, tc := range []struct {
+		name    string
+		at      *Place
+		pending string
+	}{
+		{"still on the line", afterText, "echo draft"},
+		{"a new prompt after C-c", newRow, ""},
+		{"killed on its row", prompt, ""},
+		{"cursor unknown", nil, "echo draft"},
+	} {
+		l := Ledger{now: now, at: tc.at, entries: map[string]EchoEntry{"d": draft}}
+		if got, _ := l.Pending(); got != tc.pending {
+			t.Errorf("%s: Pending %q, want %q", tc.name, got, tc.pending)
+		}
+		set, unset := l.plan("sleep 1; echo X", true)
+		var texts []string
+		for k, v := range set {
+			e := ledgerFrom(map[string]string{ledgerPrefix + "x": v}).entries[ledgerPrefix+"x"]
+			if e.Submitted == 0 {
+				t.Errorf("%s: entry %s not submitted", tc.name, k)
+			}
+			if e.PlaceOnly {
+				texts = append(texts, "place:"+e.Text)
+			} else {
+				texts = append(texts, e.Text)
+			}
+		}
+		sort.Strings(texts)
+		want := []string{"echo draft", "sleep 1; echo X"} // the draft kept (closed), the line alone
+		switch {
+		case tc.at == nil:
+			want = []string{"echo draftsleep 1; echo X"}
+		case tc.pending != "":
+			// the line as typed, and the text typed now where it was typed
+			want = []string{"echo draftsleep 1; echo X", "place:sleep 1; echo X"}
+		}
+		if tc.pending != "" && !slices.Equal(unset, []string{"d"}) {
+			t.Errorf("%s: unset %q", tc.name, unset)
+		}
+		if !slices.Equal(texts, want) {
+			t.Errorf("%s: entries %q, want %q", tc.name, texts, want)
+		}
+	}
+	// typed moments ago: pending whatever the screen shows (not drawn yet)
+	fresh := draft
+	fresh.Typed = now.UnixMilli() - 10
+	l := Ledger{now: now, at: prompt, entries: map[string]EchoEntry{"d": fresh}}
+	if got, _ := l.Pending(); got != "echo draft" {
+		t.Errorf("fresh: Pending %q", got)
+	}
+}
+
+// The rows an echo covers come from the text's widths and where it began,
+// however the program broke them into rows.
+func TestEchoRows(t *testing.T) {
+	for _, tc := range []struct {
+		col, width int
+		widths     []int
+		want       int
+	}{
+		{4, 80, []int{99}, 2},     // zsh: "vm# " and 99 cells
+		{14, 80, []int{2010}, 26}, // fish: a line taller than the pane
+		{2, 80, []int{78}, 1},     // exactly one row
+		{2, 80, []int{10, 0, 5}, 3},
+		{2, 0, []int{10}, 0}, // width unknown
+	} {
+		e := EchoEntry{At: &Place{Col: tc.col, Width: tc.width}, Widths: tc.widths}
+		if got := echoRows(e); got != tc.want {
+			t.Errorf("echoRows(col %d, width %d, %v) = %d, want %d", tc.col, tc.width, tc.widths, got, tc.want)
+		}
+	}
+	if got := joinWidths([][]int{{3}, {4, 5}, {6}}); !slices.Equal(got, []int{7, 11}) {
+		t.Errorf("joinWidths = %v", got)
+	}
+	if joinWidths([][]int{{3}, nil}) != nil {
+		t.Error("joinWidths with an unknown piece is not nil")
 	}
 }

@@ -3,6 +3,7 @@ package pane
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,8 @@ type ReadOptions struct {
 	// Stream also seeds a Stream from the snapshot (ReadResult.Stream),
 	// to follow the pane through the output that comes after it.
 	Stream bool
+
+	ledger *Ledger // the ledger read in the snapshot (set by Read)
 }
 
 // ReadResult is what came after a cursor.
@@ -46,6 +49,16 @@ type ReadResult struct {
 	// nil when the pane is in a state a Stream does not follow, or the
 	// cursor's rows had moved.
 	Stream *Stream
+	// Echo marks the lines (same indices as Lines) that start where typing
+	// recorded in the ledger began (with ReadOptions.Ledger): the echo of
+	// typed input, however the program redrew it.
+	Echo []bool
+}
+
+// IsEcho reports whether line i of Lines is the echo of typed input: by
+// place (Echo) or by text (Ledger.IsEcho).
+func (r ReadResult) IsEcho(i int) bool {
+	return i < len(r.Echo) && r.Echo[i] || r.Ledger.IsEcho(r.Lines[i])
 }
 
 // normalView is the normal screen's rows, with history, in tmux's relative
@@ -109,6 +122,12 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 			info = snap // output moved rows since the plan was made; plan again
 			continue
 		}
+		var place *Place
+		if opt.Ledger {
+			l := ledgerFrom(opts)
+			opt.ledger = &l
+			place = v.placeAt(snap)
+		}
 		res, skip, ok := v.fromCursor(cur, snap, opt)
 		if ok && opt.Stream {
 			res.Stream = newStream(v, snap, cur, skip, tabModeOf(c))
@@ -122,7 +141,8 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 			res = v.search(cur, snap, opt)
 		}
 		if opt.Ledger {
-			res.Ledger = ledgerFrom(opts)
+			res.Ledger = *opt.ledger
+			res.Ledger.at = place
 		}
 		return res, nil
 	}
@@ -369,7 +389,14 @@ func rowsOf(l string, v normalView, r int) int {
 func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOptions) ReadResult {
 	snap := res.Pane
 	lines := make([]string, 0, len(v.joined))
+	var starts []int // relative row each line starts at (offScreen: alternate screen)
+	places := opt.ledger != nil && len(opt.ledger.places()) > 0
+	row := r
 	for i, l := range v.joined {
+		at := row
+		if places {
+			row += rowsOf(l, v, row)
+		}
 		if i == 0 && skip > 0 {
 			l = cutPlainPrefix(l, skip) // the rest of the cursor's row
 			if strings.TrimSpace(cleanLine(l, false)) == "" {
@@ -377,10 +404,12 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 			}
 		}
 		lines = append(lines, cleanLine(l, opt.ANSI))
+		starts = append(starts, at)
 	}
 	for len(lines) > 0 && cleanLine(lines[len(lines)-1], false) == "" {
 		lines = lines[:len(lines)-1]
 	}
+	starts = starts[:len(lines)]
 	// The new point: the end of the last normal row with text at or after r.
 	next := Cursor{PaneID: paneNumber(snap.ID), PanePID: snap.PID, History: snap.HistorySize}
 	last := v.start + lastNonBlank(v.rows)
@@ -412,14 +441,21 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 			h := hash32(plain)
 			if !cur.Alternate || !seen[h] {
 				lines = append(lines, cleanLine(a, opt.ANSI))
+				starts = append(starts, offScreen)
 			}
 			if len(next.AltRows) < maxAltRows {
 				next.AltRows = append(next.AltRows, h)
 			}
 		}
 	}
+	if places {
+		res.Echo = v.echoByPlace(starts, opt.ledger.places())
+	}
 	if opt.MaxLines > 0 && len(lines) > opt.MaxLines {
 		lines = lines[len(lines)-opt.MaxLines:]
+		if res.Echo != nil {
+			res.Echo = res.Echo[len(res.Echo)-opt.MaxLines:]
+		}
 		res.Truncated = true
 	}
 	res.Lines = lines
@@ -437,4 +473,131 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// placeAt is where typing would begin now: the terminal cursor's row and
+// column on the normal screen (nil on the alternate screen, whose rows are
+// redrawn rather than scrolled, or when the row is not in the view).
+func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
+	if snap.AlternateOn {
+		return nil
+	}
+	s, ok := v.row(snap.CursorY)
+	if !ok {
+		return nil
+	}
+	prefix, w := cutCells(s, snap.CursorX)
+	if pad := snap.CursorX - w; pad > 0 {
+		prefix += strings.Repeat(" ", pad)
+	}
+	anchor, _ := v.anchorText(snap.CursorY, anchorBytes)
+	return &Place{AnchorLen: len(anchor), AnchorHash: hash64(anchor), PrefixLen: len(prefix), PrefixHash: hash64(prefix),
+		Col: snap.CursorX, Width: snap.Width}
+}
+
+// isPlace reports whether relative row r is place p: the same prompt before
+// the point, the same text before the row.
+func (v normalView) isPlace(p Place, r int) bool {
+	s, ok := v.row(r)
+	if !ok {
+		return false
+	}
+	if pad := p.PrefixLen - len(s); pad > 0 {
+		s += strings.Repeat(" ", pad)
+	}
+	if hash64(s[:p.PrefixLen]) != p.PrefixHash {
+		return false
+	}
+	if p.AnchorLen == 0 {
+		// nothing was before the place: nothing may be before the row
+		before, _ := v.anchorText(r, 1)
+		return before == ""
+	}
+	text, ok := v.anchorText(r, p.AnchorLen)
+	return ok && hash64(text) == p.AnchorHash
+}
+
+// landedChars is how many characters (blanks aside) of the typed text must
+// follow the place for the text to have landed there.
+const landedChars = 4
+
+// landed reports whether row r (at the place of e) goes on with the first
+// characters of e's text: the text was echoed there (a program that did not
+// echo it, e.g. under stty -echo, leaves the row to later output).
+func (v normalView) landed(e EchoEntry, r int) bool {
+	want := e.Text
+	if want == "" && len(e.Marks) > 0 {
+		want = e.Marks[0].Head
+	}
+	want = squeezeBlanks(firstLine(want))
+	if want == "" {
+		return false
+	}
+	if k := []rune(want); len(k) > landedChars {
+		want = string(k[:landedChars])
+	}
+	s, _ := v.row(r)
+	if e.At.PrefixLen < len(s) {
+		s = s[e.At.PrefixLen:]
+	} else {
+		s = ""
+	}
+	if next, ok := v.row(r + 1); ok {
+		s += next // the text may wrap right after the prompt
+	}
+	return strings.HasPrefix(squeezeBlanks(s), want)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// offScreen is the start row of a line not on the normal screen (the
+// alternate screen): relative rows of history are negative.
+const offScreen = math.MinInt
+
+// echoByPlace marks the lines (starting at relative rows starts; offScreen: not
+// on the normal screen) that begin at the place of a ledger entry, where
+// the typed text landed (the row goes on with its first characters, however
+// the rest was redrawn), and the lines after it that its text spans: its
+// logical lines, and every line that starts in the rows its text covers
+// from the place (echoRows), for programs that break a long line into rows
+// themselves (zsh's line editor, fish) rather than letting the terminal
+// wrap it.
+func (v normalView) echoByPlace(starts []int, es []EchoEntry) []bool {
+	out := make([]bool, len(starts))
+	for i, r := range starts {
+		if r == offScreen {
+			continue
+		}
+		for _, e := range es {
+			if v.isPlace(*e.At, r) && v.landed(e, r) {
+				end := r + echoRows(e)
+				for k := i; k < len(out); k++ {
+					if k >= i+max(e.Lines, 1) && (starts[k] == offScreen || starts[k] >= end) {
+						break
+					}
+					out[k] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// echoRows is how many rows the echo of e covers from its place: each line
+// of its text from the column where it begins (the first at the place's
+// column, the others at 0, as a continuation prompt's width is not known),
+// rounded up to whole rows of the width the pane had. 0 when unknown.
+func echoRows(e EchoEntry) int {
+	if e.At == nil || e.At.Width <= 0 || len(e.Widths) == 0 {
+		return 0
+	}
+	rows, col := 0, e.At.Col
+	for _, w := range e.Widths {
+		rows += max(1, (col+w+e.At.Width-1)/e.At.Width)
+		col = 0
+	}
+	return rows
 }

@@ -17,7 +17,7 @@ type Shell string
 const (
 	ShellBash  Shell = "bash"  // bash: parsed as bash
 	ShellZsh   Shell = "zsh"   // zsh: parsed as bash (mvdan.cc/sh's zsh support is experimental)
-	ShellFish  Shell = "fish"  // fish: its own syntax, $status, begin/end
+	ShellFish  Shell = "fish"  // fish: its own syntax, $status, eval
 	ShellPOSIX Shell = "posix" // sh, dash, ash, busybox sh: parsed as POSIX sh
 	ShellKorn  Shell = "ksh"   // ksh, mksh, pdksh: parsed as mksh
 )
@@ -64,18 +64,126 @@ type Run struct {
 // group's status with no newline before it (output without a final newline
 // stays exact). The line starts with a space so shells that ignore such
 // lines in history (HISTCONTROL=ignorespace, setopt histignorespace) do.
+//
+// fish gets the begin marker and the command as one quoted string for its
+// eval builtin: the typed line is always complete (fish never waits in a
+// continuation for a `(`, a quote or an `end` the command lacks), and a
+// command fish cannot parse is reported by eval at once (status 123) with
+// nothing run, not even the begin marker: an end marker with no begin
+// marker before it. eval runs in the prompt's own scope (set -l, cd,
+// functions take effect as if typed); begin ... end would hide set -l.
 func NewRun(sh Shell, command string) Run {
-	n := nonce()
-	r := Run{Nonce: n, Begin: markerWord + ":B:" + n, End: markerWord + ":E:" + n}
-	esc := `\120ANECTL`
-	b := "printf '" + esc + ":B:" + n + `\n'`
-	e := "printf '" + esc + ":E:" + n + `:%d\n'`
+	r := newRun()
 	if sh == ShellFish {
-		r.Typed = " " + b + "; begin; " + command + "\nend; " + e + " $status"
+		r.Typed = " eval " + quote(sh, r.beginPrintf()+"\n"+command) + "; " + r.endPrintf(sh)
 	} else {
-		r.Typed = " " + b + "; { " + command + "\n}; " + e + ` "$?"`
+		r.Typed = " " + r.beginPrintf() + "; { " + command + "\n}; " + r.endPrintf(sh)
 	}
 	return r
+}
+
+func newRun() Run {
+	n := nonce()
+	return Run{Nonce: n, Begin: markerWord + ":B:" + n, End: markerWord + ":E:" + n}
+}
+
+// beginPrintf prints the begin marker; endPrintf the end marker and the
+// status of the shell's last command.
+func (r Run) beginPrintf() string { return `printf '\120ANECTL:B:` + r.Nonce + `\n'` }
+
+func (r Run) endPrintf(sh Shell) string {
+	st := `"$?"`
+	if sh == ShellFish {
+		st = "$status"
+	}
+	return `printf '\120ANECTL:E:` + r.Nonce + `:%d\n' ` + st
+}
+
+// A typed command line longer than typeLimit bytes (or a command longer than
+// typeTotal) is not typed: it goes to the shell in a file (NewSourcedRun).
+// A terminal in canonical mode cuts lines at MaxCanonLine bytes; line
+// editors have no limit, but typing megabytes through them is slow.
+const (
+	typeLimit = 1024
+	typeTotal = 8 << 10
+)
+
+// TooLongToType reports whether typed (a run's Typed) is too long to type
+// whole in every shell: then the command goes through a file.
+func TooLongToType(typed string) bool {
+	if len(typed) > typeTotal {
+		return true
+	}
+	for rest := typed; rest != ""; {
+		line, after, _ := strings.Cut(rest, "\n")
+		if len(line) > typeLimit {
+			return true
+		}
+		rest = after
+	}
+	return false
+}
+
+// NewSourcedRun is NewRun for a command too long to type, written to a
+// file at path: the shell sources it (. in sh, source in fish) in the
+// current shell, so cd, variables and functions take effect as if it had
+// been typed; the status is the command's. script is the file's content:
+// a line that removes the file (the shell has it open, or read it whole; no
+// copy outlives the run even when panectl is killed), then the command.
+// `command rm` skips aliases and functions named rm. fish parses a sourced
+// file whole before it runs any of it, so there the begin marker is the
+// file's first line: a command fish cannot parse prints no begin marker,
+// as with eval in NewRun.
+func NewSourcedRun(sh Shell, path, command string) (r Run, script string) {
+	rm := "command rm -f -- " + quote(sh, path) + "\n"
+	if sh == ShellFish {
+		r = newRun()
+		r.Typed = " source " + quote(sh, path) + "; " + r.endPrintf(sh)
+		return r, r.beginPrintf() + "\n" + rm + command + "\n"
+	}
+	return NewRun(sh, ". "+quote(sh, path)), rm + command + "\n"
+}
+
+// quote quotes s as one word for sh: single quotes (fish: also with \ and
+// \' escapes).
+func quote(sh Shell, s string) string {
+	if sh == ShellFish {
+		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// StatusProbe is a line that prints the status of the shell's last command
+// ($?, fish: $status) after a marker: typed when an interrupt ended a run
+// without its end marker, it reads the status the shell reports. The
+// printed line is printed + ":" + the status.
+func StatusProbe(sh Shell) (typed, printed string) {
+	n := nonce()
+	v := `"$?"`
+	if sh == ShellFish {
+		v = "$status"
+	}
+	return " printf '" + `\120ANECTL:S:` + n + `:%d\n' ` + v, markerWord + ":S:" + n
+}
+
+// ScanStatus finds a status probe's printed line in lines: the status and
+// whether it was there.
+func ScanStatus(lines []string, printed string) (int, bool) {
+	for _, l := range lines {
+		i := strings.Index(l, printed+":")
+		if i < 0 {
+			continue
+		}
+		rest := l[i+len(printed)+1:]
+		k := 0
+		for k < len(rest) && (rest[k] >= '0' && rest[k] <= '9' || k == 0 && rest[k] == '-') {
+			k++
+		}
+		if st, err := strconv.Atoi(rest[:k]); err == nil {
+			return st, true
+		}
+	}
+	return 0, false
 }
 
 // Probe is a harmless line that prints a marker of its own: typed after a
@@ -143,6 +251,32 @@ func (r Run) Scan(lines []string) RunOutput {
 	return out
 }
 
+// Unparsed is what the shell printed between the echo of the typed line
+// and the end marker, for a run that ended with no begin marker although
+// nothing of its output was lost: fish's eval (or source) refused the
+// command, and this is its message. Lines are trimmed; blank lines and
+// caret lines (fish's "^~~" under the offending token) are left out.
+func (r Run) Unparsed(lines []string) []string {
+	var msg []string
+	for _, l := range lines {
+		j := strings.Index(l, r.End+":")
+		if j < 0 && strings.Contains(l, r.Nonce) {
+			msg = nil // the echo of the typed line: the message comes after its last line
+			continue
+		}
+		if j >= 0 {
+			l = l[:j]
+		}
+		if t := strings.TrimSpace(l); strings.Trim(t, "^~ ") != "" {
+			msg = append(msg, t)
+		}
+		if j >= 0 {
+			break
+		}
+	}
+	return msg
+}
+
 // ErrMultiStatement: the command holds more than one top-level statement
 // and --allow-multi was not given. ErrParse: the command does not parse.
 var (
@@ -159,8 +293,7 @@ var (
 // fish has no Go parser: its top-level statements are counted by
 // fishStatements (quotes, comments, (substitutions), begin/if/for/while/
 // function/switch ... end blocks, and/or continuations); syntax errors are
-// left to fish itself, which reports them (the run then has no end marker
-// and times out, or prints the error as output).
+// left to fish itself: its eval reports them at once (NewRun).
 func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 	lang := syntax.LangBash
 	switch sh {
@@ -171,11 +304,17 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 	}
 	var n int
 	if sh == ShellFish {
+		if fishHeredoc(command) {
+			return 0, fmt.Errorf("%w: fish has no heredocs (<<): feed the text another way, e.g. printf '%%s\\n' 'line one' 'line two' | cat, or write it to a file first", ErrParse)
+		}
 		n = fishStatements(command)
 	} else {
-		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(false)).Parse(strings.NewReader(command), "")
+		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
 		if err != nil {
 			return 0, fmt.Errorf("%w: %v", ErrParse, err)
+		}
+		if continuesAtEnd(f, command) {
+			return 0, fmt.Errorf("%w: the command ends with a backslash, a line continuation with no line after it: an interactive shell waits for the rest; remove it (or double it for a literal backslash)", ErrParse)
 		}
 		n = len(f.Stmts)
 	}
@@ -188,17 +327,72 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 	return n, nil
 }
 
-// fishStatements counts fish's top-level statements: separated by ';' or a
-// newline outside quotes, (...) and blocks; a statement starting with and
-// or or continues the one before (as do &&, || and |); begin, if, for,
-// while, function and switch open a block that end closes.
+// continuesAtEnd reports whether command ends with a line continuation: a
+// backslash as its last byte, not itself escaped and not in a comment. The
+// parser takes it as a literal backslash (as sh -c does), but typed at a
+// prompt it makes the shell wait for another line (in the wrapper it would
+// join the closing brace to the command's last word).
+func continuesAtEnd(f *syntax.File, command string) bool {
+	if n := len(command) - len(strings.TrimRight(command, `\`)); n%2 == 0 {
+		return false
+	}
+	inComment := false
+	syntax.Walk(f, func(node syntax.Node) bool {
+		if c, ok := node.(*syntax.Comment); ok && int(c.End().Offset()) >= len(command) {
+			inComment = true
+		}
+		return !inComment
+	})
+	return !inComment
+}
+
+// fishHeredoc reports whether command holds << outside quotes and
+// comments: a heredoc, which fish does not have (it reports "Expected a
+// string, but found a redirection").
+func fishHeredoc(command string) bool {
+	for i := 0; i < len(command); i++ {
+		switch ch := command[i]; {
+		case ch == '\\':
+			i++
+		case ch == '\'' || ch == '"':
+			for i++; i < len(command) && command[i] != ch; i++ {
+				if command[i] == '\\' {
+					i++
+				}
+			}
+		case ch == '#' && (i == 0 || command[i-1] == ' ' || command[i-1] == '\t' || command[i-1] == '\n' || command[i-1] == ';'):
+			for i < len(command) && command[i] != '\n' {
+				i++
+			}
+		case ch == '<' && i+1 < len(command) && command[i+1] == '<':
+			return true
+		}
+	}
+	return false
+}
+
+// fishStatements counts fish's top-level statements: separated by ';', a
+// newline or a background '&' outside quotes, (...) and blocks; &&, || and
+// | (also &| and 2>|) join two into one, and may be followed by newlines
+// and comment lines, as fish's grammar allows; begin, if, for, while,
+// function and switch open a block that end closes.
+//
+// A statement starting with and or or counts with the one before. In
+// fish's grammar it is a job of its own that runs on the previous job's
+// status, but `a; and b` is exactly `a && b` (fish 3 made && its
+// spelling): one exit status answers for the whole, which is what the
+// single-statement guard asks.
 func fishStatements(command string) int {
 	n, depth, paren := 0, 0, 0
 	first, cont, afterElse := true, false, false
+	joined := false // after &&, || or |, before the next word: a newline continues
 	var word strings.Builder
 	endWord := func() {
 		w := word.String()
 		word.Reset()
+		if w != "" {
+			joined = false
+		}
 		if w == "" || !first {
 			return
 		}
@@ -263,15 +457,19 @@ func fishStatements(command string) int {
 			for i+1 < len(command) && command[i+1] != '\n' {
 				i++
 			}
-		case ch == ';' || ch == '\n':
+		case ch == '\n' && joined && word.Len() == 0:
+			// `a &&` then b on the next line: one statement
+		case ch == '&' && (i+1 < len(command) && command[i+1] == '>' || strings.HasSuffix(word.String(), ">") || strings.HasSuffix(word.String(), "<")):
+			word.WriteByte(ch) // a redirection: &>file, 2>&1, <&3
+		case ch == ';' || ch == '\n' || ch == '&' && !(i+1 < len(command) && (command[i+1] == '&' || command[i+1] == '|')):
 			endWord()
-			first, cont = true, false
+			first, cont, joined = true, false, false
 		case ch == '|' || ch == '&':
 			endWord()
-			if i+1 < len(command) && command[i+1] == ch {
+			if i+1 < len(command) && (command[i+1] == ch || ch == '&' && command[i+1] == '|') {
 				i++
 			}
-			first, cont = true, true
+			first, cont, joined = true, true, true
 		case ch == ' ' || ch == '\t':
 			endWord()
 		default:

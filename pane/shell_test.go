@@ -47,9 +47,16 @@ func TestCheckSingle(t *testing.T) {
 			t.Errorf("CheckSingle(%q, allowMulti) = %v", c, err)
 		}
 	}
-	for _, c := range []string{"echo 'unterminated", "a &&", "if true; then", "", "  \n"} {
+	for _, c := range []string{"echo 'unterminated", "a &&", "if true; then", "", "  \n", `echo a \`, "echo a \\\\\\", "echo a \\\n  b \\"} {
 		if _, err := CheckSingle(ShellBash, c, true); !errors.Is(err, ErrParse) {
 			t.Errorf("CheckSingle(%q) = %v; want ErrParse", c, err)
+		}
+	}
+	// a literal (doubled) backslash, or one in a comment, or a continuation
+	// with a line after it, ends nothing
+	for _, c := range []string{`echo a \\`, `echo a # note \`, "echo a \\\n  b", "echo 'a\\'"} {
+		if _, err := CheckSingle(ShellPOSIX, c, false); err != nil {
+			t.Errorf("CheckSingle(%q) = %v; want it accepted", c, err)
 		}
 	}
 	// POSIX sh has no [[ ]]: the dialect follows the shell
@@ -61,6 +68,12 @@ func TestCheckSingle(t *testing.T) {
 		"for i in (seq 5); echo line$i; sleep 0.2; end; exit 3": 2, "function f; return 42; end; f": 2,
 		"if test -n x; echo a; else if true; echo b; else; echo c; end": 1, "echo 'a; b' # c; d": 1,
 		"a\nb": 2, "not true; echo x": 2, "switch x; case a; echo a; end": 1, "begin; echo a; end; echo b": 2,
+		// &&, || and | continue on the next line (blank and comment lines between), as fish's grammar says
+		"echo one &&\necho two": 1, "echo one ||\n\n  echo two": 1, "echo one |\ncat": 1, "echo one &&\n# c\necho two": 1,
+		"echo one &&\necho two\necho three": 2, "echo one\nand echo two": 1, "echo one\nor echo two; echo three": 2,
+		// & alone puts a statement in the background and ends it; in a redirection it does not
+		"sleep 1 & echo x": 2, "sleep 1 &": 1, "sleep 1 &\necho x": 2, "echo a 2>&1 | cat": 1, "echo a &>/dev/null": 1,
+		"echo a >&2; echo b": 2, "echo a &| cat": 1, "echo a 2>| cat": 1,
 	} {
 		if n, _ := CheckSingle(ShellFish, c, true); n != want {
 			t.Errorf("fish %q: %d statements; want %d", c, n, want)
@@ -98,8 +111,41 @@ func TestRunWrapperNeverHoldsPrintedMarker(t *testing.T) {
 			t.Errorf("%s: typed text lacks the nonce", sh)
 		}
 	}
-	if r := NewRun(ShellFish, "false"); !strings.Contains(r.Typed, "$status") || !strings.Contains(r.Typed, "begin;") {
-		t.Errorf("fish wrapper %q", r.Typed)
+	if r := NewRun(ShellFish, "echo ( 'x"); !strings.Contains(r.Typed, "$status") || !strings.HasPrefix(r.Typed, " eval '") ||
+		!strings.Contains(r.Typed, "\necho ( \\'x'; printf") {
+		t.Errorf("fish wrapper %q: want the begin marker and the command quoted for eval", r.Typed)
+	}
+	// a long fish command: the begin marker is the sourced file's first line
+	r, script := NewSourcedRun(ShellFish, "/tmp/x y/command", "echo hi")
+	if !strings.HasPrefix(script, `printf '\120ANECTL:B:`+r.Nonce) || !strings.Contains(script, "command rm -f -- '/tmp/x y/command'\necho hi\n") ||
+		strings.Contains(r.Typed, ":B:") || !strings.Contains(r.Typed, "source '/tmp/x y/command'") {
+		t.Errorf("fish sourced run: typed %q, script %q", r.Typed, script)
+	}
+	r, script = NewSourcedRun(ShellBash, "/tmp/c", "echo hi")
+	if !strings.Contains(r.Typed, ":B:") || !strings.Contains(r.Typed, ". '/tmp/c'") || script != "command rm -f -- '/tmp/c'\necho hi\n" {
+		t.Errorf("sh sourced run: typed %q, script %q", r.Typed, script)
+	}
+}
+
+// fish's message for a command eval could not parse is what comes after
+// the echo of the typed line (its last line holds the nonce), up to the
+// end marker, without blank and caret lines.
+func TestUnparsed(t *testing.T) {
+	r := NewRun(ShellFish, "begin\necho (")
+	N, E := r.Nonce, r.End
+	lines := []string{
+		`> eval 'printf \'\\120ANECTL:B:` + N + `\\n\'`,
+		"  begin",
+		`  echo ('; printf '\120ANECTL:E:` + N + `:%d\n' $status`,
+		"fish: Unexpected end of string, expecting ')'",
+		"echo (",
+		"     ^",
+		"",
+		E + ":123",
+		"> ",
+	}
+	if got := strings.Join(r.Unparsed(lines), "|"); got != "fish: Unexpected end of string, expecting ')'|echo (" {
+		t.Errorf("Unparsed = %q", got)
 	}
 }
 

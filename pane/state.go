@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/panectl/panectl/tmux"
 )
@@ -74,7 +75,7 @@ func FindStateDir(ctx context.Context, c *tmux.Client) (string, error) {
 }
 
 // hostKey names this machine: a home directory shared by several machines
-// keeps each one's servers apart (PruneServers judges only its own).
+// keeps each one's servers apart (pruning judges only its own).
 func hostKey() string {
 	h, err := os.Hostname()
 	if err != nil || h == "" {
@@ -116,6 +117,9 @@ func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 		}
 		return "", err
 	}
+	// A new server's directory: those of servers that no longer run go
+	// (unless changed within pruneGrace), so they do not pile up.
+	pruneServers(filepath.Dir(dir), dir, pruneGrace)
 	return dir, nil
 }
 
@@ -147,33 +151,66 @@ func ensurePrivateDir(dir string) error {
 // this machine), of servers that no longer run (their pid is gone). It
 // returns how many.
 func PruneServers(stateDir string) int {
-	parent := filepath.Dir(stateDir)
+	return pruneServers(filepath.Dir(stateDir), stateDir, 0)
+}
+
+// PruneServersAt removes the state directories of servers of this machine
+// that no longer run, where a server at socket would have its own (the
+// base StateBase picks from this process's environment), without asking
+// any server: `tasks --prune` when no server runs. It returns how many.
+func PruneServersAt(socket string) int {
+	return pruneServers(filepath.Join(StateBase(socket, nil), hostKey()), "", 0)
+}
+
+// pruneGrace is how long the state directory of a server that no longer
+// runs is kept, when it is pruned on the way (a new state directory being
+// made), after its last change: the supervisors of its tasks record them
+// killed as the server goes away, and a task wait reading those records
+// (waiter.WaitTask) must still find them.
+const pruneGrace = time.Minute
+
+// pruneServers removes the directories in parent named by serverKey whose
+// server pid no longer runs, except keep, and except those changed (the
+// directory or one of its entries) within grace. A pid that runs again
+// (reused by another process) keeps its directory: a leak, never a loss.
+func pruneServers(parent, keep string, grace time.Duration) int {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
 		return 0
 	}
 	n := 0
 	for _, e := range entries {
+		dir := filepath.Join(parent, e.Name())
 		f := strings.Split(e.Name(), "-")
-		if !e.IsDir() || len(f) < 4 || filepath.Join(parent, e.Name()) == stateDir {
+		if !e.IsDir() || len(f) < 4 || dir == keep {
 			continue
 		}
 		pid, err := strconv.Atoi(f[len(f)-2])
 		if err != nil || pid <= 0 || processAlive(pid) {
 			continue
 		}
-		if os.RemoveAll(filepath.Join(parent, e.Name())) == nil {
+		if grace > 0 && time.Since(lastChange(dir)) < grace {
+			continue
+		}
+		if os.RemoveAll(dir) == nil {
 			n++
 		}
 	}
 	return n
 }
 
-// processAlive reports whether a process with this pid exists.
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
+// lastChange is the newest modification time of dir and its entries (a
+// task's directory changes when its supervisor records its end).
+func lastChange(dir string) time.Time {
+	var t time.Time
+	if st, err := os.Stat(dir); err == nil {
+		t = st.ModTime()
 	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.ModTime().After(t) {
+			t = info.ModTime()
+		}
+	}
+	return t
 }

@@ -67,6 +67,9 @@ type StatusResult struct {
 	Reset        bool
 	Note         string
 	Pane         tmux.PaneInfo
+	// Command is the pane's foreground program by name (CurrentCommand: a
+	// background task's command, not panectl's supervisor).
+	Command string
 }
 
 // Status returns what changed in the pane since the previous Status of the
@@ -119,10 +122,10 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	}
 	res := StatusResult{
 		Lines: r.Lines, First: !ok, Cursor: r.Cursor, LinesDropped: r.LinesDropped,
-		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p,
+		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p, Command: CurrentCommand(p),
 	}
 	res.Changed = !ok || len(r.Lines) > 0 || r.Reset || r.LinesDropped > 0 ||
-		prev.Command != p.Command || prev.Dead != p.Dead
+		prev.Command != res.Command || prev.Dead != p.Dead
 	if !res.Changed {
 		res.Lines = nil
 	}
@@ -146,7 +149,7 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 		}
 		res.Lines = append(append([]string{}, ctxLines...), res.Lines...)
 	}
-	st := statusState{Cursor: r.Cursor, Command: p.Command, Dead: p.Dead}
+	st := statusState{Cursor: r.Cursor, Command: res.Command, Dead: p.Dead}
 	if err := c.SetPaneOptions(ctx, id, map[string]string{StatusOption: st.encode()}, nil); err != nil {
 		return StatusResult{}, fmt.Errorf("saving the status point of %s: %w", id, err)
 	}

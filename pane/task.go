@@ -154,7 +154,7 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 	if err := writeFileAtomic(filepath.Join(dir, "task.json"), b); err != nil {
 		return fail(err)
 	}
-	argv := append(append([]string{}, self...), "__task-exec", info.ID, dir, "--", spec.Shell, "-c", spec.Command)
+	argv := append(append([]string{}, self...), TaskExecVerb, info.ID, dir, "--", spec.Shell, "-c", spec.Command)
 	respawn := tmux.Command{"respawn-pane", "-k", "-t", info.ID}
 	if cwd != "" {
 		respawn = append(respawn, "-c", tmux.FormatLiteral(cwd)) // tmux expands formats in -c
@@ -194,6 +194,19 @@ func LoadTask(ctx context.Context, c *tmux.Client, id string) (Task, error) {
 	return taskFrom(id, TaskDir(state, id), spec, info), nil
 }
 
+// ReadTask reads a task from its record directory alone, without asking
+// tmux (its Pane is zero): what is known of it once the server is gone.
+// The supervisor records how the task ended there whatever happens to the
+// server (a server that goes away hangs up the pane's terminal: the task is
+// killed). No record: an error wrapping ErrNoTask.
+func ReadTask(dir, id string) (Task, error) {
+	spec, err := ReadTaskSpec(dir)
+	if err != nil {
+		return Task{}, fmt.Errorf("%w %s (its record at %s: %v)", ErrNoTask, id, dir, err)
+	}
+	return taskFrom(id, dir, spec, tmux.PaneInfo{}), nil
+}
+
 // ListTasks reads every task of the server (those whose panes are gone
 // too), oldest first.
 func ListTasks(ctx context.Context, c *tmux.Client) ([]Task, error) {
@@ -209,6 +222,15 @@ func ListTasks(ctx context.Context, c *tmux.Client) ([]Task, error) {
 	for _, p := range panes {
 		byID[p.ID] = p
 	}
+	return listTasks(state, byID)
+}
+
+// ListTaskRecords reads every task recorded in the state directory state
+// (TaskDir), oldest first, without asking tmux: their Panes are zero.
+func ListTaskRecords(state string) ([]Task, error) { return listTasks(state, nil) }
+
+// listTasks reads the tasks recorded in state, with their panes from byID.
+func listTasks(state string, byID map[string]tmux.PaneInfo) ([]Task, error) {
 	entries, err := os.ReadDir(state)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil // removed by hand: no tasks left

@@ -21,10 +21,18 @@ func (s *Set) Classify(id string, scr Screen) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return classify(s.byID[rid], scr), nil
+	m := s.byID[rid]
+	var layers []*Manifest
+	for _, name := range m.Use {
+		layers = append(layers, s.layers[name])
+	}
+	return classify(m, layers, scr), nil
 }
 
-func classify(m *Manifest, scr Screen) Result {
+// classify tries, state by state (stateOrder), the rules of each layer and
+// then m's own rules, and returns the first match; else m's fallback (or
+// job fallback), with a note naming the rules that were looked for.
+func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 	v := newView(scr)
 	var notes []string
 	addNote := func(n string) {
@@ -32,29 +40,31 @@ func classify(m *Manifest, scr Screen) Result {
 			notes = append(notes, n)
 		}
 	}
+	var tried []string
 	for _, st := range stateOrder {
-		for i := range m.Rules {
-			r := &m.Rules[i]
-			if r.State != st {
-				continue
-			}
-			if r.Command != nil && scr.Command != "" {
-				ok, err := r.Command.match(scr.Command)
-				if err != nil {
-					addNote(fmt.Sprintf("rule %s skipped: command regex timed out", r.ID))
+		for _, owner := range append(layers, m) {
+			for i := range owner.Rules {
+				r := &owner.Rules[i]
+				if r.State != st {
 					continue
 				}
-				if !ok {
-					continue
+				if r.Command != nil && scr.Command != "" {
+					ok, err := r.Command.match(scr.Command)
+					if err != nil {
+						addNote(fmt.Sprintf("rule %s skipped: command regex timed out", r.ID))
+						continue
+					}
+					if !ok {
+						continue
+					}
 				}
-			}
-			lines, note := v.region(r.Region, m)
-			addNote(note)
-			for _, line := range lines {
-				ok, err := r.Regex.match(line)
+				tried = append(tried, r.ID)
+				lines, note := v.region(r.Region, m)
+				addNote(note)
+				line, ok, err := matchRule(r, lines)
 				if err != nil {
 					addNote(fmt.Sprintf("rule %s skipped: regex timed out", r.ID))
-					break
+					continue
 				}
 				if ok {
 					return Result{
@@ -68,12 +78,52 @@ func classify(m *Manifest, scr Screen) Result {
 			}
 		}
 	}
+	if m.JobFallback != "" && scr.Job != "" {
+		return Result{
+			State:      m.JobFallback,
+			Recognizer: m.ID,
+			Evidence:   Evidence{Rule: m.ID + "-job", Region: string(RegionJob), Line: scr.Job},
+			NeedsQuiet: m.JobFallback == AwaitingInput,
+			Note:       strings.Join(append(notes, "no rule matched; the shell runs a foreground job"), "; "),
+		}
+	}
 	return Result{
 		State:      m.Fallback,
 		Recognizer: m.ID,
+		Evidence:   Evidence{LookedFor: tried},
 		NeedsQuiet: true,
 		Note:       strings.Join(append(notes, "no rule matched: fallback state"), "; "),
 	}
+}
+
+// matchRule returns the first line (bottom first) that r.Regex matches, when
+// r.Also (if set) matches another line of the same region.
+func matchRule(r *Rule, lines []string) (string, bool, error) {
+	for i, line := range lines {
+		ok, err := r.Regex.match(line)
+		if err != nil {
+			return "", false, err
+		}
+		if !ok {
+			continue
+		}
+		if r.Also == nil {
+			return line, true, nil
+		}
+		for j, other := range lines {
+			if j == i {
+				continue
+			}
+			ok, err := r.Also.match(other)
+			if err != nil {
+				return "", false, err
+			}
+			if ok {
+				return line, true, nil
+			}
+		}
+	}
+	return "", false, nil
 }
 
 // isWrapperCommand reports whether cmd is a process name of a wrapper
@@ -213,7 +263,7 @@ func (s *Set) Resolve(id string, scr Screen) (string, error) {
 				if row <= bestRow {
 					break
 				}
-				if matchAny(m.ScreenCues, v.rows[row]) {
+				if matchAny(m.ScreenCues, v.text[row]) {
 					best, bestRow = id, row
 					break
 				}

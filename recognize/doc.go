@@ -18,14 +18,26 @@
 //     Within one state, rules are tried in the order the manifest lists them,
 //     and a rule tries its region's rows bottom first.
 //   - A trust, sign-in, API-key or selection dialog is awaiting_approval.
+//     The cues every agent shares (option lists with a highlighted entry,
+//     "enter to select / esc to go back" footers, [y/N], trust and sign-in
+//     screens, pickers with a search field) live in one layer,
+//     manifests/dialogs.toml, that agents list in `use`: its rules are tried
+//     before the agent's own, state by state.
 //   - The pane title and the foreground command are evidence like screen rows
 //     (regions "title" and "command"): Gemini's `✋  Action Required` title is
 //     approval, Codex's braille spinner in the title is busy.
 //   - Only the live region counts: rules look at the bottom of the screen, at
 //     the input box or the rows just above it, never at the whole scrollback
-//     unless a manifest says "screen". A finished turn's "esc to interrupt"
-//     left above the current input box is not busy; an input box pushed up by
-//     footer lines is still found.
+//     unless a manifest says "screen". A busy hint counts only as the live
+//     status row (e.g. above_input_box:1): a finished turn's "esc to
+//     interrupt" with transcript rows under it is not busy; an input box
+//     pushed up by footer lines is still found.
+//   - Rows are matched without the box frames they are drawn in (│ ┃ ║ ▎ at
+//     either end, a scrollbar █ at the end): "│ ❯ 1. Yes   │" is matched as
+//     "❯ 1. Yes", and that is the evidence line.
+//   - A fallback (no rule matched) names the rules it looked for
+//     (Evidence.LookedFor). A shell's foreground job nobody recognizes is
+//     Manifest.JobFallback (busy, for generic).
 //   - Quiescence is the caller's job. Result.NeedsQuiet says when a state
 //     should be trusted only after the screen has been unchanged for quiet_ms:
 //     always for awaiting_input, for rules marked weak, and for a fallback.
@@ -67,6 +79,7 @@
 //	cursor_line         the row under the cursor ("" when the cursor sits
 //	                    below the text; the last non-empty row when the
 //	                    cursor is unknown)
+//	job                 Screen.Job: the foreground job of the pane's shell
 //
 // # Manifest format
 //
@@ -86,7 +99,12 @@
 //	title_cues = ['Claude Code']       # pane_title patterns for auto
 //	screen_cues = ['Claude Code v\d']  # row patterns for auto
 //	input_marker = '^› '               # optional: first row of the input box
+//	use = ["dialogs"]                  # layers whose rules come first
 //	fallback = "unknown"               # state when no rule matches
+//	job_fallback = "busy"              # optional: instead, when the shell runs a job
+//
+// A layer is a manifest with `layer = true`, an id and rules only (no
+// processes, cues, aliases or input_marker); it is not a recognizer.
 //
 //	[[rules]]
 //	id = "claude-spinner"              # required, unique in the file
@@ -94,5 +112,6 @@
 //	region = "above_input_box:6"       # see Regions
 //	regex = '^\s*[·✢✳✶✻✽*●]\s+\S.*…\s*\('
 //	command = '^claude$'               # optional: pane_current_command must match too
+//	also = '^\s*\d+\.'                  # optional: another row of the region must match too
 //	weak = false                       # true: the state needs quiescence to be trusted
 package recognize

@@ -42,7 +42,7 @@ func FuzzClassify(f *testing.F) {
 			if err != nil {
 				t.Skip()
 			}
-			if s.Manifest(m.ID) == nil {
+			if !m.Layer && s.Manifest(m.ID) == nil || m.Layer && s.layers[m.ID] == nil {
 				t.Fatalf("parsed manifest %q missing from its set", m.ID)
 			}
 			sets = append(sets, s)

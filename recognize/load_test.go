@@ -196,3 +196,75 @@ regex = 'b$'
 		t.Errorf("got %+v, want awaiting_input with a note about rule evil", got)
 	}
 }
+
+// A layer's rules are tried before the user manifest's own, state by state;
+// a highlighted option counts only with another option beside it (also).
+func TestLayerAndAlso(t *testing.T) {
+	dir := t.TempDir()
+	writeManifest(t, dir, "menus.toml", `
+id = "menus"
+layer = true
+
+[[rules]]
+id = "menu-option"
+state = "awaiting_approval"
+region = "bottom:5"
+regex = '^> \d\.'
+also = '^\s*\d\.'
+`)
+	writeManifest(t, dir, "tool.toml", `
+id = "tool"
+processes = ["tool"]
+use = ["menus"]
+
+[[rules]]
+id = "tool-busy"
+state = "busy"
+region = "bottom:5"
+regex = 'working'
+
+[[rules]]
+id = "tool-prompt"
+state = "awaiting_input"
+region = "bottom:1"
+regex = '^> '
+`)
+	set, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(set.IDs(), "menus") {
+		t.Errorf("a layer is listed as a recognizer: %v", set.IDs())
+	}
+	if _, err := set.Resolve("menus", Screen{}); !errors.Is(err, ErrUnknownRecognizer) {
+		t.Errorf("a layer can be named as a recognizer: %v", err)
+	}
+	menu := Screen{Rows: []string{"working", "> 1. Yes", "  2. No"}, Command: "tool"}
+	if got, _ := set.Classify("tool", menu); got.State != AwaitingApproval || got.Evidence.Rule != "menu-option" {
+		t.Errorf("menu: got %+v", got)
+	}
+	typed := Screen{Rows: []string{"done", "> 1. fix the bug"}, Command: "tool"}
+	if got, _ := set.Classify("tool", typed); got.State != AwaitingInput {
+		t.Errorf("a prompt starting with '1.' is not a menu: got %+v", got)
+	}
+}
+
+func TestLayerErrors(t *testing.T) {
+	cases := []struct{ name, text, msg string }{
+		{"layer with processes", "id = \"l\"\nlayer = true\nprocesses = [\"x\"]\n", "a layer holds rules only"},
+		{"unknown layer", "id = \"x\"\nuse = [\"nosuch\"]\n", "not a loaded layer"},
+		{"rule id of the layer", "id = \"x\"\nuse = [\"dialogs\"]\n[[rules]]\nid = \"dialog-yes-no\"\nstate = \"busy\"\nregion = \"screen\"\nregex = 'x'\n", "also a rule of layer"},
+		{"bad job_fallback", "id = \"x\"\njob_fallback = \"sleepy\"\n", "job_fallback"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := writeManifest(t, dir, "m.toml", c.text)
+			_, err := Load(dir)
+			var me *ManifestError
+			if !errors.As(err, &me) || me.File != p || me.Line == 0 || !strings.Contains(me.Msg, c.msg) {
+				t.Errorf("err = %v, want a ManifestError at a line of %s containing %q", err, p, c.msg)
+			}
+		})
+	}
+}

@@ -54,6 +54,21 @@ type Manifest struct {
 	// Fallback is the state reported when no rule matches; "unknown" when
 	// empty. A fallback state always has NeedsQuiet set.
 	Fallback State `toml:"fallback"`
+	// JobFallback, when set, is the state reported instead of Fallback when
+	// no rule matches and the pane's shell runs a foreground job
+	// (Screen.Job): a shell that handed the terminal to a program nobody
+	// recognizes is busy running it.
+	JobFallback State `toml:"job_fallback"`
+	// Layer marks a manifest that is not a recognizer but a set of rules
+	// shared by others (the bundled "dialogs": option lists, select and
+	// confirm footers, trust and sign-in screens, pickers). A layer has no
+	// process names or cues; it is never picked by auto nor named by
+	// --recognizer.
+	Layer bool `toml:"layer"`
+	// Use names the layers whose rules are tried before this manifest's own
+	// rules, state by state (a layer's approval rules before the manifest's
+	// approval rules, and so on).
+	Use []string `toml:"use"`
 	// Rules are tried in state order (approval, busy, unknown, input) and,
 	// within a state, in the order written.
 	Rules []Rule `toml:"rules"`
@@ -75,6 +90,10 @@ type Rule struct {
 	// Command, when set, must also match pane_current_command. It is ignored
 	// when the command is not known (empty), e.g. for a saved screen.
 	Command *Pattern `toml:"command"`
+	// Also, when set, must match another row of the same region: a cue
+	// that counts only in company (a highlighted option "❯ 1. Yes" only
+	// when another numbered option is there too).
+	Also *Pattern `toml:"also"`
 	// Weak marks a cue that only hints at the state: the result has
 	// NeedsQuiet set, so a waiter trusts it only once the screen is quiet.
 	Weak bool `toml:"weak"`
@@ -154,6 +173,7 @@ const (
 	RegionTitle         RegionKind = "title"
 	RegionCommand       RegionKind = "command"
 	RegionCursorLine    RegionKind = "cursor_line"
+	RegionJob           RegionKind = "job"
 )
 
 // maxRegionRows bounds the N of `bottom:N` and `above_input_box:N`.
@@ -188,14 +208,14 @@ func (r *Region) UnmarshalText(text []byte) error {
 		}
 		*r = Region{Kind: kind, N: n}
 		return nil
-	case RegionScreen, RegionAfterLastRule, RegionInputBox, RegionTitle, RegionCommand, RegionCursorLine:
+	case RegionScreen, RegionAfterLastRule, RegionInputBox, RegionTitle, RegionCommand, RegionCursorLine, RegionJob:
 		if hasArg {
 			return fmt.Errorf("region %q takes no row count", text)
 		}
 		*r = Region{Kind: kind}
 		return nil
 	}
-	return fmt.Errorf("unknown region %q (want screen, bottom:N, after_last_rule, input_box, above_input_box:N, title, command or cursor_line)", text)
+	return fmt.Errorf("unknown region %q (want screen, bottom:N, after_last_rule, input_box, above_input_box:N, title, command, cursor_line or job)", text)
 }
 
 // ManifestError is a manifest that could not be used: its file, the 1-based
@@ -259,6 +279,13 @@ func (m *Manifest) validate(data []byte) error {
 	}
 	if !validState(m.Fallback) {
 		return fail(lineOfKey(data, "fallback", 0), "unknown fallback state %q (want %s)", m.Fallback, stateNames)
+	}
+	if m.JobFallback != "" && !validState(m.JobFallback) {
+		return fail(lineOfKey(data, "job_fallback", 0), "unknown job_fallback state %q (want %s)", m.JobFallback, stateNames)
+	}
+	if m.Layer && (len(m.Processes) > 0 || len(m.ProcessPatterns) > 0 || len(m.TitleCues) > 0 || len(m.ScreenCues) > 0 ||
+		len(m.Aliases) > 0 || len(m.Use) > 0 || m.InputMarker != nil) {
+		return fail(lineOfKey(data, "layer", 0), "a layer holds rules only: no processes, cues, aliases, use or input_marker")
 	}
 	seen := map[string]bool{}
 	for i := range m.Rules {

@@ -60,14 +60,21 @@ type Screen struct {
 	Width, Height int
 	// AlternateOn is alternate_on: a full-screen program owns the screen.
 	AlternateOn bool
+	// Job is the name of the foreground job the pane's shell runs ("" when
+	// the shell is at its prompt, the pane runs a program directly, or it
+	// is not known): the terminal's foreground process group is not the
+	// shell's own. It is the "job" region and decides Manifest.JobFallback.
+	Job string
 }
 
 // Evidence says why a state was chosen: the rule, the region it looked at and
-// the row (or title, or command) that matched. All empty for a fallback.
+// the row (or title, or command) that matched. For a fallback Rule, Region
+// and Line are empty and LookedFor names the rules that were tried.
 type Evidence struct {
-	Rule   string `json:"rule"`
-	Region string `json:"region"`
-	Line   string `json:"line"`
+	Rule      string   `json:"rule"`
+	Region    string   `json:"region"`
+	Line      string   `json:"line"`
+	LookedFor []string `json:"looked_for,omitempty"`
 }
 
 // Result is one classification.
@@ -94,8 +101,9 @@ var bundledFS embed.FS
 // after Load and safe for concurrent use.
 type Set struct {
 	byID    map[string]*Manifest
-	aliases map[string]string // alias -> id
-	ids     []string          // sorted, without "auto"
+	layers  map[string]*Manifest // Manifest.Layer ones, by id
+	aliases map[string]string    // alias -> id
+	ids     []string             // sorted, without "auto"
 }
 
 // UserDir returns the directory of user manifests,
@@ -165,10 +173,13 @@ func Load(configDir string) (*Set, error) {
 // layer an id or alias may be defined only once; a later layer replaces ids
 // of earlier layers.
 func newSet(order []string, files map[string][]byte, base *Set) (*Set, error) {
-	s := &Set{byID: map[string]*Manifest{}, aliases: map[string]string{}}
+	s := &Set{byID: map[string]*Manifest{}, layers: map[string]*Manifest{}, aliases: map[string]string{}}
 	if base != nil {
 		for id, m := range base.byID {
 			s.byID[id] = m
+		}
+		for id, m := range base.layers {
+			s.layers[id] = m
 		}
 	}
 	layer := map[string]string{} // id or alias -> file, within this layer
@@ -184,7 +195,13 @@ func newSet(order []string, files map[string][]byte, base *Set) (*Set, error) {
 			}
 			layer[n] = name
 		}
-		s.byID[m.ID] = m
+		if m.Layer {
+			s.layers[m.ID] = m
+			delete(s.byID, m.ID)
+		} else {
+			s.byID[m.ID] = m
+			delete(s.layers, m.ID)
+		}
 	}
 	for id, m := range s.byID {
 		for _, a := range m.Aliases {
@@ -199,11 +216,35 @@ func newSet(order []string, files map[string][]byte, base *Set) (*Set, error) {
 			s.aliases[a] = id
 		}
 	}
-	for id := range s.byID {
+	for id, m := range s.byID {
 		s.ids = append(s.ids, id)
+		if err := s.checkUse(m, files[m.file]); err != nil {
+			return nil, err
+		}
 	}
 	sort.Strings(s.ids)
 	return s, nil
+}
+
+// checkUse makes sure every layer m uses is loaded and shares no rule id
+// with m (evidence names a rule by id alone).
+func (s *Set) checkUse(m *Manifest, data []byte) error {
+	for _, name := range m.Use {
+		l, ok := s.layers[name]
+		if !ok {
+			return &ManifestError{File: m.file, Line: lineOfKey(data, "use", 0),
+				Msg: fmt.Sprintf("use names %q, which is not a loaded layer", name)}
+		}
+		for _, lr := range l.Rules {
+			for i, r := range m.Rules {
+				if r.ID == lr.ID {
+					return &ManifestError{File: m.file, Line: lineOfTable(data, "rules", i),
+						Msg: fmt.Sprintf("rule id %q is also a rule of layer %q", r.ID, name)}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // IDs returns every recognizer id (bundled and user) and "auto", sorted.

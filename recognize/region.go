@@ -7,11 +7,13 @@ import (
 
 // view is a Screen prepared for matching: no-break spaces turned into spaces
 // (Claude draws "❯\u00a0"), rows right-trimmed, trailing blank rows removed,
-// horizontal rules located.
+// horizontal rules located, and each row's text without the frame of the
+// box it is drawn in.
 type view struct {
 	scr   Screen
 	rows  []string
-	rules []int // indices of horizontal-rule rows
+	text  []string // rows without box frames (unframe), what regexes see
+	rules []int    // indices of horizontal-rule rows
 }
 
 func newView(scr Screen) *view {
@@ -22,13 +24,46 @@ func newView(scr Screen) *view {
 	for len(rows) > 0 && rows[len(rows)-1] == "" {
 		rows = rows[:len(rows)-1]
 	}
-	v := &view{scr: scr, rows: rows}
+	v := &view{scr: scr, rows: rows, text: make([]string, len(rows))}
 	for i, r := range rows {
+		v.text[i] = unframe(r)
 		if isRule(r) {
 			v.rules = append(v.rules, i)
 		}
 	}
 	return v
+}
+
+// isFrameRune reports the vertical box-drawing runes agents draw dialogs,
+// prompt boxes and gutters with (│ ┃ ║ and the thin bars ▎ ▏ ▕).
+func isFrameRune(r rune) bool {
+	switch r {
+	case '│', '┃', '║', '▎', '▏', '▕':
+		return true
+	}
+	return false
+}
+
+// unframe returns row without the vertical frames around its text: a frame
+// rune at the start (after spaces) followed by a space or nothing, and a
+// frame rune (or a scrollbar █) at the end after a space, repeatedly, so
+// "│ │ key │ │" gives "key" and "┃  Build · Model" gives "Build · Model".
+// Leading spaces of the text inside the frame are kept trimmed; rules match
+// what a person reads inside the box.
+func unframe(row string) string {
+	t := strings.TrimSpace(row)
+	for changed := true; changed && t != ""; {
+		changed = false
+		if r, n := utf8.DecodeRuneInString(t); isFrameRune(r) && (len(t) == n || t[n] == ' ') {
+			t, changed = strings.TrimLeft(t[n:], " "), true
+		}
+		if r, n := utf8.DecodeLastRuneInString(t); (isFrameRune(r) || r == '█') && len(t) > n && t[len(t)-n-1] == ' ' {
+			t, changed = strings.TrimRight(t[:len(t)-n], " "), true
+		} else if len(t) == n && isFrameRune(r) {
+			t, changed = "", true
+		}
+	}
+	return t
 }
 
 // isRuleRune reports the box-drawing runes that make a horizontal rule.
@@ -98,11 +133,11 @@ func (v *view) inputBox(m *Manifest) (box span, top int, note string) {
 }
 
 // lastNonEmpty returns the indices of the last count non-empty rows of
-// rows[:end], bottom first.
+// rows[:end], bottom first; a row holding only a frame ("│   │") is empty.
 func (v *view) lastNonEmpty(end, count int) []int {
 	var out []int
 	for i := end - 1; i >= 0 && len(out) < count; i-- {
-		if strings.TrimSpace(v.rows[i]) != "" {
+		if v.text[i] != "" {
 			out = append(out, i)
 		}
 	}
@@ -121,14 +156,14 @@ func (v *view) region(r Region, m *Manifest) (lines []string, note string) {
 	rowsAt := func(idx []int) []string {
 		out := make([]string, len(idx))
 		for i, k := range idx {
-			out[i] = v.rows[k]
+			out[i] = v.text[k]
 		}
 		return out
 	}
 	spanRows := func(s span) []string {
 		var out []string
 		for i := s.to - 1; i >= s.from; i-- {
-			out = append(out, v.rows[i])
+			out = append(out, v.text[i])
 		}
 		return out
 	}
@@ -143,6 +178,11 @@ func (v *view) region(r Region, m *Manifest) (lines []string, note string) {
 			return nil, ""
 		}
 		return []string{v.scr.Command}, ""
+	case RegionJob:
+		if v.scr.Job == "" {
+			return nil, ""
+		}
+		return []string{v.scr.Job}, ""
 	case RegionScreen:
 		return spanRows(span{0, len(v.rows)}), ""
 	case RegionBottom:
@@ -163,7 +203,7 @@ func (v *view) region(r Region, m *Manifest) (lines []string, note string) {
 			return rowsAt(v.lastNonEmpty(len(v.rows), 1)), ""
 		}
 		if v.scr.CursorY < len(v.rows) {
-			return []string{v.rows[v.scr.CursorY]}, ""
+			return []string{v.text[v.scr.CursorY]}, ""
 		}
 		return []string{""}, "" // the cursor is on a blank row below the text
 	}

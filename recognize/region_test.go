@@ -64,6 +64,28 @@ func TestStaleBusyAboveInputBoxIsNotBusy(t *testing.T) {
 			t.Errorf("codex (%s): got %s/%s %+v, want codex/awaiting_input", id, got.Recognizer, got.State, got.Evidence)
 		}
 	}
+
+	// A stale status row close above the composer: two transcript rows
+	// between it and the composer make it history (the live status row is
+	// the one right above the composer).
+	near := screen(120, 40, "node", "say hello | codex",
+		"› run longtool",
+		"• Working (12s • esc to interrupt)",
+		"• OK done.",
+		"  Worked for 13s • 02:21",
+		"",
+		"› Ask Codex to do anything",
+		"",
+		"  fake-model default · /home/user1/projects/codex",
+		"  ← for agents · ? for shortcuts",
+	)
+	if got := classifyOrFail(t, "codex", near); got.State != AwaitingInput {
+		t.Errorf("codex, stale status row near the composer: got %s %+v, want awaiting_input", got.State, got.Evidence)
+	}
+	near.Rows = append(near.Rows[:2:2], append([]string{""}, near.Rows[5:]...)...)
+	if got := classifyOrFail(t, "codex", near); got.State != Busy || got.Evidence.Rule != "codex-working" {
+		t.Errorf("codex, live status row: got %s %+v, want busy by codex-working", got.State, got.Evidence)
+	}
 }
 
 // An input box pushed up by footer lines (status line, todo list) is still
@@ -121,5 +143,68 @@ func TestCursorLineRegion(t *testing.T) {
 	v = newView(Screen{Rows: []string{"a", "b", ""}, CursorY: -1})
 	if lines, _ := v.region(Region{Kind: RegionCursorLine}, nil); len(lines) != 1 || lines[0] != "b" {
 		t.Errorf("unknown cursor: %q", lines)
+	}
+}
+
+func TestUnframe(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"│ ❯ 1. Yes                │", "❯ 1. Yes"},
+		{"│ │ fake-gemini-key      │ │", "fake-gemini-key"},
+		{"  ┃  Build · Fake Model", "Build · Fake Model"},
+		{"▎ Auto mode is on", "Auto mode is on"},
+		{"  -rw-r--r-- 1 root  main.py      █", "-rw-r--r-- 1 root  main.py"},
+		{"│                      │", ""},
+		{"│", ""},
+		{"❯ ", "❯"},
+		{"a│b", "a│b"},             // a bar inside text is text
+		{"│abc", "│abc"},           // no space after the bar: not a frame
+		{"████ logo", "████ logo"}, // blocks at the start are drawing, not a scrollbar
+	} {
+		if got := unframe(c.in); got != c.want {
+			t.Errorf("unframe(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// A finished Claude turn whose last bullet ends in "… (see log above)" is
+// not a spinner: the spinner's stats group starts with a time or a key hint.
+func TestClaudeBulletWithEllipsisIsNotBusy(t *testing.T) {
+	scr := screen(120, 40, "claude", "✳ Claude Code",
+		"❯ run the migration",
+		"● Ran the migration… (see log above)",
+		"",
+		rule120,
+		"❯ ",
+		rule120,
+		"  ⏸ manual mode on · ? for shortcuts",
+	)
+	if got := classifyOrFail(t, "claude", scr); got.State != AwaitingInput {
+		t.Errorf("got %s %+v, want awaiting_input", got.State, got.Evidence)
+	}
+	scr.Rows[1] = "✽ Migrating… (4s · ↓ 20 tokens)"
+	if got := classifyOrFail(t, "claude", scr); got.State != Busy || got.Evidence.Rule != "claude-spinner" {
+		t.Errorf("live spinner: got %s %+v, want busy by claude-spinner", got.State, got.Evidence)
+	}
+}
+
+// A shell whose foreground job nobody recognizes is busy (generic's
+// job_fallback); the same screen without a job is unknown, and the evidence
+// names what was looked for.
+func TestShellJobIsBusy(t *testing.T) {
+	scr := cursorBelow(screen(80, 24, "sleep", "", "working", "still working"))
+	got := classifyOrFail(t, AutoID, scr)
+	if got.State != Unknown || len(got.Evidence.LookedFor) == 0 {
+		t.Errorf("no job: got %s %+v, want unknown naming what was looked for", got.State, got.Evidence)
+	}
+	scr.Job = "sleep"
+	got = classifyOrFail(t, AutoID, scr)
+	if got.State != Busy || got.Evidence.Region != "job" || got.Evidence.Line != "sleep" || got.NeedsQuiet {
+		t.Errorf("job: got %s %+v needs_quiet=%v, want busy from the job region", got.State, got.Evidence, got.NeedsQuiet)
+	}
+	// a question the job asks still wins
+	scr.Rows = append(scr.Rows, "Overwrite? [y/N] ")
+	scr.CursorY, scr.CursorX = len(scr.Rows)-1, 17
+	if got := classifyOrFail(t, AutoID, scr); got.State != AwaitingApproval {
+		t.Errorf("job asking: got %s %+v, want awaiting_approval", got.State, got.Evidence)
 	}
 }

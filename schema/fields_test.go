@@ -44,9 +44,9 @@ func TestOutputFields(t *testing.T) {
 		"new_pane":      "command cursor cwd dead height journal pane_id pid session_id session_name title width window_id",
 		"kill_pane":     "killed pane_id",
 		"cursor":        "cursor pane_id",
-		"send_text":     "bytes cursor pane_id",
-		"send_specials": "bytes cursor pane_id",
-		"send_ascii":    "bytes cursor pane_id",
+		"send_text":     "bytes cursor note pane_id submitted",
+		"send_specials": "bytes cursor note pane_id submitted",
+		"send_ascii":    "bytes cursor note pane_id submitted",
 		"capture":       "cursor lines_dropped note output pane_id reset truncated",
 		"wait_for_text": "cursor effective_timeout lines_dropped matched matched_line note outcome output pane_id seconds truncated",
 		// sections 6-8
@@ -55,8 +55,8 @@ func TestOutputFields(t *testing.T) {
 		"wait_for_quiet":    "effective_timeout note outcome pane_id quiet_ms screen seconds",
 		"recognize":         "evidence needs_quiet note pane_id recognizer state",
 		"wait_for_turn":     "effective_timeout evidence note outcome pane_id recognizer screen seconds state",
-		"run_shell_command": "attempts command cursor exit_code note outcome output pane_id seconds session_id status task_id truncated",
-		"list_tasks":        "pruned tasks",
+		"run_shell_command": "attempts command cursor effective_timeout exit_code note outcome output pane_id seconds session_id status task_id truncated",
+		"list_tasks":        "pruned pruned_servers tasks",
 		"wait_task":         "%s effective_timeout outcome",
 		"kill_task":         "%s signals",
 	}
@@ -77,7 +77,7 @@ func TestOutputFields(t *testing.T) {
 	if got := strings.Join(jsonFields(reflect.TypeOf(CompletionFrame{})), " "); got != frameFields {
 		t.Errorf("completion frame fields: %s", got)
 	}
-	if got := strings.Join(jsonFields(reflect.TypeOf(Evidence{})), " "); got != "line region rule" {
+	if got := strings.Join(jsonFields(reflect.TypeOf(Evidence{})), " "); got != "line looked_for region rule" {
 		t.Errorf("evidence fields: %s", got)
 	}
 	if got := strings.Join(jsonFields(reflect.TypeOf(ChangedRow{})), " "); got != "row text" {

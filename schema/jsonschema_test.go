@@ -90,9 +90,9 @@ func TestSchemasInvariants(t *testing.T) {
 				t.Errorf("tool %s: its output has an outcome but %T does not implement Outcomer", tool.Name, tool.Output)
 			}
 		}
-		// pane_id, when there is one, is required (unless a file can stand
-		// in for the pane, as with recognize --file).
-		_, hasFile := s.Input.Properties["file"]
+		// pane_id, when there is one, is required (unless a saved screen
+		// can stand in for the pane, as with recognize).
+		_, hasFile := s.Input.Properties["screen"]
 		if _, ok := s.Input.Properties["pane_id"]; ok && !hasFile && !slices.Contains(s.Input.Required, "pane_id") {
 			t.Errorf("tool %s: pane_id is not required", tool.Name)
 		}

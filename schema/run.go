@@ -8,6 +8,8 @@ type RunInput struct {
 	AllowMulti bool     `json:"allow_multi,omitempty" jsonschema:"accept several top-level statements (a; b); the exit code is the last one's"`
 	MaxLines   int      `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
 	Background bool     `json:"background,omitempty" jsonschema:"run in a new pane of the detached session panectl-tasks and return a task id at once"`
+	WhenReady  bool     `json:"when_ready,omitempty" jsonschema:"type the command only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is typed, exit 3; not ready before the timeout: exit 124"`
+	ClearLine  bool     `json:"clear_line,omitempty" jsonschema:"kill text already on the shell's input line first (else such text refuses the run, exit 3, naming it)"`
 }
 
 // RunOutput is the output of run_shell_command. A foreground run fills
@@ -16,17 +18,20 @@ type RunInput struct {
 type RunOutput struct {
 	PaneID    string   `json:"pane_id" jsonschema:"the pane the command ran in (the task's pane for a background run)"`
 	Command   string   `json:"command" jsonschema:"the command as given"`
-	ExitCode  *int     `json:"exit_code" jsonschema:"the command's exit status; null unless outcome is completed (or for a background run)"`
+	ExitCode  *int     `json:"exit_code" jsonschema:"the command's exit status, or the status the shell reports after an interrupt; null for timeout and exited (and for a background run), or when an interrupted shell did not report one"`
 	Output    []string `json:"output" jsonschema:"the command's own output lines: no echo, no prompt, no marker text (empty for a background run)"`
 	Truncated bool     `json:"truncated" jsonschema:"more than max_lines lines (the newest were kept), or the start of the output left the pane's history"`
 	Seconds   float64  `json:"seconds" jsonschema:"how long the run took, in seconds"`
-	Cursor    string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
-	Outcome   string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (exit 130)"`
-	Attempts  int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
-	Note      string   `json:"note,omitempty" jsonschema:"caveats"`
-	TaskID    string   `json:"task_id,omitempty" jsonschema:"background runs: the task id (tN), accepted wherever a pane is"`
-	SessionID string   `json:"session_id,omitempty" jsonschema:"background runs: the session of the task pane"`
-	Status    string   `json:"status,omitempty" jsonschema:"background runs: running"`
+	// EffectiveTimeout is a pointer: a background run without a time
+	// limit has none to report.
+	EffectiveTimeout *float64 `json:"effective_timeout,omitempty" jsonschema:"the timeout used, in seconds (timeout clamped to [0, 3600]); for a background run the task's time limit, absent when it has none"`
+	Cursor           string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
+	Outcome          string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (an interrupt from anyone, e.g. C-c pressed in the pane or SIGINT to the command, or panectl itself was interrupted: exit 130)"`
+	Attempts         int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
+	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
+	TaskID           string   `json:"task_id,omitempty" jsonschema:"background runs: the task id (tN), accepted wherever a pane is"`
+	SessionID        string   `json:"session_id,omitempty" jsonschema:"background runs: the session of the task pane"`
+	Status           string   `json:"status,omitempty" jsonschema:"background runs: running"`
 }
 
 // TaskInput names a task: the input of kill_task.
@@ -62,20 +67,22 @@ type CompletionFrame struct {
 
 // ListTasksInput is the input of list_tasks.
 type ListTasksInput struct {
-	Prune bool `json:"prune,omitempty" jsonschema:"first remove every task that has ended (its pane, record and journal), the journals of journaled panes that are gone, and the state of tmux servers that no longer run"`
+	Prune bool `json:"prune,omitempty" jsonschema:"first remove every task that has ended (its pane, record and journal), the journals of journaled panes that are gone, and the state of tmux servers that no longer run; without a server, only the last"`
 }
 
 // ListTasksOutput is the output of list_tasks.
 type ListTasksOutput struct {
 	Tasks  []CompletionFrame `json:"tasks" jsonschema:"every background task of the server, oldest first, with its frame (tasks whose pane is gone included)"`
 	Pruned []string          `json:"pruned,omitempty" jsonschema:"with prune: the ids of the tasks removed"`
+	// PrunedServers: how many state directories of dead servers went.
+	PrunedServers int `json:"pruned_servers,omitempty" jsonschema:"with prune: how many state directories (task records and journals) of tmux servers of this machine that no longer run were removed"`
 }
 
 // WaitTaskOutput is the output of wait_task: the completion frame, and the
 // outcome of the wait.
 type WaitTaskOutput struct {
 	CompletionFrame
-	Outcome          string  `json:"outcome" jsonschema:"ended (exit 0) or timeout (exit 124; the task keeps running)"`
+	Outcome          string  `json:"outcome" jsonschema:"ended (exit 0), timeout (exit 124; the task keeps running), or exited (exit 5: the tmux server went away during the wait; the frame is the task as its supervisor recorded it, killed)"`
 	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
 }
 

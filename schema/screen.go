@@ -45,7 +45,7 @@ type StatusOutput struct {
 	PaneID         string   `json:"pane_id" jsonschema:"the pane"`
 	Output         []string `json:"output" jsonschema:"new logical lines since the previous status of this pane (the visible screen on the first look or with verbose); empty when nothing changed"`
 	Changed        bool     `json:"changed" jsonschema:"new output, a new foreground command or the process exited since the previous status"`
-	RunningCommand string   `json:"running_command" jsonschema:"the pane's foreground command (pane_current_command)"`
+	RunningCommand string   `json:"running_command" jsonschema:"the pane's foreground command (pane_current_command; a background task's pane: the task's foreground program, not panectl's supervisor)"`
 	Dead           bool     `json:"dead" jsonschema:"the pane's process has exited (remain-on-exit keeps the pane)"`
 	ExitStatus     *int     `json:"exit_status,omitempty" jsonschema:"the exit status of the pane's process, when dead"`
 	Cursor         string   `json:"cursor" jsonschema:"cursor after the output read"`

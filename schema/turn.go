@@ -5,15 +5,24 @@ type Evidence struct {
 	Rule   string `json:"rule" jsonschema:"the manifest rule that matched (empty for a fallback)"`
 	Region string `json:"region" jsonschema:"the region it looked at: bottom:N, input_box, title, command, cursor_line..."`
 	Line   string `json:"line" jsonschema:"the row (or title, or command) that matched"`
+	// LookedFor is set when no rule matched (the recognizer's fallback).
+	LookedFor []string `json:"looked_for,omitempty" jsonschema:"when no rule matched: the rules that were tried, in order"`
 }
 
-// RecognizeInput is the input of recognize.
+// MaxScreenBytes bounds a saved screen given to recognize (the `screen`
+// text, or the file of `recognize --file`): a screen is small.
+const MaxScreenBytes = 1 << 20
+
+// RecognizeInput is the input of recognize. Over call and MCP a saved screen
+// is given as text (Screen); the CLI's --file reads one (File, which is not
+// part of the tool's input: the server reads no paths for a client).
 type RecognizeInput struct {
-	PaneID     string `json:"pane_id,omitempty" jsonschema:"pane id (%N) or a target that names exactly one pane; not with file"`
-	Recognizer string `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias: generic, shell, python, node, claude, codex, gemini, qwen, antigravity, cursor, opencode, copilot, grok, amp, droid, kimi, pi"`
-	File       string `json:"file,omitempty" jsonschema:"classify a saved screen (capture-pane -p text) instead of a pane"`
-	Title      string `json:"title,omitempty" jsonschema:"with file: the pane title it had"`
-	Command    string `json:"command,omitempty" jsonschema:"with file: the foreground command it had"`
+	PaneID     string `json:"pane_id,omitempty" jsonschema:"pane id (%N) or a target that names exactly one pane; not with screen"`
+	Recognizer string `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias: generic, shell, python, node, claude, codex, gemini, qwen, antigravity, cursor, opencode, copilot, grok, amp, droid, kimi, pi" limits:"minLength=1"`
+	Screen     string `json:"screen,omitempty" jsonschema:"classify this saved screen instead of a pane: capture-pane -p text, rows separated by newlines (ANSI sequences are stripped), at most 1 MiB" limits:"maxLength=1048576"`
+	File       string `json:"-"`
+	Title      string `json:"title,omitempty" jsonschema:"with screen: the pane title it had"`
+	Command    string `json:"command,omitempty" jsonschema:"with screen: the foreground command it had (pane_current_command)"`
 }
 
 // RecognizeOutput is the output of recognize.
@@ -29,7 +38,7 @@ type RecognizeOutput struct {
 // WaitForTurnInput is the input of wait_for_turn.
 type WaitForTurnInput struct {
 	PaneID          string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Recognizer      string   `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias"`
+	Recognizer      string   `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias" limits:"minLength=1"`
 	QuietMS         int      `json:"quiet_ms,omitempty" jsonschema:"quiet window in milliseconds, 50..60000 (default 600)" limits:"minimum=50,maximum=60000,default=600"`
 	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]" limits:"default=30"`
 	Lines           int      `json:"lines,omitempty" jsonschema:"rows of the screen to return, from the bottom, 1..10000 (default 40)" limits:"minimum=1,maximum=10000,default=40"`
@@ -40,7 +49,7 @@ type WaitForTurnInput struct {
 type WaitForTurnOutput struct {
 	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
 	State            string   `json:"state" jsonschema:"busy, awaiting_input, awaiting_approval or unknown"`
-	Outcome          string   `json:"outcome" jsonschema:"turn_ended (exit 0), busy (exit 0), timeout (exit 124) or exited (exit 5)"`
+	Outcome          string   `json:"outcome" jsonschema:"turn_ended (exit 0 when state is awaiting_input, else 3), busy (exit 3), timeout (exit 124) or exited (exit 5)"`
 	Recognizer       string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
 	Evidence         Evidence `json:"evidence" jsonschema:"the rule, region and line behind the state"`
 	Screen           []string `json:"screen" jsonschema:"the last rows of the screen"`

@@ -30,7 +30,7 @@ type PaneSummary struct {
 	SessionID   string `json:"session_id" jsonschema:"the session id, $N"`
 	SessionName string `json:"session_name" jsonschema:"the session name"`
 	WindowID    string `json:"window_id" jsonschema:"the window id, @N"`
-	Command     string `json:"command" jsonschema:"the foreground command (pane_current_command)"`
+	Command     string `json:"command" jsonschema:"the foreground command (pane_current_command; a background task's pane: the task's foreground program, not panectl's supervisor)"`
 	PID         int    `json:"pid" jsonschema:"the pane's first process (pane_pid)"`
 	CWD         string `json:"cwd" jsonschema:"the foreground process's working directory (pane_current_path)"`
 	Width       int    `json:"width" jsonschema:"width in cells"`
@@ -49,10 +49,10 @@ type ListPanesOutput struct {
 
 // NewPaneInput is the input of new_pane.
 type NewPaneInput struct {
-	Name         string   `json:"name,omitempty" jsonschema:"session name (exact); default: tmux picks one"`
-	WindowIn     string   `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session"`
-	CWD          string   `json:"cwd,omitempty" jsonschema:"working directory of the new pane"`
-	Size         string   `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)"`
+	Name         string   `json:"name,omitempty" jsonschema:"session name (exact); default: tmux picks one" limits:"minLength=1"`
+	WindowIn     string   `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session" limits:"minLength=1"`
+	CWD          string   `json:"cwd,omitempty" jsonschema:"working directory of the new pane" limits:"minLength=1"`
+	Size         string   `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)" limits:"minLength=1"`
 	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"minimum=0,maximum=2147483647"`
 	Env          []string `json:"env,omitempty" jsonschema:"environment variables as K=V"`
 	Command      []string `json:"command,omitempty" jsonschema:"command and arguments to run instead of the default shell"`
@@ -85,35 +85,43 @@ type CursorOutput struct {
 
 // SendTextInput is the input of send_text.
 type SendTextInput struct {
-	PaneID string `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Text   string `json:"text" jsonschema:"literal text to type, at most 1 MiB (1048576 bytes of UTF-8); tmux key names are not interpreted; text with newlines is delivered as one bracketed paste" limits:"maxLength=1048576"`
-	Submit bool   `json:"submit,omitempty" jsonschema:"press Enter after the text"`
+	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Text      string   `json:"text" jsonschema:"literal text to type, at most 1 MiB (1048576 bytes of UTF-8); tmux key names are not interpreted; text with newlines is delivered as one bracketed paste" limits:"maxLength=1048576"`
+	Submit    bool     `json:"submit,omitempty" jsonschema:"press Enter once the program has taken the text (a keystroke of its own, after the echo or a short settle, so agent composers do not take it as a pasted newline), then verify that the text was submitted (submitted); holds the pane's action lock, so concurrent runs and submissions on the pane are served in turn"`
+	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"type only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: type nothing, exit 3; not ready before the timeout: type nothing, exit 124"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready and the wait for the pane's action lock may take, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 
 // SendOutput is the output of send_text, send_specials and send_ascii.
 type SendOutput struct {
-	PaneID string `json:"pane_id" jsonschema:"the pane"`
-	Cursor string `json:"cursor" jsonschema:"cursor from just before typing: pass it to wait_for_text or capture to read what the input caused"`
-	Bytes  int    `json:"bytes" jsonschema:"bytes (or keys) sent"`
+	PaneID    string `json:"pane_id" jsonschema:"the pane"`
+	Cursor    string `json:"cursor" jsonschema:"cursor from just before typing: pass it to wait_for_text or capture to read what the input caused"`
+	Bytes     int    `json:"bytes" jsonschema:"bytes (or keys) sent"`
+	Submitted *bool  `json:"submitted,omitempty" jsonschema:"with submit: true when the submission took effect (a shell's cursor left the input line; a program's input line no longer holds the text, or it turned busy); false when the text still sits unsent after a second Enter, or when it never showed on the input line so that the submission could not be verified (note says which)"`
+	Note      string `json:"note,omitempty" jsonschema:"caveats: copy mode left to type, how the submission was judged"`
 }
 
 // SendSpecialsInput is the input of send_specials.
 type SendSpecialsInput struct {
-	PaneID string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Keys   []string `json:"keys" jsonschema:"key names: Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space" limits:"minItems=1"`
+	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Keys      []string `json:"keys" jsonschema:"key names: Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space" limits:"minItems=1"`
+	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"press the keys only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 
 // SendASCIIInput is the input of send_ascii.
 type SendASCIIInput struct {
-	PaneID string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Codes  []int    `json:"codes,omitempty" jsonschema:"bytes as decimal numbers 0..255" limits:"minimum=0,maximum=255"`
-	Hex    []string `json:"hex,omitempty" jsonschema:"bytes as two hex digits each, e.g. c3 a9"`
+	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Codes     []int    `json:"codes,omitempty" jsonschema:"bytes as decimal numbers 0..255" limits:"minimum=0,maximum=255"`
+	Hex       []string `json:"hex,omitempty" jsonschema:"bytes as two hex digits each, e.g. c3 a9"`
+	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"send only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 
 // CaptureInput is the input of capture.
 type CaptureInput struct {
 	PaneID   string `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Cursor   string `json:"cursor,omitempty" jsonschema:"read what came after this cursor; 'screen' (default): the visible screen; 'history': from the oldest retained line"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"read what came after this cursor; 'screen' (default): the visible screen; 'history': from the oldest retained line" limits:"minLength=1"`
 	MaxLines int    `json:"max_lines,omitempty" jsonschema:"keep the newest N lines, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
 	ANSI     bool   `json:"ansi,omitempty" jsonschema:"keep colour escapes"`
 }
@@ -137,7 +145,7 @@ type WaitForTextInput struct {
 	IgnoreCase bool       `json:"ignore_case,omitempty" jsonschema:"match case-insensitively"`
 	Stop       StringList `json:"stop,omitempty" jsonschema:"stop pattern or patterns: a match ends the wait with outcome stopped (exit 3)" limits:"maxItems=32,maxLength=4096"`
 	Timeout    *float64   `json:"timeout,omitempty" jsonschema:"seconds to wait (a number), default 30; values outside [0, 3600] are clamped to it, not rejected; the value used is reported as effective_timeout" limits:"default=30"`
-	Cursor     string     `json:"cursor,omitempty" jsonschema:"match only output after this cursor (default: when the wait starts); 'screen' also accepts what is visible"`
+	Cursor     string     `json:"cursor,omitempty" jsonschema:"match only output after this cursor (default: when the wait starts); 'screen' also accepts what is visible" limits:"minLength=1"`
 	MaxLines   int        `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
 }
 

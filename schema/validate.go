@@ -158,6 +158,10 @@ func problems(err error) []Problem {
 		}
 		return out
 	}
+	if strings.HasPrefix(detail, `minLength: "" contains 0 `) {
+		// "" is not "absent": a script whose variable was never set
+		return []Problem{{field, "empty string: give a value, or leave the field out for its default"}}
+	}
 	// jsonschema-go prints a JSON null as Go's zero reflect.Value.
 	detail = strings.ReplaceAll(detail, "<invalid reflect.Value>", "null")
 	detail = floatRE.ReplaceAllString(ratRE.ReplaceAllString(detail, "$1"), "$1")

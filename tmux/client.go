@@ -205,6 +205,7 @@ func (c *Client) KillServer(ctx context.Context) error {
 	if _, err := c.runSerialized(ctx, Command{"kill-server"}); err != nil && !errors.Is(err, ErrNoServer) {
 		return err
 	}
+	removeSocketLock(c.Server.Socket) // (socketlock.go)
 	if st, err := os.Lstat(c.Server.Socket); err != nil || st.Mode().Type() != os.ModeSocket {
 		return nil // gone, or not a socket: nothing of tmux's to remove
 	}

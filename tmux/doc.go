@@ -64,6 +64,20 @@
 //     windows (measured: a third party switching windows every 0.2 s still
 //     crashed 7 of 15 trials).
 //
+// The lock file exists only where the lock is needed. A `tmux -C` attach
+// under the lock makes it. panectl's notifying commands take the lock on a
+// tmux without a release number always (every attach there is such a
+// `tmux -C`), on 3.2 to 3.6 only when the file exists (a server that
+// refused panectl's own client had a fallback attach), and on 3.7 and
+// later never; so on 3.2 to 3.6, where panectl's own client attaches, no
+// file is ever made. kill-server (KillServer), and a kill-pane after which
+// the server is gone, remove it. The race this leaves on 3.2 to 3.6: a
+// command that looked for the file just before the first fallback attach on
+// a server made it runs unlocked and may land in that attach's identify
+// window; every later command sees the file. It needs a server run from
+// another tmux binary than panectl's, and a panectl command in the few
+// milliseconds of that server's first fallback attach.
+//
 // Both kinds of client honour the attach timeout and the caller's context
 // in every step, and leave nothing attached when panectl dies: the kernel
 // closes panectl's own client's socket (its identify was already complete),

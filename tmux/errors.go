@@ -29,6 +29,10 @@ var (
 	// ErrNotSocket: the socket path exists and is not a socket; panectl
 	// will not let tmux replace it.
 	ErrNotSocket = errors.New("not a socket")
+	// ErrSocketPath: a server cannot be started at the socket path: its
+	// directory does not exist or cannot be written, or the path is too
+	// long for a socket.
+	ErrSocketPath = errors.New("unusable socket path")
 )
 
 // Error is a failed tmux command: the argument vector, tmux's exit code and
@@ -87,11 +91,24 @@ func classify(stderr string) error {
 type NotFoundError struct {
 	Target string
 	Socket string
+	Kind   string // what Target names: "" a pane (or target), "session"
 }
 
 // Error names the target and the server's socket.
 func (e *NotFoundError) Error() string {
+	if e.Kind == "session" {
+		return fmt.Sprintf("no such session %q on the tmux server at %s (session names are matched exactly; list them with: panectl list)", e.Target, e.Socket)
+	}
 	return fmt.Sprintf("no such pane %q on the tmux server at %s (list panes with: panectl list)", e.Target, e.Socket)
+}
+
+// sessionNotFound turns tmux's "can't find session" for a session name
+// (new --window-in) into a *NotFoundError that says session.
+func (c *Client) sessionNotFound(name string, err error) error {
+	if errors.Is(err, ErrPaneNotFound) {
+		return &NotFoundError{Target: name, Socket: c.Server.Socket, Kind: "session"}
+	}
+	return err
 }
 
 // Unwrap returns ErrPaneNotFound.
@@ -150,3 +167,20 @@ func (e *NotSocketError) Error() string {
 
 // Unwrap returns ErrNotSocket.
 func (e *NotSocketError) Unwrap() error { return ErrNotSocket }
+
+// SocketPathError: NewPane would start a server at a socket path where tmux
+// cannot make its socket (tmux 3.3a then says "error creating PATH (...)"
+// and exits 0 without doing anything).
+type SocketPathError struct {
+	Path   string
+	From   string // -S, -L, $TMUX or default
+	Reason string // "its directory /x does not exist", ...
+}
+
+// Error names the path, why it cannot be used and what to do.
+func (e *SocketPathError) Error() string {
+	return fmt.Sprintf("%s %s: no tmux server can be started there: %s; create the directory or pass another path", e.From, e.Path, e.Reason)
+}
+
+// Unwrap returns ErrSocketPath.
+func (e *SocketPathError) Unwrap() error { return ErrSocketPath }

@@ -28,3 +28,14 @@ func AttachModeOf(c *Client) string {
 // ReadOnlyFlag reports whether c's control clients attach with tmux's
 // read-only flag (below tmux 3.7).
 func ReadOnlyFlag(c *Client) bool { return readOnlyFlag(c.version()) }
+
+// StartExitHold starts a new pane's exit hold (hold.go) on its own: the
+// commands that set it (without -t) and release, which closes its guard as
+// panectl's death would.
+func StartExitHold(c *Client) ([]Command, func(), error) {
+	h, err := c.startHold()
+	if err != nil {
+		return nil, nil, err
+	}
+	return h.commands(), h.release, nil
+}

@@ -35,7 +35,13 @@ type GuardLine []string
 
 // Guard starts a guard client that will run script (see Guard). Errors:
 // an argument that cannot be quoted, or the client could not start.
-func (c *Client) Guard(script []GuardLine) (*Guard, error) {
+func (c *Client) Guard(script []GuardLine) (*Guard, error) { return c.guardWith(false, script) }
+
+// guardWith is Guard; with startServer the client starts the server when
+// there is none (start-server before source-file), and stays connected to
+// it, so the server does not exit for want of sessions before the script
+// has run.
+func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error) {
 	var b strings.Builder
 	for _, line := range script {
 		for i, a := range line {
@@ -58,7 +64,11 @@ func (c *Client) Guard(script []GuardLine) (*Guard, error) {
 		return nil, err
 	}
 	// not exec.CommandContext: it must outlive panectl's context
-	cmd := exec.Command(c.Bin, "-S", c.Server.Socket, "source-file", "-")
+	args := []string{"-S", c.Server.Socket, "source-file", "-"}
+	if startServer {
+		args = []string{"-S", c.Server.Socket, "start-server", ";", "source-file", "-"}
+	}
+	cmd := exec.Command(c.Bin, args...)
 	cmd.Env = tmuxEnv()
 	cmd.WaitDelay = waitDelay
 	cmd.Stdin = r

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -256,6 +257,9 @@ func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, erro
 	return PaneInfo{}, fmt.Errorf("%w: %q names %d panes (%s); name one pane, e.g. by its id", ErrAmbiguousTarget, target, len(hits), strings.Join(ids, ", "))
 }
 
+// paneIDRE is a pane id as tmux prints it (#{pane_id}).
+var paneIDRE = regexp.MustCompile(`^%[0-9]+$`)
+
 // NewOptions are the settings of a new pane (new-session / new-window).
 type NewOptions struct {
 	SessionName  string   // -s; "" lets tmux choose
@@ -283,14 +287,19 @@ type NewOptions struct {
 // The session name and the start directory are passed as literal text
 // (FormatLiteral: tmux expands formats in both).
 //
-// A command that exits before the pane is read, or within opts.ExitCheck,
-// is an ErrPaneExited error: panectl holds the pane with remain-on-exit from
-// its first look until the end of ExitCheck, so the death is seen whatever
-// the timing (a pane closed before the first look, or a server that exited
-// with its last pane, is the same error). The pane's own remain-on-exit is
-// put back (unset) in the same command list as the last look; a dead pane
-// that its own setting would have closed is then killed, as tmux would
-// have done.
+// With opts.ExitCheck, a command that exits within it is an ErrPaneExited
+// error with its exit status and its last lines: the pane is held with
+// remain-on-exit from the command list that makes it until the end of
+// ExitCheck (hold.go), so the death is seen whatever the timing, also on a
+// server started for this pane. The pane's own settings are put back in the
+// same command list as the last look, or, if panectl is killed meanwhile,
+// by a guard; a dead pane that its own setting would have closed is then
+// killed, as tmux would have done (and a server started for it exits).
+//
+// A server is started only where tmux can make its socket: a socket path
+// (-S) whose directory does not exist or cannot be written, or that is too
+// long, is a *SocketPathError. An answer of tmux without a pane id is an
+// error, never a pane.
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
 	var create Command
 	if opts.WindowIn != "" {
@@ -326,14 +335,30 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 			return PaneInfo{}, err
 		}
 	}
+	if err := checkSocketDir(c.Server); err != nil {
+		return PaneInfo{}, err
+	}
+	var thens []Command
+	var hold *exitHold
+	if opts.ExitCheck > 0 {
+		var err error
+		if hold, err = c.startHold(); err != nil {
+			return PaneInfo{}, err
+		}
+		defer hold.release()
+		thens = hold.commands()
+	}
+	if len(opts.Then) > 0 {
+		thens = append(thens, opts.Then)
+	}
 	const saved = "@panectl-saved-history-limit"
 	restore := CommandList{{"set-option", "-gF", "history-limit", "#{" + saved + "}"}, {"set-option", "-gu", saved}}
 	var tmpName string
 	build := func() (CommandList, error) {
 		list := CommandList{create}
-		if len(opts.Then) > 0 {
+		if len(thens) > 0 {
 			var err error
-			if list, err = c.thenCommands(ctx, create, opts, &tmpName); err != nil {
+			if list, err = c.thenCommands(ctx, create, opts, thens, &tmpName); err != nil {
 				return nil, err
 			}
 		}
@@ -349,7 +374,7 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 	}
 	list, err := build()
 	if err != nil {
-		return PaneInfo{}, c.notFound(opts.WindowIn, err)
+		return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
 	}
 	out, err := c.runSerialized(ctx, list...)
 retry:
@@ -359,10 +384,10 @@ retry:
 			// The server was exiting (its last pane just closed) as this client
 			// connected; the next connection starts a new one.
 			time.Sleep(20 * time.Millisecond << try)
-		case len(opts.Then) > 0 && opts.WindowIn != "" && strings.Contains(err.Error(), "in use"):
+		case len(thens) > 0 && opts.WindowIn != "" && strings.Contains(err.Error(), "in use"):
 			// another client took the window index chosen: choose again
 			if list, err = build(); err != nil {
-				return PaneInfo{}, c.notFound(opts.WindowIn, err)
+				return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
 			}
 		default:
 			break retry
@@ -381,13 +406,18 @@ retry:
 	}
 	if err != nil {
 		if opts.WindowIn != "" {
-			return PaneInfo{}, c.notFound(opts.WindowIn, err)
+			return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
 		}
 		return PaneInfo{}, err
 	}
 	id := strings.TrimSpace(out)
-	if opts.ExitCheck > 0 {
-		return c.checkStarted(ctx, id, opts.ExitCheck)
+	if !paneIDRE.MatchString(id) {
+		// (tmux 3.3a that cannot make its socket says so and exits 0)
+		return PaneInfo{}, &Error{Args: append([]string{"-S", c.Server.Socket}, list.argv()...),
+			Stderr: fmt.Sprintf("tmux answered without a pane id (%q): no pane was made, or it cannot be named", id)}
+	}
+	if hold != nil {
+		return c.checkStarted(ctx, id, opts.ExitCheck, hold)
 	}
 	p, err := c.Pane(ctx, id)
 	if err != nil && (errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer)) {
@@ -396,13 +426,14 @@ retry:
 	return p, err
 }
 
-// thenCommands appends opts.Then to the command list that makes the pane.
-// A command list cannot name a pane it makes, so Then gets a target that
-// names it anyway: a new session gets a temporary unique name for the list
-// and then its default name back (its id number, as tmux names sessions); a
-// new window gets an explicit index, the one tmux would choose (the first
-// free one from base-index), so its automatic name is untouched.
-func (c *Client) thenCommands(ctx context.Context, create Command, opts NewOptions, tmpName *string) (CommandList, error) {
+// thenCommands appends thens (commands without a target) to the command
+// list that makes the pane. A command list cannot name a pane it makes, so
+// they get a target that names it anyway: a new session gets a temporary
+// unique name for the list and then its default name back (its id number,
+// as tmux names sessions); a new window gets an explicit index, the one
+// tmux would choose (the first free one from base-index), so its automatic
+// name is untouched.
+func (c *Client) thenCommands(ctx context.Context, create Command, opts NewOptions, thens []Command, tmpName *string) (CommandList, error) {
 	create = append(Command{}, create...)
 	target := ""
 	var after Command
@@ -441,7 +472,10 @@ func (c *Client) thenCommands(ctx context.Context, create Command, opts NewOptio
 		target = "=" + *tmpName + ":"
 		after = Command{"rename-session", "-t", "=" + *tmpName, "#{s/^[$]//:session_id}"}
 	}
-	list := CommandList{create, append(Command{opts.Then[0], "-t", target}, opts.Then[1:]...)}
+	list := CommandList{create}
+	for _, t := range thens {
+		list = append(list, append(Command{t[0], "-t", target}, t[1:]...))
+	}
 	if after != nil {
 		list = append(list, after)
 	}
@@ -456,75 +490,17 @@ func exitedAtOnce(id, detail string) error {
 	return fmt.Errorf("%w: pane %s was created but its command exited at once%s", ErrPaneExited, id, detail)
 }
 
-// checkStarted holds a new pane with remain-on-exit for d and reports a
-// command that exited meanwhile (see NewPane).
-func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration) (PaneInfo, error) {
-	start := time.Now()
-	gone := func(err error) bool { return errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer) }
-	_, err := c.RunList(ctx, nil, Command{"set-option", "-p", "-t", id, "remain-on-exit", "on"})
-	if gone(err) {
-		return PaneInfo{}, exitedAtOnce(id, "")
-	}
-	if err != nil {
-		return PaneInfo{}, err
-	}
-	for wait := 10 * time.Millisecond; time.Since(start) < d; wait *= 2 {
-		select {
-		case <-ctx.Done():
-			_, _ = c.RunList(context.WithoutCancel(ctx), nil, Command{"set-option", "-p", "-u", "-t", id, "remain-on-exit"})
-			return PaneInfo{}, ctx.Err()
-		case <-time.After(min(wait, d-time.Since(start))):
-		}
-		p, err := c.Pane(ctx, id)
-		if err != nil || p.Dead {
-			break
-		}
-	}
-	// the last look and the pane's own setting back, in one list: a death
-	// after it closes the pane as the pane's own setting says
-	mark := "\x1epanectl-" + nonce() + "\x1e"
-	out, err := c.RunList(ctx, nil,
-		Command{"set-option", "-p", "-u", "-t", id, "remain-on-exit"},
-		Command{"display-message", "-p", "-t", id, paneFormat},
-		Command{"display-message", "-p", "-t", id, mark + "#{remain-on-exit}" + mark},
-		Command{"capture-pane", "-p", "-J", "-t", id, "-S", "-5", "-E", "-"})
-	if gone(err) {
-		return PaneInfo{}, exitedAtOnce(id, "")
-	}
-	if err != nil {
-		return PaneInfo{}, err
-	}
-	head, rest, _ := strings.Cut(out, "\n")
-	p, err := parsePane(head)
-	if err != nil {
-		return PaneInfo{}, err
-	}
-	if !p.Dead {
-		return p, nil
-	}
-	_, rest, _ = strings.Cut(rest, mark)
-	keep, text, _ := strings.Cut(rest, mark+"\n")
-	status := ""
-	switch {
-	case p.DeadSignal != 0:
-		status = fmt.Sprintf(" (killed by signal %d)", p.DeadSignal)
-	case p.DeadKnown:
-		status = fmt.Sprintf(" (status %d)", p.DeadStatus)
-	}
-	if lines := strings.TrimRight(text, "\n "); lines != "" {
-		status += "; its last output:\n  " + strings.ReplaceAll(lines, "\n", "\n  ")
-	}
-	failed := p.DeadSignal != 0 || p.DeadStatus != 0
-	if keep == "on" || (keep == "failed" && failed) {
-		return PaneInfo{}, exitedAtOnce(id, status+"\n(the dead pane is kept: its remain-on-exit is "+keep+")")
-	}
-	_ = c.KillPane(ctx, id) // it would have closed by itself
-	return PaneInfo{}, exitedAtOnce(id, status)
-}
-
-// KillPane kills a pane (kill-pane).
+// KillPane kills a pane (kill-pane). When it was the server's last, so
+// the server exits, the socket lock file goes with it (socketlock.go).
 func (c *Client) KillPane(ctx context.Context, id string) error {
 	_, err := c.runSerialized(ctx, Command{"kill-pane", "-t", id})
+	if err == nil {
+		if _, serr := os.Lstat(lockPath(c.Server.Socket)); serr == nil {
+			if _, derr := c.Run(ctx, "display-message", "-p", "x"); errors.Is(derr, ErrNoServer) {
+				removeSocketLock(c.Server.Socket)
+			}
+		}
+	}
 	return c.notFound(id, err)
 }
 

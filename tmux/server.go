@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Server names the tmux server panectl talks to: the socket path every tmux
@@ -55,6 +57,34 @@ func checkSocket(s Server) error {
 		kind = "not a socket (" + m.Type().String() + ")"
 	}
 	return &NotSocketError{Path: s.Socket, From: s.From, Kind: kind}
+}
+
+// checkSocketDir refuses, for a server panectl is to start, a socket path
+// where tmux could not make its socket: no such directory, a directory this
+// user cannot write, or a path longer than a socket address holds
+// (sockaddr_un). A socket already there is fine (the server may run).
+func checkSocketDir(s Server) error {
+	if st, err := os.Stat(s.Socket); err == nil && st.Mode().Type() == os.ModeSocket {
+		return nil
+	}
+	dir := filepath.Dir(s.Socket)
+	reason := ""
+	if st, err := os.Stat(dir); err != nil {
+		reason = fmt.Sprintf("its directory %s does not exist", dir)
+		if !os.IsNotExist(err) {
+			reason = fmt.Sprintf("its directory %s cannot be read (%v)", dir, err)
+		}
+	} else if !st.IsDir() {
+		reason = fmt.Sprintf("%s is not a directory", dir)
+	} else if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
+		reason = fmt.Sprintf("its directory %s is not writable (%v)", dir, err)
+	} else if max := len(unix.RawSockaddrUnix{}.Path); len(s.Socket) >= max {
+		reason = fmt.Sprintf("the path is %d bytes long, a socket path at most %d", len(s.Socket), max-1)
+	}
+	if reason == "" {
+		return nil
+	}
+	return &SocketPathError{Path: s.Socket, From: s.From, Reason: reason}
 }
 
 func resolveServer(name, path string, getenv func(string) string) (Server, error) {

@@ -21,6 +21,12 @@ import (
 // One socketLock is one hold; stages name who holds it ("attach", then
 // "detach" of the same client, which takes the attach's hold over when
 // the client never got its first line).
+//
+// The file exists only where the lock is needed (serialized): a `tmux -C`
+// attach under the lock makes it; commands take the lock only when the
+// file is there, or always where every attach is a `tmux -C` under the
+// lock (a tmux without a release number); KillServer removes it with the
+// server.
 type socketLock struct {
 	path  string
 	mu    sync.Mutex
@@ -100,13 +106,30 @@ func (l *socketLock) release(stage string) {
 // identifies on its own anyway).
 const lockWait = 3 * time.Second
 
-// serialized runs fn under the socket lock when the server's tmux has the
-// half-identified control client bug (below 3.7, or unknown): fn makes tmux
-// notify control clients (creates or kills sessions, windows or panes, or
-// the server).
+// serialized runs fn, which makes tmux notify control clients (creates or
+// kills sessions, windows or panes, or the server), under the socket lock
+// when a half-identified `tmux -C` of panectl's could be on the server:
+//
+//   - tmux 3.7 and later (attachPlain): never (fixed upstream);
+//   - a tmux without a release number (attachLocked): always, since every
+//     panectl attach there is a `tmux -C` under the lock;
+//   - tmux 3.2 to 3.6 (attachProto): only when the lock file exists. There
+//     panectl attaches with its own client, which is never half
+//     identified, and needs no lock; it falls back to a `tmux -C` under the
+//     lock only when the server refuses that client (a server run from
+//     another tmux binary), and that attach makes the file. The race left:
+//     a command that looked for the file just before the first such attach
+//     on the server made it runs without the lock, and could land in that
+//     attach's identify window. Every later command, and every command of a
+//     later panectl process, sees the file.
 func (c *Client) serialized(ctx context.Context, fn func() error) error {
-	if c.attachMode() == attachPlain {
+	switch c.attachMode() {
+	case attachPlain:
 		return fn()
+	case attachProto:
+		if _, err := os.Lstat(lockPath(c.Server.Socket)); err != nil {
+			return fn() // no `tmux -C` of panectl's has attached here
+		}
 	}
 	l := newSocketLock(c.Server.Socket)
 	if err := l.acquire(ctx, "command", time.Now().Add(lockWait), false); err != nil {
@@ -118,3 +141,9 @@ func (c *Client) serialized(ctx context.Context, fn func() error) error {
 	defer l.release("command")
 	return fn()
 }
+
+// removeSocketLock removes the lock file of a server that is gone (after
+// kill-server). A panectl process still holding or awaiting the old file's
+// lock holds it for the dead server only; a new server on the socket gets
+// a new file when a fallback attach needs one.
+func removeSocketLock(socket string) { _ = os.Remove(lockPath(socket)) }

@@ -66,20 +66,45 @@ func TestTurnJudge(t *testing.T) {
 	busy := recognize.Result{State: recognize.Busy}
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 
+	// input: the screen and the state unchanged for the quiet window
 	j := &turnJudge{quiet: quiet}
-	if out, wait := j.judge(input, ms(100), t0); out != "" || wait != ms(500) {
-		t.Fatalf("input before quiet: %q %v", out, wait)
+	if out, wait := j.judge(input, ms(100), t0); out != "" || wait != quiet {
+		t.Fatalf("input at first sight: %q %v", out, wait)
 	}
-	if out, _ := j.judge(input, quiet, t0.Add(ms(500))); out != OutcomeTurnEnded {
+	if out, wait := j.judge(input, ms(700), t0.Add(ms(500))); out != "" || wait != ms(100) {
+		t.Fatalf("input seen for 500ms on a screen quiet for 700ms: %q %v", out, wait)
+	}
+	if out, _ := j.judge(input, quiet, t0.Add(quiet)); out != OutcomeTurnEnded {
 		t.Fatalf("input after quiet: %q", out)
 	}
-
+	// a title flip (busy spinner gone) on an unchanged screen restarts the wait
 	j = &turnJudge{quiet: quiet}
-	if out, wait := j.judge(approval, 0, t0); out != "" || wait != confirmGap {
+	j.judge(busy, time.Minute, t0)
+	if out, _ := j.judge(input, time.Minute, t0.Add(ms(10))); out != "" {
+		t.Fatalf("input right after busy on a long-quiet screen: %q", out)
+	}
+
+	// approval: seen without a break for ApprovalSettle, however busy the
+	// rest of the screen (quietFor 0: a spinner elsewhere)
+	j = &turnJudge{quiet: quiet}
+	if out, wait := j.judge(approval, 0, t0); out != "" || wait != ApprovalSettle {
 		t.Fatalf("approval at first sight: %q %v", out, wait)
 	}
-	if out, _ := j.judge(approval, 0, t0.Add(confirmGap)); out != OutcomeTurnEnded {
-		t.Fatalf("approval confirmed before the quiet window: %q", out)
+	if out, _ := j.judge(approval, 0, t0.Add(confirmGap)); out != "" {
+		t.Fatalf("approval reported before the settle window: %q", out)
+	}
+	if out, _ := j.judge(approval, 0, t0.Add(ApprovalSettle)); out != OutcomeTurnEnded {
+		t.Fatalf("approval after the settle window with a spinner elsewhere: %q", out)
+	}
+	// the old frame of a dialog the program is about to close (a key was
+	// just pressed): replaced by busy within the settle window, never reported
+	j = &turnJudge{quiet: quiet}
+	j.judge(approval, 0, t0)
+	if out, _ := j.judge(busy, 0, t0.Add(ms(50))); out != "" {
+		t.Fatalf("busy right after the old frame: %q", out)
+	}
+	if out, _ := j.judge(busy, 0, t0.Add(ms(50)+confirmGap)); out != OutcomeBusy {
+		t.Fatalf("busy confirmed after the old frame: %q", out)
 	}
 
 	j = &turnJudge{quiet: quiet}

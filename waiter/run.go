@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/tmux"
@@ -55,6 +59,7 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		promptBy = deadline
 	}
 	lastText, quietSince := "", time.Time{}
+	ledgerRead := false
 	for {
 		if info.Dead {
 			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
@@ -62,9 +67,12 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		if info.InMode {
 			return info, "", &RefusedError{info.ID, "the pane is in copy mode (pane_in_mode); leave it (q or Escape) before running a command"}
 		}
-		sh, ok := pane.ShellOf(info.Command)
+		// a shell interpreting a script (a script waiting in read) is
+		// named after the script: it is not at its prompt
+		fg := pane.ForegroundOf(info).Command()
+		sh, ok := pane.ShellOf(fg)
 		if !ok && time.Since(start) >= notShellGrace {
-			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", info.Command)}
+			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
 		}
 		if ok && !info.AlternateOn {
 			if info.CursorX > 0 && quietSince.IsZero() {
@@ -83,6 +91,16 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 				lastText, quietSince = texts[0], time.Now()
 			case info.CursorX > 0 && time.Since(quietSince) >= quietFor:
 				return info, sh, nil
+			case !ledgerRead && time.Since(quietSince) >= quietFor:
+				// a quiet screen with the cursor at the start of a row:
+				// a cold shell, or text typed without Enter that ended in
+				// a newline (the line editor holds it; preflight judges)
+				ledgerRead = true
+				if l, err := pane.LoadLedger(ctx, c, info.ID); err == nil {
+					if p, long := l.Pending(); p != "" || long {
+						return info, sh, nil
+					}
+				}
 			}
 		}
 		select {
@@ -105,18 +123,50 @@ type RunOptions struct {
 	Deadline time.Time
 	MaxLines int           // newest lines kept (0: all)
 	Grace    time.Duration // how long a begin marker may take before a probe (default 1s)
+	// ClearLine kills text already on the shell's input line first; without
+	// it such text refuses the run (*RefusedError).
+	ClearLine bool
 }
 
 // RunResult is how a run ended.
 type RunResult struct {
-	Outcome   string // completed, timeout, exited, interrupted
-	ExitCode  int    // the command's status (Outcome completed)
-	Output    []string
-	Truncated bool
-	Cursor    pane.Cursor
-	Attempts  int // times the command was typed (more than 1: the shell threw input away)
-	Note      string
+	Outcome     string // completed, timeout, exited, interrupted
+	ExitCode    int    // the command's status (completed), or the one the shell reported after an interrupt
+	StatusKnown bool   // ExitCode holds a status
+	Output      []string
+	Truncated   bool
+	Cursor      pane.Cursor
+	Attempts    int // times the command was typed (more than 1: the shell threw input away)
+	Note        string
 }
+
+// RejectedError: the shell rejected the typed command line (a syntax
+// error it reported with its own message). It unwraps to ErrInvalid (exit 2).
+type RejectedError struct {
+	PaneID  string
+	Shell   string
+	Message string
+}
+
+// Error gives the shell's message.
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("pane %s: the shell (%s) rejected the command, nothing ran: %s", e.PaneID, e.Shell, e.Message)
+}
+
+// Unwrap makes it invalid input.
+func (e *RejectedError) Unwrap() error { return ErrInvalid }
+
+// interruptStatus is the status a shell gives a command ended by SIGINT
+// (128 + 2): a run that ends with it was interrupted.
+const interruptStatus = 130
+
+// promptQuiet is how long the screen must rest before a shell back at its
+// prompt without the end marker is believed (an interrupt, a rejected
+// line); promptEvery paces those looks while the screen rests.
+const (
+	promptQuiet = 150 * time.Millisecond
+	promptEvery = 250 * time.Millisecond
+)
 
 // Run types a command into the pane's shell, wrapped so the shell prints a
 // begin marker, the command's output, and an end marker with its status
@@ -124,12 +174,29 @@ type RunResult struct {
 // cursor taken before typing. The wrapper is recorded in the echo ledger so
 // other processes' waits discount its echo.
 //
+// Preflight: text already on the shell's input line (typed by panectl
+// without Enter, or found after the prompt) refuses the run
+// (*RefusedError), unless ClearLine: then the line is killed first.
+//
+// A command too long to type whole (pane.TooLongToType: a terminal in
+// canonical mode cuts lines at 4095 bytes) is written to a private file
+// (mode 0600 in a 0700 directory) that the shell sources and that removes
+// itself.
+//
 // Lost input: when no begin marker shows within the grace period, a probe
 // line is typed. Shells read input in order, so a probe that prints with no
 // begin marker before it proves the command line was thrown away (a shell
 // start-up that discards typed input): it is typed again. A begin marker
 // that shows first means the shell was only slow. The command never runs
 // twice.
+//
+// The end however it comes: the end marker; the shell back at its prompt
+// without it after the begin marker (an interrupt from anyone: outcome
+// interrupted, with the status the shell then reports, read by a probe
+// line); a message from the shell and no begin marker (the line was
+// rejected: *RejectedError, the shell's message); in fish, an end marker
+// with no begin marker and nothing lost (eval could not parse the command:
+// *RejectedError, fish's message, at once).
 //
 // Timeout: C-c is pressed, and the shell is waited for until it prints a
 // probe, so the pane is usable by the next run. Context cancelled (panectl
@@ -148,13 +215,38 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		return RunResult{}, err
 	}
 	defer src.Close()
-	sr, err := read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
+	mode, _ := pane.ReadTTYMode(opt.Info.TTY)
+	sr, scr, err := preflight(ctx, c, src, opt, mode)
 	if err != nil {
 		return RunResult{}, err
 	}
 	start, info, ledger := sr.Cursor, sr.Pane, sr.Ledger
+	w := runWatch{
+		prompt: pane.InputLineOf(scr).Left, editor: mode.Known && !mode.Canonical,
+		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(pane.CurrentCommand(info)),
+	}
 	r := pane.NewRun(opt.Shell, opt.Command)
 	res := RunResult{Cursor: start}
+	var sourced string // the file a long command goes through
+	wrap := func(sh pane.Shell) (pane.Run, error) {
+		if sourced == "" {
+			return pane.NewRun(sh, opt.Command), nil
+		}
+		r, script := pane.NewSourcedRun(sh, sourced, opt.Command)
+		return r, os.WriteFile(sourced, []byte(script), 0o600)
+	}
+	if pane.TooLongToType(r.Typed) {
+		dir, err := os.MkdirTemp("", "panectl-run-")
+		if err != nil {
+			return res, err
+		}
+		defer os.RemoveAll(dir)
+		sourced = filepath.Join(dir, "command")
+		if r, err = wrap(opt.Shell); err != nil {
+			return res, err
+		}
+		res.Note = "the command was too long to type whole (a terminal in canonical mode cuts lines at 4095 bytes); the shell sourced it from a private file"
+	}
 	fresh := true // ledger is as read just now
 	typeLine := func(text string) error {
 		if !fresh {
@@ -179,21 +271,33 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		// changes are events: the timer only paces the grace checks
 		interval, maxInterval = 100*time.Millisecond, 250*time.Millisecond
 	}
-	var lastFull time.Time
+	var lastFull, lastChange, lastPromptCheck time.Time
+	lastChange = typedAt
 	began := false
 	for {
 		// A cheap look at the bottom of the pane finds the end marker; the
 		// whole output is read from the start cursor only when it is
-		// there, when the pane died, or once per grace period while the
-		// begin marker is awaited.
-		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace {
+		// there, when the pane died, once per grace period while the
+		// begin marker is awaited, or when the screen has rested long
+		// enough to ask whether the shell is back at its prompt.
+		restful := time.Since(lastChange) >= promptQuiet && time.Since(lastPromptCheck) >= promptEvery
+		back := false // the shell is back at its prompt (one look at the screen)
+		if restful {
+			lastPromptCheck = time.Now()
+			if began {
+				back = w.backAtPrompt(ctx, c, src, id, r.Nonce)
+				restful = back // else no need for a full read
+			}
+		}
+		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace || restful {
 			// fall through to the full read
 		} else if ended, err := endVisible(ctx, c, src, id, r.End); err == nil && !ended {
 			select {
 			case <-ctx.Done():
 				return interrupt(c, id, res), nil
-			case <-time.After(min(interval, time.Until(opt.Deadline))):
+			case <-time.After(min(interval, time.Until(opt.Deadline), promptQuiet)):
 			case <-src.Changed():
+				lastChange = time.Now()
 			}
 			interval = min(interval*3/2+1, maxInterval)
 			continue
@@ -203,7 +307,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		if err != nil {
 			if gone(err) {
 				res.Outcome = OutcomeExited
-				res.Note = "the pane was closed while the command ran"
+				res.Note = joinNotes(res.Note, "the pane was closed while the command ran")
 				return res, nil
 			}
 			if ctx.Err() != nil {
@@ -214,36 +318,74 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		res.Cursor, info = rd.Cursor, rd.Pane
 		sc := r.Scan(rd.Lines)
 		began = sc.Began
+		if sc.Ended && !sc.Began && opt.Shell == pane.ShellFish && rd.LinesDropped == 0 && !rd.Reset {
+			// fish's eval (source) printed no begin marker, and nothing
+			// was lost: it could not parse the command and ran none of it
+			return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: strings.Join(r.Unparsed(rd.Lines), " ")}
+		}
 		if sc.Ended {
-			res.Outcome, res.ExitCode = OutcomeCompleted, sc.Status
+			res.Outcome, res.ExitCode, res.StatusKnown = OutcomeCompleted, sc.Status, true
+			if sc.Status == interruptStatus {
+				// fish (eval) prints the end marker after C-c, on the
+				// line where the terminal echoed ^C
+				res.Outcome = OutcomeInterrupted
+				res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
+				sc.Lines = withoutCtrlC(sc.Lines)
+			}
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
+			if !sc.Began && rd.LinesDropped == 0 && !rd.Reset {
+				// the history is whole, yet the begin marker never
+				// printed: the shell did not run the typed line as typed
+				// (text on the input line joined it, after a prompt
+				// preflight could not tell from text)
+				w.learnPrompt(ctx, c, src, id, r.Nonce)
+				return res, &RefusedError{id, fmt.Sprintf("the shell did not run the command line as typed: its begin marker never printed, though the pane's history is whole (text already on the input line, after a prompt panectl did not recognize, was probably joined to it); what ran ended with status %d and its output cannot be told apart. Look at the pane (panectl screen %s) and clear its input line before the next run", sc.Status, id)}
+			}
 			if !sc.Began {
 				res.Truncated = true
-				res.Note = "the start of the output is gone from the pane's history (history-limit or a clear)"
+				res.Note = joinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
 			} else if rd.LinesDropped > 0 || rd.Reset {
 				res.Truncated = true
-				res.Note = rd.Note
+				res.Note = joinNotes(res.Note, rd.Note)
 			}
 			if len(probes) > 0 {
 				// a probe typed while the shell was slow runs after the
 				// command: let it print so the prompt is clean afterwards
 				waitProbe(ctx, c, id, rd.Cursor, probes[len(probes)-1], 2*time.Second)
 			}
+			w.learnPrompt(ctx, c, src, id, r.Nonce)
 			return res, nil
 		}
 		if rd.Pane.Dead {
 			res.Outcome = OutcomeExited
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			res.Note = fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus)
+			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
 			return res, nil
+		}
+		if restful {
+			// A message from the shell and no begin marker: the shell got
+			// a line the parser accepted (fish: a complete eval line), so
+			// a syntax error there means it read only part of it (input
+			// lost at start-up): it is typed again, and rejected only
+			// when every attempt was.
+			if msg, n := w.rejection(rd.Lines, r.Nonce); !sc.Began && n > 0 && n >= res.Attempts && res.Attempts >= 2 {
+				// a shell that keeps the rejected line (fish) gets it killed
+				_ = killLine(ctx, c, id, opt.Shell, mode)
+				return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: msg}
+			}
+			if sc.Began && back {
+				return w.interrupted(ctx, c, src, id, opt.Shell, typeLine, res, sc, rd, opt.MaxLines)
+			}
 		}
 		if !sc.Began && time.Since(typedAt) >= grace {
 			if lost(rd.Lines, r.Begin, probes) {
 				// The shell may have changed since (a start-up that execs
 				// another shell): wrap for the one reading now.
-				if sh, ok := pane.ShellOf(rd.Pane.Command); ok && sh != opt.Shell {
+				if sh, ok := pane.ShellOf(pane.CurrentCommand(rd.Pane)); ok && sh != opt.Shell {
 					opt.Shell = sh
-					r = pane.NewRun(sh, opt.Command)
+					if r, err = wrap(sh); err != nil {
+						return res, err
+					}
 				}
 				if err := clearLine(ctx, c, id); err != nil {
 					return res, err
@@ -268,18 +410,269 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		if !time.Now().Before(opt.Deadline) {
 			res.Outcome = OutcomeTimeout
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			res.Note = recoverPrompt(ctx, c, id)
+			res.Note = joinNotes(res.Note, recoverPrompt(ctx, c, id))
 			return res, nil
 		}
-		wait := min(interval, time.Until(opt.Deadline))
+		wait := min(interval, time.Until(opt.Deadline), promptQuiet)
 		interval = min(interval*3/2+1, maxInterval)
 		select {
 		case <-ctx.Done():
 			return interrupt(c, id, res), nil
 		case <-time.After(wait):
 		case <-src.Changed():
+			lastChange = time.Now()
 		}
 	}
+}
+
+// preflight reads the start cursor and the ledger, and checks the shell's
+// input line: text on it refuses the run, or is killed with ClearLine. It
+// returns the read and the screen the input line was judged on.
+func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode pane.TTYMode) (pane.ReadResult, pane.Screen, error) {
+	id := opt.Info.ID
+	sr, err := read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
+	if err != nil {
+		return sr, pane.Screen{}, err
+	}
+	scr, err := captureScreen(ctx, c, src, id)
+	if err != nil {
+		return sr, scr, err
+	}
+	prompt, _ := pane.LoadPrompt(ctx, via(c, src), id)
+	pending, _ := sr.Ledger.Pending()
+	line := pane.InputLineOf(scr)
+	text := line.Pending(pending, prompt)
+	if text == "" && strings.TrimSpace(pending) != "" && !line.Bare(prompt) {
+		// typed by panectl without Enter, not killed, and the cursor is
+		// not at a bare prompt: still in the line editor's buffer, though
+		// its row does not show it (text that ended in a newline, pasted)
+		text = pending
+	}
+	if text == "" {
+		return sr, scr, nil
+	}
+	if !opt.ClearLine {
+		return sr, scr, &RefusedError{id, fmt.Sprintf("text is already on the shell's input line: %q; the command would be typed after it and run with it. Submit or erase it, or pass --clear-line (clear_line) to kill the line first", abbreviate(text, 200))}
+	}
+	if err := killLine(ctx, c, id, opt.Shell, mode); err != nil {
+		return sr, scr, err
+	}
+	if err := pane.ClearPending(ctx, c, id); err != nil {
+		return sr, scr, err
+	}
+	by := time.Now().Add(time.Second)
+	for {
+		if !sleepCtx(ctx, lookEvery) {
+			return sr, scr, ctx.Err()
+		}
+		if scr, err = captureScreen(ctx, c, src, id); err != nil {
+			return sr, scr, err
+		}
+		line := pane.InputLineOf(scr)
+		left := line.Pending("", prompt)
+		if left == "" && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
+			break
+		}
+		if time.Now().After(by) {
+			if left == "" {
+				left = strings.TrimSpace(line.Left + " " + line.Right)
+			}
+			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(killKeys(opt.Shell, mode), " "))}
+		}
+	}
+	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
+	return sr, scr, err
+}
+
+// killLine erases the shell's input line the way the shell understands:
+// the terminal's line kill (C-u, VKILL) in canonical mode; fish's
+// cancel-commandline (C-c: the whole buffer, $status untouched); zsh's
+// kill-buffer (C-x C-k); else end-of-line then backward kill (C-e C-u in
+// bash's readline and ksh's editors: from the end of the buffer to its
+// start, every line of it).
+func killLine(ctx context.Context, c *tmux.Client, id string, sh pane.Shell, mode pane.TTYMode) error {
+	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
+}
+
+func killKeys(sh pane.Shell, mode pane.TTYMode) []string {
+	switch {
+	case mode.Known && mode.Canonical:
+		return []string{"C-u"}
+	case sh == pane.ShellFish:
+		return []string{"C-c"}
+	case sh == pane.ShellZsh:
+		// kill-buffer: the whole buffer, every line of it (C-u kills
+		// only the current line of a multi-line buffer)
+		return []string{"C-x", "C-k"}
+	}
+	return []string{"C-e", "C-u"}
+}
+
+// runWatch tells how a run ended when its end marker never came.
+type runWatch struct {
+	prompt    string // the input line up to the cursor before typing: the prompt
+	editor    bool   // the shell edits its line itself (the terminal was not canonical)
+	startRow  int    // the cursor's absolute row when typing began
+	shellName string // as the shell names itself in its messages ("bash", "fish")
+}
+
+// shellName is pane_current_command without a login dash or a path.
+func shellName(command string) string {
+	return path.Base(strings.TrimPrefix(command, "-"))
+}
+
+// backAtPrompt reports whether the shell reads a new command line: it is
+// the pane's foreground program, the cursor is below the row typing began
+// on, and the input line is the prompt seen before typing (or, for a shell
+// with a line editor that has the terminal again, any empty prompt).
+func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) bool {
+	scr, err := captureScreen(ctx, c, src, id)
+	if err != nil || scr.Info.Dead {
+		return false
+	}
+	if _, ok := pane.ShellOf(pane.ForegroundOf(scr.Info).Command()); !ok {
+		return false
+	}
+	if scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
+		return false
+	}
+	line := pane.InputLineOf(scr)
+	if strings.Contains(line.Left+line.Right, nonce) {
+		return false
+	}
+	if line.Left == w.prompt && line.Right == "" {
+		return true
+	}
+	if !w.editor {
+		return false
+	}
+	mode, err := pane.ReadTTYMode(scr.Info.TTY)
+	return err == nil && !mode.Canonical && line.Prompted()
+}
+
+// rejection returns the shell's first message in the lines read since
+// typing (a line starting with the shell's name and a colon, as bash, zsh,
+// fish and dash report syntax errors, that is not the echo of the command
+// line; "" when none) and how many such lines there are.
+func (w runWatch) rejection(lines []string, nonce string) (string, int) {
+	var msg []string
+	n := 0
+	for i, l := range lines {
+		if !strings.HasPrefix(l, w.shellName+": ") || strings.Contains(l, nonce) {
+			continue
+		}
+		n++
+		if len(msg) > 0 {
+			continue
+		}
+		msg = append(msg, strings.TrimSpace(l))
+		for _, more := range lines[i+1:] {
+			t := strings.TrimSpace(more)
+			if t == "" || strings.Contains(more, nonce) || strings.Trim(t, "^~ ") == "" || len(msg) >= 5 || (pane.InputLine{Left: more}).Prompted() {
+				break
+			}
+			msg = append(msg, t)
+		}
+	}
+	return strings.Join(msg, " "), n
+}
+
+// interrupted ends a run the shell abandoned (an interrupt): it types a
+// status probe and reads the status the shell reports.
+func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, id string, sh pane.Shell,
+	typeLine func(string) error, res RunResult, sc pane.RunOutput, rd pane.ReadResult, maxLines int) (RunResult, error) {
+	res.Outcome = OutcomeInterrupted
+	res.Output, res.Truncated = keepNewest(w.withoutPrompt(sc.Lines), maxLines)
+	typed, printed := pane.StatusProbe(sh)
+	if err := typeLine(typed); err != nil {
+		return res, err
+	}
+	by := time.Now().Add(2 * time.Second)
+	for time.Now().Before(by) {
+		r, err := read(ctx, c, src, id, rd.Cursor, pane.ReadOptions{})
+		if err != nil {
+			break
+		}
+		if st, ok := pane.ScanStatus(r.Lines, printed); ok {
+			res.ExitCode, res.StatusKnown = st, true
+			res.Note = joinNotes(res.Note, fmt.Sprintf("the command was interrupted: the shell came back to its prompt without finishing it and reports status %d", st))
+			return res, nil
+		}
+		if !sleepCtx(ctx, lookEvery) {
+			break
+		}
+	}
+	res.Note = joinNotes(res.Note, "the command was interrupted: the shell came back to its prompt without finishing it; its status could not be read")
+	return res, nil
+}
+
+// withoutPrompt drops from the output of an interrupted command what the
+// shell drew after it: the prompt it came back to (the last line), and the
+// echo of C-c before it (withoutCtrlC).
+func (w runWatch) withoutPrompt(lines []string) []string {
+	if n := len(lines); n > 0 {
+		last := strings.TrimRight(lines[n-1], " ")
+		if last == strings.TrimRight(w.prompt, " ") || (pane.InputLine{Left: last}).Prompted() {
+			lines = lines[:n-1]
+		}
+	}
+	return withoutCtrlC(lines)
+}
+
+// withoutCtrlC drops the trailing blank or "^C" lines from the output of an
+// interrupted command: the terminal's echo of C-c, with the mark zsh and
+// fish add for output without a final newline ("^C%", "^C⏎").
+func withoutCtrlC(lines []string) []string {
+	for n := len(lines); n > 0; n = len(lines) {
+		t := strings.TrimSpace(lines[n-1])
+		if after, ok := strings.CutPrefix(t, "^C"); t != "" && (!ok || strings.Trim(after, "%#⏎ ") != "") {
+			break
+		}
+		lines = lines[:n-1]
+	}
+	return lines
+}
+
+// promptSettle is how long a prompt without a known ending must stay the
+// same to be learned.
+const promptSettle = 40 * time.Millisecond
+
+// learnPrompt records the prompt the shell drew after the end marker (the
+// input line when it is empty of the wrapper), for the next preflight.
+func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) {
+	scr, err := captureScreen(ctx, c, src, id)
+	if err != nil || scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
+		return
+	}
+	line := pane.InputLineOf(scr)
+	if strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
+		return // not a prompt alone
+	}
+	if !line.Prompted() {
+		// a prompt without a known ending ("[ready]"): learned when the
+		// cursor's row stays the same for a moment (a prompt still being
+		// drawn would be learned in part)
+		if !sleepCtx(ctx, promptSettle) {
+			return
+		}
+		again, err := captureScreen(ctx, c, src, id)
+		if err != nil || pane.InputLineOf(again) != line || again.Info.CursorY != scr.Info.CursorY {
+			return
+		}
+	}
+	if old, _ := pane.LoadPrompt(ctx, via(c, src), id); old != line.Left {
+		_ = pane.SavePrompt(ctx, c, id, line.Left)
+	}
+}
+
+func abbreviate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 // clearLine presses C-u before a probe or a retype: what a lost line left
@@ -354,11 +747,12 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string) string {
 		if err != nil || info.Dead {
 			return "C-c was sent; the pane is gone or dead"
 		}
-		if _, ok := pane.ShellOf(info.Command); ok {
+		fg := pane.CurrentCommand(info)
+		if _, ok := pane.ShellOf(fg); ok {
 			break
 		}
 		if time.Now().After(by) {
-			return fmt.Sprintf("C-c was sent, but %q is still in the foreground", info.Command)
+			return fmt.Sprintf("C-c was sent, but %q is still in the foreground", fg)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

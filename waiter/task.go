@@ -18,14 +18,25 @@ const OutcomeEnded = "ended"
 // WaitTask waits until the task has ended (its supervisor recorded how, or
 // it is gone without a record) or the timeout passes; it returns the task
 // as last read and OutcomeEnded or OutcomeTimeout. Unknown task:
-// pane.ErrNoTask.
+// pane.ErrNoTask; no server: tmux.ErrNoServer.
+//
+// When the server goes away during the wait, the task's pane goes with it
+// and its supervisor stops the command and records it as killed in the
+// task's record directory, which outlives the server: WaitTask then reads
+// the record alone until the end is recorded (or the timeout) and returns
+// the task as recorded with OutcomeExited.
 func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (pane.Task, string, error) {
 	deadline := time.Now().Add(timeout)
+	t, err := pane.LoadTask(ctx, c, id)
+	if err != nil {
+		return t, "", err
+	}
+	return waitLoaded(ctx, c, t, deadline)
+}
+
+// waitLoaded is WaitTask for a task already read once (t).
+func waitLoaded(ctx context.Context, c *tmux.Client, t pane.Task, deadline time.Time) (pane.Task, string, error) {
 	for {
-		t, err := pane.LoadTask(ctx, c, id)
-		if err != nil {
-			return t, "", err
-		}
 		if t.Status != pane.TaskRunning {
 			return t, OutcomeEnded, nil
 		}
@@ -36,8 +47,44 @@ func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Durat
 		// Event-driven: the supervisor signals the task's wait-for channel
 		// once it has recorded the end. A look every second covers a signal
 		// another waiter consumed and a supervisor killed with SIGKILL.
-		if err := waitChannel(ctx, c, pane.TaskChannel("%"+id[1:]), min(left, time.Second)); err != nil {
+		paneID, _ := pane.TaskPaneID(t.ID)
+		err := waitChannel(ctx, c, pane.TaskChannel(paneID), min(left, time.Second))
+		var nt pane.Task
+		if err == nil {
+			nt, err = pane.LoadTask(ctx, c, t.ID)
+		}
+		if errors.Is(err, tmux.ErrNoServer) {
+			return waitRecord(ctx, t, deadline)
+		}
+		if err != nil {
 			return t, "", err
+		}
+		t = nt
+	}
+}
+
+// recordPoll is how often a wait reads task records once the server is
+// gone (no wait-for channel is left to wake it).
+const recordPoll = 50 * time.Millisecond
+
+// waitRecord waits, reading the task's record alone, until its supervisor
+// has recorded the end or the deadline passes. The server is gone: the
+// outcome is OutcomeExited, with the task as last recorded.
+func waitRecord(ctx context.Context, t pane.Task, deadline time.Time) (pane.Task, string, error) {
+	for {
+		nt, err := pane.ReadTask(t.Dir, t.ID)
+		if err != nil {
+			return t, "", err
+		}
+		t = nt
+		left := time.Until(deadline)
+		if t.Status != pane.TaskRunning || left <= 0 {
+			return t, OutcomeExited, nil
+		}
+		select {
+		case <-ctx.Done():
+			return t, "", ctx.Err()
+		case <-time.After(min(left, recordPoll)):
 		}
 	}
 }
@@ -86,16 +133,16 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 		if ok {
 			sent = append(sent, s.name)
 		}
-		nt, outcome, err := WaitTask(ctx, c, id, grace)
+		nt, _, err := waitLoaded(ctx, c, t, time.Now().Add(grace))
 		if err != nil {
 			return t, sent, err
 		}
 		t = nt
-		if outcome == OutcomeEnded {
+		if t.Status != pane.TaskRunning {
 			return t, sent, nil
 		}
 	}
-	t, _, err = WaitTask(ctx, c, id, grace)
+	t, _, err = waitLoaded(ctx, c, t, time.Now().Add(grace))
 	return t, sent, err
 }
 
@@ -125,8 +172,8 @@ func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
 		return err
 	}
 	if isTask && t.Status == pane.TaskRunning {
-		_, _, err := WaitTask(ctx, c, id, 2*pane.TaskKillGrace+time.Second)
-		if err != nil && !errors.Is(err, tmux.ErrNoServer) {
+		// (the pane may have been the server's last: then the record tells)
+		if _, _, err := waitLoaded(ctx, c, t, time.Now().Add(2*pane.TaskKillGrace+time.Second)); err != nil {
 			return err
 		}
 	}
@@ -142,9 +189,19 @@ var ErrStopFollow = errors.New("stop following")
 // in the order they end, until the timeout (OutcomeTimeout) or emit
 // returns ErrStopFollow (OutcomeEnded). Tasks that had ended before it
 // began are not reported.
+//
+// When the server goes away during the follow, every running task's
+// supervisor stops its command and records it as killed in the state
+// directory, which outlives the server: FollowTasks then reads the records
+// alone, emits each task as its end is recorded, and returns OutcomeExited
+// once none is left running (or at the timeout).
 func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emit func(pane.Task) error) (string, error) {
 	deadline := time.Now().Add(timeout)
 	seen := map[string]bool{}
+	state, err := pane.FindStateDir(ctx, c)
+	if err != nil {
+		return "", err
+	}
 	tasks, err := pane.ListTasks(ctx, c)
 	if err != nil {
 		return "", err
@@ -154,6 +211,26 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 			seen[t.ID] = true
 		}
 	}
+	// report emits the tasks that ended since the last look, in the order
+	// they ended; stop: emit asked to stop.
+	report := func(tasks []pane.Task) (stop bool, err error) {
+		var ended []pane.Task
+		for _, t := range tasks {
+			if t.Status != pane.TaskRunning && !seen[t.ID] {
+				seen[t.ID] = true
+				ended = append(ended, t)
+			}
+		}
+		sort.SliceStable(ended, func(i, j int) bool { return ended[i].Ended.Before(ended[j].Ended) })
+		for _, t := range ended {
+			if err := emit(t); errors.Is(err, ErrStopFollow) {
+				return true, nil
+			} else if err != nil {
+				return false, err
+			}
+		}
+		return false, nil
+	}
 	for {
 		left := time.Until(deadline)
 		if left <= 0 {
@@ -161,10 +238,17 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		}
 		// Every supervisor signals TasksChannel when its task ends; a
 		// look every second covers a signal that fell between two waits.
-		if err := waitChannel(ctx, c, pane.TasksChannel, min(left, time.Second)); err != nil {
-			return "", err
+		err := waitChannel(ctx, c, pane.TasksChannel, min(left, time.Second))
+		if err == nil && state == "" { // no task yet when the follow began
+			state, err = pane.FindStateDir(ctx, c)
 		}
-		tasks, err := pane.ListTasks(ctx, c)
+		var tasks []pane.Task
+		if err == nil {
+			tasks, err = pane.ListTasks(ctx, c)
+		}
+		if errors.Is(err, tmux.ErrNoServer) {
+			return followRecords(ctx, state, deadline, report)
+		}
 		if err != nil {
 			return "", err
 		}
@@ -176,32 +260,72 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 				break
 			}
 		}
-		var ended []pane.Task
-		for _, t := range tasks {
-			if t.Status != pane.TaskRunning && !seen[t.ID] {
-				seen[t.ID] = true
-				ended = append(ended, t)
-			}
-		}
-		sort.SliceStable(ended, func(i, j int) bool { return ended[i].Ended.Before(ended[j].Ended) })
-		for _, t := range ended {
-			if err := emit(t); errors.Is(err, ErrStopFollow) {
-				return OutcomeEnded, nil
-			} else if err != nil {
-				return "", err
-			}
+		if stop, err := report(tasks); err != nil {
+			return "", err
+		} else if stop {
+			return OutcomeEnded, nil
 		}
 	}
 }
 
+// followRecords is FollowTasks once the server is gone: it reads the task
+// records in the state directory (none when the server never had one)
+// until no task is left running or the deadline, reporting those that
+// ended, and returns OutcomeExited.
+func followRecords(ctx context.Context, state string, deadline time.Time, report func([]pane.Task) (bool, error)) (string, error) {
+	for state != "" {
+		tasks, err := pane.ListTaskRecords(state)
+		if err != nil {
+			return "", err
+		}
+		if stop, err := report(tasks); err != nil {
+			return "", err
+		} else if stop {
+			break
+		}
+		running := false
+		for _, t := range tasks {
+			running = running || t.Status == pane.TaskRunning
+		}
+		left := time.Until(deadline)
+		if !running || left <= 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(min(left, recordPoll)):
+		}
+	}
+	return OutcomeExited, nil
+}
+
+// PruneResult is what PruneTasks removed.
+type PruneResult struct {
+	Tasks   []string // ids of the tasks removed
+	Servers int      // state directories of servers that no longer run
+}
+
 // PruneTasks removes every task that has ended: its pane (if still there),
 // its record and its journal; the journals of journaled panes that are
-// gone; and the state of tmux servers that no longer run. It returns the
-// ids of the tasks removed. Running tasks are left alone.
-func PruneTasks(ctx context.Context, c *tmux.Client) ([]string, error) {
+// gone; and the state directories (of this machine) of tmux servers that
+// no longer run. Running tasks are left alone. With no server at the
+// socket, only the last: the state directories of servers that no longer
+// run, where this process would make one for a server at the socket
+// (pane.PruneServersAt).
+func PruneTasks(ctx context.Context, c *tmux.Client) (PruneResult, error) {
+	res := PruneResult{Tasks: []string{}}
+	state, err := pane.FindStateDir(ctx, c)
+	if errors.Is(err, tmux.ErrNoServer) {
+		res.Servers = pane.PruneServersAt(c.Server.Socket)
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
 	tasks, err := pane.ListTasks(ctx, c)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	pruned := []string{}
 	for _, t := range tasks {
@@ -210,16 +334,22 @@ func PruneTasks(ctx context.Context, c *tmux.Client) ([]string, error) {
 		}
 		if t.Pane.ID != "" {
 			if err := c.KillPane(ctx, t.Pane.ID); err != nil && !errors.Is(err, tmux.ErrPaneNotFound) {
-				return pruned, err
+				return PruneResult{Tasks: pruned}, err
 			}
 		}
 		if err := pane.RemoveTask(t); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return pruned, err
+			return PruneResult{Tasks: pruned}, err
 		}
 		pruned = append(pruned, t.ID)
 	}
 	if err := pane.PruneJournals(ctx, c); err != nil && !errors.Is(err, tmux.ErrNoServer) {
-		return pruned, err // (no server: the task session was its last)
+		return PruneResult{Tasks: pruned}, err // (no server: the task session was its last)
 	}
-	return pruned, nil
+	res.Tasks = pruned
+	if state != "" {
+		res.Servers = pane.PruneServers(state)
+	} else {
+		res.Servers = pane.PruneServersAt(c.Server.Socket)
+	}
+	return res, nil
 }

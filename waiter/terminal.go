@@ -93,6 +93,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	if err != nil {
 		return res, err
 	}
+	info.Command = pane.CurrentCommand(info) // a task's command, not its supervisor
 	w.cur = info
 	w.lastSnap = data
 	if err := w.emit(pane.NewTerminalUpdate(w.tid, info.Command, info.CWD, sizeOf(info), data)); err != nil {
@@ -239,9 +240,9 @@ func (w *termWatch) patch(info tmux.PaneInfo) error {
 		u.Size, any = pane.Some(sizeOf(info)), true
 		w.cur.Width, w.cur.Height = info.Width, info.Height
 	}
-	if info.Command != "" && info.Command != w.cur.Command {
-		u.Command, any = pane.Some(info.Command), true
-		w.cur.Command = info.Command
+	if cmd := pane.CurrentCommand(info); cmd != "" && cmd != w.cur.Command {
+		u.Command, any = pane.Some(cmd), true
+		w.cur.Command = cmd
 	}
 	if !any {
 		return nil

@@ -368,6 +368,12 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 		w.stream, w.fresh = nil, nil
 		return TextResult{}, false, false
 	}
+	if d.ledger.HasPlaces() {
+		// the echo of typed text is also discounted by where it landed
+		// (rows, prompts): only a capture can say which lines those are
+		w.stream, w.fresh = nil, nil
+		return TextResult{}, false, false
+	}
 	w.info = d.pane
 	streamDecisions.Add(1)
 	r := pane.ReadResult{Lines: st.Lines(), Cursor: st.Cursor(), DroppedExact: true, Pane: d.pane, Ledger: d.ledger}
@@ -421,13 +427,13 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 
 // decideText looks for a match in the lines of a read (a capture's, or a
 // stream's): the first line that matches a stop pattern or a pattern and is
-// not the echo of typed input (the read's ledger) ends the wait.
+// not the echo of typed input (the read's ledger, by text and by place)
+// ends the wait.
 func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
-	ledger := r.Ledger
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
 	for i, line := range r.Lines {
-		if ledger.IsEcho(line) {
+		if r.IsEcho(i) {
 			if opt.Stop.Len()+opt.Match.Len() > 0 {
 				if _, ok := opt.Match.Match(line); ok {
 					res.Discounted++

@@ -17,10 +17,20 @@ const (
 	OutcomeBusy      = "busy"
 )
 
-// confirmGap is how long a state that needs no quiet window (a strong
-// approval or busy rule) must be seen before it is acted on: two looks at
-// least this far apart agree, so a half-drawn frame is not taken for it.
+// confirmGap is how long a strong busy state must be seen before it is
+// acted on: two looks at least this far apart agree, so a half-drawn frame
+// is not taken for it.
 const confirmGap = 50 * time.Millisecond
+
+// ApprovalSettle is how long awaiting_approval must have been seen without
+// a break, counted from when the wait began at the earliest, before
+// wait-for-turn reports it. A dialog stays; the frame a program had drawn
+// before it reacted to a key (Enter on "Do you want to proceed?") is
+// replaced within tens of milliseconds, so it is never the answer. Only the
+// state counts, not the whole screen: a spinner running elsewhere on screen
+// (Qwen and pi keep one during their approval prompts) does not hold the
+// approval back.
+const ApprovalSettle = 400 * time.Millisecond
 
 // TurnOptions is a wait-for-turn request.
 type TurnOptions struct {
@@ -30,9 +40,6 @@ type TurnOptions struct {
 	Quiet           time.Duration
 	Timeout         time.Duration
 	WaitThroughBusy bool // keep waiting while the program is busy
-	// Args returns the argv of the pane's foreground process (optional; for
-	// auto to look through node/bun wrappers).
-	Args func(tmux.PaneInfo) []string
 }
 
 // TurnResult is how a wait-for-turn ended.
@@ -44,14 +51,18 @@ type TurnResult struct {
 	Note    string
 }
 
-// ScreenFor turns a pane screen into what the recognizers look at, with the
-// argv of the pane's foreground process (nil when unknown): a shell
-// interpreting a script is named after the script (pane.ForegroundCommand).
-func ScreenFor(s pane.Screen, args []string) recognize.Screen {
+// ScreenFor turns a pane screen into what the recognizers look at, with
+// what runs in the pane's foreground as /proc tells it (pane.ForegroundOf:
+// through a background task's supervisor, a shell interpreting a script
+// named after the script, the argv for looking through node/bun wrappers,
+// the job an interactive shell runs).
+func ScreenFor(s pane.Screen) recognize.Screen {
+	fg := pane.ForegroundOf(s.Info)
 	return recognize.Screen{
-		Rows: s.Rows, Title: s.Info.Title, Command: pane.ForegroundCommand(s.Info.Command, args), Args: args,
+		Rows: s.Rows, Title: s.Info.Title, Command: fg.Command(), Args: fg.Args,
 		CursorX: s.Info.CursorX, CursorY: s.Info.CursorY,
 		Width: s.Info.Width, Height: s.Info.Height, AlternateOn: s.Info.AlternateOn,
+		Job: fg.Job,
 	}
 }
 
@@ -67,6 +78,12 @@ type turnJudge struct {
 // judge takes one look's classification at now, with how long the screen
 // has been unchanged (quietFor). It returns the outcome ("" to keep waiting)
 // and, when waiting, how long until the verdict could change by time alone.
+//
+//   - awaiting_approval: once seen without a break for ApprovalSettle (and,
+//     from a weak rule, once the screen is also quiet);
+//   - busy from a strong rule: once two looks confirmGap apart agree;
+//   - awaiting_input, unknown and weak busy: once both the screen and the
+//     state have been unchanged for the quiet window.
 func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.Time) (string, time.Duration) {
 	if r.State != j.state || j.since.IsZero() {
 		j.state, j.since = r.State, now
@@ -74,14 +91,17 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 	seen := now.Sub(j.since)
 	var ready bool
 	var wait time.Duration
-	if r.NeedsQuiet {
-		// awaiting_input, weak rules and fallbacks: trust them only after
-		// the quiet window
-		ready, wait = quietFor >= j.quiet, j.quiet-quietFor
-	} else {
-		// a strong approval (a dialog is static) or busy rule: confirmed by
-		// a second look, without waiting for the quiet window
+	switch {
+	case r.State == recognize.AwaitingApproval:
+		ready, wait = seen >= ApprovalSettle, ApprovalSettle-seen
+		if r.NeedsQuiet && quietFor < j.quiet {
+			ready, wait = false, max(wait, j.quiet-quietFor)
+		}
+	case r.State == recognize.Busy && !r.NeedsQuiet:
 		ready, wait = seen >= confirmGap, confirmGap-seen
+	default:
+		stable := min(quietFor, seen)
+		ready, wait = stable >= j.quiet, j.quiet-stable
 	}
 	if !ready {
 		return "", wait
@@ -96,10 +116,10 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 }
 
 // WaitForTurn waits until the interactive program in the pane ends its turn
-// (awaiting_input or unknown once the screen has been quiet for opt.Quiet;
-// awaiting_approval as soon as a strong rule is confirmed), or, unless
-// WaitThroughBusy, until busy is confirmed; or until the pane exits or the
-// timeout passes. Change events (Watch) lead to a capture; only a real
+// (awaiting_input or unknown once the screen and the state have been
+// unchanged for opt.Quiet; awaiting_approval once it has stayed for
+// ApprovalSettle), or, unless WaitThroughBusy, until busy is confirmed; or
+// until the pane exits or the timeout passes. Change events (Watch) lead to a capture; only a real
 // change of content restarts the quiet window.
 func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
 	start := time.Now()
@@ -130,11 +150,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		now := time.Now()
 		clock.observe(s, now)
 		res.Screen = clock.last
-		var args []string
-		if opt.Args != nil {
-			args = opt.Args(s.Info)
-		}
-		r, err := opt.Set.Classify(opt.Recognizer, ScreenFor(s, args))
+		r, err := opt.Set.Classify(opt.Recognizer, ScreenFor(s))
 		if err != nil {
 			return false, 0, err
 		}

@@ -1,0 +1,131 @@
+package cmd_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// burstStub is a fixture program with an agent composer's paste-burst rule
+// (run in a pane as `burst-stub LOG`): a CR that comes less than 100 ms
+// after the previous byte is a newline in the composer (part of a paste);
+// a later CR submits the composer, appending it to LOG as a JSON string
+// line. Bracketed pastes (it asks for them) arrive whole, newlines kept.
+// It draws like an agent: the transcript, a rule, the composer ("> " and
+// "  " for further lines, the terminal cursor at its end), a rule, a footer.
+// C-c ends it.
+func burstStub() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG")
+		os.Exit(2)
+	}
+	logf, err := os.OpenFile(os.Args[1], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	raw := *old
+	raw.Iflag &^= unix.ICRNL | unix.IXON | unix.INLCR | unix.IGNCR
+	raw.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
+	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
+	if err := unix.IoctlSetTermios(0, unix.TCSETS, &raw); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	restore := func() {
+		os.Stdout.WriteString("\x1b[?2004l\x1b[?1049l")
+		_ = unix.IoctlSetTermios(0, unix.TCSETS, old)
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	go func() { <-sig; restore(); os.Exit(0) }()
+
+	var transcript []string
+	var buf strings.Builder
+	draw := func() {
+		var b bytes.Buffer
+		b.WriteString("\x1b[H\x1b[2J")
+		for _, t := range transcript[max(0, len(transcript)-12):] {
+			b.WriteString(t + "\r\n")
+		}
+		b.WriteString(strings.Repeat("─", 40) + "\r\n")
+		for i, l := range strings.Split(buf.String(), "\n") {
+			if i > 0 {
+				b.WriteString("\r\n  ")
+			} else {
+				b.WriteString("> ")
+			}
+			b.WriteString(l)
+		}
+		b.WriteString("\x1b7\r\n" + strings.Repeat("─", 40) + "\r\nburst-stub: CR < 100 ms after a byte is a newline\x1b8")
+		os.Stdout.Write(b.Bytes())
+	}
+	os.Stdout.WriteString("\x1b[?1049h\x1b[?2004h")
+	draw()
+	var last time.Time
+	var esc []byte // an escape sequence being read
+	paste := false
+	in := make([]byte, 4096)
+	for {
+		n, err := os.Stdin.Read(in)
+		if err != nil || n == 0 {
+			restore()
+			return
+		}
+		for _, c := range in[:n] {
+			now := time.Now()
+			quick := !last.IsZero() && now.Sub(last) < 100*time.Millisecond
+			last = now
+			if len(esc) > 0 || c == 0x1b {
+				esc = append(esc, c)
+				switch s := string(esc); {
+				case s == "\x1b[200~":
+					paste, esc = true, nil
+				case s == "\x1b[201~":
+					paste, esc = false, nil
+				case len(esc) > 1 && (c >= 0x40 && c <= 0x7e && c != '[' || len(esc) > 8):
+					esc = nil // another key's sequence: ignored
+				}
+				continue
+			}
+			switch {
+			case paste && (c == '\r' || c == '\n'):
+				buf.WriteByte('\n')
+			case c == 0x03:
+				restore()
+				return
+			case c == '\r' || c == '\n':
+				if quick {
+					buf.WriteByte('\n') // part of a burst: a newline in the composer
+					continue
+				}
+				text := buf.String()
+				buf.Reset()
+				j, _ := json.Marshal(text)
+				logf.Write(append(j, '\n'))
+				transcript = append(transcript, "you said: "+strings.ReplaceAll(text, "\n", " ⏎ "))
+			case c == 0x7f || c == 0x08:
+				if s := buf.String(); s != "" {
+					r := []rune(s)
+					buf.Reset()
+					buf.WriteString(string(r[:len(r)-1]))
+				}
+			case c >= 0x20 || c == '\t':
+				buf.WriteByte(c)
+			}
+		}
+		draw()
+	}
+}

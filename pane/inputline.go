@@ -1,0 +1,156 @@
+package pane
+
+import (
+	"context"
+	"encoding/base64"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/panectl/panectl/tmux"
+)
+
+// promptOption keeps the last prompt a run saw its shell draw in this pane
+// (base64url), so that text typed after it can be told from the prompt.
+const promptOption = "@panectl_prompt"
+
+// InputLine is the shell's input line as the screen shows it at the
+// terminal cursor.
+type InputLine struct {
+	Left  string // the cursor's row up to the cursor, trailing blanks kept to the cursor
+	Right string // what follows the cursor on its row up to a gap of two blanks (text being edited, not a right prompt)
+}
+
+// InputLineOf cuts the cursor's row of a screen into an InputLine.
+func InputLineOf(s Screen) InputLine {
+	y, x := s.Info.CursorY, s.Info.CursorX
+	if y < 0 || y >= len(s.Rows) {
+		return InputLine{Left: strings.Repeat(" ", x)}
+	}
+	row := s.Rows[y]
+	left, w := cutCells(row, x)
+	right := row[len(left):]
+	if pad := x - w; pad > 0 && right == "" {
+		left += strings.Repeat(" ", pad) // blanks up to the cursor
+	}
+	if i := strings.Index(right, "  "); i >= 0 {
+		right = right[:i]
+	}
+	return InputLine{Left: left, Right: strings.TrimRight(right, " ")}
+}
+
+// promptEnds are the endings (a prompt character and a blank) after which
+// a line editor's input begins, in the prompts of bash ($ #), zsh (% #),
+// fish (> #), sh, and common themes (❯ » λ).
+var promptEnds = []string{"$ ", "% ", "# ", "> ", "❯ ", "» ", "λ "}
+
+// Pending returns the text that sits on the input line after the prompt
+// ("" when the line is empty). It is judged, in order, by: text typed by
+// panectl without Enter (pending, from the echo ledger) that the line ends
+// with; the prompt last seen in this pane (prompt: the line holds it and
+// more); the first prompt ending ("$ ", "% ", "# ", "> ", "❯ ", ...) on the
+// line, after which any text is pending. A line with none of these is taken
+// to hold only a prompt.
+func (l InputLine) Pending(pending, prompt string) string {
+	line := strings.TrimRight(l.Left, " ")
+	all := strings.TrimSpace(line + " " + l.Right)
+	if last := lastLine(pending); strings.TrimSpace(last) != "" {
+		if p := squeezeBlanks(last); p != "" && strings.HasSuffix(squeezeBlanks(line), p) {
+			return strings.TrimSpace(last + " " + l.Right)
+		}
+	}
+	if prompt != "" && strings.TrimRight(prompt, " ") != "" {
+		if p := strings.TrimRight(prompt, " "); line == p || l.Left == prompt {
+			return strings.TrimSpace(l.Right)
+		} else if strings.HasPrefix(line, p) {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(all, p), " "))
+		}
+	}
+	// (a prompt character right before the cursor ends the prompt too)
+	padded := l.Left + " "
+	first, after := -1, 0
+	for _, end := range promptEnds {
+		if i := strings.Index(padded, end); i >= 0 && (first < 0 || i < first) {
+			first, after = i, i+len(end)
+		}
+	}
+	if first < 0 {
+		return strings.TrimSpace(l.Right)
+	}
+	return strings.TrimSpace(l.Left[min(after, len(l.Left)):] + l.Right)
+}
+
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func squeezeBlanks(s string) string {
+	return strings.Join(strings.Fields(s), "")
+}
+
+// LoadPrompt reads the prompt last seen in the pane ("" when none), through
+// s (a control client: no tmux process).
+func LoadPrompt(ctx context.Context, s tmux.Snapshotter, id string) (string, error) {
+	_, _, opts, err := s.SnapshotOptions(ctx, id, promptOption)
+	if err != nil {
+		return "", err
+	}
+	b, err := base64.RawURLEncoding.DecodeString(opts[promptOption])
+	if err != nil {
+		return "", nil
+	}
+	return string(b), nil
+}
+
+// SavePrompt records the prompt seen in the pane (at most 512 bytes).
+func SavePrompt(ctx context.Context, c *tmux.Client, id, prompt string) error {
+	if len(prompt) > 512 {
+		return nil
+	}
+	return c.SetPaneOptions(ctx, id, map[string]string{promptOption: base64.RawURLEncoding.EncodeToString([]byte(prompt))}, nil)
+}
+
+// Bare reports whether the input line holds a prompt and nothing after it:
+// a prompt ending (see Prompted), or exactly the prompt last seen in the
+// pane.
+func (l InputLine) Bare(prompt string) bool {
+	return l.Prompted() || strings.TrimSpace(l.Right) == "" && prompt != "" && l.Left == prompt
+}
+
+// Prompted reports whether the input line shows a prompt ending ("$ ",
+// "% ", "> ", ...) and nothing typed after it.
+func (l InputLine) Prompted() bool {
+	if strings.TrimSpace(l.Right) != "" {
+		return false
+	}
+	padded := l.Left + " "
+	for _, end := range promptEnds {
+		if strings.HasSuffix(strings.TrimRight(padded, " ")+" ", end) {
+			return true
+		}
+	}
+	return false
+}
+
+// cutCells is the longest prefix of plain text s that fills at most n
+// terminal cells (wide characters take two, combining ones none; an invalid
+// byte one), and the cells it fills.
+func cutCells(s string, n int) (string, int) {
+	w := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		rw := 1
+		if r != utf8.RuneError || size > 1 {
+			rw = ansi.StringWidth(s[i : i+size])
+		}
+		if w+rw > n {
+			return s[:i], w
+		}
+		w += rw
+		i += size
+	}
+	return s, w
+}

@@ -1,0 +1,229 @@
+package pane
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/panectl/panectl/tmux"
+)
+
+// The action lock serializes the actions that type and then depend on what
+// they typed (run, send-text --submit) on one pane, across every panectl
+// process: it is the pane's user option @panectl_lock, holding
+// "ACTION.PID.NS.NONCE.EXPIRY" (the owner's action and process id, its pid
+// namespace, a nonce, the lease's end in unix ms). It is taken with an
+// atomic compare-and-set (tmux.CompareAndSetPaneOption: tmux has no
+// lock primitive that survives a crashed owner; wait-for -L channels stay
+// locked forever when their owner dies). The owner renews the lease while
+// it holds the lock; a lock whose lease ended, or whose owner process is
+// gone, is taken over by the next contender.
+const (
+	lockOption = "@panectl_lock"
+	// lockLease is how long a lock stays valid without renewal: how long a
+	// crashed owner can hold up others when its death cannot be seen.
+	lockLease = 5 * time.Second
+	// lockRenew is how often the owner renews the lease.
+	lockRenew = lockLease / 3
+)
+
+// LockTimeoutError: the pane's lock was held by another action until the
+// deadline. It unwraps to context.DeadlineExceeded (exit 124).
+type LockTimeoutError struct {
+	PaneID string
+	Holder string // the holder's action and process, e.g. "run (pid 1234)"
+}
+
+// Error names the pane and the holder.
+func (e *LockTimeoutError) Error() string {
+	return fmt.Sprintf("pane %s is busy with another panectl action, %s, which did not finish before the timeout; nothing was typed", e.PaneID, e.Holder)
+}
+
+// Unwrap makes the error a timeout.
+func (e *LockTimeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// Lock is a held action lock.
+type Lock struct {
+	c      *tmux.Client
+	id     string
+	action string
+
+	mu     sync.Mutex
+	value  string
+	lost   bool
+	stop   chan struct{}
+	done   chan struct{}
+	Waited time.Duration // how long the lock was waited for
+}
+
+// AcquireLock takes the pane's action lock for action ("run", "send-text"),
+// waiting while another action holds it, until deadline: then a
+// *LockTimeoutError. The lease is renewed in the background until Release.
+func AcquireLock(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time) (*Lock, error) {
+	start := time.Now()
+	l := &Lock{c: c, id: id, action: action, stop: make(chan struct{}), done: make(chan struct{})}
+	seen := ""
+	pause := 5 * time.Millisecond
+	for {
+		value := l.newValue()
+		cur, err := c.CompareAndSetPaneOption(ctx, id, lockOption, "", value)
+		if err != nil {
+			return nil, err
+		}
+		if cur != value && lockStale(cur, time.Now()) {
+			// the holder crashed or its lease ended: take it over, unless
+			// another contender did first
+			if cur, err = c.CompareAndSetPaneOption(ctx, id, lockOption, cur, value); err != nil {
+				return nil, err
+			}
+		}
+		if cur == value {
+			l.value = value
+			l.Waited = time.Since(start)
+			go l.renew()
+			return l, nil
+		}
+		seen = cur
+		if !time.Now().Before(deadline) {
+			return nil, &LockTimeoutError{PaneID: id, Holder: lockHolder(seen)}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(min(pause, time.Until(deadline))):
+		}
+		pause = min(pause*2, 50*time.Millisecond)
+	}
+}
+
+// Lost reports whether the lock was taken over while held (its renewal
+// failed for longer than the lease).
+func (l *Lock) Lost() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lost
+}
+
+// Release gives the lock back (only when it is still ours) and stops the
+// renewal. It is safe to call more than once and on nil.
+func (l *Lock) Release() {
+	if l == nil {
+		return
+	}
+	select {
+	case <-l.stop:
+		return
+	default:
+	}
+	close(l.stop)
+	<-l.done
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	l.mu.Lock()
+	v := l.value
+	l.mu.Unlock()
+	_, _ = l.c.CompareAndSetPaneOption(ctx, l.id, lockOption, v, "")
+}
+
+func (l *Lock) renew() {
+	defer close(l.done)
+	t := time.NewTicker(lockRenew)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+		}
+		l.mu.Lock()
+		old := l.value
+		l.mu.Unlock()
+		next := l.newValue()
+		ctx, cancel := context.WithTimeout(context.Background(), lockRenew)
+		cur, err := l.c.CompareAndSetPaneOption(ctx, l.id, lockOption, old, next)
+		cancel()
+		l.mu.Lock()
+		switch {
+		case err == nil && cur == next:
+			l.value = next
+		case err == nil:
+			l.lost = true // taken over: nothing left to renew
+			l.mu.Unlock()
+			return
+		}
+		l.mu.Unlock()
+	}
+}
+
+// newValue is a fresh lock value with a lease from now.
+func (l *Lock) newValue() string {
+	return fmt.Sprintf("%s.%d.%s.%s.%d", l.action, os.Getpid(), pidNamespace(), nonce(), time.Now().Add(lockLease).UnixMilli())
+}
+
+// lockFields splits a lock value; ok=false when it is not one.
+func lockFields(v string) (action string, pid int, ns string, expiry time.Time, ok bool) {
+	f := strings.Split(v, ".")
+	if len(f) != 5 {
+		return "", 0, "", time.Time{}, false
+	}
+	pid, err1 := strconv.Atoi(f[1])
+	ms, err2 := strconv.ParseInt(f[4], 10, 64)
+	if err1 != nil || err2 != nil {
+		return "", 0, "", time.Time{}, false
+	}
+	return f[0], pid, f[2], time.UnixMilli(ms), true
+}
+
+// lockStale reports whether lock value v may be taken over at now: its
+// lease ended, its owner process is gone (same pid namespace), or it is not
+// a lock value at all.
+func lockStale(v string, now time.Time) bool {
+	if v == "" {
+		return false
+	}
+	_, pid, ns, expiry, ok := lockFields(v)
+	if !ok || now.After(expiry) {
+		return true
+	}
+	return ns != "" && ns == pidNamespace() && pid != os.Getpid() && !processAlive(pid)
+}
+
+// lockHolder names the holder of lock value v for messages.
+func lockHolder(v string) string {
+	action, pid, _, _, ok := lockFields(v)
+	if !ok {
+		return "unknown"
+	}
+	return fmt.Sprintf("%s (pid %d)", action, pid)
+}
+
+// pidNamespace identifies this process's pid namespace ("" when unknown):
+// a pid names the same process only within one.
+func pidNamespace() string {
+	t, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return ""
+	}
+	// "pid:[4026531836]" -> "4026531836"
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "pid:["), "]")
+	if !plainDigits(t) {
+		return ""
+	}
+	return t
+}
+
+func plainDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,41 @@
+package pane
+
+import "fmt"
+
+// MaxCanonLine is the longest line a terminal in canonical mode (ICANON)
+// passes to the program reading it: the kernel's line buffer holds 4096
+// bytes, the last one kept for the newline (Linux n_tty; MAX_CANON on the
+// BSDs is smaller still). Bytes typed beyond it are dropped, so the program
+// reads a cut line.
+const MaxCanonLine = 4095
+
+// TTYMode is the line discipline of a pane's terminal as the program in it
+// set it (termios(3), read from pane_tty).
+type TTYMode struct {
+	Known     bool // the terminal could be read (same user, supported OS)
+	Canonical bool // ICANON: the kernel edits lines (no line editor in the program)
+	Echo      bool // ECHO: the kernel echoes what is typed
+	CRToNL    bool // ICRNL: Enter (CR) ends a line
+}
+
+// ReadTTYMode reads the termios of the terminal at path (a pane's
+// pane_tty, /dev/pts/N). It opens the terminal without making it the
+// controlling terminal and without blocking. Errors: the open or the ioctl
+// failed (another user's terminal, a closed pane).
+func ReadTTYMode(path string) (TTYMode, error) {
+	if path == "" {
+		return TTYMode{}, fmt.Errorf("the pane has no terminal path (pane_tty)")
+	}
+	return readTTYMode(path)
+}
+
+// String is how the mode is named in messages.
+func (m TTYMode) String() string {
+	switch {
+	case !m.Known:
+		return "unknown"
+	case m.Canonical:
+		return "canonical (the kernel edits the line)"
+	}
+	return "raw (the program edits the line)"
+}

@@ -1,0 +1,7 @@
+package pane
+
+import "golang.org/x/sys/unix"
+
+func readTTYMode(path string) (TTYMode, error) {
+	return termiosOf(path, unix.TCGETS)
+}

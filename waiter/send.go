@@ -1,0 +1,441 @@
+package waiter
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/recognize"
+	"github.com/panectl/panectl/tmux"
+)
+
+// Typing and submission (SPEC.md sections 3 and 8: send-text --submit,
+// --when-ready, the action lock).
+const (
+	// burstSettle: Enter goes at least this long after the last byte of
+	// typed text. Agent composers (Codex, Gemini CLI, ...) take a CR that
+	// comes within 50-150 ms of a burst of keystrokes as part of a paste,
+	// that is as a newline in the composer, not as a submission.
+	burstSettle = 200 * time.Millisecond
+	// drawQuiet: a screen unchanged this long has drawn what it took.
+	drawQuiet = 80 * time.Millisecond
+	// unseenQuiet: while the typed text does not show on the input line,
+	// the screen must stay unchanged this long before Enter (a slow program
+	// may not have drawn it yet).
+	unseenQuiet = 400 * time.Millisecond
+	// settleMax bounds the wait for the program to show the typed text;
+	// verifyMax the wait for a submission to show.
+	settleMax = 2 * time.Second
+	verifyMax = 1500 * time.Millisecond
+	// lookEvery paces the looks at the screen while settling and verifying.
+	lookEvery = 20 * time.Millisecond
+)
+
+// SendOptions is a typing request: Text (send-text), Keys (send-keys:
+// tmux key names, already validated) or Bytes (send-ascii).
+type SendOptions struct {
+	Info   tmux.PaneInfo // the pane as just described
+	Action string        // "send-text", "send-keys", "send-ascii": names the lock holder
+	Text   string
+	Keys   []string
+	Bytes  []byte
+	Submit bool // send-text: press Enter once the program has taken the text, and verify
+	// WhenReady, when set, waits for the pane to await input first and
+	// types nothing when it does not (a *NotReadyError).
+	WhenReady *Readiness
+	// Set classifies the screen after a submission (busy means it was
+	// taken); nil: only the input line is looked at.
+	Set      *recognize.Set
+	Deadline time.Time
+}
+
+// SendResult is what typing did.
+type SendResult struct {
+	Cursor    pane.Cursor // from just before typing
+	Submitted *bool       // with Submit: whether the submission took effect (nil: not asked)
+	Note      string
+}
+
+// LineTooLongError: text holds a line longer than a terminal in canonical
+// mode passes on (pane.MaxCanonLine). It unwraps to ErrInvalid (exit 2).
+type LineTooLongError struct {
+	PaneID string
+	Len    int
+}
+
+// Error says why the line cannot be typed and what to do.
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("pane %s: its terminal is in canonical mode (the program reads whole lines that the kernel edits) and a line there holds at most %d bytes; this line would be %d bytes and the kernel would cut it, so nothing was typed (send it in shorter lines, or from a file)", e.PaneID, pane.MaxCanonLine, e.Len)
+}
+
+// Unwrap makes it invalid input.
+func (e *LineTooLongError) Unwrap() error { return ErrInvalid }
+
+// Send types into a pane: a dead pane is tmux.ErrPaneExited (exit 5); a
+// pane in a mode (copy mode) is taken out of it first (Note says so); with
+// WhenReady the pane must await input; text with a line longer than a
+// canonical-mode terminal takes is refused (*LineTooLongError). With
+// Submit, the action lock of the pane is held throughout (pane.AcquireLock,
+// until Deadline), and Enter is pressed as a keystroke of its own once the
+// program has taken the text (its echo shows on the input line, or the
+// screen was quiet, and never within burstSettle of the text); then the
+// submission is verified (the cursor left a shell's input line; a program's
+// input line no longer holds the text, or it turned busy), Enter is pressed
+// once more when the text still sits there, and Submitted says how it went.
+func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (SendResult, error) {
+	info := opt.Info
+	id := info.ID
+	var res SendResult
+	if err := alive(info); err != nil {
+		return res, err
+	}
+	if opt.Submit {
+		lock, err := pane.AcquireLock(ctx, c, id, opt.Action, opt.Deadline)
+		if err != nil {
+			return res, err
+		}
+		defer lock.Release()
+	}
+	if opt.WhenReady != nil {
+		if _, err := WhenReady(ctx, c, id, *opt.WhenReady, opt.Deadline); err != nil {
+			return res, err
+		}
+	}
+	if opt.Submit || opt.WhenReady != nil || info.InMode {
+		var err error
+		if info, err = c.Pane(ctx, id); err != nil {
+			return res, err
+		}
+		if err := alive(info); err != nil {
+			return res, err
+		}
+	}
+	if info.InMode {
+		if err := c.LeaveMode(ctx, id); err != nil {
+			return res, err
+		}
+		res.Note = "the pane was in copy mode (pane_in_mode); it was left so that the keys reach the program"
+	}
+	r, err := pane.Read(ctx, c, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info, Ledger: true})
+	if err != nil {
+		return res, err
+	}
+	res.Cursor = r.Cursor
+	switch {
+	case opt.Keys != nil:
+		return res, sendKeys(ctx, c, id, r.Ledger, opt.Keys)
+	case opt.Bytes != nil:
+		return res, c.SendBytes(ctx, id, opt.Bytes)
+	}
+	mode, _ := pane.ReadTTYMode(info.TTY) // unknown when unreadable: no canonical check
+	if mode.Known && mode.Canonical {
+		pending, _ := r.Ledger.Pending()
+		if n := longestLine(pending, opt.Text, mode.CRToNL); n > pane.MaxCanonLine {
+			return res, &LineTooLongError{PaneID: id, Len: n}
+		}
+	}
+	if !opt.Submit {
+		return res, pane.Type(ctx, c, id, r.Ledger, opt.Text, false)
+	}
+	if mode.Known && mode.Canonical && mode.CRToNL {
+		// The kernel ends the line at Enter whenever it comes: no composer
+		// to outwait, nothing to verify beyond it.
+		if err := pane.Type(ctx, c, id, r.Ledger, opt.Text, true); err != nil {
+			return res, err
+		}
+		res.Submitted = ptr(true)
+		res.Note = joinNotes(res.Note, "the terminal is in canonical mode: Enter ends the line for the program")
+		return res, nil
+	}
+	s := submission{c: c, id: id, set: opt.Set, key: inputKey(opt.Text)}
+	s.shell = isShell(info)
+	if opt.Text != "" {
+		if err := pane.Type(ctx, c, id, r.Ledger, opt.Text, false); err != nil {
+			return res, err
+		}
+	} else {
+		// Enter alone submits what is pending: outwait the burst of its typing
+		pending, _ := r.Ledger.Pending()
+		s.key = inputKey(pending)
+		if last := r.Ledger.LastTyped(); !last.IsZero() {
+			sleepCtx(ctx, burstSettle-time.Since(last))
+		}
+	}
+	ok, note, err := s.run(ctx, opt.Text != "")
+	res.Submitted = ptr(ok)
+	res.Note = joinNotes(res.Note, note)
+	return res, err
+}
+
+// alive is tmux.ErrPaneExited for a dead pane.
+func alive(info tmux.PaneInfo) error {
+	if info.Dead {
+		return fmt.Errorf("%w: pane %s is dead (its process exited with status %d; remain-on-exit keeps it); nothing was typed", tmux.ErrPaneExited, info.ID, info.DeadStatus)
+	}
+	return nil
+}
+
+// sendKeys presses keys; when they hold Enter and text was typed into the
+// pane (by any panectl process) less than burstSettle ago, Enter waits for
+// the rest of that window, so a composer takes it as a submission.
+func sendKeys(ctx context.Context, c *tmux.Client, id string, l pane.Ledger, keys []string) error {
+	enter := false
+	for _, k := range keys {
+		enter = enter || k == "Enter"
+	}
+	if enter {
+		if last := l.LastTyped(); !last.IsZero() {
+			sleepCtx(ctx, burstSettle-time.Since(last))
+		}
+		// Enter submits whatever send-text left pending
+		if err := pane.Record(ctx, c, id, "", true); err != nil {
+			return err
+		}
+	}
+	return c.SendKeys(ctx, id, keys...)
+}
+
+// longestLine is the longest line the program would read: the pending
+// text's last line continued by text's first, then text's other lines
+// (CR ends a line too when the terminal maps it to NL).
+func longestLine(pending, text string, crToNL bool) int {
+	all := pending + text
+	if crToNL {
+		all = strings.ReplaceAll(all, "\r", "\n")
+	}
+	n := 0
+	for rest := all; ; {
+		line, after, found := strings.Cut(rest, "\n")
+		n = max(n, len(line))
+		if !found {
+			return n
+		}
+		rest = after
+	}
+}
+
+// isShell reports whether the pane's foreground program is an interactive
+// shell (its line editor: Enter always accepts the line).
+func isShell(info tmux.PaneInfo) bool {
+	_, ok := pane.ShellOf(pane.ForegroundOf(info).Command())
+	return ok
+}
+
+// submission presses Enter once the program took the text, and verifies.
+type submission struct {
+	c      *tmux.Client
+	id     string
+	set    *recognize.Set
+	key    string // inputKey of the text ("" when there is none to look for)
+	shell  bool
+	enters int
+}
+
+// look is one look at the pane for a submission.
+type look struct {
+	scr  pane.Screen
+	held bool // the input line holds the text
+	row  int  // the terminal cursor's absolute row (history_size + cursor_y)
+}
+
+func (s *submission) look(ctx context.Context) (look, error) {
+	scr, err := pane.CaptureScreen(ctx, s.c, s.id, false)
+	if err != nil {
+		return look{}, err
+	}
+	l := look{scr: scr, row: scr.Info.HistorySize + scr.Info.CursorY}
+	if s.key != "" {
+		l.held = strings.Contains(squeeze(beforeCursor(scr, s.shell)), s.key)
+		if !l.held && !s.shell && s.set != nil {
+			if box, _, err := s.set.InputBox(recognize.AutoID, recognizeScreen(scr)); err == nil {
+				l.held = strings.Contains(squeeze(strings.Join(box, "")), s.key)
+			}
+		}
+	}
+	return l, nil
+}
+
+// run settles (when text was just typed), presses Enter, verifies, and
+// presses Enter once more when the text still sits on the input line.
+func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) {
+	start := time.Now()
+	var cur look
+	var err error
+	seen := false // the text showed on the input line before Enter
+	if typed {
+		var last pane.Screen
+		quietSince := start
+		for {
+			if cur, err = s.look(ctx); err != nil {
+				return false, "", err
+			}
+			if cur.scr.Info.Dead {
+				return false, "", alive(cur.scr.Info)
+			}
+			now := time.Now()
+			if !cur.scr.Same(last) {
+				last, quietSince = cur.scr, now
+			}
+			seen = seen || cur.held
+			settled := now.Sub(start) >= burstSettle && (cur.held || now.Sub(quietSince) >= unseenQuiet)
+			if s.shell && cur.held {
+				settled = true // a shell's line editor has no paste-burst rule
+			}
+			if settled || now.Sub(start) >= settleMax {
+				break
+			}
+			if !sleepCtx(ctx, lookEvery) {
+				return false, "", ctx.Err()
+			}
+		}
+	} else if cur, err = s.look(ctx); err != nil {
+		return false, "", err
+	} else {
+		seen = cur.held
+	}
+	before := cur
+	if err := s.enter(ctx, true); err != nil {
+		return false, "", err
+	}
+	enteredAt := time.Now()
+	last, quietSince := before.scr, enteredAt
+	for {
+		if !sleepCtx(ctx, lookEvery) {
+			return false, "", ctx.Err()
+		}
+		if cur, err = s.look(ctx); err != nil {
+			return false, "", err
+		}
+		now := time.Now()
+		if !cur.scr.Same(last) {
+			last, quietSince = cur.scr, now
+		}
+		quiet := now.Sub(quietSince) >= drawQuiet
+		seen = seen || cur.held // (a slow program may draw the text only now)
+		switch {
+		case cur.scr.Info.Dead:
+			return true, "the pane's process exited after Enter", nil
+		case s.shell && (cur.row != before.row || seen && !cur.held):
+			return true, "", nil // the cursor left the shell's input line
+		case !s.shell && seen && !cur.held && quiet:
+			return true, "", nil // the input line no longer holds the text
+		case s.busy(cur.scr):
+			return true, "", nil
+		case seen && cur.held && quiet && s.enters < 2 && now.Sub(enteredAt) >= burstSettle:
+			// the text still sits unsent (the first Enter became a newline
+			// in the composer): Enter once more, well after the burst
+			if err := s.enter(ctx, false); err != nil {
+				return false, "", err
+			}
+			enteredAt, quietSince = time.Now(), time.Now()
+			continue
+		}
+		if now.Sub(enteredAt) < verifyMax {
+			continue
+		}
+		if !seen {
+			return false, "the typed text never showed on the program's input line, so the submission could not be verified", nil
+		}
+		return false, fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters), nil
+	}
+}
+
+// enter presses Enter; the first time, the ledger records the pending text
+// as submitted in the same tmux command list.
+func (s *submission) enter(ctx context.Context, first bool) error {
+	s.enters++
+	if !first {
+		return s.c.SendKeys(ctx, s.id, "Enter")
+	}
+	l, err := pane.LoadLedger(ctx, s.c, s.id)
+	if err != nil {
+		return err
+	}
+	return pane.Type(ctx, s.c, s.id, l, "", true)
+}
+
+// busy reports whether the recognizer says the program is working.
+func (s *submission) busy(scr pane.Screen) bool {
+	if s.set == nil || s.shell {
+		return false
+	}
+	r, err := s.set.Classify(recognize.AutoID, recognizeScreen(scr))
+	return err == nil && r.State == recognize.Busy
+}
+
+func recognizeScreen(scr pane.Screen) recognize.Screen { return ScreenFor(scr) }
+
+// inputKey is what is looked for on the input line to tell that it holds
+// text: the last 12 characters of its last non-blank line, without blanks
+// (which composers drop or move when they wrap) and control characters (a
+// tab becomes a completion), or "" when text has none.
+func inputKey(text string) string {
+	lines := strings.Split(text, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		k := []rune(squeeze(lines[i]))
+		if len(k) > 0 {
+			return string(k[max(0, len(k)-12):])
+		}
+	}
+	return ""
+}
+
+// squeeze drops blanks, control characters and the box-drawing and block
+// characters composers frame their input with.
+func squeeze(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || r >= 0x2500 && r <= 0x259f {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// beforeCursor is the text of the input line up to the terminal cursor: the
+// cursor's row before the cursor, preceded by the row above when that row
+// wrapped into it (it fills the width) or, outside a shell, when nothing but
+// blanks and frame characters precede the cursor (a composer's new line:
+// the text sits on the row above).
+func beforeCursor(scr pane.Screen, shell bool) string {
+	y := scr.Info.CursorY
+	if y < 0 || y >= len(scr.Rows) {
+		if shell || len(scr.Rows) == 0 {
+			return ""
+		}
+		y = len(scr.Rows) // below the last row with text: the row above is that one
+	}
+	left := ""
+	if y < len(scr.Rows) {
+		left = pane.InputLineOf(scr).Left
+	}
+	if y == 0 {
+		return left
+	}
+	above := strings.TrimRight(scr.Rows[y-1], " ")
+	wrapped := ansi.StringWidth(above) >= scr.Info.Width && scr.Info.Width > 0
+	if wrapped || !shell && squeeze(left) == "" {
+		return above + left
+	}
+	return left
+}
+
+// sleepCtx sleeps d (nothing when d <= 0); false when ctx ended first.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
