@@ -1,19 +1,33 @@
 // Package bench measures panectl against SPEC.md section 11's budgets (P1 to
-// P6) with a real tmux server (a private one per run) and the real binary. It holds
-// benchmarks only: `go test ./...` runs nothing here; scripts/bench.sh (or
-// `go test -run '^$' -bench Budgets -benchtime 1x ./bench`) runs them and
-// prints a table with the budgets.
+// P8) with a real tmux server (a private one per run) and the real binary. It
+// holds benchmarks only: `go test ./...` runs nothing here; scripts/bench.sh
+// (or `go test -run '^$' -bench Budgets -benchtime 1x ./bench`) runs them and
+// prints one table with the budgets.
+//
+// Absolute times move with the machine; P7 and P8 are ratios against
+// references measured in the same run, trial by trial interleaved: the limit
+// (a bare `tmux -C attach-session -r` client seeing the %output line) and a
+// bare tmux round trip (`tmux display -p`).
+//
+// The idle budget of a kept control client (P9: an MCP server idle for 60 s
+// with a client kept attached) takes a minute, so it runs only when
+// PANECTL_BENCH_IDLE=1 (scripts/bench.sh --idle).
 package bench
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,12 +37,16 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-const trials = 20
+// trials per measurement; P7 and P8 interleave their columns trial by trial.
+const trials = 40
 
 // BenchmarkBudgets runs P1 (detection latency against a capture-pane poll
 // loop), P2 (CPU of a 5 s wait that never matches), P3 (a read since a
 // cursor with 50,000 lines of history against none), P4 (`run PANE true`
-// end to end), P5 (`panectl version`) and P6 (peak RSS of the 5 s wait).
+// end to end), P5 (`panectl version`), P6 (peak RSS of the 5 s wait), P7
+// (detection through `panectl mcp` and the CLI against the limit) and P8
+// (`run true` through both against one tmux round trip); P9 (CPU of an idle
+// MCP server keeping a client attached) with PANECTL_BENCH_IDLE=1.
 func BenchmarkBudgets(b *testing.B) {
 	bin := buildPanectl(b)
 	s := tmuxtest.New(b)
@@ -48,27 +66,16 @@ func BenchmarkBudgets(b *testing.B) {
 		c.Env = append(os.Environ(), "TMUX=", "TMUX_PANE=")
 		return c
 	}
+	idle := os.Getenv("PANECTL_BENCH_IDLE") == "1"
 	b.ResetTimer()
 	for range b.N {
-		// P1: panectl
-		var ours, base []time.Duration
-		for i := range trials {
-			mark := fmt.Sprintf("MARK-p-%d-%d", i, rand.Int())
-			c := panectl("wait-for-text", p.ID, "--pattern", mark, "--timeout", "10")
-			if err := c.Start(); err != nil {
-				b.Fatal(err)
-			}
-			waitAttached(b, s, 1)
-			time.Sleep(30 * time.Millisecond) // its first check is done
-			t0 := time.Now()
-			fmt.Fprintln(w, mark)
-			if err := c.Wait(); err != nil {
-				b.Fatalf("panectl wait-for-text: %v", err)
-			}
-			ours = append(ours, time.Since(t0))
-		}
+		m := startMCP(b, bin, s.Socket)
+		// P7 (and P1's panectl column): the limit, panectl mcp and the CLI,
+		// interleaved trial by trial
+		limit, viaMCP, viaCLI := detection(b, s, p, w, m, panectl)
 		// P1: the naive baseline
-		for i := range trials {
+		var base []time.Duration
+		for i := range trials / 2 {
 			mark := fmt.Sprintf("MARK-b-%d-%d", i, rand.Int())
 			script := fmt.Sprintf("until tmux -S %s capture-pane -p -t '%s' | grep -q %s; do sleep 0.1; done", s.Socket, p.ID, mark)
 			c := exec.Command("sh", "-c", script)
@@ -98,58 +105,408 @@ func BenchmarkBudgets(b *testing.B) {
 
 		p3small, p3big := readSinceCursor(b, s.Client, 0), readSinceCursor(b, s.Client, 50000)
 		p3 := float64(p3big) / float64(p3small)
-		p4 := runTrue(b, s, panectl)
+		// P8 (and P4): one tmux round trip, `run true` through mcp and the CLI
+		round, runMCP, runCLI := runTrue(b, s, m, panectl)
 		p5 := version(b, panectl)
+		var idleCPU time.Duration
+		if idle {
+			idleCPU = idleMCP(b, s, bin, p)
+		}
+		m.close(b)
 
-		om, op := pct(ours, 50), pct(ours, 90)
 		bm, bp := pct(base, 50), pct(base, 90)
-		ratio := float64(bm) / float64(om)
+		lm, mm, cm := pct(limit, 50), pct(viaMCP, 50), pct(viaCLI, 50)
+		rm, rmm, rcm := pct(round, 50), pct(runMCP, 50), pct(runCLI, 50)
 		fmt.Printf("\npanectl budgets (SPEC.md section 11), %d trials, tmux %s\n", trials, strings.TrimSpace(s.Tmux("-V")))
-		fmt.Printf("%-4s %-52s %-22s %-18s %s\n", "id", "what", "measured", "budget", "")
+		fmt.Printf("%-4s %-56s %-24s %-18s %s\n", "id", "what", "measured", "budget", "")
 		row := func(id, what, got, budget string, ok bool) {
 			verdict := "PASS"
 			if !ok {
 				verdict = "FAIL"
-				b.Errorf("%s over budget: %s (budget %s)", id, got, budget)
+				b.Errorf("%s over budget: %s: %s (budget %s)", id, what, got, budget)
 			}
-			fmt.Printf("%-4s %-52s %-22s %-18s %s\n", id, what, got, budget, verdict)
+			if budget == "" {
+				verdict = ""
+			}
+			fmt.Printf("%-4s %-56s %-24s %-18s %s\n", id, what, got, budget, verdict)
 		}
-		row("P1", "detection latency, panectl (median / p90)", ms(om)+" / "+ms(op), "median <= 10 ms", om <= 10*time.Millisecond)
+		ratio := func(a, b time.Duration) float64 { return float64(a) / float64(b) }
+		row("P1", "detection latency, panectl CLI (median / p90)", ms(cm)+" / "+ms(pct(viaCLI, 90)), "median <= 10 ms", cm <= 10*time.Millisecond)
 		row("", "capture-pane + sleep 0.1 loop (median / p90)", ms(bm)+" / "+ms(bp), "", true)
-		row("", "baseline median / panectl median", fmt.Sprintf("%.1fx", ratio), ">= 5x", ratio >= 5)
+		row("", "baseline median / panectl median", fmt.Sprintf("%.1fx", ratio(bm, cm)), ">= 5x", ratio(bm, cm) >= 5)
 		row("P2", fmt.Sprintf("CPU user+sys, 5 s wait (wall %.2f s)", wall.Seconds()), ms(cpu), "<= 50 ms", cpu <= 50*time.Millisecond)
 		row("P3", "read 100 lines since a cursor, 50,000 history / none", fmt.Sprintf("%.2fx (%s / %s)", p3, ms(p3big), ms(p3small)), "<= 2x", p3 <= 2)
-		row("P4", "`run PANE true` end to end, bash (median / p90)", ms(pct(p4, 50))+" / "+ms(pct(p4, 90)), "median <= 60 ms", pct(p4, 50) <= 60*time.Millisecond)
+		row("P4", "`run PANE true` end to end, CLI, bash (median / p90)", ms(rcm)+" / "+ms(pct(runCLI, 90)), "median <= 60 ms", rcm <= 60*time.Millisecond)
 		row("P5", "`panectl version` (median / p90)", ms(pct(p5, 50))+" / "+ms(pct(p5, 90)), "median <= 10 ms", pct(p5, 50) <= 10*time.Millisecond)
 		row("P6", "peak RSS, 5 s wait", fmt.Sprintf("%.1f MiB", rss), "<= 30 MiB", rss <= 30)
+		row("P7", "limit: bare `tmux -C attach -r` sees %output (median/p90)", ms(lm)+" / "+ms(pct(limit, 90)), "", true)
+		row("", "detection, panectl mcp (median / p90)", ms(mm)+" / "+ms(pct(viaMCP, 90)), "", true)
+		row("", "detection, panectl CLI (median / p90)", ms(cm)+" / "+ms(pct(viaCLI, 90)), "", true)
+		row("", "mcp median / limit median", fmt.Sprintf("%.2fx", ratio(mm, lm)), "<= 3x", ratio(mm, lm) <= 3)
+		row("", "CLI median / limit median", fmt.Sprintf("%.2fx", ratio(cm, lm)), "<= 6x", ratio(cm, lm) <= 6)
+		row("P8", "one round trip: `tmux display -p` (median / p90)", ms(rm)+" / "+ms(pct(round, 90)), "", true)
+		row("", "`run true`, panectl mcp (median / p90)", ms(rmm)+" / "+ms(pct(runMCP, 90)), "", true)
+		row("", "`run true`, panectl CLI (median / p90)", ms(rcm)+" / "+ms(pct(runCLI, 90)), "", true)
+		row("", "mcp median / round trip median", fmt.Sprintf("%.2fx", ratio(rmm, rm)), "<= 4x", ratio(rmm, rm) <= 4)
+		row("", "CLI median / round trip median", fmt.Sprintf("%.2fx", ratio(rcm, rm)), "<= 8x", ratio(rcm, rm) <= 8)
+		if idle {
+			row("P9", "CPU, panectl mcp idle 60 s, a client kept attached", ms(idleCPU), "<= 50 ms", idleCPU <= 50*time.Millisecond)
+		} else {
+			fmt.Printf("%-4s %-56s %s\n", "P9", "CPU, panectl mcp idle 60 s (run: scripts/bench.sh --idle)", "not run")
+		}
 	}
 }
 
-// runTrue measures P4: `panectl run PANE true` against a warm bash pane,
-// trials times after one warm-up run.
-func runTrue(b *testing.B, s *tmuxtest.Server, panectl func(...string) *exec.Cmd) []time.Duration {
+// detection measures P7: per trial, in rotating order, the limit (a bare
+// control client kept attached sees the %output line), a wait_for_text
+// through `panectl mcp` (its control client kept attached between calls)
+// and a `panectl wait-for-text` process; each from the write of a line into
+// the pane's FIFO to the moment the line was seen (limit) or the call
+// returned.
+func detection(b *testing.B, s *tmuxtest.Server, p tmux.PaneInfo, w io.Writer, m *mcpClient, panectl func(...string) *exec.Cmd) (limit, viaMCP, viaCLI []time.Duration) {
+	bare := attachBare(b, s, p.SessionID)
+	defer bare.close()
+	// the mcp server's kept client attaches with its first wait
+	if _, err := m.call("wait_for_text", map[string]any{"pane_id": p.ID, "patterns": "x", "timeout": 0}); err != nil {
+		b.Fatal(err)
+	}
+	clients := len(s.Clients())
+	measure := []func(int){
+		func(i int) {
+			mark := fmt.Sprintf("MARK-l-%d-%d", i, rand.Int())
+			bare.drain()
+			t0 := time.Now()
+			fmt.Fprintln(w, mark)
+			bare.await(b, mark)
+			limit = append(limit, time.Since(t0))
+		},
+		func(i int) {
+			mark := fmt.Sprintf("MARK-m-%d-%d", i, rand.Int())
+			done := make(chan error, 1)
+			var t1 time.Time
+			go func() {
+				out, err := m.call("wait_for_text", map[string]any{"pane_id": p.ID, "patterns": mark, "timeout": 10})
+				t1 = time.Now()
+				if err == nil && out["outcome"] != "matched" {
+					err = fmt.Errorf("wait_for_text: %v", out)
+				}
+				done <- err
+			}()
+			time.Sleep(30 * time.Millisecond) // the call has made its first check
+			t0 := time.Now()
+			fmt.Fprintln(w, mark)
+			if err := <-done; err != nil {
+				b.Fatal(err)
+			}
+			viaMCP = append(viaMCP, t1.Sub(t0))
+		},
+		func(i int) {
+			mark := fmt.Sprintf("MARK-c-%d-%d", i, rand.Int())
+			c := panectl("wait-for-text", p.ID, "--pattern", mark, "--timeout", "10")
+			if err := c.Start(); err != nil {
+				b.Fatal(err)
+			}
+			waitClients(b, s, clients+1)
+			time.Sleep(30 * time.Millisecond) // its first check is done
+			t0 := time.Now()
+			fmt.Fprintln(w, mark)
+			if err := c.Wait(); err != nil {
+				b.Fatalf("panectl wait-for-text: %v", err)
+			}
+			viaCLI = append(viaCLI, time.Since(t0))
+			waitClients(b, s, clients)
+		},
+	}
+	for i := range trials {
+		for j := range measure {
+			measure[(i+j)%len(measure)](i)
+		}
+	}
+	return limit, viaMCP, viaCLI
+}
+
+// bareClient is `tmux -C attach-session -r`, read line by line.
+type bareClient struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan string
+}
+
+func attachBare(b *testing.B, s *tmuxtest.Server, session string) *bareClient {
+	cmd := exec.Command("tmux", "-S", s.Socket, "-C", "attach-session", "-t", session, "-r", "-f", "ignore-size")
+	cmd.Env = append(os.Environ(), "TMUX=", "TMUX_PANE=")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	bc := &bareClient{cmd: cmd, stdin: stdin, lines: make(chan string, 4096)}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			bc.lines <- sc.Text()
+		}
+		close(bc.lines)
+	}()
+	bc.await(b, "%session-changed")
+	return bc
+}
+
+func (bc *bareClient) drain() {
+	for {
+		select {
+		case <-bc.lines:
+		default:
+			return
+		}
+	}
+}
+
+// await reads lines until one holds s.
+func (bc *bareClient) await(b *testing.B, s string) {
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case l, ok := <-bc.lines:
+			if !ok {
+				b.Fatalf("the bare control client ended before %q", s)
+			}
+			if strings.Contains(l, s) {
+				return
+			}
+		case <-timeout:
+			b.Fatalf("the bare control client did not see %q", s)
+		}
+	}
+}
+
+func (bc *bareClient) close() {
+	bc.stdin.Close()
+	_ = bc.cmd.Wait()
+}
+
+// mcpClient drives `panectl mcp` over stdio with the least a client does:
+// JSON-RPC 2.0 requests written as lines (initialize, then tools/call),
+// responses read as lines and matched by id. A full client library (the
+// official Go SDK's adds about 0.15 ms a call here) would be measured
+// with panectl; this one costs a write and a read.
+type mcpClient struct {
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	mu    sync.Mutex
+	next  int
+	waits map[int]chan json.RawMessage
+}
+
+func startMCP(b *testing.B, bin, socket string) *mcpClient {
+	cmd := exec.Command(bin, "-S", socket, "mcp")
+	cmd.Env = append(os.Environ(), "TMUX=", "TMUX_PANE=")
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	m := &mcpClient{cmd: cmd, in: in, waits: map[int]chan json.RawMessage{}}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			var msg struct {
+				ID *int `json:"id"`
+			}
+			if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.ID == nil {
+				continue // a notification
+			}
+			m.mu.Lock()
+			ch := m.waits[*msg.ID]
+			delete(m.waits, *msg.ID)
+			m.mu.Unlock()
+			if ch != nil {
+				ch <- append(json.RawMessage(nil), sc.Bytes()...)
+			}
+		}
+	}()
+	if _, err := m.request("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "panectl-bench", "version": "0"}}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// request sends one JSON-RPC request and returns its result.
+func (m *mcpClient) request(method string, params any) (json.RawMessage, error) {
+	m.mu.Lock()
+	m.next++
+	id := m.next
+	ch := make(chan json.RawMessage, 1)
+	m.waits[id] = ch
+	line, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if err == nil {
+		_, err = m.in.Write(append(line, '\n'))
+	}
+	m.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case resp := <-ch:
+		var r struct {
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(resp, &r); err != nil {
+			return nil, err
+		}
+		if r.Error != nil {
+			return nil, fmt.Errorf("%s: %s", method, r.Error.Message)
+		}
+		return r.Result, nil
+	case <-time.After(30 * time.Second):
+		return nil, fmt.Errorf("%s: no answer in 30 s", method)
+	}
+}
+
+// call runs a tool and returns its structured output.
+func (m *mcpClient) call(name string, args map[string]any) (map[string]any, error) {
+	raw, err := m.request("tools/call", map[string]any{"name": name, "arguments": args})
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		IsError           bool            `json:"isError"`
+		StructuredContent map[string]any  `json:"structuredContent"`
+		Content           json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("%s: %s", name, res.Content)
+	}
+	return res.StructuredContent, nil
+}
+
+func (m *mcpClient) close(b *testing.B) {
+	m.in.Close()
+	if err := m.cmd.Wait(); err != nil {
+		b.Logf("panectl mcp: %v", err)
+	}
+}
+
+// runTrue measures P8 and P4: per trial, in rotating order, one bare tmux
+// round trip (`tmux display -p`), `run true` through `panectl mcp`, and
+// `panectl run PANE true`, against a warm bash pane, after one warm-up run
+// of each.
+func runTrue(b *testing.B, s *tmuxtest.Server, m *mcpClient, panectl func(...string) *exec.Cmd) (round, viaMCP, viaCLI []time.Duration) {
 	p := s.NewPane([2]int{80, 24}, "env", "PS1=$ ", "bash", "--norc", "--noprofile")
 	if out, err := panectl("wait-for-text", p.ID, "--cursor", "history", "--regex", "--pattern", `^\$$`, "--timeout", "10").CombinedOutput(); err != nil {
 		b.Fatalf("no bash prompt: %v: %s", err, out)
 	}
-	var d []time.Duration
+	measure := []func(bool){
+		func(keep bool) {
+			c := exec.Command("tmux", "-S", s.Socket, "display", "-p", "x")
+			c.Env = append(os.Environ(), "TMUX=", "TMUX_PANE=")
+			t0 := time.Now()
+			if out, err := c.Output(); err != nil || string(out) != "x\n" {
+				b.Fatalf("tmux display -p: %v: %q", err, out)
+			}
+			if keep {
+				round = append(round, time.Since(t0))
+			}
+		},
+		func(keep bool) {
+			t0 := time.Now()
+			out, err := m.call("run_shell_command", map[string]any{"pane_id": p.ID, "command": "true"})
+			d := time.Since(t0)
+			if err != nil || out["outcome"] != "completed" || out["exit_code"] != 0.0 {
+				b.Fatalf("run_shell_command true: %v: %v", err, out)
+			}
+			if keep {
+				viaMCP = append(viaMCP, d)
+			}
+		},
+		func(keep bool) {
+			c := panectl("run", p.ID, "true")
+			t0 := time.Now()
+			if out, err := c.CombinedOutput(); err != nil || len(out) > 0 {
+				b.Fatalf("panectl run %s true: %v: %q", p.ID, err, out)
+			}
+			if keep {
+				viaCLI = append(viaCLI, time.Since(t0))
+			}
+		},
+	}
 	for i := range trials + 1 {
-		c := panectl("run", p.ID, "true")
-		t0 := time.Now()
-		if out, err := c.CombinedOutput(); err != nil || len(out) > 0 {
-			b.Fatalf("panectl run %s true: %v: %q", p.ID, err, out)
-		}
-		if i > 0 {
-			d = append(d, time.Since(t0))
+		for j := range measure {
+			measure[(i+j)%len(measure)](i > 0)
 		}
 	}
-	return d
+	return round, viaMCP, viaCLI
+}
+
+// idleMCP measures P9: the CPU time (user+sys, from /proc) of a `panectl
+// mcp` process and every process it started, over 60 s with nothing to do
+// after one wait attached its control client.
+func idleMCP(b *testing.B, s *tmuxtest.Server, bin string, p tmux.PaneInfo) time.Duration {
+	m := startMCP(b, bin, s.Socket)
+	defer m.close(b)
+	if _, err := m.call("wait_for_text", map[string]any{"pane_id": p.ID, "patterns": "x", "timeout": 0}); err != nil {
+		b.Fatal(err)
+	}
+	pid := m.cmd.Process.Pid
+	before := treeCPU(b, pid)
+	time.Sleep(60 * time.Second)
+	if !slices.ContainsFunc(s.Clients(), func(c string) bool { return strings.Contains(c, "control-mode") }) {
+		b.Fatal("P9: no control client attached after 60 s idle")
+	}
+	return treeCPU(b, pid) - before
+}
+
+// treeCPU is the user+sys CPU time of pid and its descendants
+// (/proc/PID/stat fields 14 and 15, utime and stime, in clock ticks of
+// USER_HZ, 100 a second on Linux).
+func treeCPU(b *testing.B, pid int) time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := string(stat)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	ut, _ := strconv.Atoi(f[11])
+	st, _ := strconv.Atoi(f[12])
+	total := time.Duration(ut+st) * 10 * time.Millisecond
+	children, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	for _, c := range strings.Fields(string(children)) {
+		if n, err := strconv.Atoi(c); err == nil {
+			total += treeCPU(b, n)
+		}
+	}
+	return total
 }
 
 // version measures P5: `panectl version` start-up.
 func version(b *testing.B, panectl func(...string) *exec.Cmd) []time.Duration {
 	var d []time.Duration
-	for i := range trials + 1 {
+	for i := range trials/2 + 1 {
 		c := panectl("version")
 		t0 := time.Now()
 		if err := c.Run(); err != nil {
@@ -218,7 +575,7 @@ func fill(b *testing.B, c *tmux.Client, id, command string, minHistory int) {
 	b.Fatal("the pane did not settle")
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
 
 // pct is the q-th percentile (nearest rank).
 func pct(d []time.Duration, q int) time.Duration {
@@ -228,16 +585,16 @@ func pct(d []time.Duration, q int) time.Duration {
 	return s[max(0, min(i, len(s)-1))]
 }
 
-// waitAttached waits until n clients are attached (the wait's control client).
-func waitAttached(b *testing.B, s *tmuxtest.Server, n int) {
+// waitClients waits until n clients are attached.
+func waitClients(b *testing.B, s *tmuxtest.Server, n int) {
 	b.Helper()
-	for range 500 {
+	for range 1000 {
 		if len(s.Clients()) == n {
 			return
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond)
 	}
-	b.Fatalf("no control client attached: %q", s.Clients())
+	b.Fatalf("want %d clients attached, have %q", n, s.Clients())
 }
 
 // buildPanectl builds the binary under test (as users run it).

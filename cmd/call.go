@@ -134,10 +134,11 @@ func exitOf(out any) error {
 }
 
 // forCall is a Factory for one tool call of a long-lived process (mcp):
-// the same server flags, its own tmux client, no terminal streams.
+// the same server flags and tmux client (one `tmux -V`, shared kept
+// control clients), no terminal streams.
 func (f *Factory) forCall() *Factory {
 	return &Factory{
 		IO:         IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard},
-		SocketName: f.SocketName, SocketPath: f.SocketPath, JSON: true,
+		SocketName: f.SocketName, SocketPath: f.SocketPath, JSON: true, parent: f,
 	}
 }

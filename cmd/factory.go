@@ -4,6 +4,9 @@ import (
 	"context"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/panectl/panectl/pane"
@@ -29,7 +32,14 @@ type Factory struct {
 	SocketPath string // -S
 	JSON       bool   // --json
 
+	// KeepControl: the command is a long-lived process (mcp, watch, tasks
+	// --follow): its tmux client keeps control clients attached between
+	// calls (tmux.Client.KeepControl), detached by Close.
+	KeepControl bool
+
+	clientMu      sync.Mutex
 	client        *tmux.Client
+	parent        *Factory // a tool call's factory uses its server's client
 	progressShown bool
 	// outlivesSignals: the running command handles SIGINT and SIGTERM
 	// itself and must not be ended by them (the task supervisor).
@@ -46,8 +56,15 @@ func NewFactory() *Factory {
 	}}
 }
 
-// Client returns the tmux client for the resolved server.
+// Client returns the tmux client for the resolved server (one per
+// process: the tool calls of an MCP server share their server's, with its
+// kept control clients).
 func (f *Factory) Client() (*tmux.Client, error) {
+	if f.parent != nil {
+		return f.parent.Client()
+	}
+	f.clientMu.Lock()
+	defer f.clientMu.Unlock()
 	if f.client != nil {
 		return f.client, nil
 	}
@@ -59,8 +76,25 @@ func (f *Factory) Client() (*tmux.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// panectl exits right after its command: a control client detaches
+	// without waiting for tmux's goodbye (the process's exit closes it)
+	c.QuickDetach = true
+	if f.KeepControl {
+		c.KeepControl(tmux.DefaultKeepIdle)
+	}
 	f.client = c
 	return c, nil
+}
+
+// Close detaches the control clients the command kept (see KeepControl).
+// Main calls it before panectl exits.
+func (f *Factory) Close() {
+	f.clientMu.Lock()
+	c := f.client
+	f.clientMu.Unlock()
+	if c != nil {
+		c.Close()
+	}
 }
 
 // Pane resolves a pane argument (id, target, or task id tN) on the server.
@@ -79,6 +113,22 @@ func (f *Factory) Pane(ctx context.Context, target string) (*tmux.Client, tmux.P
 	}
 	p, err := c.ResolvePane(ctx, target)
 	return c, p, err
+}
+
+// paneOrID is Pane for a target that needs looking up; a pane id (%N) is
+// returned as it is (p.ID only, normalized), with no tmux call: the
+// command's first snapshot describes the pane (and reports an unknown one).
+func (f *Factory) paneOrID(ctx context.Context, target string) (*tmux.Client, tmux.PaneInfo, error) {
+	if n, ok := strings.CutPrefix(target, "%"); ok {
+		if v, err := strconv.Atoi(n); err == nil && v >= 0 && n != "" && n[0] != '+' {
+			c, err := f.Client()
+			if err != nil {
+				return nil, tmux.PaneInfo{}, err
+			}
+			return c, tmux.PaneInfo{ID: "%" + strconv.Itoa(v)}, nil
+		}
+	}
+	return f.Pane(ctx, target)
 }
 
 func isTerminal(f *os.File) bool {

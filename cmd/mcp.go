@@ -29,6 +29,8 @@ goes on.
 Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			f.KeepControl = true
+			defer f.Close()
 			return serveMCP(c.Context(), f, mcpStdio(f.IO.In, f.IO.Out))
 		},
 	}

@@ -244,17 +244,10 @@ func TestMCP(t *testing.T) {
 	if c, _ := call("cursor", map[string]any{"pane_id": pane}, nil); c["cursor"] == nil {
 		t.Errorf("cursor after cancel: %v", c)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		clients := strings.TrimSpace(tmuxOut(t, env, "list-clients"))
-		if clients == "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("clients still attached after the cancelled wait: %s", clients)
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
+	// the server keeps one control client on the session between calls
+	// (and no other): the next wait starts without attaching
+	if clients := strings.Fields(strings.TrimSpace(tmuxOut(t, env, "list-clients", "-F", "#{client_control_mode}"))); len(clients) != 1 || clients[0] != "1" {
+		t.Errorf("clients after the cancelled wait: %q, want the one kept control client", clients)
 	}
 
 	// run_shell_command: the command's own output and exit status, as a
@@ -269,6 +262,21 @@ func TestMCP(t *testing.T) {
 
 	if k, _ := call("kill_pane", map[string]any{"pane_id": pane}, nil); k["killed"] != true {
 		t.Errorf("kill_pane: %v", k)
+	}
+
+	// the kept client is detached before the server exits
+	keep, _ := call("new_pane", map[string]any{"command": []string{"cat"}}, nil)
+	if w, _ := call("wait_for_text", map[string]any{"pane_id": keep["pane_id"], "patterns": "x", "timeout": 0}, nil); w["outcome"] != "timeout" {
+		t.Errorf("wait on a new pane: %v", w)
+	}
+	if clients := strings.TrimSpace(tmuxOut(t, env, "list-clients")); clients == "" {
+		t.Error("no control client kept after a wait")
+	}
+	if err := session.Close(); err != nil {
+		t.Errorf("closing the session: %v", err)
+	}
+	if clients := strings.TrimSpace(tmuxOut(t, env, "list-clients")); clients != "" {
+		t.Errorf("clients still attached after panectl mcp exited: %s", clients)
 	}
 }
 

@@ -168,7 +168,7 @@ func runWaitForText(ctx context.Context, f *Factory, in schema.WaitForTextInput)
 		}
 		opt.HasStart = true
 	}
-	c, p, err := f.Pane(ctx, in.PaneID)
+	c, p, err := f.paneOrID(ctx, in.PaneID)
 	if err != nil {
 		return schema.WaitForTextOutput{}, err
 	}

@@ -56,6 +56,7 @@ func Main() int {
 		ctx = waiter.WithProgress(ctx, f.drawProgress)
 	}
 	err := root.ExecuteContext(ctx)
+	f.Close()
 	f.clearProgress()
 	if err != nil && ctx.Err() != nil && !errors.Is(err, errInterrupted) {
 		err = errInterrupted

@@ -183,6 +183,7 @@ func runListTasks(ctx context.Context, f *Factory, in schema.ListTasksInput) (sc
 
 // runFollowTasks prints frames as tasks end (tasks --follow).
 func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
+	f.KeepControl = true // its reads go through a control client kept on the task session
 	c, err := f.Client()
 	if err != nil {
 		return err

@@ -89,6 +89,7 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 	if in.Timeout != nil && *in.Timeout < 0 {
 		return usageErrorf("timeout %v is out of range: want 0 (none) up to %v seconds", *in.Timeout, maxTimeout)
 	}
+	f.KeepControl = true // its reads go through its control client
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
 		return err

@@ -647,6 +647,11 @@ func (l Ledger) Len() int {
 	return n
 }
 
+// HasPlaces reports whether an active entry knows where typing began: then
+// lines are discounted by place too (ReadResult.Echo), which only a read of
+// the rows can tell.
+func (l Ledger) HasPlaces() bool { return len(l.places()) > 0 }
+
 // places returns the active entries that know where typing began.
 func (l Ledger) places() []EchoEntry {
 	var out []EchoEntry

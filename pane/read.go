@@ -24,9 +24,12 @@ type ReadOptions struct {
 	// (ReadResult.Ledger).
 	Ledger bool
 	// Via takes the snapshots instead of the client (nil: the client), e.g.
-	// a *tmux.Control attached for a wait: no tmux process is started, and
-	// the snapshot is aligned with the control client's output stream.
+	// a *tmux.Subscription of a wait: no tmux process is started, and the
+	// snapshot is aligned with the control client's output stream.
 	Via tmux.Snapshotter
+	// Stream also seeds a Stream from the snapshot (ReadResult.Stream),
+	// to follow the pane through the output that comes after it.
+	Stream bool
 
 	ledger *Ledger // the ledger read in the snapshot (set by Read)
 }
@@ -42,6 +45,10 @@ type ReadResult struct {
 	Note         string   // why LinesDropped is a bound, or other caveats
 	Pane         tmux.PaneInfo
 	Ledger       Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
+	// Stream follows the pane from the snapshot on (ReadOptions.Stream);
+	// nil when the pane is in a state a Stream does not follow, or the
+	// cursor's rows had moved.
+	Stream *Stream
 	// Echo marks the lines (same indices as Lines) that start where typing
 	// recorded in the ledger began (with ReadOptions.Ledger): the echo of
 	// typed input, however the program redrew it.
@@ -83,7 +90,14 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		via = opt.Via
 	}
 	info := opt.Guess
-	if info.ID != id {
+	switch {
+	case info.ID == id:
+	case cur.Special == CursorScreen:
+		// The screen's captures do not depend on the pane's history or
+		// size: they are planned for the normal screen and checked in the
+		// snapshot itself (one tmux call, no description first).
+		info = tmux.PaneInfo{ID: id}
+	default:
 		var err error
 		if info, _, _, err = via.SnapshotOptions(ctx, id, ""); err != nil {
 			return ReadResult{}, err
@@ -104,7 +118,7 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		if err := cur.Check(snap.ID, snap.PID); err != nil {
 			return ReadResult{}, err
 		}
-		if !samePlan(info, snap) && attempt < 5 {
+		if !samePlan(info, snap, cur) && attempt < 5 {
 			info = snap // output moved rows since the plan was made; plan again
 			continue
 		}
@@ -114,7 +128,10 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 			opt.ledger = &l
 			place = v.placeAt(snap)
 		}
-		res, ok := v.fromCursor(cur, snap, opt)
+		res, skip, ok := v.fromCursor(cur, snap, opt)
+		if ok && opt.Stream {
+			res.Stream = newStream(v, snap, cur, skip, tabModeOf(c))
+		}
 		if !ok {
 			// The cursor's rows are not where they were: search the whole history.
 			v, snap, _, err = capture(ctx, via, id, snap, cur, true, "")
@@ -133,7 +150,11 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 
 // samePlan reports whether captures planned from a pane description are
 // valid for the pane as snapshotted: the rows are numbered the same way.
-func samePlan(plan, snap tmux.PaneInfo) bool {
+// Captures for the screen cursor depend on the alternate screen only.
+func samePlan(plan, snap tmux.PaneInfo, cur Cursor) bool {
+	if cur.Special == CursorScreen {
+		return plan.AlternateOn == snap.AlternateOn
+	}
 	return plan.HistorySize == snap.HistorySize && plan.AlternateOn == snap.AlternateOn && plan.Height == snap.Height
 }
 
@@ -264,23 +285,24 @@ func (v normalView) rowsBefore(r int) string {
 }
 
 // fromCursor reads at the cursor's expected place; ok=false when the anchor
-// is not there (rows trimmed, reflowed or cleared).
-func (v normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) (ReadResult, bool) {
+// is not there (rows trimmed, reflowed or cleared). skip is the prefix of
+// the cursor's row cut from the first line.
+func (v normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) (ReadResult, int, bool) {
 	res := ReadResult{Pane: snap, DroppedExact: true}
 	skip := 0
 	if cur.Special == "" {
 		if v.body >= snap.Height && cur.Row > 0 {
-			return res, false
+			return res, 0, false
 		}
 		anchor, prefix := v.matches(cur, v.body)
 		if !anchor || (cur.AnchorLen == 0 && !prefix && cur.PrefixLen > 0) {
-			return res, false
+			return res, 0, false
 		}
 		if prefix {
 			skip = cur.PrefixLen // else the row was redrawn: deliver it whole
 		}
 	}
-	return v.finish(res, cur, v.body, skip, opt), true
+	return v.finish(res, cur, v.body, skip, opt), skip, true
 }
 
 // search finds the cursor's rows anywhere in the retained history (after a

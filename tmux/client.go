@@ -23,10 +23,18 @@ const MinVersion = "3.2"
 type Client struct {
 	Server Server
 	Bin    string // path of the tmux binary
+	// QuickDetach: the process ends right after its command, so a control
+	// client's Close does not wait for tmux's exit handshake (see
+	// Control.Close). The CLI sets it; a process that goes on leaves it off.
+	QuickDetach bool
+
+	keep *keeper // kept control clients (KeepControl), nil when none are kept
 }
 
 // NewClient finds tmux ($PANECTL_TMUX or tmux on $PATH) and checks that it is
-// at least MinVersion. Errors: ErrNotInstalled, ErrTooOld (with how to install).
+// at least MinVersion (`tmux -V`, remembered per binary in a cache file:
+// version_cache.go). Errors: ErrNotInstalled, ErrTooOld (with how to
+// install).
 func NewClient(s Server) (*Client, error) {
 	bin := os.Getenv("PANECTL_TMUX")
 	if bin == "" {
@@ -36,18 +44,14 @@ func NewClient(s Server) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q not found on $PATH; install it (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrNotInstalled, bin)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), DefaultCallTimeout)
-	defer cancel()
-	v := exec.CommandContext(ctx, path, "-V")
-	v.WaitDelay = waitDelay
-	out, err := v.Output()
+	v, err := cachedVersion(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s -V failed: %v", ErrNotInstalled, path, err)
 	}
-	if v := strings.TrimSpace(string(out)); !versionAtLeast(v, MinVersion) {
+	if !versionAtLeast(v, MinVersion) {
 		return nil, fmt.Errorf("%w: %s is %q, panectl needs tmux %s or newer (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrTooOld, path, v, MinVersion)
 	}
-	versions.Store(path, strings.TrimSpace(string(out)))
+	versions.Store(path, v)
 	return &Client{Server: s, Bin: path}, nil
 }
 
@@ -125,7 +129,17 @@ func (c *Client) Run(ctx context.Context, name string, args ...string) (string, 
 // RunList runs a command list in one tmux process (see CommandList), with
 // stdin (nil: none) on tmux's standard input (load-buffer -, source-file -).
 // Errors as Run.
+//
+// A list of commands that only read (display-message -p, capture-pane -p,
+// show-options, list-panes ...) runs through a kept control client when c
+// keeps one (KeepControl): no tmux process is started, and the output and
+// errors are those of the process.
 func (c *Client) RunList(ctx context.Context, stdin []byte, cmds ...Command) (string, error) {
+	if stdin == nil {
+		if out, ok, err := c.viaKept(ctx, cmds); ok {
+			return out, err
+		}
+	}
 	return c.exec(ctx, stdin, DefaultCallTimeout, CommandList(cmds).argv())
 }
 

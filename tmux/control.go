@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,31 +19,55 @@ import (
 )
 
 // A control-mode client (tmux(1), CONTROL MODE) delivers a pane's output as
-// it happens, so a wait can react at once instead of polling. panectl attaches
-// one for the length of one wait:
+// it happens, so a wait can react at once instead of polling. panectl
+// attaches one to the session that holds the pane:
 //
-//	tmux -S SOCK -C attach-session -t $SESSION -r -f ignore-size,read-only,pause-after=N
+//	tmux -S SOCK -C attach-session -t $SESSION -r -E -f ignore-size,read-only,pause-after=N
 //
 // It attaches by session id, never by pane (attach-session -t %N would make
-// the pane active), is read-only (it types nothing: panectl sends no key
-// commands through it), ignores size (no pane is ever resized for it), and
-// turns output off for every pane but the target (refresh-client -A %M:off)
-// as soon as another pane speaks. tmux 3.3a's no-output flag cannot be
-// combined with per-pane output (refresh-client -A %N:on has no effect under
-// it), so output is on by default and switched off per pane.
+// the pane active), ignores size (no pane is ever resized for it), and
+// delivers output only for the panes someone subscribed to (Subscribe):
+// output of any other pane is paused (refresh-client -A %M:pause) as soon
+// as that pane speaks, and continued when a subscription for it arrives
+// (control_sub.go says why pause and not off). tmux 3.3a's no-output flag
+// cannot be combined with per-pane output (refresh-client -A %N:on has no
+// effect under it), so output is on by default and paused per pane.
+//
+// The client is read-only by construction: panectl sends it only commands
+// that read (display-message -p, capture-pane -p, show-options, list-panes)
+// and refresh-client for its own output flow; it never types, sets an
+// option, resizes or selects anything (readOnlyCommand is the list; Command
+// refuses anything else). tmux's own read-only flag (-r) gives no
+// protection in control mode (tmux checks it for keys, not for control-mode
+// commands), and from tmux 3.7 on it harms: send-keys refuses to run when
+// its target client is read-only, and a send-keys from a tmux process
+// outside tmux (a script's, or panectl's own typing) takes the most
+// recently active client of the most recently active session as its
+// target client, which is often panectl's control client (tmux commit
+// 49bb43047). So the flag is set only below tmux 3.7 (readOnlyFlag).
 //
 // Known side effects that tmux gives every attached client: the session's
-// session_attached count rises for the length of the wait, client-attached
+// session_attached count rises while the client is attached, client-attached
 // and client-detached hooks run, and when the server option focus-events is
 // on, a pane whose window is current in its session counts as focused while
 // the client is attached (WouldSendFocus reports that case so a caller can
-// poll instead).
+// poll instead). A command run from outside tmux that acts on "the current
+// client" without -t (switch-client, detach-client) takes the most
+// recently active client of the most recently active session, which may be
+// panectl's when it attached after the user last typed: a switched client
+// ends (its waits capture and poll), a detached one is attached again by
+// the next wait. Every client of one panectl process has the same
+// client_name in tmux (client-PID, from panectl's pid: panectl's own
+// client sends no tty name); panectl never names its clients in a command
+// (a command through a client acts on that client), so nothing in panectl
+// confuses them.
 
 // ControlEventKind says what a control-mode notification means for a wait.
 type ControlEventKind int
 
 const (
-	// EventOutput: the target pane wrote bytes (%output / %extended-output).
+	// EventOutput: the subscribed pane wrote bytes (%output /
+	// %extended-output).
 	EventOutput ControlEventKind = iota
 	// EventPause: tmux paused the pane's output because the client fell behind
 	// (%pause); the client has already asked tmux to continue. Output was
@@ -50,15 +75,21 @@ const (
 	EventPause
 	// EventChange: the pane, its window or session may have changed: pane
 	// mode, layout (a pane closed), window closed or unlinked, session
-	// changed or closed.
+	// changed or closed, the client ended.
 	EventChange
-	// EventCommandDone: the output of a command sent with Command has come;
-	// every EventOutput before it happened before the command ran, every
-	// later one after. Sent just before Command returns.
+	// EventCommandDone: the output of a command sent through this
+	// subscription has come; every EventOutput before it happened before
+	// the command ran, every later one after. Sent just before the command
+	// returns, one per command.
 	EventCommandDone
+	// EventDescribed: the pane's geometry and options as the client read
+	// them right after output arrived (Subscription.Prefetch), in Pane and
+	// Options; every EventOutput before it is in them, every later one
+	// is not. Err is set when the read failed.
+	EventDescribed
 )
 
-// ControlEvent is one notification about the target pane.
+// ControlEvent is one notification about a subscribed pane.
 type ControlEvent struct {
 	Kind ControlEventKind
 	// Data holds the raw bytes of one %output notification, octal escapes
@@ -68,6 +99,15 @@ type ControlEvent struct {
 	Data []byte
 	// Line is the notification as tmux wrote it (without its newline).
 	Line string
+	// DescribeFollows: an EventDescribed will follow this EventOutput
+	// (Subscription.Prefetch): a wait can sleep until it comes.
+	DescribeFollows bool
+	// Pane and Options are an EventDescribed's description (the fields of
+	// Subscription.Describe) and the pane's user options with the
+	// prefetch's prefix; Err its failure.
+	Pane    PaneInfo
+	Options map[string]string
+	Err     error
 }
 
 // ControlOptions configure Control.
@@ -83,13 +123,16 @@ type ControlOptions struct {
 	AttachTimeout time.Duration
 }
 
-// Control is an attached control-mode client. Close detaches it; it also
-// detaches when ctx ends. Nothing stays attached when panectl dies: the
-// kernel closes panectl's own client's socket and pipes, and kills a `tmux
-// -C` process (Linux: Pdeathsig). A Control is not tied to one wait: it
-// serves any number of Command and Snapshot calls until it ends.
+// Control is an attached control-mode client. Close detaches it. Nothing
+// stays attached when panectl dies: the kernel closes panectl's own
+// client's socket and pipes, and kills a `tmux -C` process (Linux:
+// Pdeathsig). A Control is not tied to one wait: it serves any number of
+// subscriptions (Subscribe), Command and snapshot calls until it ends.
 type Control struct {
-	PaneID  string
+	// PaneID is the pane of the subscription Client.Control made ("" for
+	// a client that Client.Subscribe keeps).
+	PaneID string
+	// Session is the id of the session the client is attached to.
 	Session string
 
 	stdin   *os.File    // the client's command input (our end of its stdin)
@@ -100,7 +143,8 @@ type Control struct {
 	done    chan struct{} // closed when the client has ended and everything is released
 	readEnd chan struct{} // closed when the control stream reached its end
 	sawLine atomic.Bool   // the control stream has had a line
-	mu      sync.Mutex    // guards writes to stdin, closed, reason, attachErr
+	quick   bool          // Close does not wait for tmux's exit handshake (Client.QuickDetach)
+	mu      sync.Mutex    // guards writes to stdin and everything below
 	closed  bool
 	mute    bool   // a command got no answer: Close does not wait for a detach
 	socket  string // the server's socket, for errors
@@ -109,11 +153,21 @@ type Control struct {
 	// %error block of the attach).
 	attachErr string
 	once      sync.Once
-	off       map[string]bool // panes whose output was switched off (reader goroutine only)
 	// pending holds, in the order they were sent, one entry per command
-	// line this client wrote: a channel for the caller of Command, or nil
-	// for fire-and-forget commands (refresh-client). Guarded by mu.
+	// this client wrote.
 	pending []pendingBlock
+	lineSeq uint64 // numbers command lines (pendingBlock.line)
+	// deadlineSet is when the write deadline of stdin was last set
+	// (writeLocked).
+	deadlineSet time.Time
+	// panes holds the subscriptions and output state of every pane the
+	// client has heard of (control_sub.go).
+	panes map[string]*paneInterest
+	// primary is the subscription Client.Control made (nil for a kept
+	// client): Snapshot, Pane, SnapshotOptions and WatchDeath act on it.
+	primary *Subscription
+	// deathWatching: the death watch goroutine runs (control_death.go).
+	deathWatching bool
 }
 
 // controlEnd is what differs between the kinds of control client.
@@ -169,12 +223,20 @@ func (c *Client) version() string {
 	if v, ok := versions.Load(c.Bin); ok {
 		return v.(string)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	out, _ := exec.CommandContext(ctx, c.Bin, "-V").Output()
-	v := strings.TrimSpace(string(out))
+	v, _ := binaryVersion(c.Bin)
 	versions.Store(c.Bin, v)
 	return v
+}
+
+// binaryVersion runs `BIN -V` (bounded by DefaultCallTimeout) and returns
+// its output, trimmed.
+func binaryVersion(bin string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultCallTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-V")
+	cmd.WaitDelay = waitDelay
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
 }
 
 var (
@@ -211,6 +273,25 @@ func modeFor(v string) attachMode {
 	return attachLocked
 }
 
+// readOnlyFlag reports whether panectl's control client attaches with
+// tmux's read-only flag: only where the version is known to be older than
+// 3.7 (see the comment at the top of this file: from 3.7 on, a read-only
+// client attached to a session makes send-keys from outside tmux fail with
+// "client is read-only").
+func readOnlyFlag(v string) bool {
+	maj, minr, ok := versionNumber(v)
+	return ok && (maj < 3 || (maj == 3 && minr < 7))
+}
+
+// Tabs says how the server's tmux stores a tab written over blank cells:
+// as a tab cell that capture-pane prints as "\t" (cells, tmux 3.6 and
+// later: commit fdbc6cdea), or as a cursor move over cells left blank
+// (tmux 3.2 to 3.5). known is false for a build that names no version.
+func (c *Client) Tabs() (cells, known bool) {
+	maj, minr, ok := versionNumber(c.version())
+	return ok && (maj > 3 || (maj == 3 && minr >= 6)), ok
+}
+
 // layoutFor is the imsg header layout of a tmux version: the new one from
 // 3.6 on.
 func layoutFor(v string) imsgLayout {
@@ -220,25 +301,56 @@ func layoutFor(v string) imsgLayout {
 	return imsgLayoutOld
 }
 
-// Control attaches a read-only control-mode client to the session that
-// holds pane p, with output delivered for p only. The returned client is
-// attached and its events flow to opts.OnEvent. The attach (connecting,
-// the handshake, tmux's confirmation) is bounded by opts.AttachTimeout and
+// Control attaches a control-mode client of its own to the session that
+// holds pane p, with output delivered for p only (a subscription for p,
+// whose events go to opts.OnEvent). The returned client is attached; it
+// detaches when ctx ends or Close is called. The attach (connecting, the
+// handshake, tmux's confirmation) is bounded by opts.AttachTimeout and
 // ctx. Errors wrap ErrControlUnavailable (with tmux's message) or are
-// ErrNoServer.
+// ErrNoServer. Long-lived processes share clients instead (Subscribe with
+// KeepControl).
 func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (*Control, error) {
+	if !strings.HasPrefix(p.ID, "%") {
+		return nil, fmt.Errorf("%w: pane %q has no session", ErrControlUnavailable, p.ID)
+	}
+	sub := &Subscription{PaneID: p.ID, fn: opts.OnEvent}
+	k, err := c.attachSession(ctx, p.SessionID, opts, sub)
+	if err != nil {
+		return nil, err
+	}
+	k.PaneID = p.ID
+	go func() {
+		select {
+		case <-ctx.Done():
+			k.Close()
+		case <-k.done:
+		}
+	}()
+	return k, nil
+}
+
+// attachSession attaches a client to session (an id, "$N") with the
+// subscriptions subs already in place, so no output of their panes is
+// switched off before they are. ctx bounds the attach only.
+func (c *Client) attachSession(ctx context.Context, session string, opts ControlOptions, subs ...*Subscription) (*Control, error) {
 	if opts.PauseAfter <= 0 {
 		opts.PauseAfter = 1
 	}
 	if opts.AttachTimeout <= 0 {
 		opts.AttachTimeout = 2 * time.Second
 	}
-	if p.SessionID == "" || !strings.HasPrefix(p.ID, "%") {
-		return nil, fmt.Errorf("%w: pane %q has no session", ErrControlUnavailable, p.ID)
+	if !strings.HasPrefix(session, "$") {
+		return nil, fmt.Errorf("%w: no session to attach to (%q)", ErrControlUnavailable, session)
 	}
 	// -E: the attach leaves the session's environment alone
 	// (update-environment would copy panectl's into it).
-	argv := []string{"attach-session", "-t", p.SessionID, "-r", "-E", "-f", fmt.Sprintf("ignore-size,read-only,pause-after=%d", opts.PauseAfter)}
+	argv := []string{"attach-session", "-t", session, "-E"}
+	flags := "ignore-size"
+	if readOnlyFlag(c.version()) {
+		argv = append(argv, "-r")
+		flags += ",read-only"
+	}
+	argv = append(argv, "-f", fmt.Sprintf("%s,pause-after=%d", flags, opts.PauseAfter))
 	deadline := time.Now().Add(opts.AttachTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
@@ -246,7 +358,7 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 	mode := c.attachMode()
 	if mode == attachProto {
 		layout := layoutFor(c.version())
-		k, err := c.attach(ctx, p, opts, deadline, func(k *Control) error {
+		k, err := c.attach(ctx, session, opts, deadline, subs, func(k *Control) error {
 			return c.controlProto(ctx, k, argv, layout, deadline)
 		})
 		if !errors.Is(err, errRefused) {
@@ -254,16 +366,23 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 		}
 		mode = attachLocked
 	}
-	return c.attach(ctx, p, opts, deadline, func(k *Control) error {
+	return c.attach(ctx, session, opts, deadline, subs, func(k *Control) error {
 		return c.controlExec(ctx, k, argv, mode == attachLocked, deadline)
 	})
 }
 
 // attach starts a client with start and waits until tmux confirms the
 // attach, the client ends, deadline passes or ctx ends.
-func (c *Client) attach(ctx context.Context, p PaneInfo, opts ControlOptions, deadline time.Time, start func(*Control) error) (*Control, error) {
-	k := &Control{PaneID: p.ID, Session: p.SessionID, socket: c.Server.Socket, opts: opts, ready: make(chan struct{}),
-		done: make(chan struct{}), readEnd: make(chan struct{}), off: map[string]bool{}}
+func (c *Client) attach(ctx context.Context, session string, opts ControlOptions, deadline time.Time, subs []*Subscription, start func(*Control) error) (*Control, error) {
+	k := &Control{Session: session, socket: c.Server.Socket, opts: opts, ready: make(chan struct{}),
+		done: make(chan struct{}), readEnd: make(chan struct{}), panes: map[string]*paneInterest{}, quick: c.QuickDetach}
+	for _, s := range subs {
+		s.k = k
+		k.interest(s.PaneID).add(s)
+	}
+	if len(subs) == 1 {
+		k.primary = subs[0]
+	}
 	if err := start(k); err != nil {
 		return nil, err
 	}
@@ -287,7 +406,7 @@ func (c *Client) attach(ctx context.Context, p PaneInfo, opts ControlOptions, de
 		if classify(msg) == ErrNoServer {
 			return nil, &NoServerError{Socket: c.Server.Socket, Stderr: msg}
 		}
-		return nil, fmt.Errorf("%w: attach-session -t %s: %s", ErrControlUnavailable, p.SessionID, msg)
+		return nil, fmt.Errorf("%w: attach-session -t %s: %s", ErrControlUnavailable, session, msg)
 	case <-timer.C:
 		k.Close()
 		return nil, fmt.Errorf("%w: tmux did not confirm the attach within %v", ErrControlUnavailable, opts.AttachTimeout)
@@ -295,13 +414,6 @@ func (c *Client) attach(ctx context.Context, p PaneInfo, opts ControlOptions, de
 		k.Close()
 		return nil, ctx.Err()
 	}
-	go func() {
-		select {
-		case <-ctx.Done():
-			k.Close()
-		case <-k.done:
-		}
-	}()
 	return k, nil
 }
 
@@ -350,48 +462,51 @@ func (k *Control) setReason(r string) {
 	k.mu.Unlock()
 }
 
-// send writes one command line to the client (ignored after Close).
-func (k *Control) send(line string) {
-	k.sendN(line, pendingBlock{}, 1)
+// pendingBlock is who gets the output of one command this client sent:
+// a caller of Command (ch), an internal probe (fn, called on the reading
+// goroutine), or nobody; and the subscription to tell (EventCommandDone),
+// if any. line numbers the command line the command was in: tmux runs the
+// commands of one line as a group and skips the rest of the group after a
+// command fails, without output blocks for them.
+type pendingBlock struct {
+	ch   chan blockResult
+	fn   func(blockResult)
+	sub  *Subscription
+	line uint64
 }
 
-// sendN writes a command line holding n commands; each one's output block
-// goes to ch (nil: discarded). It reports whether the line was written. A
-// write that tmux does not take within writeTimeout (a frozen server with
-// a full pipe) ends the client.
-func (k *Control) sendN(line string, b pendingBlock, n int) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
+// sendLocked writes one command line to the client whose output nobody
+// reads (ignored after Close). k.mu must be held.
+func (k *Control) sendLocked(line string) {
+	k.writeLocked(line, pendingBlock{}, 1)
+}
+
+// writeLocked writes a command line holding n commands; each one's output
+// block goes to b. It reports whether the line was written. A write that
+// tmux does not take within writeTimeout (a frozen server with a full
+// pipe) ends the client. k.mu must be held.
+func (k *Control) writeLocked(line string, b pendingBlock, n int) bool {
 	if k.closed {
 		return false
 	}
-	_ = k.stdin.SetWriteDeadline(time.Now().Add(writeTimeout))
+	// the deadline is moved on only when half of it has passed: setting it
+	// re-arms a runtime timer, which a wait's every command would pay
+	if now := time.Now(); now.After(k.deadlineSet.Add(writeTimeout / 2)) {
+		_ = k.stdin.SetWriteDeadline(now.Add(writeTimeout))
+		k.deadlineSet = now
+	}
 	if _, err := io.WriteString(k.stdin, line+"\n"); err != nil {
 		// a part of the line may be in the pipe: the client is unusable
 		k.closed = true
 		go k.end.kill()
 		return false
 	}
+	k.lineSeq++
+	b.line = k.lineSeq
 	for range n {
 		k.pending = append(k.pending, b)
 	}
 	return true
-}
-
-// pendingBlock is who gets the output of one command this client sent:
-// a caller of Command (ch), an internal probe (fn, called on the reading
-// goroutine), or nobody.
-type pendingBlock struct {
-	ch chan blockResult
-	fn func(blockResult)
-}
-
-// sendFunc writes one command whose output goes to fn (on the reading
-// goroutine; it must return quickly). No EventCommandDone is sent for it:
-// it is not a snapshot a wait reads. It reports whether the line was
-// written.
-func (k *Control) sendFunc(line string, fn func(blockResult)) bool {
-	return k.sendN(line, pendingBlock{fn: fn}, 1)
 }
 
 // writeTimeout bounds one write of a command line to the client.
@@ -400,6 +515,45 @@ const writeTimeout = 5 * time.Second
 // ErrControlClosed: the control client ended before a command's output came.
 var ErrControlClosed = errors.New("the control client ended")
 
+// errSkipped is the result of a command tmux did not run because an
+// earlier command of its line failed.
+var errSkipped = errors.New("not run: an earlier command of the list failed")
+
+// readOnlyCommand lists the commands Command sends through a control
+// client: all of them only read (they are CMD_READONLY in tmux). The
+// client's own refresh-client -A (its output flow) is written by the
+// client itself.
+var readOnlyCommand = map[string]bool{
+	"display-message": true, "capture-pane": true, "show-options": true,
+	"list-panes": true, "list-windows": true, "list-sessions": true,
+}
+
+// commandLine quotes cmds as one control-mode command line (each argument
+// in single quotes, commands separated by " ; "). An argument must not
+// hold a single quote or a newline, and every command must be one of
+// readOnlyCommand (display-message only with -p, capture-pane only with
+// -p: without it they would act on the client).
+func commandLine(cmds [][]string) (string, error) {
+	var parts []string
+	for _, c := range cmds {
+		if len(c) == 0 || !readOnlyCommand[c[0]] {
+			return "", fmt.Errorf("tmux: %q is not a command panectl sends through its read-only control client", c)
+		}
+		if (c[0] == "display-message" || c[0] == "capture-pane") && !slices.Contains(c[1:], "-p") {
+			return "", fmt.Errorf("tmux: %s without -p through the control client", c[0])
+		}
+		q := make([]string, len(c))
+		for i, a := range c {
+			if strings.ContainsAny(a, "'\n") {
+				return "", fmt.Errorf("tmux: control command argument %q holds a quote or newline", a)
+			}
+			q[i] = "'" + a + "'"
+		}
+		parts = append(parts, strings.Join(q, " "))
+	}
+	return strings.Join(parts, " ; "), nil
+}
+
 // Command runs commands through the control client, as one command line
 // (so tmux runs them back to back, reading no pane output in between), and
 // returns each one's output. Because tmux writes a command's output into
@@ -407,80 +561,119 @@ var ErrControlClosed = errors.New("the control client ended")
 // is aligned with the output stream: every %output delivered before
 // Command's result is in the capture, every later one is not. Each command
 // is a list of arguments; an argument must not hold a single quote or a
-// newline. A command that fails gives a *Error with tmux's message.
+// newline, and only commands that read are accepted (see commandLine). A
+// command that fails gives a *Error with tmux's message (the commands
+// after it are not run).
 func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, error) {
-	var parts []string
-	for _, c := range cmds {
-		q := make([]string, len(c))
-		for i, a := range c {
-			if strings.ContainsAny(a, "'\n") {
-				return nil, fmt.Errorf("tmux: control command argument %q holds a quote or newline", a)
-			}
-			q[i] = "'" + a + "'"
-		}
-		parts = append(parts, strings.Join(q, " "))
+	return k.command(ctx, nil, cmds)
+}
+
+func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]string) ([]string, error) {
+	line, err := commandLine(cmds)
+	if err != nil {
+		return nil, err
 	}
 	ch := make(chan blockResult, len(cmds))
-	if !k.sendN(strings.Join(parts, " ; "), pendingBlock{ch: ch}, len(cmds)) {
+	k.mu.Lock()
+	ok := k.writeLocked(line, pendingBlock{ch: ch, sub: sub}, len(cmds))
+	k.mu.Unlock()
+	if !ok {
 		return nil, ErrControlClosed
 	}
 	// bounded like a tmux process (see DefaultCallTimeout): a server that
 	// stopped answering is an error, not a wait without end
 	started := time.Now()
-	callCtx, cancel := context.WithTimeout(ctx, DefaultCallTimeout)
-	defer cancel()
+	var timeout <-chan time.Time
 	outs := make([]string, 0, len(cmds))
 	var firstErr error
 	for i := range cmds {
+		var r blockResult
 		select {
-		case r := <-ch:
-			if r.err != nil && firstErr == nil {
-				firstErr = &Error{Args: cmds[i], ExitCode: 1, Stderr: r.err.Error(), kind: classify(r.err.Error())}
+		case r = <-ch:
+		default:
+			if timeout == nil {
+				t := time.NewTimer(DefaultCallTimeout)
+				defer t.Stop()
+				timeout = t.C
 			}
-			outs = append(outs, r.out)
-		case <-k.readEnd:
-			return nil, ErrControlClosed
-		case <-callCtx.Done():
-			if ctx.Err() == context.Canceled {
-				return nil, ctx.Err()
+			select {
+			case r = <-ch:
+			case <-k.readEnd:
+				return nil, ErrControlClosed
+			case <-ctx.Done():
+				if ctx.Err() == context.Canceled {
+					return nil, ctx.Err()
+				}
+				return nil, k.notResponding(cmds[i], started)
+			case <-timeout:
+				return nil, k.notResponding(cmds[i], started)
 			}
-			k.mu.Lock()
-			k.mute = true
-			k.mu.Unlock()
-			return nil, &NotRespondingError{Socket: k.socket, Command: cmds[i][0] + " (through the control client)", After: time.Since(started).Round(time.Millisecond)}
 		}
+		if r.err != nil && firstErr == nil {
+			firstErr = &Error{Args: cmds[i], ExitCode: 1, Stderr: r.err.Error(), kind: classify(r.err.Error())}
+		}
+		outs = append(outs, r.out)
 	}
 	return outs, firstErr
 }
 
+// notResponding marks the client mute (Close will not wait for a detach
+// tmux does not answer) and returns the error.
+func (k *Control) notResponding(cmd []string, started time.Time) error {
+	k.mu.Lock()
+	k.mute = true
+	k.mu.Unlock()
+	return &NotRespondingError{Socket: k.socket, Command: cmd[0] + " (through the control client)", After: time.Since(started).Round(time.Millisecond)}
+}
+
 // finishBlock hands the output of a command this client sent to whoever
-// is waiting for it.
+// is waiting for it. A failed command takes the rest of its line with it:
+// tmux skips them and writes no block for them.
 func (k *Control) finishBlock(out []byte, failed bool) {
 	k.mu.Lock()
 	var b pendingBlock
+	var skipped []pendingBlock
 	if len(k.pending) > 0 {
 		b = k.pending[0]
 		k.pending = k.pending[1:]
+		if failed && b.line != 0 {
+			for len(k.pending) > 0 && k.pending[0].line == b.line {
+				skipped = append(skipped, k.pending[0])
+				k.pending = k.pending[1:]
+			}
+		}
 	}
 	k.mu.Unlock()
-	if b.ch == nil && b.fn == nil {
-		return
-	}
 	r := blockResult{out: string(out)}
 	if failed {
 		r.err = errors.New(strings.TrimSpace(string(out)))
 	}
-	if b.fn != nil {
-		b.fn(r)
-		return
+	k.deliverBlock(b, r)
+	for _, s := range skipped {
+		k.deliverBlock(s, blockResult{err: errSkipped})
 	}
-	k.event(ControlEvent{Kind: EventCommandDone})
-	b.ch <- r // buffered for every command of the line
+}
+
+func (k *Control) deliverBlock(b pendingBlock, r blockResult) {
+	switch {
+	case b.fn != nil:
+		b.fn(r)
+	case b.ch != nil:
+		if b.sub != nil {
+			b.sub.deliver(ControlEvent{Kind: EventCommandDone})
+		}
+		b.ch <- r // buffered for every command of the line
+	}
 }
 
 // Close detaches the client and waits (at most 500 ms) until it has
 // exited; then it is killed (panectl's own client: its socket and pipe
-// closed). Safe to call more than once and concurrently.
+// closed). With Client.QuickDetach, it does not wait for tmux's exit
+// handshake: the command pipe and panectl's own client's socket are closed
+// at once (tmux detaches a client whose connection closes, as when a
+// terminal goes away), and a `tmux -C` process is left to exit by itself
+// (or with panectl, Pdeathsig). Safe to call more than once and
+// concurrently.
 func (k *Control) Close() {
 	k.once.Do(func() {
 		k.setReason("closed")
@@ -501,7 +694,14 @@ func (k *Control) Close() {
 		if k.mute {
 			grace = 0 // a server that does not answer will not detach it
 		}
+		quick := k.quick && k.lock == nil
 		k.mu.Unlock()
+		if quick {
+			if pc, ok := k.end.(*protoClient); ok {
+				pc.kill()
+			}
+			return
+		}
 		t := time.NewTimer(grace)
 		defer t.Stop()
 		select {
@@ -527,6 +727,7 @@ func (k *Control) read(r io.Reader) {
 		line, err := readLine(br, &buf)
 		if err != nil {
 			k.setReason("server exited or the client lost its connection")
+			k.broadcast(ControlEvent{Kind: EventChange, Line: "%exit"})
 			return
 		}
 		if !k.sawLine.Swap(true) {
@@ -573,13 +774,13 @@ func (k *Control) read(r io.Reader) {
 				k.output(string(pane), nil, line)
 			}
 		case "%pause":
-			if string(rest) == k.PaneID {
-				k.send(fmt.Sprintf("refresh-client -A '%s:continue'", k.PaneID))
-				k.event(ControlEvent{Kind: EventPause, Line: string(line)})
-			}
+			k.paused(string(rest), line)
 		case "%session-changed":
 			if attached {
-				k.event(ControlEvent{Kind: EventChange, Line: string(line)})
+				// someone switched this client to another session
+				// (switch-client): the subscriptions hear nothing more
+				k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
+				go k.Close()
 			}
 			attached = true // the first one confirms the attach
 			readyOnce()
@@ -589,38 +790,18 @@ func (k *Control) read(r io.Reader) {
 				reason = "the session was closed or the client detached"
 			}
 			k.setReason("tmux: " + reason)
-			k.event(ControlEvent{Kind: EventChange, Line: string(line)})
+			k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 		case "%continue", "%client-session-changed", "%client-detached", "%paste-buffer-changed",
 			"%paste-buffer-deleted", "%subscription-changed", "%message", "%config-error",
 			"%window-renamed", "%session-renamed", "%session-window-changed", "%window-add":
-			// nothing that changes the target pane's text or life
+			// nothing that changes a pane's text or life
 		default:
 			// %layout-change, %window-close, %unlinked-window-close,
 			// %window-pane-changed, %pane-mode-changed, %sessions-changed,
-			// %unlinked-window-*, and anything newer tmux versions add: the
-			// pane may be gone or changed; let the caller look.
-			k.event(ControlEvent{Kind: EventChange, Line: string(line)})
+			// %unlinked-window-*, and anything newer tmux versions add: a
+			// pane may be gone or changed; let the subscribers look.
+			k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 		}
-	}
-}
-
-func (k *Control) output(pane string, data, line []byte) {
-	if pane != k.PaneID {
-		if !k.off[pane] && strings.HasPrefix(pane, "%") {
-			k.off[pane] = true
-			k.send(fmt.Sprintf("refresh-client -A '%s:off'", pane))
-		}
-		return
-	}
-	if k.opts.OnEvent == nil {
-		return
-	}
-	k.opts.OnEvent(ControlEvent{Kind: EventOutput, Data: DecodeOutput(data), Line: string(line)})
-}
-
-func (k *Control) event(e ControlEvent) {
-	if k.opts.OnEvent != nil {
-		k.opts.OnEvent(e)
 	}
 }
 
@@ -709,33 +890,48 @@ func (k *Control) Snapshot(ctx context.Context, specs ...CaptureSpec) (PaneInfo,
 // Command). id must be the watched pane. With it, *Control and *Client are
 // both a Snapshotter.
 func (k *Control) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
-	if id != k.PaneID {
+	if k.primary == nil || id != k.PaneID {
 		return PaneInfo{}, nil, nil, fmt.Errorf("tmux: the control client watches %s, not %s", k.PaneID, id)
 	}
-	cmds := [][]string{{"display-message", "-p", "-t", k.PaneID, paneFormat}}
+	return k.primary.SnapshotOptions(ctx, id, prefix, specs...)
+}
+
+// WatchDeath makes the client look, every deathEvery until it ends,
+// whether the watched pane died or left (see Subscription.WatchDeath).
+func (k *Control) WatchDeath() {
+	if k.primary != nil {
+		k.primary.WatchDeath()
+	}
+}
+
+// snapshotOptions runs a snapshot of pane id through the client: the
+// description, the captures and the options as one command line; sub (may
+// be nil) gets EventCommandDone.
+func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
+	cmds := [][]string{{"display-message", "-p", "-t", id, paneFormat}}
 	for _, s := range specs {
-		cmds = append(cmds, s.args(k.PaneID))
+		cmds = append(cmds, s.args(id))
 	}
 	if prefix != "" {
-		cmds = append(cmds, []string{"show-options", "-p", "-t", k.PaneID})
+		cmds = append(cmds, []string{"show-options", "-p", "-t", id})
 	}
-	outs, err := k.Command(ctx, cmds...)
+	outs, err := k.command(ctx, sub, cmds)
 	if err != nil {
 		if errors.Is(err, ErrPaneNotFound) {
-			return PaneInfo{}, nil, nil, &NotFoundError{Target: k.PaneID}
+			return PaneInfo{}, nil, nil, &NotFoundError{Target: id, Socket: k.socket}
 		}
 		return PaneInfo{}, nil, nil, err
 	}
 	p, err := parsePane(strings.TrimSuffix(outs[0], "\n"))
-	if err == errNoPane || (err == nil && p.ID != k.PaneID) {
-		return PaneInfo{}, nil, nil, &NotFoundError{Target: k.PaneID}
+	if err == errNoPane || (err == nil && p.ID != id) {
+		return PaneInfo{}, nil, nil, &NotFoundError{Target: id, Socket: k.socket}
 	}
 	if err != nil {
 		return PaneInfo{}, nil, nil, err
 	}
 	var opts map[string]string
 	if prefix != "" {
-		if opts, err = parseOptions(k.PaneID, outs[len(outs)-1], prefix); err != nil {
+		if opts, err = parseOptions(id, outs[len(outs)-1], prefix); err != nil {
 			return PaneInfo{}, nil, nil, err
 		}
 	}
@@ -744,7 +940,8 @@ func (k *Control) SnapshotOptions(ctx context.Context, id, prefix string, specs 
 
 // Snapshotter takes atomic snapshots of a pane (its description, captures
 // and user options in one command list): *Client starts a tmux process for
-// each, *Control runs them through an attached control client.
+// each (or runs them through a kept control client), *Control and
+// *Subscription run them through an attached control client.
 type Snapshotter interface {
 	SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error)
 }
@@ -752,4 +949,5 @@ type Snapshotter interface {
 var (
 	_ Snapshotter = (*Client)(nil)
 	_ Snapshotter = (*Control)(nil)
+	_ Snapshotter = (*Subscription)(nil)
 )

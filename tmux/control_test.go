@@ -103,8 +103,8 @@ func TestControlDeliversTargetOutputOnlyAndChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	clients := s.Clients()
-	if len(clients) != 1 || !strings.Contains(clients[0], "control-mode") || !strings.Contains(clients[0], "read-only") || !strings.Contains(clients[0], "ignore-size") {
-		t.Fatalf("clients during: %q", clients)
+	if len(clients) != 1 || !strings.Contains(clients[0], "control-mode") || strings.Contains(clients[0], "read-only") != tmux.ReadOnlyFlag(s.Client) || !strings.Contains(clients[0], "ignore-size") {
+		t.Fatalf("clients during (read-only flag expected: %v): %q", tmux.ReadOnlyFlag(s.Client), clients)
 	}
 	s.Tmux("send-keys", "-t", other, "-l", "noise-from-other")
 	s.Tmux("send-keys", "-t", p.ID, "-l", "h\u00e9llo \\ \x1b[1mbold")
@@ -124,6 +124,33 @@ func TestControlDeliversTargetOutputOnlyAndChangesNothing(t *testing.T) {
 		t.Errorf("layout changed:\n%s\nwas\n%s", after, before)
 	}
 	k.Close() // idempotent
+}
+
+// While panectl's control client is attached, typing into the session from
+// outside tmux (a script's `tmux send-keys`, panectl's own send-text) goes
+// on working. From tmux 3.7 on, send-keys refuses to run when its target
+// client is read-only, and a send-keys from outside tmux takes the most
+// recently active client as its target: panectl's client, were it
+// read-only (tmux commit 49bb43047). So from 3.7 on it attaches without
+// the read-only flag (it sends only commands that read either way).
+func TestControlLeavesTypingAlone(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	rec := newRecorder()
+	k, err := s.Client.Control(context.Background(), p, tmux.ControlOptions{OnEvent: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if out, err := s.TryTmux("send-keys", "-t", p.ID, "-l", "typed-from-outside"); err != nil {
+		t.Fatalf("send-keys while panectl's client is attached: %v %s", err, out)
+	}
+	if err := s.Client.SendText(context.Background(), p.ID, "typed-by-panectl", true); err != nil {
+		t.Fatalf("panectl's own typing while its client is attached: %v", err)
+	}
+	rec.waitFor(t, "both typed texts", func(r *recorder) bool {
+		return strings.Contains(r.out.String(), "typed-from-outside") && strings.Contains(r.out.String(), "typed-by-panectl")
+	})
 }
 
 func TestControlNoticesPaneDeath(t *testing.T) {

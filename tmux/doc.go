@@ -88,6 +88,43 @@
 // under the lock below 3.7 only; on 3.7 a half-identified `tmux -C` only
 // turns a server shutdown into a crash.
 //
+// # Clients kept between calls, and what tmux's control mode forbids
+//
+// A long-lived panectl process (the MCP server, watch, tasks --follow)
+// keeps one control client per session attached between calls
+// (control_keep.go), shared by every wait on that session through
+// subscriptions (control_sub.go), and detached after DefaultKeepIdle (5
+// minutes) with no use, when its session or server goes, and before the
+// process exits. Read-only commands of such a process (pane lookups,
+// captures, option reads) go through a kept client when one is attached,
+// so they start no tmux process. Two tmux defects shape how:
+//
+//   - Output of panes nobody waits on is paused (refresh-client -A
+//     %N:pause) and continued for the next wait, never switched off and on
+//     (%N:off, %N:on): tmux 3.2 to 3.6 keep output already queued for the
+//     client when a pane is switched off, drain the pane's buffer past it,
+//     and later write it from freed memory: a segfault in
+//     control_append_data, within a few toggles of a busy pane (tmux
+//     GitHub issue 5054, fixed in 3.7 by cae229cad). A pause drops the
+//     queued output. TestKeptClientTogglesBusyPaneSafely pins it.
+//   - From tmux 3.7 on the client attaches without the read-only flag:
+//     3.7's send-keys refuses to run when its target client is read-only,
+//     and a send-keys from outside tmux (a script's, panectl's own typing)
+//     targets the most recently active client of the most recently active
+//     session, often panectl's (tmux commit 49bb43047). The flag never
+//     restricted control-mode commands anyway; panectl sends its clients
+//     only commands that read (Control.Command refuses others).
+//     TestControlLeavesTypingAlone pins it on 3.7c.
+//
+// A third one is not reachable from panectl: respawn-pane leaves control
+// clients' offsets into the pane's old buffer (fixed after 3.7c, commit
+// 4714f478f); panectl respawns only the fresh, silent placeholder of a
+// background task, which has no output queued for anyone.
+//
+// `tmux -V` runs once per binary: its answer is cached under
+// $XDG_CACHE_HOME/panectl/tmux-version, keyed by the binary's path and file
+// identity (version_cache.go).
+//
 // Removing the workaround, once every supported tmux is 3.7 or later: raise
 // MinVersion to "3.7", delete controlproto.go, imsg.go (with imsg_test.go
 // and testdata/imsg-*, testdata/imsgcapture), socketlock.go and

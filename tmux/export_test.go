@@ -25,6 +25,10 @@ func AttachModeOf(c *Client) string {
 	return map[attachMode]string{attachProto: "proto", attachLocked: "locked", attachPlain: "plain"}[c.attachMode()]
 }
 
+// ReadOnlyFlag reports whether c's control clients attach with tmux's
+// read-only flag (below tmux 3.7).
+func ReadOnlyFlag(c *Client) bool { return readOnlyFlag(c.version()) }
+
 // StartExitHold starts a new pane's exit hold (hold.go) on its own: the
 // commands that set it (without -t) and release, which closes its guard as
 // panectl's death would.

@@ -49,6 +49,11 @@ type PaneInfo struct {
 	WindowActive bool   // window_active: its window is its session's current window
 	Attached     int    // session_attached: clients attached to its session
 	FocusEvents  bool   // the server option focus-events is on
+	WrapFlag     bool   // wrap_flag: autowrap mode (DECAWM) of the normal screen
+	InsertFlag   bool   // insert_flag: insert mode (IRM)
+	OriginFlag   bool   // origin_flag: origin mode (DECOM)
+	ScrollUpper  int    // scroll_region_upper: top row of the scrolling region
+	ScrollLower  int    // scroll_region_lower: bottom row of the scrolling region
 	Title        string // pane_title (free text, last field)
 }
 
@@ -59,6 +64,7 @@ var paneFields = []string{
 	"history_size", "history_limit", "cursor_x", "cursor_y", "alternate_on", "alternate_saved_y",
 	"pane_start_command",
 	"pane_active", "window_active", "session_attached", "focus-events",
+	"wrap_flag", "insert_flag", "origin_flag", "scroll_region_upper", "scroll_region_lower",
 	"pane_title",
 }
 
@@ -69,6 +75,52 @@ var paneFormat = func() string {
 	}
 	return strings.Join(parts, sep)
 }()
+
+// geometryFields are the fields of a pane description that say where its
+// output went (GeometryFormat): a slim display-message that reads no
+// process state (pane_current_command and pane_current_path read /proc),
+// for a wait that checks a stream of output against the pane.
+var geometryFields = []string{
+	"pane_id", "pane_pid", "pane_width", "pane_height", "pane_dead", "history_size", "history_limit",
+	"cursor_x", "cursor_y", "alternate_on", "wrap_flag", "insert_flag", "origin_flag",
+	"scroll_region_upper", "scroll_region_lower",
+}
+
+var geometryFormat = func() string {
+	parts := make([]string, len(geometryFields))
+	for i, f := range geometryFields {
+		parts[i] = "#{" + f + "}"
+	}
+	return strings.Join(parts, sep)
+}()
+
+// parseGeometry decodes one row of geometryFormat into the fields of a
+// PaneInfo it has (the others are zero). A malformed row is an error.
+func parseGeometry(row string) (PaneInfo, error) {
+	f := strings.Split(row, sep)
+	if len(f) == len(geometryFields) && f[0] == "" {
+		return PaneInfo{}, errNoPane
+	}
+	if len(f) != len(geometryFields) || !strings.HasPrefix(f[0], "%") {
+		return PaneInfo{}, fmt.Errorf("tmux returned a malformed pane row %q", row)
+	}
+	n := make([]int, len(f))
+	for i := 1; i < len(f); i++ {
+		if f[i] == "" {
+			continue
+		}
+		v, err := strconv.Atoi(f[i])
+		if err != nil {
+			return PaneInfo{}, fmt.Errorf("tmux returned a malformed pane row %q: %v", row, err)
+		}
+		n[i] = v
+	}
+	return PaneInfo{
+		ID: f[0], PID: n[1], Width: n[2], Height: n[3], Dead: f[4] == "1", HistorySize: n[5], HistoryLimit: n[6],
+		CursorX: n[7], CursorY: n[8], AlternateOn: f[9] == "1", WrapFlag: f[10] == "1", InsertFlag: f[11] == "1",
+		OriginFlag: f[12] == "1", ScrollUpper: n[13], ScrollLower: n[14],
+	}, nil
+}
 
 var errNoPane = errors.New("no pane")
 
@@ -103,7 +155,9 @@ func parsePane(row string) (PaneInfo, error) {
 		HistorySize: num(f[16]), HistoryLimit: num(f[17]),
 		CursorX: num(f[18]), CursorY: num(f[19]), AlternateOn: f[20] == "1", AltSavedY: num(f[21]),
 		StartCommand: f[22], Active: f[23] == "1", WindowActive: f[24] == "1",
-		Attached: num(f[25]), FocusEvents: f[26] == "on", Title: f[27],
+		Attached: num(f[25]), FocusEvents: f[26] == "on",
+		WrapFlag: f[27] == "1", InsertFlag: f[28] == "1", OriginFlag: f[29] == "1",
+		ScrollUpper: num(f[30]), ScrollLower: num(f[31]), Title: f[32],
 		DeadKnown: f[13] != "" || f[14] != "",
 	}
 	return p, bad

@@ -120,3 +120,33 @@ func TestNewClientChecksTmux(t *testing.T) {
 		t.Errorf("tmux 3.1c: %v; want ErrTooOld naming the version found, the minimum and how to install", err)
 	}
 }
+
+// A geometry row (Subscription.Describe, prefetches) parses into the fields
+// it names, and nothing tmux could print makes the parser panic.
+func FuzzParseGeometry(f *testing.F) {
+	f.Add(strings.Join([]string{"%3", "42", "80", "24", "0", "10", "2000", "5", "7", "0", "1", "0", "0", "0", "23"}, sep))
+	f.Add("")
+	f.Add("%1" + sep + "x")
+	f.Fuzz(func(t *testing.T, row string) {
+		p, err := parseGeometry(row)
+		if err == nil && !strings.HasPrefix(p.ID, "%") {
+			t.Fatalf("parsed %q into %+v", row, p)
+		}
+	})
+}
+
+func TestParseGeometry(t *testing.T) {
+	row := strings.Join([]string{"%3", "42", "80", "24", "1", "10", "2000", "5", "7", "1", "1", "0", "1", "2", "20"}, sep)
+	p, err := parseGeometry(row)
+	want := PaneInfo{ID: "%3", PID: 42, Width: 80, Height: 24, Dead: true, HistorySize: 10, HistoryLimit: 2000,
+		CursorX: 5, CursorY: 7, AlternateOn: true, WrapFlag: true, OriginFlag: true, ScrollUpper: 2, ScrollLower: 20}
+	if err != nil || p != want {
+		t.Fatalf("parseGeometry = %+v, %v; want %+v", p, err, want)
+	}
+	if _, err := parseGeometry(strings.Repeat(sep, len(geometryFields)-1)); err != errNoPane {
+		t.Errorf("empty row: %v, want errNoPane", err)
+	}
+	if _, err := parseGeometry("%3" + sep + "x"); err == nil {
+		t.Error("a short row parsed")
+	}
+}

@@ -7,13 +7,16 @@
 // terminal stream (WatchTerminal).
 //
 // The waits on a pane (text, quiet, turn, run, watch) are event-driven:
-// Watch attaches a short-lived, read-only tmux control-mode client
-// (tmux.Control: output enabled for the target pane only, ignoring size,
-// detached before the wait returns) that reports the pane's output, its
-// death and the server going away as they happen; a capture through that
-// client confirms what the screen shows. When the client cannot attach, a
-// wait polls with an adaptive interval and says so in its note
-// ("polling: ..."). WaitTask waits on the task's tmux wait-for channel,
+// Watch subscribes to the pane through a tmux control-mode client
+// (tmux.Client.Subscribe: a client of the wait's own, attached for it and
+// detached before it returns, or, in a long-lived process, the session's
+// client kept between calls) that reports the pane's output, its death and
+// the server going away as they happen; a capture through that client
+// confirms what the screen shows. WaitForText decides on the output stream
+// itself (pane.Stream) and captures only where the stream cannot say what
+// a capture would (see WaitForText). When the client cannot attach, a wait
+// polls with an adaptive interval and says so in its note ("polling:
+// ..."). WaitTask waits on the task's tmux wait-for channel,
 // which the task's supervisor signals once it has recorded the end, and
 // looks at the record once a second besides; FollowTasks does the same on
 // the channel every supervisor signals (pane.TasksChannel). Nothing here starts tmux processes

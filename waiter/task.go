@@ -252,6 +252,14 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		if err != nil {
 			return "", err
 		}
+		for _, t := range tasks {
+			if t.Pane.SessionID != "" {
+				// a client kept on the task session answers the next
+				// listings (a long-lived process keeps one: KeepControl)
+				_ = c.KeepAttached(ctx, t.Pane.SessionID)
+				break
+			}
+		}
 		if stop, err := report(tasks); err != nil {
 			return "", err
 		} else if stop {

@@ -77,7 +77,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	if tmux.WouldSendFocus(p) {
 		res.Note = "polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)"
 	} else {
-		k, err := c.Control(ctx, p, tmux.ControlOptions{OnEvent: w.q.push})
+		k, err := c.Subscribe(ctx, p, w.q.push)
 		switch {
 		case err == nil:
 			w.k = k
@@ -173,7 +173,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 
 type termWatch struct {
 	c        *tmux.Client
-	k        *tmux.Control // nil: polling
+	k        *tmux.Subscription // nil: polling
 	id, tid  string
 	emit     func(pane.SessionUpdate) error
 	q        *termQueue
@@ -209,7 +209,7 @@ func (w *termWatch) chunks(data []byte) error {
 // a changed screen is sent as a new snapshot.
 func (w *termWatch) look(ctx context.Context) (tmux.PaneInfo, error) {
 	if w.k != nil {
-		info, err := w.k.Pane(ctx)
+		info, _, _, err := w.k.SnapshotOptions(ctx, w.id, "")
 		if err == nil || ctx.Err() != nil {
 			return info, err
 		}
@@ -342,7 +342,7 @@ func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error)
 	var info tmux.PaneInfo
 	var err error
 	if w.k != nil {
-		info, err = w.k.Pane(ctx)
+		info, _, _, err = w.k.SnapshotOptions(ctx, w.id, "")
 	} else {
 		info, err = w.c.Pane(ctx, w.id)
 	}
@@ -354,7 +354,7 @@ func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error)
 		var got tmux.PaneInfo
 		var texts []string
 		if w.k != nil {
-			got, texts, err = w.k.Snapshot(ctx, specs...)
+			got, texts, _, err = w.k.SnapshotOptions(ctx, w.id, "", specs...)
 			if err == nil {
 				w.q.dropBeforeMark()
 			}

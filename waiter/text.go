@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -32,7 +33,7 @@ type TextOptions struct {
 	HasStart bool          // Cursor is set (else the wait starts now)
 	MaxLines int           // newest lines kept in the result
 	// Pane is the pane as just described (optional): it saves a tmux call
-	// at the start; every read still checks it.
+	// at the start when the wait has a cursor; every read still checks it.
 	Pane tmux.PaneInfo
 }
 
@@ -55,6 +56,20 @@ type TextResult struct {
 // the echo of text panectl typed (the pane's echo ledger) never match.
 // Errors: tmux errors (ErrNoServer when the server goes away, a
 // *tmux.NotFoundError when the pane is unknown at the start), pane.ErrBadCursor.
+//
+// The wait reads the pane once through its control client (a capture
+// aligned with the output stream) and then follows the pane through the
+// %output bytes as they arrive (pane.Stream): a line is matched on the
+// stream as soon as it is there, and the match is confirmed by one
+// command through the client that reads the pane's description and echo
+// ledger (no capture): the ledger says whether the line is the echo of
+// typed text (a panectl process may have typed since the last look), the
+// description that the pane is where the stream says (cursor, history,
+// size, modes). Where the stream cannot say what a capture would (output
+// that moves the cursor to another row, the alternate screen, a clear, a
+// pause that lost output, the description disagreeing, the pane changed or
+// died), the wait reads the pane again with a capture, as a wait without a
+// stream does on every change, and follows the stream from there.
 func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	start := time.Now()
 	cur := opt.Cursor
@@ -62,27 +77,29 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	exited := func(err error) (TextResult, error) {
 		return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err), Elapsed: time.Since(start)}, nil
 	}
-	if info.ID != opt.PaneID {
-		var err error
-		if info, err = c.Pane(ctx, opt.PaneID); err != nil {
-			return TextResult{}, err
-		}
-	}
-	// The wait's start is taken before attaching (one tmux process), so
-	// output that comes while the control client attaches is after the
-	// cursor: the first check, right after attaching, reads it. Every later
-	// check goes through the control client.
-	if !opt.HasStart {
+	// The wait's start is taken before subscribing, so output that comes
+	// while the control client attaches is after the cursor: the first
+	// check, right after attaching, reads it. Every later check goes
+	// through the control client. Without a description of the pane, the
+	// start's snapshot describes it (one tmux call for both).
+	described := info.ID == opt.PaneID && info.SessionID != ""
+	switch {
+	case !opt.HasStart:
 		r, err := pane.Read(ctx, c, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info})
-		if gone(err) {
-			return exited(err)
+		if gone(err) && described {
+			return exited(err) // it was there a moment ago
 		}
 		if err != nil {
 			return TextResult{}, err
 		}
 		cur, info = r.Cursor, r.Pane
+	case !described:
+		var err error
+		if info, err = c.Pane(ctx, opt.PaneID); err != nil {
+			return TextResult{}, err
+		}
 	}
-	src, err := WatchPane(ctx, c, info)
+	src, err := watchPane(ctx, c, info, true)
 	if gone(err) {
 		return exited(err)
 	}
@@ -90,6 +107,10 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 		return TextResult{}, err
 	}
 	defer src.Close()
+	w := &textWait{c: c, src: src, opt: opt, cur: cur, info: info}
+	if sub := src.subscription(); sub != nil {
+		pane.Prefetch(sub) // the pane's geometry and ledger come with its output
+	}
 	deadline := start.Add(opt.Timeout)
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
@@ -98,60 +119,266 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	var last, lastChange time.Time
 	var seen TextResult // the last look, for a pane that vanishes
 	quiet := true       // no change came within minCheckGap of the one before
-	for {
+	look := true        // the next round reads the pane (else it follows the stream)
+	throttle := func() error {
 		if gap := time.Since(last); !quiet && gap < minCheckGap {
-			// output keeps coming: look at most every minCheckGap, so a
-			// flood does not turn into back-to-back checks competing with
-			// tmux for the CPU (the first change after a quiet spell is
-			// checked at once)
+			// output keeps coming: ask tmux at most every minCheckGap, so
+			// a flood does not turn into back-to-back checks competing
+			// with tmux for the CPU (the first change after a quiet spell
+			// is checked at once)
 			select {
 			case <-ctx.Done():
-				return TextResult{}, ctx.Err()
+				return ctx.Err()
 			case <-time.After(minCheckGap - gap):
 			}
 			lastChange = time.Now() // what came while throttled counts as now
+			look = w.follow() || look
 		}
 		last = time.Now()
-		res, done, err := checkText(ctx, c, src, opt, cur, &info)
+		return nil
+	}
+	for {
+		var res TextResult
+		var done, checked bool
+		var err error
+		switch {
+		case look || w.stream == nil:
+			if err := throttle(); err != nil {
+				return TextResult{}, err
+			}
+			res, done, err = w.capture(ctx)
+			checked = true
+		case w.candidate():
+			switch {
+			case w.fresh != nil:
+				// the pane as read right after the output: no tmux command
+				res, done, checked = w.decide(*w.fresh)
+			case w.prefetching():
+				// the pane's state after this output is on its way
+			default:
+				if err := throttle(); err != nil {
+					return TextResult{}, err
+				}
+				res, done, checked, err = w.confirm(ctx)
+			}
+			if !checked && w.stream == nil { // it could not say: read the pane
+				look = true
+				continue
+			}
+		}
 		if err != nil {
 			return res, err
 		}
-		res.Elapsed = time.Since(start)
-		if res.Outcome == OutcomeExited && res.Output == nil {
-			// the pane is gone with its lines: say what was seen last
-			res.Output, res.Truncated, res.LinesDropped = seen.Output, seen.Truncated, seen.LinesDropped
+		if checked {
+			res.Elapsed = time.Since(start)
+			if res.Outcome == OutcomeExited && res.Output == nil {
+				// the pane is gone with its lines: say what was seen last
+				res.Output, res.Truncated, res.LinesDropped = seen.Output, seen.Truncated, seen.LinesDropped
+			}
+			if res.Outcome != OutcomeExited {
+				// (a control client ends with its pane: no fallback to speak of)
+				res.Note = joinNotes(res.Note, src.Note())
+			}
+			if done {
+				return res, nil
+			}
+			seen = res
 		}
-		if res.Outcome != OutcomeExited {
-			// (a control client ends with its pane: no fallback to speak of)
-			res.Note = joinNotes(res.Note, src.Note())
-		}
-		if done {
-			return res, nil
-		}
-		seen = res
 		if !time.Now().Before(deadline) {
+			res = seen
+			res.Elapsed = time.Since(start)
 			res.Outcome = OutcomeTimeout
 			return res, nil
 		}
+		look = false
 	wait:
 		for {
 			select {
 			case <-ctx.Done():
-				return res, ctx.Err()
+				return seen, ctx.Err()
 			case <-timer.C:
 				deadline = time.Now() // one last look at the deadline
-				quiet = true
+				quiet, look = true, true
 				break wait
 			case <-src.Changed():
 				now := time.Now()
 				quiet = now.Sub(lastChange) >= minCheckGap
 				lastChange = now
+				look = w.follow()
 				break wait
 			case <-tick:
 				report(time.Since(start))
 			}
 		}
 	}
+}
+
+// Test hooks: followStream off makes every look a capture (a wait as it
+// was before streams); streamDecisions counts the decisions made on a
+// stream (no capture).
+var (
+	followStream    = true
+	streamDecisions atomic.Int64
+)
+
+// textWait is the state of one WaitForText between looks.
+type textWait struct {
+	c    *tmux.Client
+	src  *source
+	opt  TextOptions
+	cur  pane.Cursor
+	info tmux.PaneInfo // the pane as last seen: plans the next read
+
+	// stream follows the pane since the last capture (nil: none, or it
+	// gave up); frozenHits counts the frozen lines (below frozenChecked)
+	// that match a pattern, echo or not.
+	stream        *pane.Stream
+	frozenChecked int
+	frozenHits    int
+	// fresh is the pane's geometry and ledger read after the last output
+	// the stream was fed (a prefetch), nil when output came after it.
+	fresh *described
+}
+
+// described is the pane's geometry and echo ledger at a point of the
+// output stream.
+type described struct {
+	pane   tmux.PaneInfo
+	ledger pane.Ledger
+}
+
+// follow feeds the stream what came since the last look; it returns true
+// when the stream cannot say what a capture would (then the wait looks).
+func (w *textWait) follow() bool {
+	items, lost := w.src.take(false)
+	return w.apply(items, lost)
+}
+
+// apply feeds recorded events to the stream in order; it returns true
+// (and drops the stream) when the stream cannot say what a capture would:
+// output was lost, the pane may have changed otherwise, or the stream gave
+// up.
+func (w *textWait) apply(items []tmux.ControlEvent, lost bool) bool {
+	if w.stream == nil {
+		return true
+	}
+	for _, e := range items {
+		switch e.Kind {
+		case tmux.EventOutput:
+			w.stream.Feed(e.Data)
+			w.fresh = nil
+		case tmux.EventDescribed:
+			if e.Err == nil {
+				w.fresh = &described{e.Pane, pane.LedgerOf(e.Options)}
+			}
+		case tmux.EventChange, tmux.EventPause:
+			lost = true
+		}
+	}
+	if lost || w.stream.Invalid() != "" {
+		w.stream, w.fresh = nil, nil
+		return true
+	}
+	return false
+}
+
+// prefetching reports whether the pane's state after the output seen is
+// on its way (tmux.Subscription.Prefetch).
+func (w *textWait) prefetching() bool {
+	sub := w.src.subscription()
+	return sub != nil && sub.Prefetching()
+}
+
+// candidate reports whether a line of the stream after the cursor matches
+// a pattern or a stop pattern, the echo ledger aside: only then can the
+// wait end, and the ledger and the pane's state after the output decide.
+func (w *textWait) candidate() bool {
+	st := w.stream
+	matches := func(line string) bool {
+		if _, ok := w.opt.Stop.Match(line); ok {
+			return true
+		}
+		_, ok := w.opt.Match.Match(line)
+		return ok
+	}
+	for ; w.frozenChecked < st.FrozenLen(); w.frozenChecked++ {
+		if matches(st.Frozen(w.frozenChecked)) {
+			w.frozenHits++
+		}
+	}
+	if w.frozenHits > 0 {
+		return true
+	}
+	for _, l := range st.Open() {
+		if matches(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// capture reads everything after the cursor with a capture (through the
+// control client when attached) and decides; it seeds the stream.
+func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
+	w.stream, w.fresh, w.frozenChecked, w.frozenHits = nil, nil, 0, 0
+	sub := w.src.subscription()
+	res, done, r, err := checkText(ctx, w.c, w.src, w.opt, w.cur, &w.info, sub != nil)
+	_, lost := w.src.take(true) // what came before it is in the capture
+	if err == nil && !done && r.Stream != nil && sub != nil && w.src.subscription() == sub && followStream {
+		w.stream = r.Stream
+	}
+	if lost {
+		w.stream = nil
+	}
+	return res, done, err
+}
+
+// confirm reads the pane's geometry and echo ledger with one command
+// through the control client (no capture) and decides on the stream; ok
+// is false when the stream cannot say what a capture would (the stream is
+// then dropped).
+func (w *textWait) confirm(ctx context.Context) (TextResult, bool, bool, error) {
+	sub := w.src.subscription()
+	if sub == nil {
+		w.stream = nil
+		return TextResult{}, false, false, nil
+	}
+	info, ledger, err := pane.Describe(ctx, sub)
+	if err != nil {
+		if gone(err) {
+			return TextResult{Outcome: OutcomeExited, Cursor: w.cur, Note: goneNote(err)}, true, true, nil
+		}
+		w.stream = nil // (a client that ended meanwhile: a capture says why)
+		return TextResult{}, false, false, nil
+	}
+	items, lost := w.src.take(true)
+	if w.apply(items, lost) {
+		return TextResult{}, false, false, nil
+	}
+	res, done, ok := w.decide(described{info, ledger})
+	return res, done, ok, nil
+}
+
+// decide decides on the stream's lines with the pane's geometry and echo
+// ledger read after them; ok is false (and the stream dropped) when the
+// pane is not where the stream says (then only a capture can say).
+func (w *textWait) decide(d described) (TextResult, bool, bool) {
+	st := w.stream
+	if !st.Check(d.pane) {
+		w.stream, w.fresh = nil, nil
+		return TextResult{}, false, false
+	}
+	if d.ledger.HasPlaces() {
+		// the echo of typed text is also discounted by where it landed
+		// (rows, prompts): only a capture can say which lines those are
+		w.stream, w.fresh = nil, nil
+		return TextResult{}, false, false
+	}
+	w.info = d.pane
+	streamDecisions.Add(1)
+	r := pane.ReadResult{Lines: st.Lines(), Cursor: st.Cursor(), DroppedExact: true, Pane: d.pane, Ledger: d.ledger}
+	res, done := decideText(w.opt, r)
+	return res, done, true
 }
 
 // read is pane.Read through the source's control client when one is
@@ -183,16 +410,26 @@ func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (
 
 // checkText reads everything after cur once (one snapshot when info holds
 // the pane as last seen, through the control client when attached; info is
-// updated) and looks for a match.
-func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo) (TextResult, bool, error) {
-	r, err := read(ctx, c, src, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true})
+// updated) and looks for a match. With stream, the read also seeds a
+// pane.Stream (r.Stream).
+func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo, stream bool) (TextResult, bool, pane.ReadResult, error) {
+	r, err := read(ctx, c, src, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true, Stream: stream})
 	if err != nil {
 		if gone(err) {
-			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err)}, true, nil
+			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err)}, true, r, nil
 		}
-		return TextResult{}, false, err
+		return TextResult{}, false, r, err
 	}
 	*info = r.Pane
+	res, done := decideText(opt, r)
+	return res, done, r, nil
+}
+
+// decideText looks for a match in the lines of a read (a capture's, or a
+// stream's): the first line that matches a stop pattern or a pattern and is
+// not the echo of typed input (the read's ledger, by text and by place)
+// ends the wait.
+func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
 	for i, line := range r.Lines {
@@ -223,18 +460,26 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 	if res.Discounted > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d line(s) matched but were discounted as the echo of typed input", res.Discounted))
 	}
-	if n := opt.Match.TimedOut + opt.Stop.TimedOut; n > 0 {
+	if n := timedOut(opt.Match) + timedOut(opt.Stop); n > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d regex match(es) were abandoned after %v", n, MatchTimeout))
 	}
 	if res.Outcome != "" {
-		return res, true, nil
+		return res, true
 	}
 	if r.Pane.Dead {
 		res.Outcome = OutcomeExited
 		res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", r.Pane.DeadStatus))
-		return res, true, nil
+		return res, true
 	}
-	return res, false, nil
+	return res, false
+}
+
+// timedOut is m.TimedOut (0 for no matcher: Stop may be nil).
+func timedOut(m *Matcher) int {
+	if m == nil {
+		return 0
+	}
+	return m.TimedOut
 }
 
 // gone reports whether err means the pane the wait saw alive at its start

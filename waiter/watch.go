@@ -15,7 +15,7 @@ import (
 type Source interface {
 	Changed() <-chan struct{} // receives when the pane may have changed (coalesced)
 	Note() string             // how changes are detected, when worth saying ("polling: ...")
-	Close()                   // stops watching; a control client is detached before Close returns
+	Close()                   // stops watching; a control client of the wait's own is detached before Close returns (a kept one stays)
 	// Via is the attached control client, through which snapshots start no
 	// tmux process and are aligned with the change stream (a change that
 	// happened before a snapshot through Via is in it and does not signal
@@ -30,12 +30,13 @@ const (
 	pollMax = 250 * time.Millisecond
 )
 
-// Watch returns the change source for pane id: a short-lived control-mode
-// client (tmux.Control) that reports the pane's output, its death (a silent
-// one under remain-on-exit within about half a second, see
-// Control.WatchDeath) and the server going away as they happen; polling
-// with an adaptive interval when the client cannot attach, reported by
-// Note. Errors: tmux errors when the
+// Watch returns the change source for pane id: a subscription to the pane
+// through a control-mode client (tmux.Client.Subscribe: the session's kept
+// client in a long-lived process, else a client of the wait's own) that
+// reports the pane's output, its death (a silent one under remain-on-exit
+// within about half a second, see Subscription.WatchDeath) and the server
+// going away as they happen; polling with an adaptive interval when the
+// client cannot attach, reported by Note. Errors: tmux errors when the
 // pane or server is gone.
 func Watch(ctx context.Context, c *tmux.Client, id string) (Source, error) {
 	p, err := c.Pane(ctx, id)
@@ -47,12 +48,18 @@ func Watch(ctx context.Context, c *tmux.Client, id string) (Source, error) {
 
 // WatchPane is Watch for a pane already described.
 func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, error) {
-	s := &source{ch: make(chan struct{}, 1), stop: make(chan struct{})}
+	return watchPane(ctx, c, p, false)
+}
+
+// watchPane is WatchPane; with record, the source also keeps the events
+// in order for the wait to take (take, takeThroughDone).
+func watchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, record bool) (*source, error) {
+	s := &source{ch: make(chan struct{}, 1), stop: make(chan struct{}), record: record}
 	if tmux.WouldSendFocus(p) {
 		s.poll("polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)")
 		return s, nil
 	}
-	k, err := c.Control(ctx, p, tmux.ControlOptions{OnEvent: s.event})
+	sub, err := c.Subscribe(ctx, p, s.event)
 	if err != nil {
 		if errors.Is(err, tmux.ErrNoServer) || ctx.Err() != nil {
 			return nil, err
@@ -60,41 +67,67 @@ func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, er
 		s.poll("polling: " + err.Error())
 		return s, nil
 	}
-	k.WatchDeath() // a silent death under remain-on-exit sends nothing else
+	sub.WatchDeath() // a silent death under remain-on-exit sends nothing else
 	s.mu.Lock()
-	s.k = k
+	s.sub = sub
 	s.mu.Unlock()
 	go func() {
 		select {
 		case <-s.stop:
-		case <-k.Done():
+		case <-sub.Done():
 			// the session or the server went away, or the client was
 			// killed: look now (the capture tells which), then poll in
 			// case the pane lives on (a window linked elsewhere)
 			s.signal()
-			s.poll("polling: control mode unavailable: the control client ended (" + k.Reason() + ")")
+			s.poll("polling: control mode unavailable: the control client ended (" + sub.Reason() + ")")
 		}
 	}()
 	return s, nil
 }
 
-// source is a control-mode client with a polling fallback.
+// source is a control-mode subscription with a polling fallback.
 type source struct {
 	ch   chan struct{}
 	stop chan struct{}
 	once sync.Once
-	k    *tmux.Control
+	sub  *tmux.Subscription
 
 	mu      sync.Mutex
 	note    string
 	polling bool
+
+	// record: the events are kept, in order, until the wait takes them.
+	record bool
+	qmu    sync.Mutex
+	q      []tmux.ControlEvent
+	qbytes int
+	lost   bool // more output than maxQueue came before the wait took it
 }
+
+// maxQueue bounds the output a source keeps for its wait; beyond it the
+// output is dropped and the wait reads the pane instead.
+const maxQueue = 4 << 20
 
 // event handles a control-mode event (on the client's reading goroutine).
 // The output of a command through the client (a snapshot) comes after every
 // change that is in it: a pending signal for those changes is dropped, so a
 // snapshot is not followed by a redundant one.
 func (s *source) event(e tmux.ControlEvent) {
+	if s.record {
+		s.qmu.Lock()
+		switch {
+		case e.Kind == tmux.EventOutput && s.qbytes+len(e.Data) > maxQueue:
+			s.lost = true
+		case e.Kind == tmux.EventOutput:
+			e.Data = append([]byte(nil), e.Data...)
+			s.qbytes += len(e.Data)
+			s.q = append(s.q, e)
+		default:
+			e.Line = ""
+			s.q = append(s.q, e)
+		}
+		s.qmu.Unlock()
+	}
 	if e.Kind == tmux.EventCommandDone {
 		s.mu.Lock()
 		polling := s.polling
@@ -107,7 +140,36 @@ func (s *source) event(e tmux.ControlEvent) {
 		}
 		return
 	}
+	if s.record && e.DescribeFollows {
+		return // the description that follows wakes the wait, with this output before it
+	}
 	s.signal()
+}
+
+// take returns the recorded events, in order (with throughDone, only
+// those up to the last EventCommandDone, of the command that just
+// returned, leaving the later ones), and whether output was dropped
+// because the wait did not take it in time.
+func (s *source) take(throughDone bool) ([]tmux.ControlEvent, bool) {
+	s.qmu.Lock()
+	defer s.qmu.Unlock()
+	n := len(s.q)
+	if throughDone {
+		n = 0
+		for i, e := range s.q {
+			if e.Kind == tmux.EventCommandDone {
+				n = i + 1
+			}
+		}
+	}
+	out := append([]tmux.ControlEvent(nil), s.q[:n]...)
+	for _, e := range out {
+		s.qbytes -= len(e.Data)
+	}
+	lost := s.lost
+	s.lost = false
+	s.q = append(s.q[:0], s.q[n:]...)
+	return out, lost
 }
 
 func (s *source) signal() {
@@ -149,12 +211,21 @@ func (s *source) pollLoop() {
 func (s *source) Changed() <-chan struct{} { return s.ch }
 
 func (s *source) Via() tmux.Snapshotter {
+	if sub := s.subscription(); sub != nil {
+		return sub
+	}
+	return nil
+}
+
+// subscription is the source's subscription while events come through it
+// (nil while polling).
+func (s *source) subscription() *tmux.Subscription {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.k == nil || s.polling {
+	if s.sub == nil || s.polling {
 		return nil
 	}
-	return s.k
+	return s.sub
 }
 
 func (s *source) Note() string {
@@ -166,8 +237,8 @@ func (s *source) Note() string {
 func (s *source) Close() {
 	s.once.Do(func() {
 		close(s.stop)
-		if s.k != nil {
-			s.k.Close()
+		if s.sub != nil {
+			s.sub.Close()
 		}
 	})
 }

@@ -1,0 +1,310 @@
+package tmux
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A long-lived panectl process (the MCP server, watch, tasks --follow)
+// keeps its control clients attached between calls (KeepControl): one per
+// session, attached by the first wait on one of its panes and shared by
+// every later one, so a wait starts with no attach and no tmux process, and
+// ends with no detach. A kept client is detached after KeepIdle with
+// no use (no subscription and no command through it), when its session or
+// the server goes away, and by Close, which the process calls before it
+// exits. Read-only commands of the client that would start a tmux process
+// (a pane lookup, a capture, reading options) go through a kept client
+// instead whenever one is attached (RunList).
+
+// DefaultKeepIdle is how long a kept control client stays attached with
+// no use before it is detached.
+const DefaultKeepIdle = 5 * time.Minute
+
+// keeper holds the kept clients of one Client.
+type keeper struct {
+	idle time.Duration
+
+	mu       sync.Mutex
+	sessions map[string]*kept // by session id
+	closed   bool
+}
+
+// kept is one session's kept client.
+type kept struct {
+	k        *Control
+	ready    chan struct{} // closed once attached (or failed: k nil, err set)
+	err      error
+	users    int       // open subscriptions
+	lastUse  time.Time // the last subscription closed or command ran
+	idleTime *time.Timer
+}
+
+// KeepControl makes c keep control clients attached between calls (see
+// above), each detached after idle with no use (0: DefaultKeepIdle). The
+// process must call Close before it exits.
+func (c *Client) KeepControl(idle time.Duration) {
+	if idle <= 0 {
+		idle = DefaultKeepIdle
+	}
+	c.keep = &keeper{idle: idle, sessions: map[string]*kept{}}
+}
+
+// Close detaches every kept client (at once, in parallel) and stops
+// keeping. Safe to call on a client that keeps nothing, and more than once.
+func (c *Client) Close() {
+	kp := c.keep
+	if kp == nil {
+		return
+	}
+	kp.mu.Lock()
+	kp.closed = true
+	var all []*Control
+	for _, e := range kp.sessions {
+		if e.idleTime != nil {
+			e.idleTime.Stop()
+		}
+		if e.k != nil {
+			all = append(all, e.k)
+		}
+	}
+	kp.sessions = map[string]*kept{}
+	kp.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, k := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.Close()
+		}()
+	}
+	wg.Wait()
+}
+
+// Subscribe subscribes to pane p's events (see Control.Subscribe) through
+// a control client attached to p's session: the session's kept client when
+// c keeps them (attached now if there is none), else a client of the
+// subscription's own, detached by its Close. ctx bounds the attach.
+// Errors as Control.
+func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent)) (*Subscription, error) {
+	if c.keep == nil {
+		k, err := c.attachSession(ctx, p.SessionID, ControlOptions{}, &Subscription{PaneID: p.ID, fn: fn})
+		if err != nil {
+			return nil, err
+		}
+		k.PaneID = p.ID
+		s := k.primary
+		s.release = k.Close
+		return s, nil
+	}
+	for try := 0; ; try++ {
+		e, err := c.keep.get(ctx, c, p.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		s, err := e.k.Subscribe(p.ID, fn)
+		if errors.Is(err, ErrControlClosed) && try < 2 {
+			c.keep.drop(p.SessionID, e)
+			continue // it ended just now: attach another
+		}
+		if err != nil {
+			c.keep.release(p.SessionID, e)
+			return nil, err
+		}
+		s.release = func() { c.keep.release(p.SessionID, e) }
+		return s, nil
+	}
+}
+
+// KeepAttached makes sure a kept client is attached to session (an id,
+// "$N"), so that read-only commands go through it rather than start tmux
+// processes. It does nothing when c keeps no clients; errors are those of
+// the attach.
+func (c *Client) KeepAttached(ctx context.Context, session string) error {
+	if c.keep == nil {
+		return nil
+	}
+	e, err := c.keep.get(ctx, c, session)
+	if err != nil {
+		return err
+	}
+	c.keep.release(session, e)
+	return nil
+}
+
+// get returns session's kept client, attaching it when there is none, with
+// one more user.
+func (kp *keeper) get(ctx context.Context, c *Client, session string) (*kept, error) {
+	kp.mu.Lock()
+	if kp.closed {
+		kp.mu.Unlock()
+		return nil, ErrControlClosed
+	}
+	e := kp.sessions[session]
+	if e != nil && e.k != nil {
+		select {
+		case <-e.k.done:
+			delete(kp.sessions, session) // ended (session gone, server gone)
+			e = nil
+		default:
+		}
+	}
+	if e == nil {
+		e = &kept{ready: make(chan struct{})}
+		kp.sessions[session] = e
+		e.users++
+		kp.mu.Unlock()
+		// the client outlives the call that attaches it: ctx bounds the
+		// attach only
+		k, err := c.attachSession(ctx, session, ControlOptions{})
+		if k != nil {
+			// no call waits on its detach: it can wait for tmux's goodbye
+			k.mu.Lock()
+			k.quick = false
+			k.mu.Unlock()
+		}
+		kp.mu.Lock()
+		e.k, e.err = k, err
+		close(e.ready)
+		if err != nil {
+			if kp.sessions[session] == e {
+				delete(kp.sessions, session)
+			}
+			kp.mu.Unlock()
+			return nil, err
+		}
+		if kp.closed {
+			kp.mu.Unlock()
+			k.Close()
+			return nil, ErrControlClosed
+		}
+		go kp.watchEnd(session, e)
+		kp.mu.Unlock()
+		return e, nil
+	}
+	e.users++
+	if e.idleTime != nil {
+		e.idleTime.Stop()
+		e.idleTime = nil
+	}
+	kp.mu.Unlock()
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		kp.release(session, e)
+		return nil, ctx.Err()
+	}
+	if e.err != nil {
+		kp.release(session, e)
+		return nil, e.err
+	}
+	return e, nil
+}
+
+// watchEnd forgets a kept client once it has ended.
+func (kp *keeper) watchEnd(session string, e *kept) {
+	<-e.k.done
+	kp.drop(session, e)
+}
+
+// drop forgets e if it is still session's kept client.
+func (kp *keeper) drop(session string, e *kept) {
+	kp.mu.Lock()
+	defer kp.mu.Unlock()
+	if kp.sessions[session] == e {
+		delete(kp.sessions, session)
+		if e.idleTime != nil {
+			e.idleTime.Stop()
+		}
+	}
+}
+
+// release ends one user's hold on e; the last one starts the idle timer.
+func (kp *keeper) release(session string, e *kept) {
+	kp.mu.Lock()
+	defer kp.mu.Unlock()
+	e.users--
+	e.lastUse = time.Now()
+	if e.users > 0 || kp.sessions[session] != e || e.k == nil {
+		return
+	}
+	kp.armIdle(session, e)
+}
+
+// armIdle (kp.mu held) detaches e after kp.idle with no use.
+func (kp *keeper) armIdle(session string, e *kept) {
+	if e.idleTime != nil {
+		e.idleTime.Stop()
+	}
+	e.idleTime = time.AfterFunc(kp.idle, func() {
+		kp.mu.Lock()
+		if kp.sessions[session] != e || e.users > 0 {
+			kp.mu.Unlock()
+			return
+		}
+		if left := kp.idle - time.Since(e.lastUse); left > 0 {
+			e.idleTime.Reset(left) // used through RunList meanwhile
+			kp.mu.Unlock()
+			return
+		}
+		delete(kp.sessions, session)
+		kp.mu.Unlock()
+		e.k.Close()
+	})
+}
+
+// any returns a kept client that is attached, marking it used; nil when
+// there is none.
+func (kp *keeper) any() *Control {
+	kp.mu.Lock()
+	defer kp.mu.Unlock()
+	for _, e := range kp.sessions {
+		if e.k == nil {
+			continue
+		}
+		select {
+		case <-e.k.done:
+			continue
+		default:
+		}
+		e.lastUse = time.Now()
+		return e.k
+	}
+	return nil
+}
+
+// viaKept runs a command list through a kept client when c keeps one and
+// every command only reads (see commandLine); ok is false when it did not
+// (then the caller starts a tmux process). The output is each command's
+// output, concatenated, as a tmux process prints it.
+func (c *Client) viaKept(ctx context.Context, cmds []Command) (out string, ok bool, err error) {
+	if c.keep == nil {
+		return "", false, nil
+	}
+	k := c.keep.any()
+	if k == nil {
+		return "", false, nil
+	}
+	list := make([][]string, len(cmds))
+	for i, cmd := range cmds {
+		list[i] = cmd
+	}
+	if _, err := commandLine(list); err != nil {
+		return "", false, nil
+	}
+	outs, err := k.Command(ctx, list...)
+	if errors.Is(err, ErrControlClosed) {
+		return "", false, nil // it ended just now: a process will do
+	}
+	if err != nil {
+		var te *Error
+		if errors.As(err, &te) {
+			// as a tmux process reports it: the whole list's arguments
+			te.Args = append([]string{"-S", c.Server.Socket}, CommandList(cmds).argv()...)
+		}
+		return "", true, err
+	}
+	return strings.Join(outs, ""), true, nil
+}

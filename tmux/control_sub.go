@@ -1,0 +1,314 @@
+package tmux
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// One control client serves every wait on its session: each wait holds a
+// Subscription to its pane, and the client routes each notification to the
+// subscriptions it concerns. Output is delivered per pane while a pane has
+// subscriptions (reference counted); a pane with none has its output
+// paused the first time it speaks (refresh-client -A %N:pause), and
+// continued (%N:continue) when a subscription for it arrives. Notifications
+// that may concern any pane (layout changes, windows closed, the client
+// ending) go to every subscription.
+//
+// Pausing, not switching off (%N:off, %N:on): tmux 3.2 to 3.6 keep the
+// output already queued for the client when a pane is switched off, drain
+// the pane's buffer past it, and later write it from memory that is gone:
+// the server crashes (a segfault in control_append_data, seen here within
+// a few toggles of a pane that prints all the time; tmux GitHub issue 5054,
+// fixed in 3.7 by cae229cad). A pause drops the queued output
+// (control_pause_pane), and continuing starts from the pane's current
+// offset, as switching on does. TestKeptClientTogglesBusyPaneSafely pins
+// it.
+
+// Subscription is one caller's interest in one pane's events through a
+// control client: its output, pauses, changes, and the completion of the
+// commands it sends (EventCommandDone), in the order tmux wrote them.
+type Subscription struct {
+	// PaneID is the subscribed pane.
+	PaneID string
+
+	k      *Control
+	fn     func(ControlEvent)
+	closed atomic.Bool
+	// release ends the subscription's hold on its client (a kept client
+	// counts its users; a client of its own is detached).
+	release func()
+	once    sync.Once
+	// deathWatch: the client looks whether the pane died (WatchDeath);
+	// guarded by k.mu.
+	deathWatch bool
+	// prefetch: with Prefetch, the option prefix to read with the
+	// description after output; prefetching says one is in flight, and
+	// prefetchAt when the last was sent. Guarded by k.mu.
+	prefetchOn  bool
+	prefetch    string
+	prefetching bool
+	prefetchAt  time.Time
+}
+
+// paneInterest is what a client knows of one pane: who subscribed, and
+// whether its output is paused. Guarded by Control.mu; subs is
+// replaced, never changed in place, so the reader may use it unlocked.
+type paneInterest struct {
+	subs []*Subscription
+	off  bool // paused by the client (no subscription wanted its output)
+}
+
+func (k *Control) interest(pane string) *paneInterest {
+	pi := k.panes[pane]
+	if pi == nil {
+		pi = &paneInterest{}
+		k.panes[pane] = pi
+	}
+	return pi
+}
+
+func (pi *paneInterest) add(s *Subscription) {
+	pi.subs = append(pi.subs[:len(pi.subs):len(pi.subs)], s)
+}
+
+func (pi *paneInterest) remove(s *Subscription) {
+	out := make([]*Subscription, 0, len(pi.subs))
+	for _, x := range pi.subs {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	pi.subs = out
+}
+
+// Subscribe adds a subscription for pane id (in the client's session) whose
+// events go to fn (on the reading goroutine; it must return quickly and
+// never block). A pane whose output was paused gets it back: the next
+// command sent through the subscription is after the continue, so a
+// snapshot taken through it is aligned with the output that follows.
+// Close ends the subscription (not the client).
+func (k *Control) Subscribe(id string, fn func(ControlEvent)) (*Subscription, error) {
+	if !strings.HasPrefix(id, "%") {
+		return nil, fmt.Errorf("tmux: %q is not a pane id", id)
+	}
+	s := &Subscription{PaneID: id, k: k, fn: fn}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.closed {
+		return nil, ErrControlClosed
+	}
+	pi := k.interest(id)
+	if pi.off {
+		pi.off = false
+		k.sendLocked(fmt.Sprintf("refresh-client -A '%s:continue'", id))
+	}
+	pi.add(s)
+	return s, nil
+}
+
+// Control is the client the subscription uses.
+func (s *Subscription) Control() *Control { return s.k }
+
+// Done is closed when the client has ended (see Control.Done).
+func (s *Subscription) Done() <-chan struct{} { return s.k.done }
+
+// Reason says why the client ended (see Control.Reason).
+func (s *Subscription) Reason() string { return s.k.Reason() }
+
+// Close ends the subscription: no event is delivered after it returns. The
+// client is detached if it was attached for this subscription alone
+// (Client.Control, or Client.Subscribe without KeepControl); a kept client
+// stays for the next caller. Safe to call more than once.
+func (s *Subscription) Close() {
+	s.once.Do(func() {
+		s.closed.Store(true)
+		k := s.k
+		k.mu.Lock()
+		if pi := k.panes[s.PaneID]; pi != nil {
+			pi.remove(s)
+		}
+		s.deathWatch = false
+		k.mu.Unlock()
+		if s.release != nil {
+			s.release()
+		}
+	})
+}
+
+func (s *Subscription) deliver(e ControlEvent) {
+	if s.fn != nil && !s.closed.Load() {
+		s.fn(e)
+	}
+}
+
+// Command is Control.Command for this subscription: EventCommandDone is
+// delivered to it, in stream order, before each command's result returns.
+func (s *Subscription) Command(ctx context.Context, cmds ...[]string) ([]string, error) {
+	return s.k.command(ctx, s, cmds)
+}
+
+// SnapshotOptions is Client.SnapshotOptions run through the client (no
+// tmux process is started), aligned with the subscription's events: every
+// EventOutput delivered before its EventCommandDone is in the snapshot,
+// every later one is not. id must be the subscribed pane.
+func (s *Subscription) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
+	if id != s.PaneID {
+		return PaneInfo{}, nil, nil, fmt.Errorf("tmux: the subscription is for %s, not %s", s.PaneID, id)
+	}
+	return s.k.snapshotOptions(ctx, s, id, prefix, specs...)
+}
+
+// output routes one %output notification.
+func (k *Control) output(pane string, data, line []byte) {
+	k.mu.Lock()
+	pi := k.panes[pane]
+	if pi == nil || len(pi.subs) == 0 {
+		if strings.HasPrefix(pane, "%") && (pi == nil || !pi.off) {
+			k.interest(pane).off = true
+			k.sendLocked(fmt.Sprintf("refresh-client -A '%s:pause'", pane))
+		}
+		k.mu.Unlock()
+		return
+	}
+	subs := pi.subs
+	// prefetch: a description for each subscription that wants one, sent
+	// before the event is delivered, so that tmux reads it while the wait
+	// wakes up to the output
+	now := time.Now()
+	follows := make([]bool, len(subs))
+	for i, s := range subs {
+		if s.prefetchOn && !s.prefetching && now.Sub(s.prefetchAt) >= prefetchGap {
+			s.sendDescribeLocked(now)
+		}
+		follows[i] = s.prefetching
+	}
+	k.mu.Unlock()
+	e := ControlEvent{Kind: EventOutput, Data: DecodeOutput(data), Line: string(line)}
+	for i, s := range subs {
+		e.DescribeFollows = follows[i]
+		s.deliver(e)
+	}
+}
+
+// prefetchGap is the least time between two prefetched descriptions of one
+// subscription: output that keeps coming gets one at most every
+// prefetchGap (a wait then asks itself, see Describe).
+const prefetchGap = 2 * time.Millisecond
+
+// Prefetch makes the client read the pane's geometry and its user options
+// whose names start with prefix (as Describe) whenever output of the pane
+// arrives (at most once every prefetchGap, one at a time), and deliver
+// them as an EventDescribed, in stream order: a wait that decides on the
+// output it has seen then has the pane's state after it without asking.
+func (s *Subscription) Prefetch(prefix string) {
+	s.k.mu.Lock()
+	s.prefetchOn, s.prefetch = true, prefix
+	s.k.mu.Unlock()
+}
+
+// Prefetching reports whether a prefetched description is on its way.
+func (s *Subscription) Prefetching() bool {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	return s.prefetching
+}
+
+// sendDescribeLocked sends a prefetch (k.mu held).
+func (s *Subscription) sendDescribeLocked(now time.Time) {
+	line, _ := commandLine(describeCommands(s.PaneID))
+	var p PaneInfo
+	var perr error
+	got := 0
+	ok := s.k.writeLocked(line, pendingBlock{fn: func(r blockResult) {
+		got++
+		if got == 1 {
+			if r.err == nil {
+				p, perr = parseGeometry(strings.TrimSuffix(r.out, "\n"))
+			} else {
+				perr = r.err
+			}
+			return
+		}
+		e := ControlEvent{Kind: EventDescribed, Pane: p, Err: perr}
+		if perr == nil && r.err == nil {
+			e.Options, e.Err = parseOptions(s.PaneID, r.out, s.prefetch)
+		} else if perr == nil {
+			e.Err = r.err
+		}
+		s.k.mu.Lock()
+		s.prefetching = false
+		s.k.mu.Unlock()
+		s.deliver(e)
+	}}, 2)
+	if ok {
+		s.prefetching, s.prefetchAt = true, now
+	}
+}
+
+// describeCommands read a pane's geometry and user options.
+func describeCommands(id string) [][]string {
+	return [][]string{{"display-message", "-p", "-t", id, geometryFormat}, {"show-options", "-p", "-t", id}}
+}
+
+// Describe reads the pane's geometry (only the PaneInfo fields of a
+// geometry: id, pid, size, dead, history size and limit, cursor, alternate
+// screen, wrap, insert and origin modes, scrolling region; no process
+// state) and its user options whose names start with prefix, with one
+// command line through the client, aligned with the subscription's events
+// like SnapshotOptions. An unknown pane is a *NotFoundError.
+func (s *Subscription) Describe(ctx context.Context, prefix string) (PaneInfo, map[string]string, error) {
+	outs, err := s.k.command(ctx, s, describeCommands(s.PaneID))
+	if err != nil {
+		if errors.Is(err, ErrPaneNotFound) {
+			return PaneInfo{}, nil, &NotFoundError{Target: s.PaneID, Socket: s.k.socket}
+		}
+		return PaneInfo{}, nil, err
+	}
+	p, err := parseGeometry(strings.TrimSuffix(outs[0], "\n"))
+	if err == errNoPane || (err == nil && p.ID != s.PaneID) {
+		return PaneInfo{}, nil, &NotFoundError{Target: s.PaneID, Socket: s.k.socket}
+	}
+	if err != nil {
+		return PaneInfo{}, nil, err
+	}
+	opts, err := parseOptions(s.PaneID, outs[1], prefix)
+	return p, opts, err
+}
+
+// paused handles %pause for pane: a subscribed pane is continued and its
+// subscribers told (output was lost); any other pane stays paused.
+func (k *Control) paused(pane string, line []byte) {
+	k.mu.Lock()
+	pi := k.panes[pane]
+	if pi == nil || len(pi.subs) == 0 {
+		if strings.HasPrefix(pane, "%") {
+			k.interest(pane).off = true
+		}
+		k.mu.Unlock()
+		return
+	}
+	subs := pi.subs
+	k.sendLocked(fmt.Sprintf("refresh-client -A '%s:continue'", pane))
+	k.mu.Unlock()
+	for _, s := range subs {
+		s.deliver(ControlEvent{Kind: EventPause, Line: string(line)})
+	}
+}
+
+// broadcast delivers e to every subscription of the client.
+func (k *Control) broadcast(e ControlEvent) {
+	k.mu.Lock()
+	var all []*Subscription
+	for _, pi := range k.panes {
+		all = append(all, pi.subs...)
+	}
+	k.mu.Unlock()
+	for _, s := range all {
+		s.deliver(e)
+	}
+}

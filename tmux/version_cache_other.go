@@ -1,0 +1,7 @@
+//go:build !linux
+
+package tmux
+
+// versionKey is "" where panectl does not read a file's identity: no
+// cache, `tmux -V` runs every time.
+func versionKey(string) string { return "" }
