@@ -236,8 +236,15 @@ func binaryVersion(bin string) (string, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-V")
 	cmd.WaitDelay = waitDelay
-	out, err := cmd.Output()
-	return strings.TrimSpace(string(out)), err
+	files, err := attachStreams(cmd, nil)
+	if err != nil {
+		return "", err
+	}
+	defer files.close()
+	if err := cmd.Run(); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(read(files.out)), nil
 }
 
 var (
