@@ -126,9 +126,9 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	defer stopTick()
 	var last, lastChange time.Time
 	var lagDue time.Time // when a wait on a journal looks again after a change
-	var seen TextResult // the last look, for a pane that vanishes
-	quiet := true       // no change came within minCheckGap of the one before
-	look := true        // the next round reads the pane (else it follows the stream)
+	var seen TextResult  // the last look, for a pane that vanishes
+	quiet := true        // no change came within minCheckGap of the one before
+	look := true         // the next round reads the pane (else it follows the stream)
 	throttle := func() error {
 		if gap := time.Since(last); !quiet && gap < minCheckGap {
 			// output keeps coming: ask tmux at most every minCheckGap, so
