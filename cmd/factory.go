@@ -115,6 +115,22 @@ func (f *Factory) Pane(ctx context.Context, target string) (*tmux.Client, tmux.P
 	return c, p, err
 }
 
+// keepAttached keeps a control client attached to p's session for the rest
+// of the command (Main's Close detaches it), for commands that look at a
+// pane many times (run, send-text --submit): the action lock, the preflight
+// and every look then go through it, not through a tmux process each. No
+// client is attached where it would send the pane a focus-in event
+// (tmux.WouldSendFocus); a failed attach leaves the looks to processes.
+func keepAttached(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) {
+	if tmux.WouldSendFocus(p) || p.SessionID == "" {
+		return
+	}
+	if !c.Keeping() {
+		c.KeepControl(tmux.DefaultKeepIdle)
+	}
+	_ = c.KeepAttached(ctx, p.SessionID)
+}
+
 // paneOrID is Pane for a target that needs looking up; a pane id (%N) is
 // returned as it is (p.ID only, normalized), with no tmux call: the
 // command's first snapshot describes the pane (and reports an unknown one).

@@ -250,9 +250,11 @@ func runCursor(ctx context.Context, f *Factory, in schema.PaneInput) (schema.Cur
 	if err != nil {
 		return schema.CursorOutput{}, err
 	}
-	cur, _, err := pane.Now(ctx, c, p.ID)
+	// (on a journaled pane the cursor carries the journal point too, so a
+	// later read from it loses nothing: pane.ReadAny)
+	r, err := pane.ReadAny(ctx, c, p, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1})
 	if err != nil {
 		return schema.CursorOutput{}, err
 	}
-	return schema.CursorOutput{PaneID: p.ID, Cursor: cur.Encode()}, nil
+	return schema.CursorOutput{PaneID: p.ID, Cursor: r.Cursor.Encode()}, nil
 }

@@ -186,6 +186,7 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 			return schema.RunOutput{}, usageErr(err) // refused before waiting for anything
 		}
 	}
+	keepAttached(ctx, c, p)
 	lock, err := pane.AcquireLock(ctx, c, p.ID, "run", deadline)
 	if err != nil {
 		return schema.RunOutput{}, err

@@ -139,6 +139,9 @@ func runSendText(ctx context.Context, f *Factory, in schema.SendTextInput) (sche
 			return schema.SendOutput{}, err
 		}
 	}
+	if in.Submit || in.WhenReady {
+		keepAttached(ctx, c, opt.Info) // (it looks at the pane many times)
+	}
 	opt.Action, opt.Text, opt.Submit = "send-text", in.Text, in.Submit
 	r, err := waiter.Send(ctx, c, opt)
 	if err != nil {

@@ -103,8 +103,11 @@ What reads it:
   - 'panectl task output tN' prints it as written; --compressed prints the
     compressed payload (ANSI removed, carriage-return redraws collapsed, runs
     of identical lines folded);
-  - capture and status on the pane: --cursor history and the cursors they
-    print read the journal (lines_dropped 0); other cursors read tmux's rows.
+  - capture, status and wait-for-text on the pane, and cursor: --cursor
+    history and the cursors capture and cursor print read the journal
+    (lines_dropped 0); other cursors read tmux's rows. A wait on the journal
+    discounts the echo of typed input by text only, and looks again 50 ms
+    after each change (the writer copies output a moment after tmux reads it).
     Journal lines are the text between newlines as a terminal leaves it on one
     row (escapes removed; CR, backspace, erase-in-line and column moves
     applied); full-screen programs are better read with screen.

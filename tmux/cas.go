@@ -7,29 +7,33 @@ import (
 )
 
 // CompareAndSetPaneOption sets the pane's user option name to new only when
-// its value is old ("" matches an unset option; new "" unsets it), and
-// returns the value it holds afterwards: new when the swap happened. The
-// test and the change are one tmux command list, run by the server without
-// any other client's command in between: if-shell -F evaluates the
-// comparison as a format (no shell is started) and runs the chosen command
-// at once, before the show-options that follows it (tmux(1), if-shell,
-// FORMATS "#{==:...}"). Values must be plain tokens (letters, digits, '.',
-// '_', '-'), which pass tmux's command and format parsers unchanged.
+// its value is old ("" matches an unset or empty option; new "" empties it),
+// and returns the value it holds afterwards: new when the swap happened. The
+// test and the change are one command: set-option -F expands the value as a
+// format when it sets it (tmux(1), set-option -F; FORMATS "#{?...}" and
+// "#{==:...}"), so the new value is new when the option is old and the
+// option's own value otherwise, with no other client's command in between;
+// a show-options in the same list reads the result. Values must be plain
+// tokens (letters, digits, '.', '_', '-'), which pass tmux's command and
+// format parsers unchanged. Both commands may go through a control client
+// (ownOptionWrite).
 func (c *Client) CompareAndSetPaneOption(ctx context.Context, id, name, old, new string) (string, error) {
 	if !strings.HasPrefix(name, "@") || !plainToken(name[1:]) || !plainToken(old) || !plainToken(new) || !strings.HasPrefix(id, "%") || !plainToken(id[1:]) {
 		return "", fmt.Errorf("compare-and-set of pane %s option %s: %q -> %q: not plain tokens", id, name, old, new)
 	}
-	set := "set-option -p -t " + id + " " + name + " " + new
-	if new == "" {
-		set = "set-option -p -u -t " + id + " " + name
-	}
 	out, err := c.RunList(ctx, nil,
-		Command{"if-shell", "-F", "-t", id, "#{==:#{" + name + "}," + old + "}", set},
+		Command{"set-option", "-p", "-t", id, "-F", name, casFormat(name, old, new)},
 		Command{"show-options", "-p", "-q", "-v", "-t", id, name})
 	if err != nil {
 		return "", c.notFound(id, err)
 	}
 	return strings.TrimSuffix(out, "\n"), nil
+}
+
+// casFormat is the format that expands to new when option name holds old,
+// else to the option's own value.
+func casFormat(name, old, new string) string {
+	return "#{?#{==:#{" + name + "}," + old + "}," + new + ",#{" + name + "}}"
 }
 
 // plainToken reports whether s holds only letters, digits, '.', '_' and '-'.

@@ -1,7 +1,6 @@
 package tmux
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -84,11 +83,13 @@ const (
 	// DefaultCallTimeout bounds one tmux command (and one command through
 	// a control client). A healthy server answers in milliseconds.
 	DefaultCallTimeout = 5 * time.Second
-	// waitDelay bounds how long Wait waits for the tmux client's pipes
+	// waitDelay bounds how long Wait waits for a tmux client's pipes
 	// after the process has exited or been killed. The client hands its
 	// stdin and stdout to the server (tmux passes them as file
 	// descriptors), so a stopped server keeps them open: without this
-	// bound, Wait would block until the server resumes.
+	// bound, Wait would block until the server resumes. (Commands get
+	// files, not pipes, output.go: this bounds the guard and control
+	// clients' pipes.)
 	waitDelay = 200 * time.Millisecond
 )
 
@@ -153,17 +154,14 @@ func (c *Client) exec(ctx context.Context, stdin []byte, limit time.Duration, ar
 	defer cancel()
 	started := time.Now()
 	cmd := c.command(callCtx, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
+	files, err := attachStreams(cmd, stdin) // (output.go: files, not pipes)
+	if err != nil {
+		return "", err
 	}
-	err := cmd.Run()
-	if err == nil || (errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success()) {
-		// (ErrWaitDelay after a clean exit: the server still held the
-		// client's pipes; what the client wrote is all there)
-		return stdout.String(), nil
+	defer files.close()
+	err = cmd.Run()
+	if err == nil {
+		return read(files.out), nil
 	}
 	if ctx.Err() == context.Canceled || (limit <= 0 && ctx.Err() != nil) {
 		return "", ctx.Err()
@@ -171,7 +169,7 @@ func (c *Client) exec(ctx context.Context, stdin []byte, limit time.Duration, ar
 	if callCtx.Err() != nil {
 		return "", &NotRespondingError{Socket: c.Server.Socket, Command: commandName(args), After: time.Since(started).Round(time.Millisecond)}
 	}
-	te := &Error{Args: append([]string{"-S", c.Server.Socket}, args...), ExitCode: -1, Stderr: strings.TrimSpace(stderr.String())}
+	te := &Error{Args: append([]string{"-S", c.Server.Socket}, args...), ExitCode: -1, Stderr: strings.TrimSpace(read(files.err))}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		te.ExitCode = ee.ExitCode()

@@ -34,10 +34,11 @@ import (
 // effect under it), so output is on by default and paused per pane.
 //
 // The client is read-only by construction: panectl sends it only commands
-// that read (display-message -p, capture-pane -p, show-options, list-panes)
-// and refresh-client for its own output flow; it never types, sets an
-// option, resizes or selects anything (readOnlyCommand is the list; Command
-// refuses anything else). tmux's own read-only flag (-r) gives no
+// that read (display-message -p, capture-pane -p, show-options, list-panes),
+// refresh-client for its own output flow, and writes of panectl's own pane
+// user options (@panectl_*: the echo ledger, the action lock; ownOptionWrite);
+// it never types, sets any other option, resizes or selects anything
+// (readOnlyCommand is the list; Command refuses anything else). tmux's own read-only flag (-r) gives no
 // protection in control mode (tmux checks it for keys, not for control-mode
 // commands), and from tmux 3.7 on it harms: send-keys refuses to run when
 // its target client is read-only, and a send-keys from a tmux process
@@ -235,8 +236,15 @@ func binaryVersion(bin string) (string, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-V")
 	cmd.WaitDelay = waitDelay
-	out, err := cmd.Output()
-	return strings.TrimSpace(string(out)), err
+	files, err := attachStreams(cmd, nil)
+	if err != nil {
+		return "", err
+	}
+	defer files.close()
+	if err := cmd.Run(); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(read(files.out)), nil
 }
 
 var (
@@ -528,6 +536,33 @@ var readOnlyCommand = map[string]bool{
 	"list-panes": true, "list-windows": true, "list-sessions": true,
 }
 
+// ownOptionWrite reports whether c only sets, unsets or compares-and-sets
+// one of panectl's own pane user options (@panectl_*) to a plain token
+// (tmux.CompareAndSetPaneOption, the echo ledger, the action lock):
+//
+//	set-option -p -t %N @panectl_NAME VALUE
+//	set-option -p -u -t %N @panectl_NAME
+//	set-option -p -t %N -F @panectl_NAME '#{?#{==:#{@panectl_NAME},OLD},NEW,#{@panectl_NAME}}'
+func ownOptionWrite(c []string) bool {
+	own := func(name string) bool { return strings.HasPrefix(name, "@panectl") && plainToken(name[1:]) }
+	pane := func(id string) bool { return len(id) > 1 && id[0] == '%' && plainToken(id[1:]) }
+	switch {
+	case len(c) == 6 && c[0] == "set-option" && c[1] == "-p" && c[2] == "-t":
+		return pane(c[3]) && own(c[4]) && plainToken(c[5])
+	case len(c) == 6 && c[0] == "set-option" && c[1] == "-p" && c[2] == "-u" && c[3] == "-t":
+		return pane(c[4]) && own(c[5])
+	case len(c) == 7 && c[0] == "set-option" && c[1] == "-p" && c[2] == "-t" && c[4] == "-F":
+		if !pane(c[3]) || !own(c[5]) {
+			return false
+		}
+		rest, ok := strings.CutPrefix(c[6], "#{?#{==:#{"+c[5]+"},")
+		old, rest, ok2 := strings.Cut(rest, "},")
+		new, ok3 := strings.CutSuffix(rest, ",#{"+c[5]+"}}")
+		return ok && ok2 && ok3 && plainToken(old) && plainToken(new)
+	}
+	return false
+}
+
 // commandLine quotes cmds as one control-mode command line (each argument
 // in single quotes, commands separated by " ; "). An argument must not
 // hold a single quote or a newline, and every command must be one of
@@ -536,7 +571,7 @@ var readOnlyCommand = map[string]bool{
 func commandLine(cmds [][]string) (string, error) {
 	var parts []string
 	for _, c := range cmds {
-		if len(c) == 0 || !readOnlyCommand[c[0]] {
+		if len(c) == 0 || !readOnlyCommand[c[0]] && !ownOptionWrite(c) {
 			return "", fmt.Errorf("tmux: %q is not a command panectl sends through its read-only control client", c)
 		}
 		if (c[0] == "display-message" || c[0] == "capture-pane") && !slices.Contains(c[1:], "-p") {

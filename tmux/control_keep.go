@@ -52,6 +52,9 @@ func (c *Client) KeepControl(idle time.Duration) {
 	c.keep = &keeper{idle: idle, sessions: map[string]*kept{}}
 }
 
+// Keeping reports whether c keeps control clients (KeepControl).
+func (c *Client) Keeping() bool { return c.keep != nil }
+
 // Close detaches every kept client (at once, in parallel) and stops
 // keeping. Safe to call on a client that keeps nothing, and more than once.
 func (c *Client) Close() {

@@ -108,6 +108,14 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	}
 	defer src.Close()
 	w := &textWait{c: c, src: src, opt: opt, cur: cur, info: info}
+	if cur.Journal || cur.Special == pane.CursorHistory {
+		// a journaled pane read from a journal point (or from its
+		// oldest line): every check reads the journal (pane.ReadAny),
+		// which loses nothing to history-limit
+		if w.journal, err = pane.JournalDir(ctx, c, opt.PaneID); err != nil {
+			return TextResult{}, err
+		}
+	}
 	if sub := src.subscription(); sub != nil {
 		pane.Prefetch(sub) // the pane's geometry and ledger come with its output
 	}
@@ -117,9 +125,10 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	tick, report, stopTick := progressTicker(ctx, opt.PaneID, opt.Timeout, "text matching "+strings.Join(opt.Match.raw, " | "))
 	defer stopTick()
 	var last, lastChange time.Time
-	var seen TextResult // the last look, for a pane that vanishes
-	quiet := true       // no change came within minCheckGap of the one before
-	look := true        // the next round reads the pane (else it follows the stream)
+	var lagDue time.Time // when a wait on a journal looks again after a change
+	var seen TextResult  // the last look, for a pane that vanishes
+	quiet := true        // no change came within minCheckGap of the one before
+	look := true         // the next round reads the pane (else it follows the stream)
 	throttle := func() error {
 		if gap := time.Since(last); !quiet && gap < minCheckGap {
 			// output keeps coming: ask tmux at most every minCheckGap, so
@@ -205,6 +214,14 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 				quiet = now.Sub(lastChange) >= minCheckGap
 				lastChange = now
 				look = w.follow()
+				if w.journal != "" {
+					lagDue = now.Add(journalLagWait)
+				}
+				break wait
+			case <-after(lagDue):
+				// the journal's writer (tmux's pipe-pane) may lag the
+				// output the client saw: look once more after a change
+				lagDue, look = time.Time{}, true
 				break wait
 			case <-tick:
 				report(time.Since(start))
@@ -238,6 +255,9 @@ type textWait struct {
 	// fresh is the pane's geometry and ledger read after the last output
 	// the stream was fed (a prefetch), nil when output came after it.
 	fresh *described
+	// journal is the journal directory of a journaled pane read from its
+	// journal ("" otherwise): no stream; every look reads the journal.
+	journal string
 }
 
 // described is the pane's geometry and echo ledger at a point of the
@@ -245,6 +265,19 @@ type textWait struct {
 type described struct {
 	pane   tmux.PaneInfo
 	ledger pane.Ledger
+}
+
+// journalLagWait is how long after a change a wait on a journal looks once
+// more: the journal's writer copies the pane's output a moment after tmux
+// reads it.
+const journalLagWait = 50 * time.Millisecond
+
+// after fires at t (nil, never, for the zero time).
+func after(t time.Time) <-chan time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return time.After(time.Until(t))
 }
 
 // follow feeds the stream what came since the last look; it returns true
@@ -321,6 +354,9 @@ func (w *textWait) candidate() bool {
 // control client when attached) and decides; it seeds the stream.
 func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 	w.stream, w.fresh, w.frozenChecked, w.frozenHits = nil, nil, 0, 0
+	if w.journal != "" {
+		return w.readJournal(ctx)
+	}
 	sub := w.src.subscription()
 	res, done, r, err := checkText(ctx, w.c, w.src, w.opt, w.cur, &w.info, sub != nil)
 	_, lost := w.src.take(true) // what came before it is in the capture
@@ -331,6 +367,26 @@ func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 		w.stream = nil
 	}
 	return res, done, err
+}
+
+// readJournal reads the journal after the cursor (pane.ReadAny) and the
+// echo ledger, and decides (the echo is discounted by text: a journal has
+// no rows to find places in).
+func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
+	w.src.take(true)
+	r, err := pane.ReadAny(ctx, w.c, w.info, w.cur, pane.ReadOptions{})
+	if err == nil {
+		r.Ledger, err = pane.LoadLedgerVia(ctx, via(w.c, w.src), w.opt.PaneID)
+	}
+	if err != nil {
+		if gone(err) {
+			return TextResult{Outcome: OutcomeExited, Cursor: w.cur, Note: goneNote(err)}, true, nil
+		}
+		return TextResult{}, false, err
+	}
+	w.info = r.Pane
+	res, done := decideText(w.opt, r)
+	return res, done, nil
 }
 
 // confirm reads the pane's geometry and echo ledger with one command
