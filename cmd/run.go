@@ -191,7 +191,7 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
-	defer lock.Release()
+	defer lock.Release(ctx)
 	if in.WhenReady {
 		set, err := recognizers()
 		if err != nil {

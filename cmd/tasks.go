@@ -194,6 +194,9 @@ func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 			return usageErrorf("timeout %v is out of range: want 0 up to %v seconds", *timeout, maxTimeout)
 		}
 		d = seconds(min(*timeout, maxTimeout))
+		var cancel context.CancelFunc
+		ctx, cancel = opContext(ctx, min(*timeout, maxTimeout), 0)
+		defer cancel()
 	}
 	enc := json.NewEncoder(f.IO.Out)
 	enc.SetEscapeHTML(false)

@@ -98,7 +98,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (SendResult, err
 		if err != nil {
 			return res, err
 		}
-		defer lock.Release()
+		defer lock.Release(ctx)
 	}
 	if opt.WhenReady != nil {
 		if _, err := WhenReady(ctx, c, id, *opt.WhenReady, opt.Deadline); err != nil {
