@@ -263,6 +263,79 @@ func (m *mcpLines) call(t *testing.T, id int, name string, args map[string]any) 
 	return v
 }
 
+// slowEnter is a program that echoes what it reads (raw mode) and takes
+// 1.5 s to react to Enter: a submission's verification is still looking
+// when the server is killed.
+const slowEnter = `import os, time, tty
+tty.setraw(0)
+buf = b""
+os.write(1, b"> ")
+while True:
+    c = os.read(0, 1)
+    if c in (b"\r", b"\n"):
+        time.sleep(1.5)
+        os.write(1, b"\r\ngot " + buf + b"\r\n> ")
+        buf = b""
+    else:
+        buf += c
+        os.write(1, c)
+`
+
+// The server killed during a send (send-text --submit verifying, send-keys
+// and send-ascii waiting --when-ready): exit 5, as wait-for-text, run and
+// task wait give for a pane whose server went away with it after panectl
+// saw it alive; the same "exited" error from the MCP tools.
+func TestFaultServerKilledDuringSend(t *testing.T) {
+	busy := []string{"sh", "-c", "while :; do echo busy; sleep 0.05; done"}
+	cases := []struct {
+		name    string
+		program []string
+		args    func(p string) []string
+	}{
+		{"send-text --submit", []string{"python3", "-c", slowEnter}, func(p string) []string { return []string{"--json", "send-text", p, "hello", "--submit"} }},
+		{"send-keys --when-ready", busy, func(p string) []string {
+			return []string{"--json", "send-keys", p, "Enter", "--when-ready", "--timeout", "20"}
+		}},
+		{"send-ascii --when-ready", busy, func(p string) []string {
+			return []string{"--json", "send-ascii", p, "3", "--when-ready", "--timeout", "20"}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := tmuxtest.New(t)
+			p := s.NewPane([2]int{80, 24}, tc.program...)
+			time.Sleep(300 * time.Millisecond) // the program started
+			c := panectlCmd(s, tc.args(p.ID)...)
+			var stderr strings.Builder
+			c.Stderr = &stderr
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(600 * time.Millisecond)
+			s.Tmux("kill-server")
+			if code, took := waitExit(t, c, 5*time.Second); code != 5 || !strings.Contains(stderr.String(), `"code":"exited"`) {
+				t.Errorf("server killed during %s: exit %d after %v, stderr %q; want 5 (exited)", tc.name, code, took, stderr.String())
+			}
+		})
+	}
+	t.Run("mcp send_text", func(t *testing.T) {
+		t.Parallel()
+		s := tmuxtest.New(t)
+		p := s.NewPane([2]int{80, 24}, "python3", "-c", slowEnter)
+		time.Sleep(300 * time.Millisecond)
+		m := startMCPLines(t, s)
+		m.send(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
+			"name": "send_text", "arguments": map[string]any{"pane_id": p.ID, "text": "hello", "submit": true}}})
+		time.Sleep(600 * time.Millisecond)
+		s.Tmux("kill-server")
+		r := m.next(t, 5*time.Second)
+		if text := toJSON(r); !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `\"code\":\"exited\"`) {
+			t.Errorf("send_text with the server killed during it: %s; want an error result with code exited", text)
+		}
+	})
+}
+
 // deafSocket listens on a unix socket, accepts every connection and never
 // answers: what a hung server looks like to a client.
 func deafSocket(t *testing.T) string {
