@@ -180,7 +180,8 @@ const (
 // (*RefusedError), unless ClearLine: then the line is killed first.
 //
 // A command too long to type whole (pane.TooLongToType: a terminal in
-// canonical mode cuts lines at 4095 bytes) is written to a private file
+// canonical mode cuts lines at 4095 bytes, a line editor is slow with
+// long lines; Note says which, pane.SourcedNote) is written to a private file
 // (mode 0600 in a 0700 directory) that the shell sources and that removes
 // itself.
 //
@@ -245,10 +246,10 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		}
 		defer os.RemoveAll(dir)
 		sourced = filepath.Join(dir, "command")
+		res.Note = pane.SourcedNote(r.Typed, mode, w.shellName)
 		if r, err = wrap(opt.Shell); err != nil {
 			return res, err
 		}
-		res.Note = "the command was too long to type whole (a terminal in canonical mode cuts lines at 4095 bytes); the shell sourced it from a private file"
 	}
 	fresh := true // ledger is as read just now
 	typeLine := func(text string) error {
