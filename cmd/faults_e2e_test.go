@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/internal/tmuxtest"
+	"github.com/panectl/panectl/tmux"
 )
 
 // Fault injection (issue 14: never hang, never harm). Each test drives the
@@ -187,6 +188,38 @@ func TestFaultStoppedServerDuringOperations(t *testing.T) {
 		}
 		t.Logf("answered after %v", took.Round(time.Millisecond))
 	})
+}
+
+// A kept control client is what tmux takes for "the current client" of a
+// command run from outside tmux without -c/-t (here display-message -p,
+// harmless; switch-client and detach-client choose the same way: tmux has
+// no flag to keep a client out, cmd-find.c cmd_find_best_client). So
+// panectl mcp detaches an idle kept client after tmux.DefaultKeepIdle (15
+// s; it was 5 minutes): afterwards such a command no longer finds
+// panectl's client, and the next call attaches again and works.
+func TestKeptClientIdleDetach(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := shellPane(t, s, [2]int{80, 24})
+	m := startMCPLines(t, s)
+	m.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	lastUse := time.Now()
+	waitClients(t, s, 1)
+	if cur := s.Tmux("display-message", "-p", "#{client_name} #{client_flags}"); !strings.Contains(cur, "control-mode") {
+		t.Errorf("the current client while the kept client is attached: %q, want panectl's control client", cur)
+	}
+	limit := tmux.DefaultKeepIdle + 3*time.Second
+	for len(s.Clients()) != 0 {
+		if time.Since(lastUse) > limit {
+			t.Fatalf("the kept client is still attached %v after its last use (idle detach %v): %q", time.Since(lastUse).Round(time.Second), tmux.DefaultKeepIdle, s.Clients())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("idle kept client detached %v after its last use", time.Since(lastUse).Round(100*time.Millisecond))
+	if cur := s.Tmux("display-message", "-p", "#{client_name}"); cur != "" {
+		t.Errorf("the current client after the idle detach: %q, want none", cur)
+	}
+	m.call(t, 3, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	waitClients(t, s, 1)
 }
 
 // mcpLines is `panectl mcp` on a server, driven with raw JSON-RPC lines.
