@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"panectl":    func() { os.Exit(cmd.Main()) },
 		"burst-stub": burstStub,
+		"slow-stub":  slowStub,
 	})
 }
 

@@ -129,3 +129,83 @@ func burstStub() {
 		draw()
 	}
 }
+
+// slowStub is a fixture program that takes its time (run in a pane as
+// `slow-stub LOG DELAY`): it reads every byte at once but reacts to it only
+// DELAY seconds later, as a loaded agent or a remote program does: a byte is
+// echoed then, and a CR then submits the line (appended to LOG as a JSON
+// string line), unless it came less than 100 ms after the byte before it (a
+// newline in the line, the paste-burst rule). A submission that finds an
+// empty line is logged too: a second Enter shows.
+func slowStub() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: slow-stub LOG DELAY")
+		os.Exit(2)
+	}
+	delay, err := time.ParseDuration(os.Args[2] + "s")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	logf, err := os.OpenFile(os.Args[1], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	raw := *old
+	raw.Iflag &^= unix.ICRNL | unix.IXON | unix.INLCR | unix.IGNCR
+	raw.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
+	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
+	if err := unix.IoctlSetTermios(0, unix.TCSETS, &raw); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer unix.IoctlSetTermios(0, unix.TCSETS, old)
+	type key struct {
+		at    time.Time
+		quick bool // came < 100 ms after the byte before it
+		c     byte
+	}
+	keys := make(chan key, 4096)
+	go func() {
+		var last time.Time
+		in := make([]byte, 4096)
+		for {
+			n, err := os.Stdin.Read(in)
+			if err != nil || n == 0 {
+				close(keys)
+				return
+			}
+			now := time.Now()
+			for _, c := range in[:n] {
+				keys <- key{now, !last.IsZero() && now.Sub(last) < 100*time.Millisecond, c}
+				last = now
+			}
+		}
+	}()
+	os.Stdout.WriteString("slow-stub: reacts " + os.Args[2] + " s late\r\n> ")
+	var line strings.Builder
+	for k := range keys {
+		time.Sleep(time.Until(k.at.Add(delay)))
+		switch {
+		case k.c == 0x03:
+			return
+		case k.c == '\r' && k.quick && line.Len() > 0:
+			line.WriteByte('\n')
+			os.Stdout.WriteString("\r\n  ")
+		case k.c == '\r':
+			j, _ := json.Marshal(line.String())
+			logf.Write(append(j, '\n'))
+			os.Stdout.WriteString("\r\ngot: " + strings.ReplaceAll(line.String(), "\n", " ⏎ ") + "\r\n> ")
+			line.Reset()
+		case k.c >= 0x20:
+			line.WriteByte(k.c)
+			os.Stdout.Write([]byte{k.c})
+		}
+	}
+}

@@ -3,6 +3,7 @@ package pane
 import (
 	"context"
 	"encoding/base64"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -111,6 +112,38 @@ func SavePrompt(ctx context.Context, c *tmux.Client, id, prompt string) error {
 		return nil
 	}
 	return c.SetPaneOptions(ctx, id, map[string]string{promptOption: base64.RawURLEncoding.EncodeToString([]byte(prompt))}, nil)
+}
+
+// continuationRE matches the continuation prompts that sh, dash and bash
+// (PS2 "> ") and zsh (PS2 "%_> ": "quote> ", "dquote> ", "cmdsubst> ",
+// "for> ", "then else> " ...) draw while a command is unfinished.
+var continuationRE = regexp.MustCompile(`^(?:[a-z]+ )*(?:[a-z]+)?> ?$`)
+
+// Continuation reports whether the input line continues an unfinished
+// command rather than being a fresh prompt, for a shell whose terminal is
+// in mode now and whose line editor, if it has one (editorShell: bash, zsh,
+// fish), would have it out of canonical mode while it edits: a
+// continuation prompt (see continuationRE) that is not the shell's own
+// prompt as last seen (prompt), or, while a line editor edits, nothing but
+// blanks before the cursor (fish edits a multi-line command with no prompt
+// on its later lines; it indents them). A shell with a line editor whose
+// terminal is canonical now is running a command, not editing: false.
+// Text typed at a continuation would be joined to the unfinished command.
+func (l InputLine) Continuation(prompt string, editorShell bool, mode TTYMode) bool {
+	editing := mode.Known && !mode.Canonical
+	if editorShell && mode.Known && !editing {
+		return false // a command runs (or reads a line) in the foreground
+	}
+	if strings.TrimSpace(l.Right) != "" {
+		return false // text on the line: Pending says what
+	}
+	if strings.TrimSpace(l.Left) == "" {
+		return editing
+	}
+	if prompt != "" && l.Left == prompt {
+		return false
+	}
+	return continuationRE.MatchString(strings.TrimLeft(l.Left, " "))
 }
 
 // Bare reports whether the input line holds a prompt and nothing after it:

@@ -449,7 +449,7 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		}
 	}
 	if places {
-		res.Echo = v.echoByPlace(starts, opt.ledger.places())
+		res.Echo = v.echoByPlace(starts, lines, opt.ledger.places())
 	}
 	if opt.MaxLines > 0 && len(lines) > opt.MaxLines {
 		lines = lines[len(lines)-opt.MaxLines:]
@@ -565,7 +565,7 @@ const offScreen = math.MinInt
 // from the place (echoRows), for programs that break a long line into rows
 // themselves (zsh's line editor, fish) rather than letting the terminal
 // wrap it.
-func (v normalView) echoByPlace(starts []int, es []EchoEntry) []bool {
+func (v normalView) echoByPlace(starts []int, lines []string, es []EchoEntry) []bool {
 	out := make([]bool, len(starts))
 	for i, r := range starts {
 		if r == offScreen {
@@ -574,8 +574,9 @@ func (v normalView) echoByPlace(starts []int, es []EchoEntry) []bool {
 		for _, e := range es {
 			if v.isPlace(*e.At, r) && v.landed(e, r) {
 				end := r + echoRows(e)
-				for k := i; k < len(out); k++ {
-					if k >= i+max(e.Lines, 1) && (starts[k] == offScreen || starts[k] >= end) {
+				out[i] = true
+				for k := i + 1; k < len(out); k++ {
+					if k >= i+max(e.Lines, 1) && (starts[k] == offScreen || starts[k] >= end) || !e.goesOn(lines[k]) {
 						break
 					}
 					out[k] = true
@@ -584,6 +585,50 @@ func (v normalView) echoByPlace(starts []int, es []EchoEntry) []bool {
 		}
 	}
 	return out
+}
+
+// goesOn reports whether a line after the one where e's typing began can
+// be more of its echo: for text of several lines, a line showing the start
+// of one of them (after a continuation prompt; a shell without bracketed
+// paste runs each line as it comes, and its output, between them, is not
+// echo); for one line broken into rows, a piece of it. Fingerprinted text
+// is checked on what its marks keep.
+func (e EchoEntry) goesOn(line string) bool {
+	got := squeezeBlanks(line)
+	if got == "" {
+		return true // a blank row inside the echo
+	}
+	var starts []string
+	if e.Text != "" {
+		for _, l := range strings.Split(e.Text, "\n") {
+			if strings.TrimSpace(l) != "" {
+				starts = append(starts, l)
+			}
+		}
+		if len(starts) == 1 {
+			return strings.Contains(squeezeBlanks(starts[0]), got)
+		}
+	} else {
+		if len(e.Marks) <= 1 {
+			return true // one long line, kept as a fingerprint: its rows cannot be checked
+		}
+		for _, m := range e.Marks {
+			starts = append(starts, m.Head)
+		}
+	}
+	for _, l := range starts {
+		want := squeezeBlanks(l)
+		if want == "" {
+			continue
+		}
+		if k := []rune(want); len(k) > landedChars {
+			want = string(k[:landedChars])
+		}
+		if strings.Contains(got, want) {
+			return true
+		}
+	}
+	return false
 }
 
 // echoRows is how many rows the echo of e covers from its place: each line

@@ -42,6 +42,14 @@ func ShellOf(command string) (Shell, bool) {
 	return "", false
 }
 
+// HasLineEditor reports whether the shell edits its command line itself
+// (readline, ZLE, fish's reader), taking its terminal out of canonical mode
+// while it does: bash, zsh and fish. (sh/dash read lines the kernel edits;
+// ksh's editors are optional.)
+func (s Shell) HasLineEditor() bool {
+	return s == ShellBash || s == ShellZsh || s == ShellFish
+}
+
 // Marker texts. The shell prints them with printf from a format where the
 // first letter is an octal escape (\120 is "P"), so the echo of the typed
 // line and any trace of it (set -x) hold `\120ANECTL`, never the printed
@@ -334,6 +342,11 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 			return 0, fmt.Errorf("%w: fish has no heredocs (<<): feed the text another way, e.g. printf '%%s\\n' 'line one' 'line two' | cat, or write it to a file first", ErrParse)
 		}
 		n = fishStatements(command)
+		if n == 0 && strings.TrimSpace(command) != "" {
+			// words but no statement ("end", "else", "and true"): fish's
+			// own message says what is wrong (its eval reports it at once)
+			n = 1
+		}
 	} else {
 		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
 		if err != nil {

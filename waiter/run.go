@@ -455,13 +455,22 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		// its row does not show it (text that ended in a newline, pasted)
 		text = pending
 	}
-	if text == "" {
+	editorShell := opt.Shell.HasLineEditor()
+	unfinished := text == "" && line.Continuation(prompt, editorShell, mode)
+	if text == "" && !unfinished {
 		return sr, scr, nil
 	}
 	if !opt.ClearLine {
+		if unfinished {
+			return sr, scr, &RefusedError{id, unfinishedReason(line) + "; the command would be joined to it. Finish or cancel it (C-c), or pass --clear-line (clear_line) to cancel it first"}
+		}
 		return sr, scr, &RefusedError{id, fmt.Sprintf("text is already on the shell's input line: %q; the command would be typed after it and run with it. Submit or erase it, or pass --clear-line (clear_line) to kill the line first", abbreviate(text, 200))}
 	}
-	if err := killLine(ctx, c, id, opt.Shell, mode); err != nil {
+	keys := killKeys(opt.Shell, mode)
+	if unfinished {
+		keys = []string{"C-c"} // the unfinished command is abandoned, all its lines
+	}
+	if err := c.SendKeys(ctx, id, keys...); err != nil {
 		return sr, scr, err
 	}
 	if err := pane.ClearPending(ctx, c, id); err != nil {
@@ -477,18 +486,30 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		}
 		line := pane.InputLineOf(scr)
 		left := line.Pending("", prompt)
-		if left == "" && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
+		if left == "" && !line.Continuation(prompt, editorShell, mode) && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
 			break
 		}
 		if time.Now().After(by) {
+			if left == "" && line.Continuation(prompt, editorShell, mode) {
+				return sr, scr, &RefusedError{id, fmt.Sprintf("%s after %s was pressed to cancel it; cancel it yourself", unfinishedReason(line), strings.Join(keys, " "))}
+			}
 			if left == "" {
 				left = strings.TrimSpace(line.Left + " " + line.Right)
 			}
-			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(killKeys(opt.Shell, mode), " "))}
+			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(keys, " "))}
 		}
 	}
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
 	return sr, scr, err
+}
+
+// unfinishedReason says why an input line that Continuation found
+// unfinished cannot take a command.
+func unfinishedReason(line pane.InputLine) string {
+	if strings.TrimSpace(line.Left) == "" {
+		return "no prompt is drawn before the cursor: the shell's line editor holds an unfinished command on an earlier line (or the shell is still starting)"
+	}
+	return fmt.Sprintf("the shell is waiting for the rest of an unfinished command (its continuation prompt %q is on the input line)", strings.TrimSpace(line.Left))
 }
 
 // killLine erases the shell's input line the way the shell understands:
@@ -571,7 +592,8 @@ func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 	var msg []string
 	n := 0
 	for i, l := range lines {
-		if !strings.HasPrefix(l, w.shellName+": ") || strings.Contains(l, nonce) {
+		// (a line of panectl's own: a probe or marker, any run's)
+		if !strings.HasPrefix(l, w.shellName+": ") || strings.Contains(l, nonce) || strings.Contains(l, "ANECTL") {
 			continue
 		}
 		n++
@@ -581,7 +603,7 @@ func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 		msg = append(msg, strings.TrimSpace(l))
 		for _, more := range lines[i+1:] {
 			t := strings.TrimSpace(more)
-			if t == "" || strings.Contains(more, nonce) || strings.Trim(t, "^~ ") == "" || len(msg) >= 5 || (pane.InputLine{Left: more}).Prompted() {
+			if t == "" || strings.Contains(more, nonce) || strings.Contains(more, "ANECTL") || strings.Trim(t, "^~ ") == "" || len(msg) >= 5 || (pane.InputLine{Left: more}).Prompted() {
 				break
 			}
 			msg = append(msg, t)

@@ -155,6 +155,10 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	}
 	s := submission{c: c, id: id, set: opt.Set, key: inputKey(opt.Text)}
 	s.shell = isShell(info)
+	if s.shell {
+		s.prompt, _ = pane.LoadPrompt(ctx, c, id)
+		s.sh, _ = pane.ShellOf(pane.ForegroundOf(info).Command())
+	}
 	if opt.Text != "" {
 		if err := pane.Type(ctx, c, id, r.Ledger, opt.Text, false); err != nil {
 			return res, err
@@ -235,6 +239,10 @@ type submission struct {
 	key    string // inputKey of the text ("" when there is none to look for)
 	shell  bool
 	enters int
+	// prompt is the shell's prompt as a run last saw it (pane.LoadPrompt),
+	// to tell a fresh prompt from a continuation one; sh is the shell.
+	prompt string
+	sh     pane.Shell
 }
 
 // look is one look at the pane for a submission.
@@ -322,14 +330,27 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		case cur.scr.Info.Dead:
 			return true, "the pane's process exited after Enter", nil
 		case s.shell && (cur.row != before.row || seen && !cur.held):
-			return true, "", nil // the cursor left the shell's input line
+			// the cursor left the shell's input line: for a new prompt,
+			// or for the next line of a command the shell finds unfinished
+			mode, _ := pane.ReadTTYMode(cur.scr.Info.TTY)
+			if pane.InputLineOf(cur.scr).Continuation(s.prompt, s.sh.HasLineEditor(), mode) {
+				if !quiet {
+					break // (a prompt may still be drawing)
+				}
+				return false, "the shell did not run the line: it waits for the rest of an unfinished command (a continuation line; an open quote, bracket or a trailing backslash?); finish it, or cancel it with C-c", nil
+			}
+			return true, "", nil
 		case !s.shell && seen && !cur.held && quiet:
 			return true, "", nil // the input line no longer holds the text
 		case s.busy(cur.scr):
 			return true, "", nil
-		case seen && cur.held && quiet && s.enters < 2 && now.Sub(enteredAt) >= burstSettle:
-			// the text still sits unsent (the first Enter became a newline
-			// in the composer): Enter once more, well after the burst
+		case before.held && cur.held && quiet && s.enters < 2 && now.Sub(enteredAt) >= burstSettle && cursorMoved(before.scr, cur.scr):
+			// the text showed before Enter and still sits unsent, and the
+			// program moved its cursor since (the first Enter became a
+			// newline in the composer): Enter
+			// once more, well after the burst. (A program that has not
+			// reacted at all yet is left alone: a second Enter could accept
+			// whatever the first one opens.)
 			if err := s.enter(ctx, false); err != nil {
 				return false, "", err
 			}
@@ -341,6 +362,9 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		}
 		if !seen {
 			return false, "the typed text never showed on the program's input line, so the submission could not be verified", nil
+		}
+		if cur.scr.Same(before.scr) {
+			return false, fmt.Sprintf("the program did not react to Enter within %v (pressed once): the submission could not be verified", verifyMax), nil
 		}
 		return false, fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters), nil
 	}
@@ -423,6 +447,12 @@ func beforeCursor(scr pane.Screen, shell bool) string {
 		return above + left
 	}
 	return left
+}
+
+// cursorMoved reports whether the terminal cursor is elsewhere in b than in
+// a.
+func cursorMoved(a, b pane.Screen) bool {
+	return a.Info.CursorX != b.Info.CursorX || a.Info.CursorY != b.Info.CursorY || a.Info.HistorySize != b.Info.HistorySize
 }
 
 // sleepCtx sleeps d (nothing when d <= 0); false when ctx ended first.
