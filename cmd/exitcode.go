@@ -38,9 +38,13 @@ const exitCodesHelp = `panectl exit codes (an unknown code means failure):
   130  interrupted (SIGINT/SIGTERM): panectl cleans up (control client detached) and exits
 
 A tmux server that does not answer (stopped, hung) is exit 1, naming the
-socket and saying "not responding": every tmux command panectl runs has a
-deadline of 5 s, or the rest of the command's --timeout plus 1.5 s when that
-is sooner.
+socket and saying "not responding", also when it stops in the middle of a
+command: every tmux command panectl runs has a deadline of 5 s, or the rest
+of the command's --timeout plus 1.5 s when that is sooner (run: plus 6.5 s,
+for C-c and the prompt after its timeout; send-text --submit: plus 5.5 s,
+for settling and verifying), and what panectl puts back afterwards is
+bounded by the same deadline. 130 comes only from SIGINT or SIGTERM (an MCP
+client's cancellation for a tool).
 
 run without --background exits with the command's own exit status when the
 command completed; panectl's own failures use the table above.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/internal/tmuxtest"
+	"github.com/panectl/panectl/tmux"
 )
 
 // Fault injection (issue 14: never hang, never harm). Each test drives the
@@ -107,6 +108,265 @@ func TestFaultStoppedServer(t *testing.T) {
 	}
 	resume()
 	waitClients(t, s, 0)
+}
+
+// A server stopped while an operation runs (kill -STOP half a second in,
+// when run's command is running, the watch streams, the follow waits):
+// each ends within its timeout plus the documented margin (1.5 s; run 6.5
+// s: its recovery after the timeout), and no later than one tmux call's
+// deadline (5 s) after the stop plus that margin, plus a second of slack
+// for a loaded machine, with exit 1 "not responding" naming the socket;
+// never 130, which only SIGINT or SIGTERM give (and then within 2 s). The
+// MCP server's run_shell_command answers with the same error in the same
+// time.
+func TestFaultStoppedServerDuringOperations(t *testing.T) {
+	cases := []struct {
+		name  string
+		args  func(p string) []string
+		limit time.Duration
+	}{
+		{"run --timeout 3", func(p string) []string { return []string{"--json", "run", p, "sleep 1", "--timeout", "3"} }, 10500 * time.Millisecond},
+		{"run --timeout 10", func(p string) []string { return []string{"--json", "run", p, "sleep 1", "--timeout", "10"} }, 8 * time.Second},
+		{"watch --timeout 3", func(p string) []string { return []string{"--json", "watch", p, "--format", "events", "--timeout", "3"} }, 5500 * time.Millisecond},
+		{"tasks --follow --timeout 3", func(string) []string { return []string{"--json", "tasks", "--follow", "--timeout", "3"} }, 5500 * time.Millisecond},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := tmuxtest.New(t)
+			p := shellPane(t, s, [2]int{80, 24})
+			c := panectlCmd(s, tc.args(p)...)
+			var stderr strings.Builder
+			c.Stderr = &stderr
+			start := time.Now()
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond)
+			stopServer(t, s)
+			code, _ := waitExit(t, c, tc.limit)
+			took := time.Since(start)
+			if code != 1 || took > tc.limit || !strings.Contains(stderr.String(), `"code":"not_responding"`) || !strings.Contains(stderr.String(), s.Socket) {
+				t.Errorf("exit %d after %v, stderr %q; want 1, not_responding naming the socket, within %v", code, took.Round(time.Millisecond), stderr.String(), tc.limit)
+			}
+			t.Logf("exit %d after %v", code, took.Round(time.Millisecond))
+		})
+	}
+	t.Run("run SIGINT", func(t *testing.T) {
+		t.Parallel()
+		s := tmuxtest.New(t)
+		p := shellPane(t, s, [2]int{80, 24})
+		c := panectlCmd(s, "run", p, "sleep 1", "--timeout", "10")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		stopServer(t, s)
+		time.Sleep(time.Second) // stuck in a tmux call
+		_ = c.Process.Signal(syscall.SIGINT)
+		if code, took := waitExit(t, c, 2*time.Second); code != 130 || took > 2*time.Second {
+			t.Errorf("SIGINT on a run stuck on a stopped server: exit %d after %v, want 130 within 2 s", code, took)
+		}
+	})
+	t.Run("mcp run_shell_command", func(t *testing.T) {
+		t.Parallel()
+		s := tmuxtest.New(t)
+		p := shellPane(t, s, [2]int{80, 24})
+		m := startMCPLines(t, s)
+		m.call(t, 2, "capture", map[string]any{"pane_id": p})
+		m.send(t, map[string]any{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": map[string]any{
+			"name": "run_shell_command", "arguments": map[string]any{"pane_id": p, "command": "sleep 1", "timeout": 3}}})
+		start := time.Now()
+		time.Sleep(500 * time.Millisecond)
+		stopServer(t, s)
+		const limit = 10500 * time.Millisecond
+		r := m.next(t, limit)
+		took := time.Since(start)
+		text := toJSON(r)
+		if took > limit || !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `not_responding`) {
+			t.Errorf("run_shell_command on a server stopped during it: %s after %v; want an error result, not_responding, within %v", text, took.Round(time.Millisecond), limit)
+		}
+		t.Logf("answered after %v", took.Round(time.Millisecond))
+	})
+}
+
+// A kept control client is what tmux takes for "the current client" of a
+// command run from outside tmux without -c/-t (here display-message -p,
+// harmless; switch-client and detach-client choose the same way: tmux has
+// no flag to keep a client out, cmd-find.c cmd_find_best_client). So
+// panectl mcp detaches an idle kept client after tmux.DefaultKeepIdle (15
+// s; it was 5 minutes): afterwards such a command no longer finds
+// panectl's client, and the next call attaches again and works.
+func TestKeptClientIdleDetach(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := shellPane(t, s, [2]int{80, 24})
+	m := startMCPLines(t, s)
+	m.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	lastUse := time.Now()
+	waitClients(t, s, 1)
+	if cur := s.Tmux("display-message", "-p", "#{client_name} #{client_flags}"); !strings.Contains(cur, "control-mode") {
+		t.Errorf("the current client while the kept client is attached: %q, want panectl's control client", cur)
+	}
+	limit := tmux.DefaultKeepIdle + 3*time.Second
+	for len(s.Clients()) != 0 {
+		if time.Since(lastUse) > limit {
+			t.Fatalf("the kept client is still attached %v after its last use (idle detach %v): %q", time.Since(lastUse).Round(time.Second), tmux.DefaultKeepIdle, s.Clients())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("idle kept client detached %v after its last use", time.Since(lastUse).Round(100*time.Millisecond))
+	if cur := s.Tmux("display-message", "-p", "#{client_name}"); cur != "" {
+		t.Errorf("the current client after the idle detach: %q, want none", cur)
+	}
+	m.call(t, 3, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	waitClients(t, s, 1)
+}
+
+// mcpLines is `panectl mcp` on a server, driven with raw JSON-RPC lines.
+type mcpLines struct {
+	in    io.WriteCloser
+	lines chan map[string]any
+}
+
+// startMCPLines starts `panectl mcp` on s and initializes the session.
+func startMCPLines(t *testing.T, s *tmuxtest.Server) *mcpLines {
+	t.Helper()
+	c := panectlCmd(s, "mcp")
+	in, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outPipe, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	m := &mcpLines{in: in, lines: make(chan map[string]any, 10)}
+	t.Cleanup(func() { in.Close(); _ = c.Process.Kill(); _ = c.Wait() })
+	go func() {
+		sc := bufio.NewScanner(outPipe)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var v map[string]any
+			if json.Unmarshal(sc.Bytes(), &v) == nil {
+				m.lines <- v
+			}
+		}
+		close(m.lines)
+	}()
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
+		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "0"}}})
+	m.next(t, 10*time.Second)
+	m.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	return m
+}
+
+func (m *mcpLines) send(t *testing.T, v any) {
+	t.Helper()
+	if _, err := io.WriteString(m.in, toJSON(v)+"\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// next is the next message, within limit (plus 5 s: then the test fails).
+func (m *mcpLines) next(t *testing.T, limit time.Duration) map[string]any {
+	t.Helper()
+	select {
+	case v, ok := <-m.lines:
+		if !ok {
+			t.Fatal("the MCP server ended")
+		}
+		return v
+	case <-time.After(limit + 5*time.Second):
+		t.Fatalf("no answer within %v", limit+5*time.Second)
+	}
+	return nil
+}
+
+// call calls a tool and returns its result; an error result fails the test.
+func (m *mcpLines) call(t *testing.T, id int, name string, args map[string]any) map[string]any {
+	t.Helper()
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": name, "arguments": args}})
+	v := m.next(t, 10*time.Second)
+	if r, _ := v["result"].(map[string]any); r == nil || r["isError"] == true {
+		t.Fatalf("%s: %v", name, v)
+	}
+	return v
+}
+
+// slowEnter is a program that echoes what it reads (raw mode) and takes
+// 1.5 s to react to Enter: a submission's verification is still looking
+// when the server is killed.
+const slowEnter = `import os, time, tty
+tty.setraw(0)
+buf = b""
+os.write(1, b"> ")
+while True:
+    c = os.read(0, 1)
+    if c in (b"\r", b"\n"):
+        time.sleep(1.5)
+        os.write(1, b"\r\ngot " + buf + b"\r\n> ")
+        buf = b""
+    else:
+        buf += c
+        os.write(1, c)
+`
+
+// The server killed during a send (send-text --submit verifying, send-keys
+// and send-ascii waiting --when-ready): exit 5, as wait-for-text, run and
+// task wait give for a pane whose server went away with it after panectl
+// saw it alive; the same "exited" error from the MCP tools.
+func TestFaultServerKilledDuringSend(t *testing.T) {
+	busy := []string{"sh", "-c", "while :; do echo busy; sleep 0.05; done"}
+	cases := []struct {
+		name    string
+		program []string
+		args    func(p string) []string
+	}{
+		{"send-text --submit", []string{"python3", "-c", slowEnter}, func(p string) []string { return []string{"--json", "send-text", p, "hello", "--submit"} }},
+		{"send-keys --when-ready", busy, func(p string) []string {
+			return []string{"--json", "send-keys", p, "Enter", "--when-ready", "--timeout", "20"}
+		}},
+		{"send-ascii --when-ready", busy, func(p string) []string {
+			return []string{"--json", "send-ascii", p, "3", "--when-ready", "--timeout", "20"}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := tmuxtest.New(t)
+			p := s.NewPane([2]int{80, 24}, tc.program...)
+			time.Sleep(300 * time.Millisecond) // the program started
+			c := panectlCmd(s, tc.args(p.ID)...)
+			var stderr strings.Builder
+			c.Stderr = &stderr
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(600 * time.Millisecond)
+			s.Tmux("kill-server")
+			if code, took := waitExit(t, c, 5*time.Second); code != 5 || !strings.Contains(stderr.String(), `"code":"exited"`) {
+				t.Errorf("server killed during %s: exit %d after %v, stderr %q; want 5 (exited)", tc.name, code, took, stderr.String())
+			}
+		})
+	}
+	t.Run("mcp send_text", func(t *testing.T) {
+		t.Parallel()
+		s := tmuxtest.New(t)
+		p := s.NewPane([2]int{80, 24}, "python3", "-c", slowEnter)
+		time.Sleep(300 * time.Millisecond)
+		m := startMCPLines(t, s)
+		m.send(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
+			"name": "send_text", "arguments": map[string]any{"pane_id": p.ID, "text": "hello", "submit": true}}})
+		time.Sleep(600 * time.Millisecond)
+		s.Tmux("kill-server")
+		r := m.next(t, 5*time.Second)
+		if text := toJSON(r); !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `\"code\":\"exited\"`) {
+			t.Errorf("send_text with the server killed during it: %s; want an error result with code exited", text)
+		}
+	})
 }
 
 // deafSocket listens on a unix socket, accepts every connection and never

@@ -48,9 +48,11 @@ panectl process sees; a crashed holder's lock expires within 5 s), so
 concurrent runs and send-text --submit on one pane are served in turn, each
 within its own --timeout (exit 124 when the lock never came).
 
-A command too long to type whole (over 1 KiB on a line: a terminal in
-canonical mode, as under dash, cuts lines at 4095 bytes) is written to a
-private file (0600) that the shell sources and that removes itself.
+A command too long to type (over 1 KiB on a line, or 8 KiB in all: a
+terminal in canonical mode, as under dash, cuts lines at 4095 bytes, and a
+line editor redraws the line for every key) is written to a private file
+(0600) that the shell sources and that removes itself; note says why for the
+pane's shell.
 
 The end however it comes: an interrupt from anyone (C-c pressed in the pane,
 SIGINT to the command) brings the shell back to its prompt without the end
@@ -191,7 +193,7 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
-	defer lock.Release()
+	defer lock.Release(ctx)
 	if in.WhenReady {
 		set, err := recognizers()
 		if err != nil {

@@ -102,6 +102,13 @@ func (f *Factory) printSend(w io.Writer, out schema.SendOutput) {
 	}
 }
 
+// submitAfter is how long send-text --submit may take after its timeout
+// (the lock and --when-ready waits) on purpose, beyond opMargin: letting
+// the program show the typed text, and verifying the submission
+// (waiter.Send). A send that ends later is one whose server stopped
+// answering.
+const submitAfter = 4 * time.Second
+
 // sendOptions resolves the pane of a typing tool and fills what Send needs
 // for its guard: the deadline, and the recognizers for --when-ready.
 func sendOptions(ctx context.Context, f *Factory, paneID string, whenReady bool, timeout *float64) (*tmux.Client, waiter.SendOptions, error) {
@@ -130,6 +137,12 @@ func runSendText(ctx context.Context, f *Factory, in schema.SendTextInput) (sche
 	if len(in.Text) > maxText {
 		return schema.SendOutput{}, usageErrorf("text is %d bytes; at most %d (1 MiB) can be typed at once", len(in.Text), maxText)
 	}
+	extra := time.Duration(0)
+	if in.Submit {
+		extra = submitAfter
+	}
+	ctx, cancel := opContext(ctx, effectiveTimeout(in.Timeout), extra)
+	defer cancel()
 	c, opt, err := sendOptions(ctx, f, in.PaneID, in.WhenReady, in.Timeout)
 	if err != nil {
 		return schema.SendOutput{}, err
@@ -187,6 +200,8 @@ func runSendKeys(ctx context.Context, f *Factory, in schema.SendSpecialsInput) (
 		}
 		keys[i] = tk
 	}
+	ctx, cancel := opContext(ctx, effectiveTimeout(in.Timeout), 0)
+	defer cancel()
 	c, opt, err := sendOptions(ctx, f, in.PaneID, in.WhenReady, in.Timeout)
 	if err != nil {
 		return schema.SendOutput{}, err
@@ -264,6 +279,8 @@ func runSendASCII(ctx context.Context, f *Factory, in schema.SendASCIIInput) (sc
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
+	ctx, cancel := opContext(ctx, effectiveTimeout(in.Timeout), 0)
+	defer cancel()
 	c, opt, err := sendOptions(ctx, f, in.PaneID, in.WhenReady, in.Timeout)
 	if err != nil {
 		return schema.SendOutput{}, err

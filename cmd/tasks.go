@@ -194,6 +194,9 @@ func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 			return usageErrorf("timeout %v is out of range: want 0 up to %v seconds", *timeout, maxTimeout)
 		}
 		d = seconds(min(*timeout, maxTimeout))
+		var cancel context.CancelFunc
+		ctx, cancel = opContext(ctx, min(*timeout, maxTimeout), 0)
+		defer cancel()
 	}
 	enc := json.NewEncoder(f.IO.Out)
 	enc.SetEscapeHTML(false)
@@ -223,11 +226,14 @@ func newTaskCmd(f *Factory) *cobra.Command {
 		Use:   "wait [ID | --any]",
 		Short: "Block until a task (or, with --any, the next task) ends; print its completion frame",
 		Long: `Wait until the task ends and print its completion frame: status (completed,
-failed, killed, timed_out), exit_code (null when a signal ended it or it was
-killed), the tail of its output (output_preview, at most 300 bytes), and
-token counts of its whole output as written and compressed (o200k_base,
-counted on its journal; both omitted, with tokens_skipped, above 128 KiB).
-With --any, wait for the next task of the server to end, whoever started it.
+failed, killed, timed_out), exit_code (the command's exit status; null when
+a signal ended it, and then signal names it), the tail of its output
+(output_preview, at most 300 bytes), and token counts of its whole output as
+written and compressed (o200k_base, counted on its journal; both omitted,
+with tokens_skipped, above 128 KiB).
+With --any, wait for the next task of the server to end, whoever started it;
+when none ends in time (or the server goes away with none running) there is
+no frame: --json prints only outcome and effective_timeout.
 Exit: 0 when the task ended (whatever its status), 124 timeout (the task
 keeps running), 4 no such task (or no server), 5 the tmux server went away
 during the wait: its tasks' supervisors stop their commands and record them
@@ -246,14 +252,14 @@ is that record (outcome exited).`,
 			}
 			if err := f.emit(out, func(w io.Writer) {
 				switch {
-				case out.TaskID == "" && out.Outcome == waiter.OutcomeExited:
+				case out.CompletionFrame == nil && out.Outcome == waiter.OutcomeExited:
 					fmt.Fprintln(f.IO.ErrOut, "exited: the tmux server went away; no task was running")
 					return
-				case out.TaskID == "":
+				case out.CompletionFrame == nil:
 					fmt.Fprintf(f.IO.ErrOut, "timeout: no task ended within %gs\n", out.EffectiveTimeout)
 					return
 				}
-				printFrame(w, out.CompletionFrame)
+				printFrame(w, *out.CompletionFrame)
 				if out.OutputPreview != "" {
 					fmt.Fprintln(w, out.OutputPreview)
 				}
@@ -273,7 +279,9 @@ is that record (outcome exited).`,
 		Short: "Stop a task: SIGINT, then SIGTERM and SIGKILL after 2 s grace periods",
 		Long: `Stop the task's command and everything in its process group: SIGINT; if any of
 it still runs after 2 s, SIGTERM; after 2 s more, SIGKILL. Its status becomes
-killed (exit_code null); its pane stays with the output. A task that already
+killed; exit_code is null when a signal ended the command, or the status it
+exited with when it handled the signal and exited by itself (a trap); its
+pane stays with the output. A task that already
 ended is left as it is. (panectl kill tN closes the task's pane instead, and
 so starts with SIGHUP, as a closing terminal does.)`,
 		Args: cobra.ExactArgs(1),
@@ -380,7 +388,7 @@ func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (sche
 	if err != nil {
 		return schema.WaitTaskOutput{}, err
 	}
-	return schema.WaitTaskOutput{CompletionFrame: fr, Outcome: outcome, EffectiveTimeout: timeout}, nil
+	return schema.WaitTaskOutput{CompletionFrame: &fr, Outcome: outcome, EffectiveTimeout: timeout}, nil
 }
 
 func runKillTask(ctx context.Context, f *Factory, in schema.TaskInput) (schema.KillTaskOutput, error) {

@@ -3,7 +3,9 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/schema"
@@ -95,9 +97,12 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 		return err
 	}
 	once := in.Timeout != nil && *in.Timeout == 0
+	var deadline time.Time
 	if in.Timeout != nil && *in.Timeout > 0 {
+		timeout := min(*in.Timeout, maxTimeout)
+		deadline = time.Now().Add(seconds(timeout))
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, seconds(min(*in.Timeout, maxTimeout)))
+		ctx, cancel = opContext(ctx, timeout, 0)
 		defer cancel()
 	}
 	session := in.SessionID
@@ -117,11 +122,11 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 		}
 		return nil
 	}
-	res, err := waiter.WatchTerminal(ctx, c, p, waiter.TerminalOptions{TerminalID: in.TerminalID, Emit: emit, Once: once})
+	res, err := waiter.WatchTerminal(ctx, c, p, waiter.TerminalOptions{TerminalID: in.TerminalID, Emit: emit, Once: once, Deadline: deadline})
 	if res.Note != "" {
 		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", res.Note)
 	}
-	if (err != nil && ctx.Err() == context.DeadlineExceeded) || (err == nil && !res.Exited) {
+	if errors.Is(err, context.DeadlineExceeded) || (err == nil && !res.Exited) {
 		fmt.Fprintf(f.IO.ErrOut, "timeout: the pane's process did not exit within %gs\n", *in.Timeout)
 		return &exitError{ExitTimeout, "timed out"}
 	}

@@ -109,8 +109,11 @@ func (l *Lock) Lost() bool {
 }
 
 // Release gives the lock back (only when it is still ours) and stops the
-// renewal. It is safe to call more than once and on nil.
-func (l *Lock) Release() {
+// renewal. ctx is the action's: giving the lock back is a cleanup, bounded
+// as tmux.Client.CleanupContext says (a lock not given back is free when
+// its lease ends or its owner has exited). It is safe to call more than
+// once and on nil.
+func (l *Lock) Release(ctx context.Context) {
 	if l == nil {
 		return
 	}
@@ -120,9 +123,15 @@ func (l *Lock) Release() {
 	default:
 	}
 	close(l.stop)
-	<-l.done
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := l.c.CleanupContext(ctx, 2*time.Second)
 	defer cancel()
+	select {
+	case <-l.done:
+	case <-ctx.Done():
+	}
+	if ctx.Err() != nil {
+		return // the server does not answer: the lease will tell
+	}
 	l.mu.Lock()
 	v := l.value
 	l.mu.Unlock()

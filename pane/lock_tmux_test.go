@@ -38,7 +38,7 @@ func TestActionLockExcludes(t *testing.T) {
 			}
 			time.Sleep(30 * time.Millisecond)
 			inside.Add(-1)
-			l.Release()
+			l.Release(ctx)
 		}()
 	}
 	wg.Wait()
@@ -53,7 +53,7 @@ func TestActionLockExcludes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Release()
+	defer l.Release(ctx)
 	_, err = pane.AcquireLock(ctx, s.Client, p.ID, "send-text", time.Now().Add(200*time.Millisecond))
 	var te *pane.LockTimeoutError
 	if !errors.As(err, &te) || te.Holder == "" {

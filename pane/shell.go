@@ -132,6 +132,32 @@ func TooLongToType(typed string) bool {
 	return false
 }
 
+// SourcedNote says why a run's command went through a file (TooLongToType
+// was true for typed, the wrapped command line) for the shell at hand,
+// named shell, whose terminal was in mode at its prompt: a terminal in
+// canonical mode (no line editor: dash, bash --noediting) cuts lines at
+// MaxCanonLine bytes, or, for a command within that, panectl types no more
+// than typeLimit bytes on a line (typeTotal in all) into any shell; a line
+// editor (bash's readline, zsh's zle, fish) takes lines of any length but
+// redraws the line for each key, so typing that much is slow.
+func SourcedNote(typed string, mode TTYMode, shell string) string {
+	longest := 0
+	for _, line := range strings.Split(typed, "\n") {
+		longest = max(longest, len(line))
+	}
+	const sourced = "the shell sourced the command from a private file instead of having it typed: "
+	limits := fmt.Sprintf("it is longer than panectl types into a shell (%d bytes on a line, %d in all)", typeLimit, typeTotal)
+	switch {
+	case mode.Known && mode.Canonical && longest > MaxCanonLine:
+		return fmt.Sprintf(sourced+"%s reads from a terminal in canonical mode (no line editor), which cuts lines at %d bytes, and a line of it is %d bytes", shell, MaxCanonLine, longest)
+	case mode.Known && mode.Canonical:
+		return sourced + limits
+	case mode.Known:
+		return sourced + limits + fmt.Sprintf("; %s's line editor takes long lines but redraws the line for every key typed", shell)
+	}
+	return sourced + limits
+}
+
 // NewSourcedRun is NewRun for a command too long to type, written to a
 // file at path: the shell sources it (. in sh, source in fish) in the
 // current shell, so cd, variables and functions take effect as if it had

@@ -178,3 +178,35 @@ func TestScan(t *testing.T) {
 		}
 	}
 }
+
+// SourcedNote gives the reason that holds for the shell's terminal.
+func TestSourcedNote(t *testing.T) {
+	long := " printf x; { echo " + strings.Repeat("y", 5000) + "\n}; printf y"
+	mid := " printf x; { echo " + strings.Repeat("y", 2000) + "\n}; printf y"
+	canon := TTYMode{Known: true, Canonical: true}
+	editor := TTYMode{Known: true}
+	cases := []struct {
+		typed   string
+		mode    TTYMode
+		want    []string
+		wantNot []string
+	}{
+		{long, canon, []string{"dash reads from a terminal in canonical mode", "cuts lines at 4095 bytes", "5018 bytes"}, []string{"line editor takes"}},
+		{mid, canon, []string{"longer than panectl types"}, []string{"line editor takes", "cuts lines"}},
+		{long, editor, []string{"dash's line editor", "longer than panectl types"}, []string{"canonical"}},
+		{mid, TTYMode{}, []string{"longer than panectl types"}, []string{"canonical mode", "line editor"}},
+	}
+	for _, c := range cases {
+		note := SourcedNote(c.typed, c.mode, "dash")
+		for _, w := range c.want {
+			if !strings.Contains(note, w) {
+				t.Errorf("mode %+v, %d bytes: note %q lacks %q", c.mode, len(c.typed), note, w)
+			}
+		}
+		for _, w := range c.wantNot {
+			if strings.Contains(note, w) {
+				t.Errorf("mode %+v, %d bytes: note %q says %q", c.mode, len(c.typed), note, w)
+			}
+		}
+	}
+}

@@ -77,7 +77,7 @@ type Task struct {
 	Spec    TaskSpec
 	Pane    tmux.PaneInfo // zero when the pane is gone
 	Status  string
-	Exit    *int // exit code when it exited (nil when killed)
+	Exit    *int // exit status when it exited (nil while running, or when a signal ended it)
 	Signal  int  // signal that ended it
 	Ended   time.Time
 	Dir     string // the task's record directory
@@ -299,9 +299,13 @@ func taskFrom(id, dir string, spec TaskSpec, info tmux.PaneInfo) Task {
 			}
 		}
 	}
+	// A task stopped on request (task kill, its pane or server gone) or by
+	// its time limit keeps that status, with how its command ended as the
+	// supervisor saw it: an exit status when it exited by itself (it
+	// handled the signal: a trap), none when a signal ended it (Signal).
 	switch {
 	case stop == TaskKilled:
-		t.Status, t.Exit = TaskKilled, nil
+		t.Status = TaskKilled
 	case stop == TaskTimedOut:
 		t.Status = TaskTimedOut
 	case t.Exit == nil:

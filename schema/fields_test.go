@@ -14,7 +14,11 @@ func jsonFields(t reflect.Type) []string {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if f.Anonymous {
-			names = append(names, jsonFields(f.Type)...)
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			names = append(names, jsonFields(ft)...)
 			continue
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")

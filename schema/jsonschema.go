@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,7 +25,11 @@ const Draft = "https://json-schema.org/draft/2020-12/schema"
 //     KEY=VALUE pairs: minimum, maximum, minLength, maxLength (for an array
 //     or a StringList: of each string or number in it), minItems, maxItems
 //     (of the array form), default (a JSON value) and enum (strings
-//     separated by |). Example: `limits:"minimum=1,maximum=10000,default=200"`.
+//     separated by |). Example: `limits:"minimum=1,maximum=10000,default=200"`;
+//   - an embedded pointer to a struct is an optional group of fields (nil
+//     writes none of them, as encoding/json does): its required fields are
+//     required together (dependentRequired: any one of them brings the
+//     others), not on their own.
 //
 // Schemas are built on first use and cached: nothing happens at init, so
 // `panectl version` stays fast.
@@ -104,6 +109,7 @@ func applyLimits(t reflect.Type, s *jsonschema.Schema) error {
 			return applyLimits(t.Elem(), s.Items)
 		}
 	case reflect.Struct:
+		optionalGroups(t, s)
 		for _, f := range reflect.VisibleFields(t) {
 			if f.Anonymous || !f.IsExported() {
 				continue
@@ -127,6 +133,41 @@ func applyLimits(t reflect.Type, s *jsonschema.Schema) error {
 		}
 	}
 	return nil
+}
+
+// optionalGroups makes the required fields of each embedded pointer to a
+// struct of t required together rather than alone (see Generate).
+func optionalGroups(t reflect.Type, s *jsonschema.Schema) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.Anonymous || f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct {
+			continue
+		}
+		var group []string
+		for _, g := range reflect.VisibleFields(f.Type.Elem()) {
+			if name := jsonName(g); name != "" && !g.Anonymous && g.IsExported() && slices.Contains(s.Required, name) && !omitted(g) {
+				group = append(group, name)
+			}
+		}
+		s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return slices.Contains(group, n) })
+		for _, name := range group {
+			if s.DependentRequired == nil {
+				s.DependentRequired = map[string][]string{}
+			}
+			s.DependentRequired[name] = slices.DeleteFunc(slices.Clone(group), func(n string) bool { return n == name })
+		}
+	}
+}
+
+// omitted reports whether f's json tag has omitempty or omitzero.
+func omitted(f reflect.StructField) bool {
+	_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+	for _, o := range strings.Split(opts, ",") {
+		if o == "omitempty" || o == "omitzero" {
+			return true
+		}
+	}
+	return false
 }
 
 func jsonName(f reflect.StructField) string {

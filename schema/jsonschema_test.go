@@ -216,3 +216,26 @@ func TestInputLimits(t *testing.T) {
 		}
 	}
 }
+
+// wait_task's frame is an optional group (an embedded *CompletionFrame):
+// a wait with any that no task ended in has no frame at all; a frame is
+// whole, and its frame_type and status are among their values.
+func TestWaitTaskOptionalFrame(t *testing.T) {
+	tool, _ := Lookup("wait_task")
+	frame := `"frame_type":"bash_completed","task_id":"t1","pane_id":"%1","session_id":"$1","status":"killed","exit_code":9,"command":"x","output_preview":"","output_truncated":false,"tokens_skipped":false,"seconds":1`
+	cases := []struct {
+		out string
+		ok  bool
+	}{
+		{`{"outcome":"timeout","effective_timeout":3}`, true},
+		{`{` + frame + `,"outcome":"ended","effective_timeout":3}`, true},
+		{`{"task_id":"t1","outcome":"ended","effective_timeout":3}`, false},
+		{`{` + strings.Replace(frame, `"bash_completed"`, `""`, 1) + `,"outcome":"ended","effective_timeout":3}`, false},
+		{`{` + strings.Replace(frame, `"killed"`, `""`, 1) + `,"outcome":"ended","effective_timeout":3}`, false},
+	}
+	for _, c := range cases {
+		if err := ValidateOutput(tool, []byte(c.out)); (err == nil) != c.ok {
+			t.Errorf("%s: validation error %v, want ok=%v", c.out, err, c.ok)
+		}
+	}
+}

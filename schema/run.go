@@ -49,11 +49,11 @@ type WaitTaskInput struct {
 // CompletionFrame is a background task's state: while it runs, and the
 // frame printed when it ends (frame_type bash_completed).
 type CompletionFrame struct {
-	FrameType        string  `json:"frame_type" jsonschema:"bash_completed once the task ended, task_running while it runs"`
+	FrameType        string  `json:"frame_type" jsonschema:"bash_completed once the task ended, task_running while it runs" limits:"enum=bash_completed|task_running"`
 	TaskID           string  `json:"task_id" jsonschema:"the task id"`
 	PaneID           string  `json:"pane_id" jsonschema:"the task's pane"`
 	SessionID        string  `json:"session_id" jsonschema:"the task pane's session"`
-	Status           string  `json:"status" jsonschema:"running, completed (exit 0), failed (non-zero exit), killed (by task kill or a signal), timed_out (its time limit passed and it was stopped)"`
+	Status           string  `json:"status" jsonschema:"running, completed (exit 0), failed (non-zero exit), killed (by task kill or a signal), timed_out (its time limit passed and it was stopped)" limits:"enum=running|completed|failed|killed|timed_out"`
 	ExitCode         *int    `json:"exit_code" jsonschema:"the exit status; null while running or when killed by a signal"`
 	Signal           int     `json:"signal,omitempty" jsonschema:"the signal that ended it, when one did"`
 	Command          string  `json:"command" jsonschema:"the command"`
@@ -79,9 +79,11 @@ type ListTasksOutput struct {
 }
 
 // WaitTaskOutput is the output of wait_task: the completion frame, and the
-// outcome of the wait.
+// outcome of the wait. With any, a wait that no task ended in (timeout, or
+// the server went away with no task running) has no frame: its fields are
+// absent (CompletionFrame nil).
 type WaitTaskOutput struct {
-	CompletionFrame
+	*CompletionFrame
 	Outcome          string  `json:"outcome" jsonschema:"ended (exit 0), timeout (exit 124; the task keeps running), or exited (exit 5: the tmux server went away during the wait; the frame is the task as its supervisor recorded it, killed)"`
 	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
 }

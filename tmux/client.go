@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,6 +29,11 @@ type Client struct {
 	QuickDetach bool
 
 	keep *keeper // kept control clients (KeepControl), nil when none are kept
+	// silent: the last tmux command that ended (a process or one through
+	// a control client) got no answer within its deadline (Answering);
+	// 1 or 0, atomic (not an atomic.Bool: tests copy a Client to get a
+	// second one).
+	silent int32
 }
 
 // NewClient finds tmux ($PANECTL_TMUX or tmux on $PATH) and checks that it is
@@ -161,14 +167,17 @@ func (c *Client) exec(ctx context.Context, stdin []byte, limit time.Duration, ar
 	defer files.close()
 	err = cmd.Run()
 	if err == nil {
+		atomic.StoreInt32(&c.silent, 0)
 		return read(files.out), nil
 	}
 	if ctx.Err() == context.Canceled || (limit <= 0 && ctx.Err() != nil) {
 		return "", ctx.Err()
 	}
 	if callCtx.Err() != nil {
+		atomic.StoreInt32(&c.silent, 1)
 		return "", &NotRespondingError{Socket: c.Server.Socket, Command: commandName(args), After: time.Since(started).Round(time.Millisecond)}
 	}
+	atomic.StoreInt32(&c.silent, 0) // it answered, with an error
 	te := &Error{Args: append([]string{"-S", c.Server.Socket}, args...), ExitCode: -1, Stderr: strings.TrimSpace(read(files.err))}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -181,6 +190,35 @@ func (c *Client) exec(ctx context.Context, stdin []byte, limit time.Duration, ar
 		return "", &NoServerError{Socket: c.Server.Socket, Stderr: te.Stderr, From: c.Server.From}
 	}
 	return "", te
+}
+
+// Answering reports whether the server answered the last tmux command of
+// c that ended: false after a *NotRespondingError, until a command gets an
+// answer again. Cleanups consult it (CleanupContext): waiting on a server
+// that just did not answer would only delay panectl's exit.
+func (c *Client) Answering() bool { return atomic.LoadInt32(&c.silent) == 0 }
+
+// cleanupFloor is the least time CleanupContext gives a cleanup (when the
+// server answers): an operation that used up its time still puts back what
+// it changed.
+const cleanupFloor = 250 * time.Millisecond
+
+// CleanupContext is the context for the tmux calls that clean up after an
+// operation that ran under ctx (putting back a pane's options, releasing
+// its action lock, pressing C-c in a pane whose command is abandoned): it
+// is not cancelled with ctx, so an interrupted or timed-out operation still
+// cleans up; it ends after limit, or at ctx's deadline when that comes
+// sooner, though not sooner than cleanupFloor from now. When the server
+// did not answer c's last command (Answering), it has ended already: the
+// cleanup is left undone (what a guard or a lease puts right on its own)
+// rather than waiting again for a server that does not answer.
+func (c *Client) CleanupContext(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if !c.Answering() {
+		limit = 0
+	} else if d, ok := ctx.Deadline(); ok {
+		limit = min(limit, max(time.Until(d), cleanupFloor))
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), limit)
 }
 
 // commandName names a command list by its commands ("display-message",

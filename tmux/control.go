@@ -147,9 +147,10 @@ type Control struct {
 	quick   bool          // Close does not wait for tmux's exit handshake (Client.QuickDetach)
 	mu      sync.Mutex    // guards writes to stdin and everything below
 	closed  bool
-	mute    bool   // a command got no answer: Close does not wait for a detach
-	socket  string // the server's socket, for errors
-	reason  string // why the client ended (%exit reason, EOF)
+	mute    bool    // a command got no answer: Close does not wait for a detach
+	socket  string  // the server's socket, for errors
+	owner   *Client // the client that attached it (Answering)
+	reason  string  // why the client ended (%exit reason, EOF)
 	// attachErr is tmux's message when the attach command failed (the
 	// %error block of the attach).
 	attachErr string
@@ -382,7 +383,7 @@ func (c *Client) attachSession(ctx context.Context, session string, opts Control
 // attach starts a client with start and waits until tmux confirms the
 // attach, the client ends, deadline passes or ctx ends.
 func (c *Client) attach(ctx context.Context, session string, opts ControlOptions, deadline time.Time, subs []*Subscription, start func(*Control) error) (*Control, error) {
-	k := &Control{Session: session, socket: c.Server.Socket, opts: opts, ready: make(chan struct{}),
+	k := &Control{Session: session, socket: c.Server.Socket, owner: c, opts: opts, ready: make(chan struct{}),
 		done: make(chan struct{}), readEnd: make(chan struct{}), panes: map[string]*paneInterest{}, quick: c.QuickDetach}
 	for _, s := range subs {
 		s.k = k
@@ -644,6 +645,7 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 				return nil, k.notResponding(cmds[i], started)
 			}
 		}
+		atomic.StoreInt32(&k.owner.silent, 0)
 		if r.err != nil && firstErr == nil {
 			firstErr = &Error{Args: cmds[i], ExitCode: 1, Stderr: r.err.Error(), kind: classify(r.err.Error())}
 		}
@@ -658,6 +660,7 @@ func (k *Control) notResponding(cmd []string, started time.Time) error {
 	k.mu.Lock()
 	k.mute = true
 	k.mu.Unlock()
+	atomic.StoreInt32(&k.owner.silent, 1)
 	return &NotRespondingError{Socket: k.socket, Command: cmd[0] + " (through the control client)", After: time.Since(started).Round(time.Millisecond)}
 }
 
@@ -726,7 +729,7 @@ func (k *Control) Close() {
 		// CONTROL MODE: "an empty line ... or EOF detaches").
 		_ = k.stdin.Close()
 		grace := 500 * time.Millisecond
-		if k.mute {
+		if k.mute || !k.owner.Answering() {
 			grace = 0 // a server that does not answer will not detach it
 		}
 		quick := k.quick && k.lock == nil

@@ -93,8 +93,8 @@
 // A long-lived panectl process (the MCP server, watch, tasks --follow)
 // keeps one control client per session attached between calls
 // (control_keep.go), shared by every wait on that session through
-// subscriptions (control_sub.go), and detached after DefaultKeepIdle (5
-// minutes) with no use, when its session or server goes, and before the
+// subscriptions (control_sub.go), and detached after DefaultKeepIdle (15
+// s) with no use, when its session or server goes, and before the
 // process exits. Read-only commands of such a process (pane lookups,
 // captures, option reads) go through a kept client when one is attached,
 // so they start no tmux process. Two tmux defects shape how:

@@ -1,5 +1,7 @@
 package tmux
 
+import "context"
+
 // ForceAttach makes Control attach with mode ("proto": panectl's own
 // client; "locked": `tmux -C` under the socket lock; "plain": `tmux -C`
 // with no lock, the pattern that crashes tmux 3.3a to 3.6b; "": chosen by
@@ -37,5 +39,5 @@ func StartExitHold(c *Client) ([]Command, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return h.commands(), h.release, nil
+	return h.commands(), func() { h.release(context.Background()) }, nil
 }

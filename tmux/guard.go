@@ -1,6 +1,7 @@
 package tmux
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -85,21 +86,27 @@ func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error)
 		close(g.done)
 	}()
 	if _, err := w.WriteString(b.String()); err != nil {
-		g.Close()
+		g.Close(context.Background())
 		return nil, err
 	}
 	return g, nil
 }
 
 // Close runs the script now (it closes the pipe) and waits, at most
-// DefaultCallTimeout, for tmux to have run it.
-func (g *Guard) Close() {
+// DefaultCallTimeout or until ctx ends, for tmux to have run it. A guard
+// not waited for runs its script all the same, whenever its server reads
+// it (a stopped server: once it is continued); the client outlives
+// panectl. Pass a cleanup context (Client.CleanupContext).
+func (g *Guard) Close(ctx context.Context) {
 	if g == nil {
 		return
 	}
 	_ = g.w.Close()
+	t := time.NewTimer(DefaultCallTimeout)
+	defer t.Stop()
 	select {
 	case <-g.done:
-	case <-time.After(DefaultCallTimeout):
+	case <-t.C:
+	case <-ctx.Done():
 	}
 }

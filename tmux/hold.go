@@ -45,6 +45,7 @@ const holdOption = "@panectl-new-hold"
 
 // exitHold is one hold: its token and its guard.
 type exitHold struct {
+	c     *Client
 	token string
 	guard *Guard
 }
@@ -53,7 +54,7 @@ type exitHold struct {
 // when there is none yet (start-server), so it is there before the pane
 // is made.
 func (c *Client) startHold() (*exitHold, error) {
-	h := &exitHold{token: nonce()}
+	h := &exitHold{c: c, token: nonce()}
 	g, err := c.guardWith(true, []GuardLine{{"run-shell", "-C", holdUndoScript(h.token)}})
 	if err != nil {
 		return nil, fmt.Errorf("cannot guard the new pane's options (panectl would not restore them if killed): %w", err)
@@ -73,9 +74,12 @@ func (h *exitHold) commands() []Command {
 }
 
 // release ends the guard: its script undoes the hold if panectl has not.
-func (h *exitHold) release() {
+// ctx is the operation's (the wait is a cleanup: Client.CleanupContext).
+func (h *exitHold) release(ctx context.Context) {
 	if h != nil {
-		h.guard.Close()
+		ctx, cancel := h.c.CleanupContext(ctx, DefaultCallTimeout)
+		defer cancel()
+		h.guard.Close(ctx)
 	}
 }
 

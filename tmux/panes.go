@@ -345,7 +345,7 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		if hold, err = c.startHold(); err != nil {
 			return PaneInfo{}, err
 		}
-		defer hold.release()
+		defer hold.release(ctx)
 		thens = hold.commands()
 	}
 	if len(opts.Then) > 0 {

@@ -1,12 +1,15 @@
 package tmux
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestResolveServer(t *testing.T) {
@@ -148,5 +151,39 @@ func TestParseGeometry(t *testing.T) {
 	}
 	if _, err := parseGeometry("%3" + sep + "x"); err == nil {
 		t.Error("a short row parsed")
+	}
+}
+
+// CleanupContext: not cancelled with the operation's context; bounded by
+// its limit or the operation's deadline, whichever is sooner, but never
+// below cleanupFloor; already ended once the server did not answer.
+func TestCleanupContext(t *testing.T) {
+	c := &Client{}
+	op, cancel := context.WithTimeout(context.Background(), time.Hour)
+	cancel() // an interrupted operation
+	ctx, done := c.CleanupContext(op, time.Minute)
+	defer done()
+	if ctx.Err() != nil {
+		t.Errorf("cleanup context ended with the operation's: %v", ctx.Err())
+	}
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) > time.Minute {
+		t.Errorf("deadline %v: want at most the limit from now", d)
+	}
+
+	op, cancel = context.WithDeadline(context.Background(), time.Now().Add(-time.Second)) // used up
+	defer cancel()
+	before := time.Now()
+	ctx, done = c.CleanupContext(op, time.Minute)
+	defer done()
+	after := time.Now()
+	if d, ok := ctx.Deadline(); !ok || d.Before(before.Add(cleanupFloor)) || d.After(after.Add(cleanupFloor)) {
+		t.Errorf("used-up operation: deadline %v; want the floor (%v) from the call", d, cleanupFloor)
+	}
+
+	atomic.StoreInt32(&c.silent, 1)
+	ctx, done = c.CleanupContext(context.Background(), time.Minute)
+	defer done()
+	if ctx.Err() == nil {
+		t.Error("the server did not answer the last command: want a cleanup context that has ended")
 	}
 }

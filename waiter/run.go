@@ -1,6 +1,7 @@
 package waiter
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -179,7 +180,8 @@ const (
 // (*RefusedError), unless ClearLine: then the line is killed first.
 //
 // A command too long to type whole (pane.TooLongToType: a terminal in
-// canonical mode cuts lines at 4095 bytes) is written to a private file
+// canonical mode cuts lines at 4095 bytes, a line editor is slow with
+// long lines; Note says which, pane.SourcedNote) is written to a private file
 // (mode 0600 in a 0700 directory) that the shell sources and that removes
 // itself.
 //
@@ -200,7 +202,9 @@ const (
 //
 // Timeout: C-c is pressed, and the shell is waited for until it prints a
 // probe, so the pane is usable by the next run. Context cancelled (panectl
-// interrupted): C-c too, outcome interrupted.
+// interrupted): C-c too, outcome interrupted. A server that stops
+// answering ends the run with the *tmux.NotRespondingError of the first
+// look that got no answer (bounded by ctx's deadline): no more looks, no C-c.
 func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error) {
 	id := opt.Info.ID
 	grace := opt.Grace
@@ -242,10 +246,10 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		}
 		defer os.RemoveAll(dir)
 		sourced = filepath.Join(dir, "command")
+		res.Note = pane.SourcedNote(r.Typed, mode, w.shellName)
 		if r, err = wrap(opt.Shell); err != nil {
 			return res, err
 		}
-		res.Note = "the command was too long to type whole (a terminal in canonical mode cuts lines at 4095 bytes); the shell sourced it from a private file"
 	}
 	fresh := true // ledger is as read just now
 	typeLine := func(text string) error {
@@ -285,16 +289,21 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		if restful {
 			lastPromptCheck = time.Now()
 			if began {
-				back = w.backAtPrompt(ctx, c, src, id, r.Nonce)
+				var err error
+				if back, err = w.backAtPrompt(ctx, c, src, id, r.Nonce); err != nil {
+					return ended(ctx, c, id, res, err)
+				}
 				restful = back // else no need for a full read
 			}
 		}
 		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace || restful {
 			// fall through to the full read
-		} else if ended, err := endVisible(ctx, c, src, id, r.End); err == nil && !ended {
+		} else if seen, err := endVisible(ctx, c, src, id, r.End); errors.Is(err, tmux.ErrNotResponding) {
+			return ended(ctx, c, id, res, err)
+		} else if err == nil && !seen {
 			select {
 			case <-ctx.Done():
-				return interrupt(c, id, res), nil
+				return ended(ctx, c, id, res, ctx.Err())
 			case <-time.After(min(interval, time.Until(opt.Deadline), promptQuiet)):
 			case <-src.Changed():
 				lastChange = time.Now()
@@ -310,10 +319,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 				res.Note = joinNotes(res.Note, "the pane was closed while the command ran")
 				return res, nil
 			}
-			if ctx.Err() != nil {
-				return interrupt(c, id, res), nil
-			}
-			return res, err
+			return ended(ctx, c, id, res, err)
 		}
 		res.Cursor, info = rd.Cursor, rd.Pane
 		sc := r.Scan(rd.Lines)
@@ -351,7 +357,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 			if len(probes) > 0 {
 				// a probe typed while the shell was slow runs after the
 				// command: let it print so the prompt is clean afterwards
-				waitProbe(ctx, c, id, rd.Cursor, probes[len(probes)-1], 2*time.Second)
+				_, _ = waitProbe(ctx, c, id, rd.Cursor, probes[len(probes)-1], 2*time.Second)
 			}
 			w.learnPrompt(ctx, c, src, id, r.Nonce)
 			return res, nil
@@ -410,14 +416,15 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error)
 		if !time.Now().Before(opt.Deadline) {
 			res.Outcome = OutcomeTimeout
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			res.Note = joinNotes(res.Note, recoverPrompt(ctx, c, id))
-			return res, nil
+			note, err := recoverPrompt(ctx, c, id)
+			res.Note = joinNotes(res.Note, note)
+			return res, err
 		}
 		wait := min(interval, time.Until(opt.Deadline), promptQuiet)
 		interval = min(interval*3/2+1, maxInterval)
 		select {
 		case <-ctx.Done():
-			return interrupt(c, id, res), nil
+			return ended(ctx, c, id, res, ctx.Err())
 		case <-time.After(wait):
 		case <-src.Changed():
 			lastChange = time.Now()
@@ -546,29 +553,35 @@ func shellName(command string) string {
 // the pane's foreground program, the cursor is below the row typing began
 // on, and the input line is the prompt seen before typing (or, for a shell
 // with a line editor that has the terminal again, any empty prompt).
-func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) bool {
+//
+// Its only error is a server that does not answer (or ctx's); any other
+// failure to look is "no" (the full read that follows reports it).
+func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) (bool, error) {
 	scr, err := captureScreen(ctx, c, src, id)
+	if errors.Is(err, tmux.ErrNotResponding) || ctx.Err() != nil {
+		return false, cmp.Or(err, ctx.Err())
+	}
 	if err != nil || scr.Info.Dead {
-		return false
+		return false, nil
 	}
 	if _, ok := pane.ShellOf(pane.ForegroundOf(scr.Info).Command()); !ok {
-		return false
+		return false, nil
 	}
 	if scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
-		return false
+		return false, nil
 	}
 	line := pane.InputLineOf(scr)
 	if strings.Contains(line.Left+line.Right, nonce) {
-		return false
+		return false, nil
 	}
 	if line.Left == w.prompt && line.Right == "" {
-		return true
+		return true, nil
 	}
 	if !w.editor {
-		return false
+		return false, nil
 	}
 	mode, err := pane.ReadTTYMode(scr.Info.TTY)
-	return err == nil && !mode.Canonical && line.Prompted()
+	return err == nil && !mode.Canonical && line.Prompted(), nil
 }
 
 // rejection returns the shell's first message in the lines read since
@@ -746,71 +759,125 @@ func keepNewest(lines []string, n int) ([]string, bool) {
 	return lines, false
 }
 
-// interrupt stops the command when panectl itself is interrupted.
-func interrupt(c *tmux.Client, id string, res RunResult) RunResult {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+// ended ends a run that stopped waiting for its command because of err:
+// panectl was interrupted (ctx cancelled: SIGINT, SIGTERM, an MCP
+// client's cancellation), the server does not answer, or the run's own
+// time (its context's deadline) ran out before the timeout's recovery
+// could finish. Only an interruption presses C-c (see interrupt): a run
+// that the server stopped answering ends with that error (exit 1), one out
+// of time with its context's error.
+func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err error) (RunResult, error) {
+	if ctx.Err() == context.Canceled {
+		return interrupt(ctx, c, id, res), nil
+	}
+	return res, err
+}
+
+// interruptCleanup bounds interrupt's C-c: panectl exits within a second
+// of SIGINT or SIGTERM.
+const interruptCleanup = 500 * time.Millisecond
+
+// interrupt stops the command when panectl itself is interrupted (ctx
+// cancelled): C-c, as a cleanup (tmux.Client.CleanupContext).
+func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) RunResult {
+	ctx, cancel := c.CleanupContext(ctx, interruptCleanup)
 	defer cancel()
-	_ = c.SendKeys(ctx, id, "C-c")
 	res.Outcome = OutcomeInterrupted
+	if ctx.Err() != nil {
+		res.Note = "panectl was interrupted; C-c was not sent to the pane: the tmux server did not answer panectl's last command"
+		return res
+	}
+	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
+		res.Note = "panectl was interrupted; C-c could not be sent to the pane: " + err.Error()
+		return res
+	}
 	res.Note = "panectl was interrupted; C-c was sent to the pane"
 	return res
 }
 
-// recoverPrompt presses C-c after a timeout and waits (up to 3 s) for the
-// shell to read input again: its foreground is the shell and a probe prints.
-// It returns a note on what happened.
-func recoverPrompt(ctx context.Context, c *tmux.Client, id string) string {
+// recoverPrompt presses C-c after a timeout and waits (up to 3 s, and
+// within ctx) for the shell to read input again: its foreground is the
+// shell and a probe prints. It returns a note on what happened, and an
+// error only when the server stopped answering (*tmux.NotRespondingError:
+// the pane's state is unknown).
+func recoverPrompt(ctx context.Context, c *tmux.Client, id string) (string, error) {
 	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
-		return "C-c could not be sent: " + err.Error()
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return "", err
+		}
+		return "C-c could not be sent: " + err.Error(), nil
 	}
 	by := time.Now().Add(3 * time.Second)
 	for {
 		info, err := c.Pane(ctx, id)
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return "", err
+		}
 		if err != nil || info.Dead {
-			return "C-c was sent; the pane is gone or dead"
+			return "C-c was sent; the pane is gone or dead", nil
 		}
 		fg := pane.CurrentCommand(info)
 		if _, ok := pane.ShellOf(fg); ok {
 			break
 		}
 		if time.Now().After(by) {
-			return fmt.Sprintf("C-c was sent, but %q is still in the foreground", fg)
+			return fmt.Sprintf("C-c was sent, but %q is still in the foreground", fg), nil
 		}
-		time.Sleep(20 * time.Millisecond)
+		if !sleepCtx(ctx, 20*time.Millisecond) {
+			return "C-c was sent", nil
+		}
 	}
 	cur, _, err := pane.Now(ctx, c, id)
+	if errors.Is(err, tmux.ErrNotResponding) {
+		return "", err
+	}
 	if err != nil {
-		return "C-c was sent"
+		return "C-c was sent", nil
 	}
 	typed, printed := pane.Probe()
-	if pane.Record(ctx, c, id, typed, true) != nil || c.SendText(ctx, id, typed, true) != nil {
-		return "C-c was sent"
+	if err := pane.Record(ctx, c, id, typed, true); err != nil {
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return "", err
+		}
+		return "C-c was sent", nil
 	}
-	if !waitProbe(ctx, c, id, cur, printed, time.Until(by)) {
-		return "C-c was sent; the shell did not answer a probe within 3 s"
+	if err := c.SendText(ctx, id, typed, true); err != nil {
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return "", err
+		}
+		return "C-c was sent", nil
 	}
-	return "C-c was sent; the shell is back at its prompt"
+	if ok, err := waitProbe(ctx, c, id, cur, printed, time.Until(by)); err != nil {
+		return "", err
+	} else if !ok {
+		return "C-c was sent; the shell did not answer a probe within 3 s", nil
+	}
+	return "C-c was sent; the shell is back at its prompt", nil
 }
 
-// waitProbe waits until the probe's marker is printed after cur.
-func waitProbe(ctx context.Context, c *tmux.Client, id string, cur pane.Cursor, printed string, d time.Duration) bool {
+// waitProbe waits until the probe's marker is printed after cur; its only
+// error is a server that does not answer.
+func waitProbe(ctx context.Context, c *tmux.Client, id string, cur pane.Cursor, printed string, d time.Duration) (bool, error) {
 	by := time.Now().Add(d)
 	for {
 		rd, err := pane.Read(ctx, c, id, cur, pane.ReadOptions{})
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return false, err
+		}
 		if err != nil {
-			return false
+			return false, nil
 		}
 		for _, l := range rd.Lines {
 			if strings.Contains(l, printed) {
-				return true
+				return true, nil
 			}
 		}
 		if time.Now().After(by) {
-			return false
+			return false, nil
 		}
 		select {
 		case <-ctx.Done():
-			return false
+			return false, nil
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

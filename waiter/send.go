@@ -75,7 +75,8 @@ func (e *LineTooLongError) Error() string {
 // Unwrap makes it invalid input.
 func (e *LineTooLongError) Unwrap() error { return ErrInvalid }
 
-// Send types into a pane: a dead pane is tmux.ErrPaneExited (exit 5); a
+// Send types into a pane: a dead pane, or one that goes away during the
+// send (closed, or its server exited), is tmux.ErrPaneExited (exit 5); a
 // pane in a mode (copy mode) is taken out of it first (Note says so); with
 // WhenReady the pane must await input; text with a line longer than a
 // canonical-mode terminal takes is refused (*LineTooLongError). With
@@ -86,7 +87,8 @@ func (e *LineTooLongError) Unwrap() error { return ErrInvalid }
 // submission is verified (the cursor left a shell's input line; a program's
 // input line no longer holds the text, or it turned busy), Enter is pressed
 // once more when the text still sits there, and Submitted says how it went.
-func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (SendResult, error) {
+func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, err error) {
+	defer func() { err = goneDuring(opt.Info.ID, opt.Action, err) }() // (exit 5, as the waits)
 	info := opt.Info
 	id := info.ID
 	var res SendResult
@@ -98,7 +100,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (SendResult, err
 		if err != nil {
 			return res, err
 		}
-		defer lock.Release()
+		defer lock.Release(ctx)
 	}
 	if opt.WhenReady != nil {
 		if _, err := WhenReady(ctx, c, id, *opt.WhenReady, opt.Deadline); err != nil {

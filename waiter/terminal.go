@@ -25,12 +25,17 @@ type TerminalOptions struct {
 	// Once: look once (a timeout of 0): the first update, and the exit
 	// update when the process has already exited, then return.
 	Once bool
+	// Deadline ends the watch without an exit update (zero: none). The
+	// context should outlast it by a margin: a look at the pane that
+	// started before the deadline may end after it, and one that gets no
+	// answer by the context's end is a *tmux.NotRespondingError.
+	Deadline time.Time
 }
 
 // TerminalResult says how a watch ended without error.
 type TerminalResult struct {
 	Note   string // how output was followed, when worth saying ("polling: ...")
-	Exited bool   // the stream ended with the exit update (else: Once)
+	Exited bool   // the stream ended with the exit update (else: Once or the deadline)
 }
 
 // How often the pane's description (cwd, size, foreground command, death)
@@ -72,7 +77,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	if err != nil {
 		return res, err
 	}
-	defer hold.release()
+	defer hold.release(ctx)
 
 	if tmux.WouldSendFocus(p) {
 		res.Note = "polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)"
@@ -109,6 +114,12 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	lookAt := time.Now().Add(lookIdle)
 	timer := time.NewTimer(lookIdle)
 	defer timer.Stop()
+	var end <-chan time.Time // the deadline
+	if !opt.Deadline.IsZero() {
+		t := time.NewTimer(time.Until(opt.Deadline))
+		defer t.Stop()
+		end = t.C
+	}
 	for {
 		var kdone <-chan struct{}
 		if w.k != nil {
@@ -117,6 +128,8 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 		select {
 		case <-ctx.Done():
 			return res, ctx.Err()
+		case <-end:
+			return res, nil
 		case <-w.q.ch:
 		case <-timer.C:
 		case <-kdone:
@@ -210,7 +223,7 @@ func (w *termWatch) chunks(data []byte) error {
 func (w *termWatch) look(ctx context.Context) (tmux.PaneInfo, error) {
 	if w.k != nil {
 		info, _, _, err := w.k.SnapshotOptions(ctx, w.id, "")
-		if err == nil || ctx.Err() != nil {
+		if err == nil || ctx.Err() != nil || errors.Is(err, tmux.ErrNotResponding) {
 			return info, err
 		}
 		w.k = nil // fall through to a process, which tells whether the pane is gone
@@ -325,7 +338,7 @@ func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 // gone ends the watch after a failed look: a pane that no longer exists
 // was killed (its exit status cannot be read), anything else is an error.
 func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error) (TerminalResult, error) {
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && !errors.Is(err, tmux.ErrNotResponding) {
 		return res, ctx.Err()
 	}
 	if gone(err) {
@@ -464,6 +477,7 @@ func (q *termQueue) dropBeforeMark() {
 // back (a format is kept in @panectl-watch-format meanwhile and put back
 // with set-option -F, which expands it once, to the text itself).
 type exitHold struct {
+	c     *tmux.Client
 	guard *tmux.Guard // nil: nothing was changed
 }
 
@@ -474,7 +488,7 @@ const (
 )
 
 func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error) {
-	h := &exitHold{}
+	h := &exitHold{c: c}
 	eff, err := c.EffectiveOption(ctx, id, "remain-on-exit")
 	if err != nil {
 		return nil, err
@@ -529,7 +543,7 @@ func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error)
 		set = append(set, tmux.Command{"set-option", "-p", "-t", id, holdFormat, prevFmt})
 	}
 	if _, err := c.RunList(ctx, nil, set...); err != nil {
-		h.guard.Close()
+		h.release(ctx)
 		return nil, err
 	}
 	// tmux older than 3.3 has no remain-on-exit-format: ignore the failure
@@ -546,9 +560,12 @@ func newToken() string {
 
 // release undoes holdExit now (the guard's script runs): a pane that died
 // and would not have remained by its own setting is killed; otherwise its
-// own values are put back.
-func (h *exitHold) release() {
-	if h != nil {
-		h.guard.Close()
+// own values are put back. ctx is the watch's: the wait for the guard is
+// a cleanup (tmux.Client.CleanupContext).
+func (h *exitHold) release(ctx context.Context) {
+	if h != nil && h.guard != nil {
+		ctx, cancel := h.c.CleanupContext(ctx, tmux.DefaultCallTimeout)
+		defer cancel()
+		h.guard.Close(ctx)
 	}
 }

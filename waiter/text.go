@@ -553,6 +553,22 @@ func goneNote(err error) string {
 	return "the pane was closed during the wait"
 }
 
+// goneDuring turns an error that means the pane is gone (gone: closed,
+// or its server exited) into one that unwraps to tmux.ErrPaneExited (exit
+// 5), for an action on a pane panectl saw alive when it began: as a wait
+// reports the same end (OutcomeExited). Other errors are returned as they
+// are.
+func goneDuring(id, action string, err error) error {
+	if err == nil || !gone(err) || errors.Is(err, tmux.ErrPaneExited) {
+		return err
+	}
+	what := "the pane was closed"
+	if errors.Is(err, tmux.ErrNoServer) {
+		what = "the tmux server exited (with the pane)"
+	}
+	return fmt.Errorf("%w: pane %s: %s during %s (%v)", tmux.ErrPaneExited, id, what, action, err)
+}
+
 func joinNotes(a, b string) string {
 	switch {
 	case a == "":
