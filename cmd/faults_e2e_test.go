@@ -231,6 +231,17 @@ type mcpLines struct {
 // startMCPLines starts `panectl mcp` on s and initializes the session.
 func startMCPLines(t *testing.T, s *tmuxtest.Server) *mcpLines {
 	t.Helper()
+	m := spawnMCPLines(t, s)
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
+		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "0"}}})
+	m.next(t, 10*time.Second)
+	m.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	return m
+}
+
+// spawnMCPLines starts `panectl mcp` on s, not yet initialized.
+func spawnMCPLines(t *testing.T, s *tmuxtest.Server) *mcpLines {
+	t.Helper()
 	c := panectlCmd(s, "mcp")
 	in, err := c.StdinPipe()
 	if err != nil {
@@ -256,10 +267,6 @@ func startMCPLines(t *testing.T, s *tmuxtest.Server) *mcpLines {
 		}
 		close(m.lines)
 	}()
-	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
-		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "0"}}})
-	m.next(t, 10*time.Second)
-	m.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	return m
 }
 
@@ -546,64 +553,29 @@ func TestFaultWatchKilledRestoresOptions(t *testing.T) {
 // on (go-sdk issue #1209): after `{bad json`, a ping still gets its answer.
 func TestFaultMCPMalformedLine(t *testing.T) {
 	s := tmuxtest.New(t)
-	c := panectlCmd(s, "mcp")
-	in, err := c.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outPipe, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { in.Close(); _ = c.Process.Kill(); _ = c.Wait() })
-	lines := make(chan map[string]any, 10)
-	go func() {
-		sc := bufio.NewScanner(outPipe)
-		for sc.Scan() {
-			var m map[string]any
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				lines <- m
-			}
-		}
-		close(lines)
-	}()
-	next := func(what string) map[string]any {
-		select {
-		case m, ok := <-lines:
-			if !ok {
-				t.Fatalf("%s: the MCP server ended", what)
-			}
-			return m
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: no answer within 10 s", what)
-		}
-		return nil
-	}
-	send := func(s string) {
-		if _, err := io.WriteString(in, s+"\n"); err != nil {
+	m := spawnMCPLines(t, s)
+	send := func(line string) {
+		if _, err := io.WriteString(m.in, line+"\n"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	send(`{bad json`)
-	m := next("{bad json")
-	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(-32700) || m["id"] != nil {
-		t.Errorf("answer to {bad json: %v, want a -32700 error with id null", m)
+	v := m.next(t, 5*time.Second)
+	if e, _ := v["error"].(map[string]any); e == nil || e["code"] != float64(-32700) || v["id"] != nil {
+		t.Errorf("answer to {bad json: %v, want a -32700 error with id null", v)
 	}
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
-	if m := next("initialize"); m["id"] != float64(1) || m["result"] == nil {
-		t.Errorf("initialize after a bad line: %v", m)
+	if v := m.next(t, 5*time.Second); v["id"] != float64(1) || v["result"] == nil {
+		t.Errorf("initialize after a bad line: %v", v)
 	}
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	send(`not json either`)
-	if m := next("second bad line"); m["error"] == nil {
-		t.Errorf("answer to a second bad line: %v", m)
+	if v := m.next(t, 5*time.Second); v["error"] == nil {
+		t.Errorf("answer to a second bad line: %v", v)
 	}
 	send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	if m := next("ping"); m["id"] != float64(2) || m["error"] != nil {
-		t.Errorf("ping after bad lines: %v", m)
+	if v := m.next(t, 5*time.Second); v["id"] != float64(2) || v["error"] != nil {
+		t.Errorf("ping after bad lines: %v", v)
 	}
 }
 

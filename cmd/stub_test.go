@@ -31,19 +31,7 @@ func burstStub() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	raw := *old
-	raw.Iflag &^= unix.ICRNL | unix.IXON | unix.INLCR | unix.IGNCR
-	raw.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
-	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
-	if err := unix.IoctlSetTermios(0, unix.TCSETS, &raw); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	old := rawStdin()
 	restore := func() {
 		os.Stdout.WriteString("\x1b[?2004l\x1b[?1049l")
 		_ = unix.IoctlSetTermios(0, unix.TCSETS, old)
@@ -152,19 +140,7 @@ func slowStub() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	raw := *old
-	raw.Iflag &^= unix.ICRNL | unix.IXON | unix.INLCR | unix.IGNCR
-	raw.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
-	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
-	if err := unix.IoctlSetTermios(0, unix.TCSETS, &raw); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	old := rawStdin()
 	defer unix.IoctlSetTermios(0, unix.TCSETS, old)
 	type key struct {
 		at    time.Time
@@ -208,4 +184,24 @@ func slowStub() {
 			os.Stdout.Write([]byte{k.c})
 		}
 	}
+}
+
+// rawStdin puts the stub's terminal in raw mode (no echo, no signals, CR
+// kept, one byte at a time) and returns the mode it had; it exits the
+// stub when the terminal cannot be set.
+func rawStdin() *unix.Termios {
+	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	raw := *old
+	raw.Iflag &^= unix.ICRNL | unix.IXON | unix.INLCR | unix.IGNCR
+	raw.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
+	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
+	if err := unix.IoctlSetTermios(0, unix.TCSETS, &raw); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return old
 }
