@@ -305,8 +305,8 @@ type mcpClient struct {
 	waits map[int]chan json.RawMessage
 }
 
-func startMCP(b *testing.B, bin, socket string) *mcpClient {
-	cmd := exec.Command(bin, "-S", socket, "mcp")
+func startMCP(b *testing.B, bin, socket string, args ...string) *mcpClient {
+	cmd := exec.Command(bin, append([]string{"-S", socket, "mcp"}, args...)...)
 	cmd.Env = append(os.Environ(), "TMUX=", "TMUX_PANE=")
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
@@ -465,9 +465,10 @@ func runTrue(b *testing.B, s *tmuxtest.Server, m *mcpClient, panectl func(...str
 
 // idleMCP measures P9: the CPU time (user+sys, from /proc) of a `panectl
 // mcp` process and every process it started, over 60 s with nothing to do
-// after one wait attached its control client.
+// after one wait attached its control client (kept that long with
+// --keep-idle: the default detaches it after 15 s).
 func idleMCP(b *testing.B, s *tmuxtest.Server, bin string, p tmux.PaneInfo) time.Duration {
-	m := startMCP(b, bin, s.Socket)
+	m := startMCP(b, bin, s.Socket, "--keep-idle", "120")
 	defer m.close(b)
 	if _, err := m.call("wait_for_text", map[string]any{"pane_id": p.ID, "patterns": "x", "timeout": 0}); err != nil {
 		b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/tmux"
@@ -34,8 +35,10 @@ type Factory struct {
 
 	// KeepControl: the command is a long-lived process (mcp, watch, tasks
 	// --follow): its tmux client keeps control clients attached between
-	// calls (tmux.Client.KeepControl), detached by Close.
+	// calls (tmux.Client.KeepControl), detached by Close, and after
+	// KeepIdle with no use (0: tmux.DefaultKeepIdle).
 	KeepControl bool
+	KeepIdle    time.Duration
 
 	clientMu      sync.Mutex
 	client        *tmux.Client
@@ -80,7 +83,7 @@ func (f *Factory) Client() (*tmux.Client, error) {
 	// without waiting for tmux's goodbye (the process's exit closes it)
 	c.QuickDetach = true
 	if f.KeepControl {
-		c.KeepControl(tmux.DefaultKeepIdle)
+		c.KeepControl(f.KeepIdle)
 	}
 	f.client = c
 	return c, nil

@@ -222,6 +222,24 @@ func TestKeptClientIdleDetach(t *testing.T) {
 	waitClients(t, s, 1)
 }
 
+// panectl mcp --keep-idle: 0 keeps no client between calls (each call
+// attaches and detaches its own); 1 detaches the kept client a second
+// after the last call.
+func TestKeptClientKeepIdleFlag(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := shellPane(t, s, [2]int{80, 24})
+	none := startMCPLines(t, s, "--keep-idle", "0")
+	none.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	waitClients(t, s, 0)
+	none.call(t, 3, "capture", map[string]any{"pane_id": p})
+	waitClients(t, s, 0)
+
+	short := startMCPLines(t, s, "--keep-idle", "1")
+	short.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	waitClients(t, s, 1)
+	waitClients(t, s, 0) // gone after its second of idle (waitClients allows 10 s)
+}
+
 // mcpLines is `panectl mcp` on a server, driven with raw JSON-RPC lines.
 type mcpLines struct {
 	in    io.WriteCloser
@@ -229,9 +247,9 @@ type mcpLines struct {
 }
 
 // startMCPLines starts `panectl mcp` on s and initializes the session.
-func startMCPLines(t *testing.T, s *tmuxtest.Server) *mcpLines {
+func startMCPLines(t *testing.T, s *tmuxtest.Server, args ...string) *mcpLines {
 	t.Helper()
-	m := spawnMCPLines(t, s)
+	m := spawnMCPLines(t, s, args...)
 	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
 		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "0"}}})
 	m.next(t, 10*time.Second)
@@ -239,10 +257,10 @@ func startMCPLines(t *testing.T, s *tmuxtest.Server) *mcpLines {
 	return m
 }
 
-// spawnMCPLines starts `panectl mcp` on s, not yet initialized.
-func spawnMCPLines(t *testing.T, s *tmuxtest.Server) *mcpLines {
+// spawnMCPLines starts `panectl mcp ARGS` on s, not yet initialized.
+func spawnMCPLines(t *testing.T, s *tmuxtest.Server, args ...string) *mcpLines {
 	t.Helper()
-	c := panectlCmd(s, "mcp")
+	c := panectlCmd(s, append([]string{"mcp"}, args...)...)
 	in, err := c.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -9,12 +9,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
 func newMCPCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	var keepIdle *float64
+	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve every tool over the Model Context Protocol on stdio",
 		Long: `Serve panectl's tools (see: panectl schema) as an MCP server on stdin/stdout,
@@ -26,14 +28,27 @@ that is not JSON gets a JSON-RPC Parse error (-32700) answer and the session
 goes on.
 -L/-S given here apply to every tool call.
 
+The server keeps one read-only control client per session attached between
+calls (waits, lookups and captures then start no tmux process), detached
+after --keep-idle seconds with no call (default 15; 0 keeps none: each call
+attaches its own), when its session goes, and before exit. While attached,
+tmux may take it for "the current client" of a tmux command that names
+none (switch-client without -c): see README, "Side effect".
+
 Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			f.KeepControl = true
+			idle := tmux.DefaultKeepIdle
+			if keepIdle != nil {
+				idle = seconds(min(max(*keepIdle, 0), maxTimeout))
+			}
+			f.KeepControl, f.KeepIdle = idle > 0, idle
 			defer f.Close()
 			return serveMCP(c.Context(), f, mcpStdio(f.IO.In, f.IO.Out))
 		},
 	}
+	c.Flags().Var(timeoutFlag{&keepIdle}, "keep-idle", "detach a kept control client after this long with no call (seconds or a duration, 0 to 3600; 0: keep none)")
+	return c
 }
 
 type nopWriteCloser struct{ io.Writer }
