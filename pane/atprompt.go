@@ -28,8 +28,9 @@ const fishReadPrompt = "read>"
 //     their read builtin (without -e) reads a canonical line. A canonical
 //     terminal while the shell is in the foreground and its line editor is
 //     on (not bash --noediting, zsh +Z) means it is not at its prompt. A
-//     shell still starting is canonical too: this is believed only once a
-//     prompt was seen in the pane or something is drawn before the cursor.
+//     shell still starting is canonical too (its rc file may even draw a
+//     prompt-like line and read): this is believed only of a warm shell,
+//     one a run saw at its prompt or that took typed input lately.
 //   - A canonical terminal (dash, bash --noediting) with the cursor at the
 //     start of an empty row, where the prompt seen last (prompt) is not
 //     empty: the shell did not draw it (dash's `read x`).
@@ -41,7 +42,7 @@ const fishReadPrompt = "read>"
 // shell whose terminal mode is the same at its prompt (fish's `read -P
 // 'Name: '`, dash's `printf 'Name: '; read x`), bash's `read -e`
 // (readline), and dash's `read x` at an empty prompt (PS1=”).
-func NotAtPrompt(sh Shell, args []string, mode TTYMode, line InputLine, prompt Prompt) string {
+func NotAtPrompt(sh Shell, args []string, mode TTYMode, line InputLine, prompt Prompt, warm bool) string {
 	text := strings.TrimRight(line.Left+line.Right, " ")
 	switch {
 	case questionRE.MatchString(text):
@@ -50,7 +51,7 @@ func NotAtPrompt(sh Shell, args []string, mode TTYMode, line InputLine, prompt P
 		return fmt.Sprintf("the input line is fish's read prompt (%q): the shell is not at its prompt, its read builtin waits for a line", text)
 	case !mode.Known || !mode.Canonical:
 		return ""
-	case editorOn(sh, args) && (prompt.Seen || strings.TrimSpace(line.Left) != ""):
+	case editorOn(sh, args) && warm:
 		return fmt.Sprintf("the terminal is in canonical mode, while %s draws its prompt with its line editor in raw mode: the shell is not at its prompt, a builtin (read) reads a line from the terminal; the input line shows %q", sh, text)
 	case line.Left == "" && strings.TrimSpace(line.Right) == "" && prompt.Seen && prompt.Text != "":
 		return fmt.Sprintf("the cursor is at the start of an empty row where the shell's prompt (%q, as last seen) is not drawn: the shell is not at its prompt, a command or builtin (read with no prompt text) reads the terminal", prompt.Text)

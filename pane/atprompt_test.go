@@ -17,24 +17,27 @@ func TestNotAtPrompt(t *testing.T) {
 		mode TTYMode
 		line InputLine
 		p    Prompt
+		warm bool
 		want string // a word of the reason, "" for none
 	}{
-		{"bash prompt", ShellBash, bash, raw, InputLine{Left: "$ "}, seen, ""},
-		{"bash read -p", ShellBash, bash, canon, InputLine{Left: "Name: "}, Prompt{}, "canonical"},
-		{"bash read x", ShellBash, bash, canon, InputLine{}, seen, "canonical"},
-		{"bash read x, cold", ShellBash, bash, canon, InputLine{}, Prompt{}, ""},
-		{"bash --noediting prompt", ShellBash, []string{"bash", "--noediting"}, canon, InputLine{Left: "$ "}, seen, ""},
-		{"bash --noediting read x", ShellBash, []string{"bash", "--noediting"}, canon, InputLine{}, seen, "empty row"},
-		{"zsh +Z prompt", ShellZsh, []string{"zsh", "+Z"}, canon, InputLine{Left: "% "}, Prompt{}, ""},
-		{"question", ShellFish, nil, raw, InputLine{Left: "Continue? [y/N] "}, seen, "question"},
-		{"fish read", ShellFish, nil, raw, InputLine{Left: "read> "}, seen, "read prompt"},
-		{"dash prompt", ShellPOSIX, []string{"dash"}, canon, InputLine{Left: "$ "}, seen, ""},
-		{"dash read x", ShellPOSIX, []string{"dash"}, canon, InputLine{}, seen, "empty row"},
-		{"dash empty prompt", ShellPOSIX, []string{"dash"}, canon, InputLine{}, Prompt{Seen: true}, ""},
-		{"dash nothing seen", ShellPOSIX, []string{"dash"}, canon, InputLine{}, Prompt{}, ""},
-		{"bash empty prompt", ShellBash, bash, raw, InputLine{}, Prompt{Seen: true}, ""},
+		{"bash prompt", ShellBash, bash, raw, InputLine{Left: "$ "}, seen, true, ""},
+		{"bash read -p", ShellBash, bash, canon, InputLine{Left: "Name: "}, seen, true, "canonical"},
+		{"bash read x", ShellBash, bash, canon, InputLine{}, seen, true, "canonical"},
+		{"bash read x, cold", ShellBash, bash, canon, InputLine{}, Prompt{}, false, ""},
+		{"bash rc drawing a prompt, cold", ShellBash, bash, canon, InputLine{Left: "$ "}, Prompt{}, false, ""},
+		{"bash read -p, typed into lately", ShellBash, bash, canon, InputLine{Left: "Name: "}, Prompt{}, true, "canonical"},
+		{"bash --noediting prompt", ShellBash, []string{"bash", "--noediting"}, canon, InputLine{Left: "$ "}, seen, true, ""},
+		{"bash --noediting read x", ShellBash, []string{"bash", "--noediting"}, canon, InputLine{}, seen, true, "empty row"},
+		{"zsh +Z prompt", ShellZsh, []string{"zsh", "+Z"}, canon, InputLine{Left: "% "}, Prompt{}, true, ""},
+		{"question", ShellFish, nil, raw, InputLine{Left: "Continue? [y/N] "}, seen, true, "question"},
+		{"fish read", ShellFish, nil, raw, InputLine{Left: "read> "}, seen, true, "read prompt"},
+		{"dash prompt", ShellPOSIX, []string{"dash"}, canon, InputLine{Left: "$ "}, seen, true, ""},
+		{"dash read x", ShellPOSIX, []string{"dash"}, canon, InputLine{}, seen, true, "empty row"},
+		{"dash empty prompt", ShellPOSIX, []string{"dash"}, canon, InputLine{}, Prompt{Seen: true}, true, ""},
+		{"dash nothing seen", ShellPOSIX, []string{"dash"}, canon, InputLine{}, Prompt{}, true, ""},
+		{"bash empty prompt", ShellBash, bash, raw, InputLine{}, Prompt{Seen: true}, true, ""},
 	} {
-		got := NotAtPrompt(tc.sh, tc.args, tc.mode, tc.line, tc.p)
+		got := NotAtPrompt(tc.sh, tc.args, tc.mode, tc.line, tc.p, tc.warm)
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
 			t.Errorf("%s: NotAtPrompt = %q, want %q", tc.name, got, tc.want)
 		}

@@ -451,7 +451,9 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		return sr, scr, err
 	}
 	prompt, _ := pane.LoadPrompt(ctx, via(c, src), id)
-	if scr, err = notAtPrompt(ctx, c, src, opt, scr, prompt); err != nil {
+	// warm: seen at its prompt, or typed into lately (not a shell starting)
+	warm := prompt.Seen || sr.Ledger.Len() > 0
+	if scr, err = notAtPrompt(ctx, c, src, opt, scr, prompt, warm); err != nil {
 		return sr, scr, err
 	}
 	pending, _ := sr.Ledger.Pending()
@@ -521,12 +523,12 @@ const notAtPromptSure = 150 * time.Millisecond
 // read builtin waits for an answer): the typed line would be that answer.
 // --clear-line does not change that: a question is answered, not cleared.
 // It returns the screen looked at last.
-func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt pane.Prompt) (pane.Screen, error) {
+func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt pane.Prompt, warm bool) (pane.Screen, error) {
 	args := pane.ForegroundOf(opt.Info).Args
 	since := time.Now()
 	for {
 		mode, _ := pane.ReadTTYMode(scr.Info.TTY)
-		why := pane.NotAtPrompt(opt.Shell, args, mode, pane.InputLineOf(scr), prompt)
+		why := pane.NotAtPrompt(opt.Shell, args, mode, pane.InputLineOf(scr), prompt, warm)
 		if why == "" {
 			return scr, nil
 		}
