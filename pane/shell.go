@@ -313,10 +313,44 @@ func (r Run) Unparsed(lines []string) []string {
 
 // ErrMultiStatement: the command holds more than one top-level statement
 // and --allow-multi was not given. ErrParse: the command does not parse.
+// ErrControlChar: the command holds a control character that a terminal
+// acts on (see CheckSingle).
 var (
 	ErrMultiStatement = errors.New("more than one statement")
 	ErrParse          = errors.New("the command does not parse")
+	ErrControlChar    = errors.New("the command holds a control character")
 )
+
+// controlNames names the control characters a command most often carries
+// by mistake.
+var controlNames = map[byte]string{0: "a NUL byte", '\r': "a carriage return (\\r)", 0x1b: "an escape (\\e)", 0x7f: "a DEL (\\x7f)", 3: "a C-c (\\x03)", 4: "a C-d (\\x04)"}
+
+// CheckTypable refuses a command to be typed at a shell's prompt that
+// holds a control character other than tab and newline (ErrControlChar,
+// naming it and its byte offset): the terminal and the line editor act on
+// it (a CR is Enter: what follows runs as another command; a NUL ends
+// bash's line; C-c, C-d, ESC edit or end the line), so what ran would not
+// be the command CheckSingle parsed.
+func CheckTypable(command string) error {
+	for i := 0; i < len(command); i++ {
+		ch := command[i]
+		if ch >= 0x20 && ch != 0x7f || ch == '\t' || ch == '\n' {
+			continue
+		}
+		name, ok := controlNames[ch]
+		if !ok {
+			name = fmt.Sprintf("a control character (\\x%02x)", ch)
+		}
+		what := "the terminal or the line editor acts on it"
+		hint := fmt.Sprintf("remove it, or have the command make it (printf '\\%03o')", ch)
+		if ch == '\r' {
+			what = "a carriage return is Enter, so what follows it would run as another command"
+			hint = "Windows line endings? convert CRLF to LF; or have the command make it (printf '\\r')"
+		}
+		return fmt.Errorf("%w: %s at byte %d: typed into the pane, %s; %s", ErrControlChar, name, i, what, hint)
+	}
+	return nil
+}
 
 // CheckSingle parses command with a real shell parser (mvdan.cc/sh/v3) in
 // the dialect of sh and returns the number of top-level statements. `a; b`

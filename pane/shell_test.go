@@ -210,3 +210,28 @@ func TestSourcedNote(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckTypable(t *testing.T) {
+	for _, tc := range []struct {
+		command, want string // want: "" for accepted, else a part of the message
+	}{
+		{"echo a\tb", ""},
+		{"echo a\necho b", ""},
+		{"printf '\\r'", ""},
+		{"echo é ✓", ""},
+		{"echo one #\recho TWO", "carriage return (\\r) at byte 10"},
+		{"echo a\x00b", "NUL byte at byte 6"},
+		{"echo \x1b[A", "escape (\\e) at byte 5"},
+		{"\x03", "C-c (\\x03) at byte 0"},
+		{"echo \x7f", "DEL"},
+		{"echo \x01", "control character (\\x01) at byte 5: typed into the pane, the terminal or the line editor acts on it; remove it, or have the command make it (printf '\\001')"},
+	} {
+		err := CheckTypable(tc.command)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckTypable(%q): %v, want accepted", tc.command, err)
+		case tc.want != "" && (err == nil || !errors.Is(err, ErrControlChar) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("CheckTypable(%q): %v, want ErrControlChar with %q", tc.command, err, tc.want)
+		}
+	}
+}
