@@ -63,7 +63,8 @@ shell's message, exit 2; fish has no heredocs and says so before anything is
 typed.
 
 One statement: unless --allow-multi, COMMAND must parse (mvdan.cc/sh: bash
-syntax for bash and zsh, POSIX for sh/dash, mksh for ksh) as one top-level
+syntax for bash, zsh's for zsh (not its short forms such as 'for i (1 2) cmd'),
+POSIX for sh/dash, mksh for ksh) as one top-level
 statement: 'a; b' is refused (exit 2), 'a && b', pipelines, subshells and
 heredocs are one. fish commands are counted by fish's grammar (';', a newline or
 a lone '&' separate; &&, ||, | join, also across a line end; a statement

@@ -16,7 +16,7 @@ type Shell string
 
 const (
 	ShellBash  Shell = "bash"  // bash: parsed as bash
-	ShellZsh   Shell = "zsh"   // zsh: parsed as bash (mvdan.cc/sh's zsh support is experimental)
+	ShellZsh   Shell = "zsh"   // zsh (parsed in mvdan.cc/sh's zsh dialect, which lacks some short forms)
 	ShellFish  Shell = "fish"  // fish: its own syntax, $status, eval
 	ShellPOSIX Shell = "posix" // sh, dash, ash, busybox sh: parsed as POSIX sh
 	ShellKorn  Shell = "ksh"   // ksh, mksh, pdksh: parsed as mksh
@@ -353,7 +353,7 @@ func CheckTypable(command string) error {
 }
 
 // CheckSingle parses command with a real shell parser (mvdan.cc/sh/v3) in
-// the dialect of sh and returns the number of top-level statements. `a; b`
+// the dialect of sh (zsh's own since mvdan.cc/sh v3.13) and returns the number of top-level statements. `a; b`
 // and two lines are two; `a && b`, a pipeline, a subshell, a brace group,
 // a heredoc are one. Errors: ErrParse wrapping the parser's message;
 // ErrMultiStatement when there are several and allowMulti is false.
@@ -369,6 +369,8 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 		lang = syntax.LangPOSIX
 	case ShellKorn:
 		lang = syntax.LangMirBSDKorn
+	case ShellZsh:
+		lang = syntax.LangZsh
 	}
 	var n int
 	if sh == ShellFish {
@@ -383,6 +385,11 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 		}
 	} else {
 		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
+		if err != nil && sh == ShellZsh {
+			// mvdan.cc/sh's zsh dialect is young: it lacks some of zsh's
+			// short forms (for i (1 2) cmd), which zsh itself runs
+			return 0, fmt.Errorf("%w: %v (panectl's zsh parser, mvdan.cc/sh, does not know every zsh form: if zsh takes it, write it in the long form, e.g. for i in 1 2; do ...; done)", ErrParse, err)
+		}
 		if err != nil {
 			return 0, fmt.Errorf("%w: %v", ErrParse, err)
 		}

@@ -28,10 +28,16 @@ func TestCheckSingle(t *testing.T) {
 		"a \\\n  && b",
 	}
 	for _, c := range one {
-		for _, sh := range []Shell{ShellBash, ShellPOSIX} {
+		for _, sh := range []Shell{ShellBash, ShellPOSIX, ShellZsh} {
 			if n, err := CheckSingle(sh, c, false); err != nil || n != 1 {
 				t.Errorf("CheckSingle(%s, %q) = %d, %v; want 1 statement", sh, c, n, err)
 			}
+		}
+	}
+	// zsh's own forms (parsed in zsh's dialect: bash's refused them)
+	for _, c := range []string{"echo ${(U)x:-abc}", "print -l ${(s/,/)${:-a,b}}", "ls **/*.go(.)", "echo =(ls)", "repeat 3 echo hi"} {
+		if n, err := CheckSingle(ShellZsh, c, false); err != nil || n != 1 {
+			t.Errorf("CheckSingle(zsh, %q) = %d, %v; want 1 statement", c, n, err)
 		}
 	}
 	two := []string{"a; b", "a\nb", "a & b", "f() { return 42; }; f", "sleep 2; echo finished", "cat <<EOF\nx\nEOF\necho y"}
