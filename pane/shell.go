@@ -84,13 +84,15 @@ type Run struct {
 // bash and zsh expand history (!!, !$, !x) in a typed line before parsing
 // it, everywhere but in single quotes: a command holding a '!' goes to
 // eval in single quotes there, so it runs as given (as sh -c would run it)
-// and not rewritten into the previous command line.
+// and not rewritten into the previous command line. zsh gets eval for every
+// command: with setopt correct it asks "correct 'ehco' to 'echo' [nyae]?"
+// about the words of a typed line, never about eval's string.
 func NewRun(sh Shell, command string) Run {
 	r := newRun()
 	switch {
 	case sh == ShellFish:
 		r.Typed = " eval " + quote(sh, r.beginPrintf()+"\n"+command) + "; " + r.endPrintf(sh)
-	case (sh == ShellBash || sh == ShellZsh) && strings.ContainsRune(command, '!'):
+	case sh == ShellZsh || sh == ShellBash && strings.ContainsRune(command, '!'):
 		r.Typed = " " + r.beginPrintf() + "; eval " + quote(sh, command) + "; " + r.endPrintf(sh)
 	default:
 		r.Typed = " " + r.beginPrintf() + "; { " + command + "\n}; " + r.endPrintf(sh)

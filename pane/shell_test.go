@@ -246,6 +246,9 @@ func TestCheckTypable(t *testing.T) {
 // command with a '!' is typed in single quotes for eval there; other
 // commands and shells keep the group.
 func TestRunWrapperHistoryExpansion(t *testing.T) {
+	if r := NewRun(ShellZsh, "ehco hi"); !strings.Contains(r.Typed, "; eval 'ehco hi'; ") {
+		t.Errorf("zsh: typed %q, want every command for eval (no spelling correction)", r.Typed)
+	}
 	for _, sh := range []Shell{ShellBash, ShellZsh} {
 		r := NewRun(sh, `echo "x!!y" it's`)
 		if want := `; eval 'echo "x!!y" it'\''s'; printf`; !strings.Contains(r.Typed, want) {
