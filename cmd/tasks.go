@@ -28,6 +28,12 @@ func runBackground(ctx context.Context, f *Factory, in schema.RunInput) (schema.
 	if !isShell {
 		sh = pane.ShellPOSIX
 	}
+	// A task's command is not typed (its supervisor runs it: control
+	// characters are the command's own), but it travels in arguments,
+	// which cannot hold a NUL byte.
+	if i := strings.IndexByte(in.Command, 0); i >= 0 {
+		return schema.RunOutput{}, usageErrorf("the command holds a NUL byte at byte %d: a program's arguments cannot hold one; have the command make it (printf '\\0')", i)
+	}
 	// A task's status is its whole script's: several statements are fine,
 	// but the command must parse.
 	if _, err := pane.CheckSingle(sh, in.Command, true); err != nil {
