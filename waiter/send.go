@@ -253,6 +253,15 @@ func isShell(info tmux.PaneInfo) bool {
 	return ok
 }
 
+// programStarted reports whether a program other than the shell now holds
+// the pane, after a line was submitted to the shell: the alternate screen is
+// on (alternate_on), or the terminal's foreground program is no longer a
+// shell (pane_current_command, read through /proc). A shell waiting at a
+// continuation line is itself the foreground, on the normal screen.
+func programStarted(info tmux.PaneInfo) bool {
+	return info.AlternateOn || !isShell(info)
+}
+
 // submission presses Enter once the program took the text, and verifies.
 type submission struct {
 	c      *tmux.Client
@@ -352,8 +361,13 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		case cur.scr.Info.Dead:
 			return true, "the pane's process exited after Enter", nil
 		case s.shell && (cur.row != before.row || seen && !cur.held):
-			// the cursor left the shell's input line: for a new prompt,
-			// or for the next line of a command the shell finds unfinished
+			// the cursor left the shell's input line: for a new prompt, for
+			// a program the line started (it took the terminal: a cleared
+			// screen is its own, not a continuation line), or for the next
+			// line of a command the shell finds unfinished
+			if programStarted(cur.scr.Info) {
+				return true, "", nil
+			}
 			mode, _ := pane.ReadTTYMode(cur.scr.Info.TTY)
 			if pane.InputLineOf(cur.scr).Continuation(s.prompt, s.sh.HasLineEditor(), mode) {
 				if !quiet {
