@@ -368,6 +368,15 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 			if programStarted(cur.scr.Info) {
 				return true, "", nil
 			}
+			if cur.held && strings.HasSuffix(squeeze(beforeCursor(cur.scr, true)), s.key) {
+				// a new input line that ends with the text: the shell
+				// refused the line and put it back (fish does, for a line
+				// it cannot parse)
+				if !quiet {
+					break
+				}
+				return false, "the shell did not run the line: it refused it (its message is above the prompt) and put it back on the input line, where it still sits; edit it, or clear it (C-u; in fish C-c) before typing more", nil
+			}
 			mode, _ := pane.ReadTTYMode(cur.scr.Info.TTY)
 			if pane.InputLineOf(cur.scr).Continuation(s.prompt, s.sh.HasLineEditor(), mode) {
 				if !quiet {
