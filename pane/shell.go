@@ -80,11 +80,21 @@ type Run struct {
 // nothing run, not even the begin marker: an end marker with no begin
 // marker before it. eval runs in the prompt's own scope (set -l, cd,
 // functions take effect as if typed); begin ... end would hide set -l.
+//
+// bash and zsh expand history (!!, !$, !x) in a typed line before parsing
+// it, everywhere but in single quotes: a command holding a '!' goes to
+// eval in single quotes there, so it runs as given (as sh -c would run it)
+// and not rewritten into the previous command line. zsh gets eval for every
+// command: with setopt correct it asks "correct 'ehco' to 'echo' [nyae]?"
+// about the words of a typed line, never about eval's string.
 func NewRun(sh Shell, command string) Run {
 	r := newRun()
-	if sh == ShellFish {
+	switch {
+	case sh == ShellFish:
 		r.Typed = " eval " + quote(sh, r.beginPrintf()+"\n"+command) + "; " + r.endPrintf(sh)
-	} else {
+	case sh == ShellZsh || sh == ShellBash && strings.ContainsRune(command, '!'):
+		r.Typed = " " + r.beginPrintf() + "; eval " + quote(sh, command) + "; " + r.endPrintf(sh)
+	default:
 		r.Typed = " " + r.beginPrintf() + "; { " + command + "\n}; " + r.endPrintf(sh)
 	}
 	return r

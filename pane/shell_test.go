@@ -241,3 +241,26 @@ func TestCheckTypable(t *testing.T) {
 		}
 	}
 }
+
+// bash and zsh expand history in a typed line outside single quotes: a
+// command with a '!' is typed in single quotes for eval there; other
+// commands and shells keep the group.
+func TestRunWrapperHistoryExpansion(t *testing.T) {
+	if r := NewRun(ShellZsh, "ehco hi"); !strings.Contains(r.Typed, "; eval 'ehco hi'; ") {
+		t.Errorf("zsh: typed %q, want every command for eval (no spelling correction)", r.Typed)
+	}
+	for _, sh := range []Shell{ShellBash, ShellZsh} {
+		r := NewRun(sh, `echo "x!!y" it's`)
+		if want := `; eval 'echo "x!!y" it'\''s'; printf`; !strings.Contains(r.Typed, want) {
+			t.Errorf("%s: typed %q, want the command in single quotes for eval (%q)", sh, r.Typed, want)
+		}
+	}
+	for _, c := range []struct {
+		sh      Shell
+		command string
+	}{{ShellBash, "echo hi"}, {ShellPOSIX, "echo hi!"}, {ShellKorn, "echo hi!"}} {
+		if r := NewRun(c.sh, c.command); !strings.Contains(r.Typed, "; { "+c.command+"\n}; ") {
+			t.Errorf("%s %q: typed %q, want the command in a group", c.sh, c.command, r.Typed)
+		}
+	}
+}
