@@ -237,7 +237,7 @@ a signal ended it, and then signal names it), the tail of its output
 (output_preview, at most 300 bytes), and token counts of its whole output as
 written and compressed (o200k_base, counted on its journal; both omitted,
 with tokens_skipped, above 128 KiB).
-With --any, as bash's wait -n: return a task of the server (whoever started
+With --any (a queue of ended tasks): return a task of the server (whoever started
 it) that has ended and that no --any wait has returned yet, the one that
 ended first, at once; when there is none, wait for the next to end. Each
 ended task is returned by one --any wait only (also to concurrent waits), so

@@ -266,8 +266,9 @@ func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []pane.Task) {
 }
 
 // WaitAnyTask waits for a task of the server (whoever started it) that has
-// ended and that no WaitAnyTask, in any process, has returned yet, as
-// bash's wait -n does for jobs: the one that ended first of those there
+// ended and that no WaitAnyTask, in any process, has returned yet (a
+// queue of ended tasks; bash's wait -n, by contrast, forgets jobs that
+// ended before it was called): the one that ended first of those there
 // are, at once, else the next to end, until the timeout. Tasks that ended
 // before the wait began count, however long ago, until tasks --prune
 // removes them. The task returned is marked reported
