@@ -154,3 +154,28 @@ func TestLedgerBoundedAfterHugeSends(t *testing.T) {
 		t.Errorf("a wait after five 1 MiB sends peaked at %s bytes RSS; want <= 30 MiB", strconv.FormatInt(rss, 10))
 	}
 }
+
+// SIGINT during `--json run`: the run presses C-c and ends with outcome
+// interrupted; its result is on stdout, nothing on stderr (help exit-codes:
+// an outcome is not an error), and the exit is 130 (tester D14).
+func TestRunSIGINTJSONResultOnly(t *testing.T) {
+	s := tmuxtest.New(t)
+	id := newShellPane(t, s)
+	c := panectlCmd(s, "--json", "run", id, "sleep 30", "--timeout", "20")
+	var stdout, stderr strings.Builder
+	c.Stdout, c.Stderr = &stdout, &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Process.Kill() })
+	time.Sleep(1500 * time.Millisecond) // typed, and sleep running
+	_ = c.Process.Signal(syscall.SIGINT)
+	code, _ := waitExit(t, c, 5*time.Second)
+	var v map[string]any
+	if err := json.Unmarshal([]byte(stdout.String()), &v); err != nil || v["outcome"] != "interrupted" {
+		t.Errorf("stdout %q: want the result with outcome interrupted (%v)", stdout.String(), err)
+	}
+	if code != 130 || stderr.String() != "" {
+		t.Errorf("exit %d, stderr %q; want 130 and nothing on stderr", code, stderr.String())
+	}
+}

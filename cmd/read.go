@@ -98,6 +98,11 @@ pattern ends the wait with exit 3. Text panectl typed into the pane is not
 matched while pending and for 10 s after it was submitted (output identical
 to the typed text is therefore discounted too).
 
+A tab on the screen is spaces (tmux before 3.6 stores it as the cells it
+moved over): a pattern with a tab matches only lines read from a journal;
+to match the screen write --regex with \s+ or ' +' (a wait such a pattern
+did not match says so in its note).
+
 Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited.`,
 		Example: `  panectl wait-for-text %1 --pattern '$'
   C=$(panectl send-text %1 'make' --submit); panectl wait-for-text %1 --cursor "$C" --pattern 'Build OK' --stop 'Error'`,
@@ -124,6 +129,9 @@ Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited.`,
 						fmt.Fprintf(f.IO.ErrOut, "; last lines seen:\n  %s", strings.Join(out.Output[max(0, n-5):], "\n  "))
 					}
 					fmt.Fprintln(f.IO.ErrOut)
+					if out.Note != "" {
+						fmt.Fprintf(f.IO.ErrOut, "note: %s\n", out.Note)
+					}
 				}
 			}); perr != nil {
 				return perr

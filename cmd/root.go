@@ -58,7 +58,15 @@ func Main() int {
 	err := root.ExecuteContext(ctx)
 	f.Close()
 	f.clearProgress()
-	if err != nil && ctx.Err() != nil && !errors.Is(err, errInterrupted) {
+	var outcome *exitError
+	switch {
+	case err == nil || ctx.Err() == nil || errors.Is(err, errInterrupted):
+	case errors.As(err, &outcome):
+		// an outcome (run's interrupted): its result is printed and says
+		// so; an outcome is not an error (help exit-codes): exit 130 with
+		// nothing on stderr
+		err = &exitError{ExitInterrupted, "interrupted"}
+	default:
 		err = errInterrupted
 	}
 	return f.Fail(err)

@@ -67,12 +67,16 @@ shell's message, exit 2; fish has no heredocs and says so before anything is
 typed.
 
 One statement: unless --allow-multi, COMMAND must parse (mvdan.cc/sh: bash
-syntax for bash and zsh, POSIX for sh/dash, mksh for ksh) as one top-level
+syntax for bash, zsh's for zsh (not its short forms such as 'for i (1 2) cmd'),
+POSIX for sh/dash, mksh for ksh) as one top-level
 statement: 'a; b' is refused (exit 2), 'a && b', pipelines, subshells and
 heredocs are one. fish commands are counted by fish's grammar (';', a newline or
 a lone '&' separate; &&, ||, | join, also across a line end; a statement
 starting with and/or counts with the one before, as 'a; and b' is 'a && b');
-fish itself checks the syntax.
+fish itself checks the syntax. A control character other than tab and newline
+is refused (exit 2) before anything is typed: the terminal acts on it (a CR,
+as in Windows line endings, is Enter: what follows would run as another
+command; a NUL ends bash's line); have the command make it (printf '\r').
 
 On timeout C-c is pressed and the shell is waited for, so the next run works.
 
@@ -177,6 +181,9 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	}
 	if in.Background {
 		return runBackground(ctx, f, in)
+	}
+	if err := pane.CheckTypable(in.Command); err != nil {
+		return schema.RunOutput{}, usageErr(err)
 	}
 	started := time.Now()
 	timeout := effectiveTimeout(in.Timeout)

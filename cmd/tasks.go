@@ -28,6 +28,12 @@ func runBackground(ctx context.Context, f *Factory, in schema.RunInput) (schema.
 	if !isShell {
 		sh = pane.ShellPOSIX
 	}
+	// A task's command is not typed (its supervisor runs it: control
+	// characters are the command's own), but it travels in arguments,
+	// which cannot hold a NUL byte.
+	if i := strings.IndexByte(in.Command, 0); i >= 0 {
+		return schema.RunOutput{}, usageErrorf("the command holds a NUL byte at byte %d: a program's arguments cannot hold one; have the command make it (printf '\\0')", i)
+	}
 	// A task's status is its whole script's: several statements are fine,
 	// but the command must parse.
 	if _, err := pane.CheckSingle(sh, in.Command, true); err != nil {
@@ -224,23 +230,32 @@ func newTaskCmd(f *Factory) *cobra.Command {
 	var in schema.WaitTaskInput
 	wait := &cobra.Command{
 		Use:   "wait [ID | --any]",
-		Short: "Block until a task (or, with --any, the next task) ends; print its completion frame",
+		Short: "Block until a task ends (--any: a task not yet returned by an --any wait); print its frame",
 		Long: `Wait until the task ends and print its completion frame: status (completed,
 failed, killed, timed_out), exit_code (the command's exit status; null when
 a signal ended it, and then signal names it), the tail of its output
 (output_preview, at most 300 bytes), and token counts of its whole output as
 written and compressed (o200k_base, counted on its journal; both omitted,
 with tokens_skipped, above 128 KiB).
-With --any, wait for the next task of the server to end, whoever started it;
-when none ends in time (or the server goes away with none running) there is
-no frame: --json prints only outcome and effective_timeout.
+With --any (a queue of ended tasks): return a task of the server (whoever started
+it) that has ended and that no --any wait has returned yet, the one that
+ended first, at once; when there is none, wait for the next to end. Each
+ended task is returned by one --any wait only (also to concurrent waits), so
+a loop of --any waits sees every task once, even tasks that end between two
+waits. Tasks that ended before the wait began count too, however long ago
+(until tasks --prune removes them): a first --any wait on a server with old
+unwaited tasks returns the oldest of those at once. task wait ID, tasks
+--follow and task kill do not mark a task as returned. When none ends in time
+(or the server goes away with none running) there is no frame: --json
+prints only outcome and effective_timeout.
 Exit: 0 when the task ended (whatever its status), 124 timeout (the task
 keeps running), 4 no such task (or no server), 5 the tmux server went away
 during the wait: its tasks' supervisors stop their commands and record them
 as killed in the task's record, which outlives the server; the frame printed
 is that record (outcome exited).`,
 		Example: `  panectl task wait t7 --timeout 10m
-  panectl task wait --any --timeout 60`,
+  panectl task wait --any --timeout 60
+  while panectl task wait --any --timeout 600; do :; done   # every task once`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -273,7 +288,7 @@ is that record (outcome exited).`,
 		},
 	}
 	wait.Flags().VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
-	wait.Flags().BoolVar(&in.Any, "any", false, "wait for the next task of the server to end, instead of ID")
+	wait.Flags().BoolVar(&in.Any, "any", false, "a task that ended and no --any wait returned yet (oldest end first), else the next to end, instead of ID")
 	kill := &cobra.Command{
 		Use:   "kill ID",
 		Short: "Stop a task: SIGINT, then SIGTERM and SIGKILL after 2 s grace periods",
@@ -359,7 +374,7 @@ func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (sche
 	case in.Any && in.TaskID != "":
 		return schema.WaitTaskOutput{}, usageErrorf("give a task id or any, not both")
 	case !in.Any && in.TaskID == "":
-		return schema.WaitTaskOutput{}, usageErrorf("a task id is required (or any: the next task to end); see: panectl tasks")
+		return schema.WaitTaskOutput{}, usageErrorf("a task id is required (or any: a task that ended and no any-wait returned yet, else the next to end); see: panectl tasks")
 	}
 	c, err := f.Client()
 	if err != nil {
@@ -371,10 +386,7 @@ func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (sche
 	var t pane.Task
 	var outcome string
 	if in.Any {
-		outcome, err = waiter.FollowTasks(ctx, c, seconds(timeout), func(ended pane.Task) error {
-			t = ended
-			return waiter.ErrStopFollow
-		})
+		t, outcome, err = waiter.WaitAnyTask(ctx, c, seconds(timeout))
 		if err == nil && t.ID == "" { // timeout, or the server went away with no task running
 			return schema.WaitTaskOutput{Outcome: outcome, EffectiveTimeout: timeout}, nil
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/tmux"
@@ -521,20 +522,13 @@ func (v normalView) isPlace(p Place, r int) bool {
 // follow the place for the text to have landed there.
 const landedChars = 4
 
-// landed reports whether row r (at the place of e) goes on with the first
-// characters of e's text: the text was echoed there (a program that did not
-// echo it, e.g. under stty -echo, leaves the row to later output).
+// landed reports whether row r (at the place of e) shows e's text there
+// (see landedOn): the text was echoed there (a program that did not echo
+// it, e.g. under stty -echo, leaves the row to later output).
 func (v normalView) landed(e EchoEntry, r int) bool {
-	want := e.Text
-	if want == "" && len(e.Marks) > 0 {
-		want = e.Marks[0].Head
-	}
-	want = squeezeBlanks(firstLine(want))
-	if want == "" {
-		return false
-	}
-	if k := []rune(want); len(k) > landedChars {
-		want = string(k[:landedChars])
+	typed := e.Text
+	if typed == "" && len(e.Marks) > 0 {
+		typed = e.Marks[0].Head
 	}
 	s, _ := v.row(r)
 	if e.At.PrefixLen < len(s) {
@@ -545,7 +539,48 @@ func (v normalView) landed(e EchoEntry, r int) bool {
 	if next, ok := v.row(r + 1); ok {
 		s += next // the text may wrap right after the prompt
 	}
-	return strings.HasPrefix(squeezeBlanks(s), want)
+	return landedOn(firstLine(typed), s)
+}
+
+// landedOn reports whether shown (what follows the place: the rest of its
+// row and the next) is where typed (a line of typed text) was echoed. It
+// must begin with the typed line's first landedChars characters, blanks
+// aside, as far as the line editor inserted them as they were typed: a
+// control character (a TAB completes, C-a moves, ...) lets it redraw the
+// word it is typed in and what follows (a completed command name, a path
+// with another case), so only the text before that word counts. When the
+// first word already holds one, shown must hold the start of one of the
+// line's runs of printable characters instead (the completed word keeps
+// the typed part, or the text after it shows as typed).
+func landedOn(typed, shown string) bool {
+	got := squeezeBlanks(shown)
+	i := strings.IndexFunc(typed, unicode.IsControl)
+	if i < 0 {
+		return startsWith(got, typed)
+	}
+	if head := typed[:strings.LastIndexFunc(typed[:i], unicode.IsSpace)+1]; squeezeBlanks(head) != "" {
+		return startsWith(got, head)
+	}
+	runs := strings.FieldsFunc(typed, unicode.IsControl)
+	for _, run := range runs {
+		if want := firstChars(run); want != "" && strings.Contains(got, want) {
+			return true
+		}
+	}
+	return len(runs) == 0 && got != "" // nothing printable was typed: anything drawn
+}
+
+// startsWith reports whether squeezed text got begins with typed's first
+// landedChars characters (blanks aside); false when typed has none.
+func startsWith(got, typed string) bool {
+	want := firstChars(typed)
+	return want != "" && strings.HasPrefix(got, want)
+}
+
+// firstChars is the first landedChars characters of s, blanks aside.
+func firstChars(s string) string {
+	k := []rune(squeezeBlanks(s))
+	return string(k[:min(len(k), landedChars)])
 }
 
 func firstLine(s string) string {

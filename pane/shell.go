@@ -16,7 +16,7 @@ type Shell string
 
 const (
 	ShellBash  Shell = "bash"  // bash: parsed as bash
-	ShellZsh   Shell = "zsh"   // zsh: parsed as bash (mvdan.cc/sh's zsh support is experimental)
+	ShellZsh   Shell = "zsh"   // zsh (parsed in mvdan.cc/sh's zsh dialect, which lacks some short forms)
 	ShellFish  Shell = "fish"  // fish: its own syntax, $status, eval
 	ShellPOSIX Shell = "posix" // sh, dash, ash, busybox sh: parsed as POSIX sh
 	ShellKorn  Shell = "ksh"   // ksh, mksh, pdksh: parsed as mksh
@@ -80,11 +80,21 @@ type Run struct {
 // nothing run, not even the begin marker: an end marker with no begin
 // marker before it. eval runs in the prompt's own scope (set -l, cd,
 // functions take effect as if typed); begin ... end would hide set -l.
+//
+// bash and zsh expand history (!!, !$, !x) in a typed line before parsing
+// it, everywhere but in single quotes: a command holding a '!' goes to
+// eval in single quotes there, so it runs as given (as sh -c would run it)
+// and not rewritten into the previous command line. zsh gets eval for every
+// command: with setopt correct it asks "correct 'ehco' to 'echo' [nyae]?"
+// about the words of a typed line, never about eval's string.
 func NewRun(sh Shell, command string) Run {
 	r := newRun()
-	if sh == ShellFish {
+	switch {
+	case sh == ShellFish:
 		r.Typed = " eval " + quote(sh, r.beginPrintf()+"\n"+command) + "; " + r.endPrintf(sh)
-	} else {
+	case sh == ShellZsh || sh == ShellBash && strings.ContainsRune(command, '!'):
+		r.Typed = " " + r.beginPrintf() + "; eval " + quote(sh, command) + "; " + r.endPrintf(sh)
+	default:
 		r.Typed = " " + r.beginPrintf() + "; { " + command + "\n}; " + r.endPrintf(sh)
 	}
 	return r
@@ -313,13 +323,47 @@ func (r Run) Unparsed(lines []string) []string {
 
 // ErrMultiStatement: the command holds more than one top-level statement
 // and --allow-multi was not given. ErrParse: the command does not parse.
+// ErrControlChar: the command holds a control character that a terminal
+// acts on (see CheckSingle).
 var (
 	ErrMultiStatement = errors.New("more than one statement")
 	ErrParse          = errors.New("the command does not parse")
+	ErrControlChar    = errors.New("the command holds a control character")
 )
 
+// controlNames names the control characters a command most often carries
+// by mistake.
+var controlNames = map[byte]string{0: "a NUL byte", '\r': "a carriage return (\\r)", 0x1b: "an escape (\\e)", 0x7f: "a DEL (\\x7f)", 3: "a C-c (\\x03)", 4: "a C-d (\\x04)"}
+
+// CheckTypable refuses a command to be typed at a shell's prompt that
+// holds a control character other than tab and newline (ErrControlChar,
+// naming it and its byte offset): the terminal and the line editor act on
+// it (a CR is Enter: what follows runs as another command; a NUL ends
+// bash's line; C-c, C-d, ESC edit or end the line), so what ran would not
+// be the command CheckSingle parsed.
+func CheckTypable(command string) error {
+	for i := 0; i < len(command); i++ {
+		ch := command[i]
+		if ch >= 0x20 && ch != 0x7f || ch == '\t' || ch == '\n' {
+			continue
+		}
+		name, ok := controlNames[ch]
+		if !ok {
+			name = fmt.Sprintf("a control character (\\x%02x)", ch)
+		}
+		what := "the terminal or the line editor acts on it"
+		hint := fmt.Sprintf("remove it, or have the command make it (printf '\\%03o')", ch)
+		if ch == '\r' {
+			what = "a carriage return is Enter, so what follows it would run as another command"
+			hint = "Windows line endings? convert CRLF to LF; or have the command make it (printf '\\r')"
+		}
+		return fmt.Errorf("%w: %s at byte %d: typed into the pane, %s; %s", ErrControlChar, name, i, what, hint)
+	}
+	return nil
+}
+
 // CheckSingle parses command with a real shell parser (mvdan.cc/sh/v3) in
-// the dialect of sh and returns the number of top-level statements. `a; b`
+// the dialect of sh (zsh's own since mvdan.cc/sh v3.13) and returns the number of top-level statements. `a; b`
 // and two lines are two; `a && b`, a pipeline, a subshell, a brace group,
 // a heredoc are one. Errors: ErrParse wrapping the parser's message;
 // ErrMultiStatement when there are several and allowMulti is false.
@@ -335,6 +379,8 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 		lang = syntax.LangPOSIX
 	case ShellKorn:
 		lang = syntax.LangMirBSDKorn
+	case ShellZsh:
+		lang = syntax.LangZsh
 	}
 	var n int
 	if sh == ShellFish {
@@ -349,6 +395,11 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 		}
 	} else {
 		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
+		if err != nil && sh == ShellZsh {
+			// mvdan.cc/sh's zsh dialect is young: it lacks some of zsh's
+			// short forms (for i (1 2) cmd), which zsh itself runs
+			return 0, fmt.Errorf("%w: %v (panectl's zsh parser, mvdan.cc/sh, does not know every zsh form: if zsh takes it, write it in the long form, e.g. for i in 1 2; do ...; done)", ErrParse, err)
+		}
 		if err != nil {
 			return 0, fmt.Errorf("%w: %v", ErrParse, err)
 		}

@@ -28,10 +28,16 @@ func TestCheckSingle(t *testing.T) {
 		"a \\\n  && b",
 	}
 	for _, c := range one {
-		for _, sh := range []Shell{ShellBash, ShellPOSIX} {
+		for _, sh := range []Shell{ShellBash, ShellPOSIX, ShellZsh} {
 			if n, err := CheckSingle(sh, c, false); err != nil || n != 1 {
 				t.Errorf("CheckSingle(%s, %q) = %d, %v; want 1 statement", sh, c, n, err)
 			}
+		}
+	}
+	// zsh's own forms (parsed in zsh's dialect: bash's refused them)
+	for _, c := range []string{"echo ${(U)x:-abc}", "print -l ${(s/,/)${:-a,b}}", "ls **/*.go(.)", "echo =(ls)", "repeat 3 echo hi"} {
+		if n, err := CheckSingle(ShellZsh, c, false); err != nil || n != 1 {
+			t.Errorf("CheckSingle(zsh, %q) = %d, %v; want 1 statement", c, n, err)
 		}
 	}
 	two := []string{"a; b", "a\nb", "a & b", "f() { return 42; }; f", "sleep 2; echo finished", "cat <<EOF\nx\nEOF\necho y"}
@@ -207,6 +213,54 @@ func TestSourcedNote(t *testing.T) {
 			if strings.Contains(note, w) {
 				t.Errorf("mode %+v, %d bytes: note %q says %q", c.mode, len(c.typed), note, w)
 			}
+		}
+	}
+}
+
+func TestCheckTypable(t *testing.T) {
+	for _, tc := range []struct {
+		command, want string // want: "" for accepted, else a part of the message
+	}{
+		{"echo a\tb", ""},
+		{"echo a\necho b", ""},
+		{"printf '\\r'", ""},
+		{"echo é ✓", ""},
+		{"echo one #\recho TWO", "carriage return (\\r) at byte 10"},
+		{"echo a\x00b", "NUL byte at byte 6"},
+		{"echo \x1b[A", "escape (\\e) at byte 5"},
+		{"\x03", "C-c (\\x03) at byte 0"},
+		{"echo \x7f", "DEL"},
+		{"echo \x01", "control character (\\x01) at byte 5: typed into the pane, the terminal or the line editor acts on it; remove it, or have the command make it (printf '\\001')"},
+	} {
+		err := CheckTypable(tc.command)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckTypable(%q): %v, want accepted", tc.command, err)
+		case tc.want != "" && (err == nil || !errors.Is(err, ErrControlChar) || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("CheckTypable(%q): %v, want ErrControlChar with %q", tc.command, err, tc.want)
+		}
+	}
+}
+
+// bash and zsh expand history in a typed line outside single quotes: a
+// command with a '!' is typed in single quotes for eval there; other
+// commands and shells keep the group.
+func TestRunWrapperHistoryExpansion(t *testing.T) {
+	if r := NewRun(ShellZsh, "ehco hi"); !strings.Contains(r.Typed, "; eval 'ehco hi'; ") {
+		t.Errorf("zsh: typed %q, want every command for eval (no spelling correction)", r.Typed)
+	}
+	for _, sh := range []Shell{ShellBash, ShellZsh} {
+		r := NewRun(sh, `echo "x!!y" it's`)
+		if want := `; eval 'echo "x!!y" it'\''s'; printf`; !strings.Contains(r.Typed, want) {
+			t.Errorf("%s: typed %q, want the command in single quotes for eval (%q)", sh, r.Typed, want)
+		}
+	}
+	for _, c := range []struct {
+		sh      Shell
+		command string
+	}{{ShellBash, "echo hi"}, {ShellPOSIX, "echo hi!"}, {ShellKorn, "echo hi!"}} {
+		if r := NewRun(c.sh, c.command); !strings.Contains(r.Typed, "; { "+c.command+"\n}; ") {
+			t.Errorf("%s %q: typed %q, want the command in a group", c.sh, c.command, r.Typed)
 		}
 	}
 }

@@ -100,7 +100,11 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	p := r.Pane
 	for i := 0; p.Dead && !p.DeadKnown && i < 25; i++ {
 		// the pty closed before tmux reaped the process: its exit status
-		// follows within moments
+		// follows within moments, or never on a tmux that missed the
+		// SIGCHLD (tmux.Client.NudgeReap)
+		if i == 0 {
+			_ = c.NudgeReap(ctx)
+		}
 		select {
 		case <-ctx.Done():
 			return StatusResult{}, ctx.Err()

@@ -33,6 +33,7 @@ import (
 //	run        "SUPERVISOR_PID COMMAND_PID": the command leads its own process group
 //	stop       "killed" or "timed_out": why it is being stopped (first writer wins)
 //	exit       JSON taskExit: how the command ended, written by the supervisor
+//	reported   made (exclusively) by the --any wait that returned the task
 //	journal/   everything the command wrote to its terminal (journal.go)
 //
 // The task pane's user options point to it and mirror the end for tmux
@@ -365,6 +366,22 @@ func MarkTask(dir, state string) error {
 		err = cerr
 	}
 	return err
+}
+
+// ClaimTaskReport marks an ended task as returned by a `task wait --any`
+// (waiter.WaitAnyTask). The mark is a file created exclusively in the task's
+// record directory, so of concurrent callers, in any processes, exactly one
+// gets true; false: another wait returned the task already. A record
+// removed meanwhile (tasks --prune): an error wrapping os.ErrNotExist.
+func ClaimTaskReport(dir string) (bool, error) {
+	f, err := os.OpenFile(filepath.Join(dir, "reported"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, f.Close()
 }
 
 // RecordTaskExit is called by the supervisor when the command ended and

@@ -42,7 +42,7 @@ type TaskInput struct {
 // WaitTaskInput is the input of wait_task: a task_id, or any.
 type WaitTaskInput struct {
 	TaskID  string   `json:"task_id,omitempty" jsonschema:"a task id (tN) from run_shell_command with background; required unless any"`
-	Any     bool     `json:"any,omitempty" jsonschema:"wait for the next task of the server to end (whoever started it), instead of task_id"`
+	Any     bool     `json:"any,omitempty" jsonschema:"instead of task_id: a task of the server (whoever started it) that has ended and that no wait with any returned yet, the one that ended first, at once; else the next to end (each ended task is returned once)"`
 	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]" limits:"default=30"`
 }
 

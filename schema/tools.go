@@ -92,7 +92,7 @@ func Tools() []Tool {
 			Input:       &ListTasksInput{}, Output: &ListTasksOutput{},
 			Annotations: Annotations{Destructive: true, Idempotent: true, OpenWorld: true}},
 		{Name: "wait_task", CLI: "task wait", Title: "Wait for task",
-			Description: "Wait until a background task ends (task_id), or until the next task of the server ends (any: true), and return its completion frame: status, exit code, output preview (<= 300 bytes), token counts." + untrusted,
+			Description: "Wait until a background task ends (task_id), or (any: true) for a task of the server that ended and no any-wait returned yet, else the next to end, and return its completion frame: status, exit code, output preview (<= 300 bytes), token counts." + untrusted,
 			Input:       &WaitTaskInput{}, Output: &WaitTaskOutput{},
 			Annotations: Annotations{ReadOnly: true, OpenWorld: true}},
 		{Name: "kill_task", CLI: "task kill", Title: "Kill task",

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The README's test command: checks for (and on a fresh Debian/Ubuntu machine
 # installs) tmux, zsh, fish, dash and the programs the end-to-end tests drive
-# (python3, vim, less, node), then runs every test. Missing tmux fails
+# (python3, vim, less, top, node), then runs every test. Missing tmux fails
 # loudly; nothing is skipped silently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for tool in tmux zsh fish dash vim less python3 node; do
+for tool in tmux zsh fish dash vim less top python3 node; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
 # Cobra's bash completion script needs the bash-completion package.
@@ -25,6 +25,7 @@ if ((${#need[@]})); then
     for t in "${need[@]}"; do
       case $t in
         node) pkgs+=(nodejs) ;;
+        top) pkgs+=(procps) ;;
         *) pkgs+=("$t") ;;
       esac
     done

@@ -175,11 +175,12 @@ type SocketPathError struct {
 	Path   string
 	From   string // -S, -L, $TMUX or default
 	Reason string // "its directory /x does not exist", ...
+	Fix    string // what to do: "create the directory or pass another path", ...
 }
 
 // Error names the path, why it cannot be used and what to do.
 func (e *SocketPathError) Error() string {
-	return fmt.Sprintf("%s %s: no tmux server can be started there: %s; create the directory or pass another path", e.From, e.Path, e.Reason)
+	return fmt.Sprintf("%s %s: no tmux server can be started there: %s; %s", e.From, e.Path, e.Reason, e.Fix)
 }
 
 // Unwrap returns ErrSocketPath.

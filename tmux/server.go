@@ -20,8 +20,8 @@ type Server struct {
 
 // ResolveServer turns the global flags into a socket path, as tmux does:
 // -S PATH is used as is; -L NAME is NAME under $TMUX_TMPDIR (or /tmp) in
-// tmux-UID/; with neither, inside tmux ($TMUX set) the current server, else
-// the "default" socket. name and path must not both be set. A path that
+// tmux-UID/; with neither, inside tmux ($TMUX set, with a socket path) the
+// current server, else the "default" socket. name and path must not both be set. A path that
 // exists and is not a socket is a *NotSocketError: tmux would delete it to
 // make its own socket there.
 func ResolveServer(name, path string, getenv func(string) string) (Server, error) {
@@ -68,23 +68,24 @@ func checkSocketDir(s Server) error {
 		return nil
 	}
 	dir := filepath.Dir(s.Socket)
-	reason := ""
+	reason, fix := "", "create the directory or pass another path"
 	if st, err := os.Stat(dir); err != nil {
 		reason = fmt.Sprintf("its directory %s does not exist", dir)
 		if !os.IsNotExist(err) {
-			reason = fmt.Sprintf("its directory %s cannot be read (%v)", dir, err)
+			reason, fix = fmt.Sprintf("its directory %s cannot be read (%v)", dir, err), "pass another path"
 		}
 	} else if !st.IsDir() {
-		reason = fmt.Sprintf("%s is not a directory", dir)
+		reason, fix = fmt.Sprintf("%s is not a directory", dir), "pass another path"
 	} else if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
-		reason = fmt.Sprintf("its directory %s is not writable (%v)", dir, err)
+		reason, fix = fmt.Sprintf("its directory %s is not writable (%v)", dir, err), "pass a path in a directory you can write"
 	} else if max := len(unix.RawSockaddrUnix{}.Path); len(s.Socket) >= max {
 		reason = fmt.Sprintf("the path is %d bytes long, a socket path at most %d", len(s.Socket), max-1)
+		fix = "pass a shorter path (-L NAME puts the socket in tmux's socket directory)"
 	}
 	if reason == "" {
 		return nil
 	}
-	return &SocketPathError{Path: s.Socket, From: s.From, Reason: reason}
+	return &SocketPathError{Path: s.Socket, From: s.From, Reason: reason, Fix: fix}
 }
 
 func resolveServer(name, path string, getenv func(string) string) (Server, error) {
@@ -106,11 +107,11 @@ func resolveServer(name, path string, getenv func(string) string) (Server, error
 		}
 		return Server{Socket: filepath.Join(socketDir(getenv), name), From: "-L"}, nil
 	}
-	if t := getenv("TMUX"); t != "" {
-		// $TMUX is "socket_path,server_pid,session_id" (tmux(1), ENVIRONMENT).
-		if i := strings.IndexByte(t, ','); i > 0 {
-			t = t[:i]
-		}
+	// $TMUX is "socket_path,server_pid,session_id" (tmux(1), ENVIRONMENT).
+	// One with an empty socket path ("", ",", ",123,4") is not used: tmux
+	// 3.3a then uses its default socket (TMUX=, tmux ls: "error connecting
+	// to /tmp/tmux-UID/default"), and so does panectl.
+	if t, _, _ := strings.Cut(getenv("TMUX"), ","); t != "" {
 		return Server{Socket: t, From: "$TMUX"}, nil
 	}
 	return Server{Socket: filepath.Join(socketDir(getenv), "default"), From: "default"}, nil

@@ -23,6 +23,9 @@ func TestResolveServer(t *testing.T) {
 		{"work", "", map[string]string{"TMUX_TMPDIR": "/var/tmp"}, "/var/tmp/tmux-", "-L"},
 		{"", "", map[string]string{"TMUX": "/tmp/tmux-0/default,123,4"}, "/tmp/tmux-0/default", "$TMUX"},
 		{"", "", map[string]string{}, "/tmp/tmux-", "default"},
+		// an empty socket path in $TMUX: tmux uses the default socket
+		{"", "", map[string]string{"TMUX": ",123,4", "TMUX_TMPDIR": "/var/tmp"}, "/var/tmp/tmux-", "default"},
+		{"", "", map[string]string{"TMUX": ","}, "/tmp/tmux-", "default"},
 	}
 	for _, c := range cases {
 		s, err := ResolveServer(c.name, c.path, env(c.env))

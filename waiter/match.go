@@ -3,6 +3,7 @@ package waiter
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -96,6 +97,24 @@ func (m *Matcher) Match(line string) (string, bool) {
 	}
 	return "", false
 }
+
+// hasTab reports whether a pattern looks for a tab: holds a tab character,
+// or (a regex) the escape \t.
+func (m *Matcher) hasTab() bool {
+	if m == nil {
+		return false
+	}
+	for _, p := range m.raw {
+		if strings.ContainsRune(p, '\t') || (m.res != nil && regexTabEscape.MatchString(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// regexTabEscape finds \t after an even number of backslashes (\\t is a
+// backslash and a t).
+var regexTabEscape = regexp.MustCompile(`(^|[^\\])(\\\\)*\\t`)
 
 // Len is the number of patterns.
 func (m *Matcher) Len() int {

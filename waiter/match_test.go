@@ -99,3 +99,32 @@ func FuzzNewMatcher(f *testing.F) {
 		m.Match(line)
 	})
 }
+
+func TestMatcherHasTab(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		regex   bool
+		want    bool
+	}{
+		{"a\tb", false, true},
+		{"a\tb", true, true},
+		{`a\tb`, false, false}, // plain: a backslash and a t
+		{`a\tb`, true, true},
+		{`\t`, true, true},
+		{`a\\tb`, true, false}, // a backslash, then t
+		{`a\\\tb`, true, true},
+		{`a\s+b`, true, false},
+	} {
+		m, err := NewMatcher("pattern", []string{c.pattern}, c.regex, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.hasTab(); got != c.want {
+			t.Errorf("%q (regex %v): hasTab %v, want %v", c.pattern, c.regex, got, c.want)
+		}
+	}
+	var none *Matcher
+	if none.hasTab() {
+		t.Error("nil matcher has a tab")
+	}
+}

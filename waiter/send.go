@@ -75,11 +75,30 @@ func (e *LineTooLongError) Error() string {
 // Unwrap makes it invalid input.
 func (e *LineTooLongError) Unwrap() error { return ErrInvalid }
 
+// checkPaste refuses multi-line text (typed as one bracketed paste, see
+// tmux.SendText) that holds a bracketed-paste marker: ESC[201~ would end
+// the paste early and the shell would run the lines after it without any
+// Enter from the caller (text from an untrusted source could run
+// commands); ESC[200~ would open a paste inside the paste. Terminals strip
+// or refuse them in pasted text for the same reason. ErrInvalid (exit 2).
+func checkPaste(text string) error {
+	if !strings.Contains(text, "\n") {
+		return nil // typed as keys, not pasted: its bytes reach the program as they are
+	}
+	for _, m := range []string{"\x1b[201~", "\x1b[200~"} {
+		if i := strings.Index(text, m); i >= 0 {
+			return fmt.Errorf("%w: the text holds the bracketed-paste marker ESC%s at byte %d; text with a newline is sent as one bracketed paste, which the marker would break (ESC[201~ ends it: the shell would run the lines after it at once), so nothing was typed; remove it, or send its lines one by one (send-text without a newline, send-keys Enter)", ErrInvalid, m[1:], i)
+		}
+	}
+	return nil
+}
+
 // Send types into a pane: a dead pane, or one that goes away during the
 // send (closed, or its server exited), is tmux.ErrPaneExited (exit 5); a
 // pane in a mode (copy mode) is taken out of it first (Note says so); with
 // WhenReady the pane must await input; text with a line longer than a
-// canonical-mode terminal takes is refused (*LineTooLongError). With
+// canonical-mode terminal takes is refused (*LineTooLongError), and so is
+// multi-line text holding a bracketed-paste marker (ErrInvalid). With
 // Submit, the action lock of the pane is held throughout (pane.AcquireLock,
 // until Deadline), and Enter is pressed as a keystroke of its own once the
 // program has taken the text (its echo shows on the input line, or the
@@ -92,6 +111,9 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	info := opt.Info
 	id := info.ID
 	var res SendResult
+	if err := checkPaste(opt.Text); err != nil {
+		return res, err
+	}
 	if err := alive(info); err != nil {
 		return res, err
 	}
@@ -231,6 +253,15 @@ func isShell(info tmux.PaneInfo) bool {
 	return ok
 }
 
+// programStarted reports whether a program other than the shell now holds
+// the pane, after a line was submitted to the shell: the alternate screen is
+// on (alternate_on), or the terminal's foreground program is no longer a
+// shell (pane_current_command, read through /proc). A shell waiting at a
+// continuation line is itself the foreground, on the normal screen.
+func programStarted(info tmux.PaneInfo) bool {
+	return info.AlternateOn || !isShell(info)
+}
+
 // submission presses Enter once the program took the text, and verifies.
 type submission struct {
 	c      *tmux.Client
@@ -330,8 +361,22 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		case cur.scr.Info.Dead:
 			return true, "the pane's process exited after Enter", nil
 		case s.shell && (cur.row != before.row || seen && !cur.held):
-			// the cursor left the shell's input line: for a new prompt,
-			// or for the next line of a command the shell finds unfinished
+			// the cursor left the shell's input line: for a new prompt, for
+			// a program the line started (it took the terminal: a cleared
+			// screen is its own, not a continuation line), or for the next
+			// line of a command the shell finds unfinished
+			if programStarted(cur.scr.Info) {
+				return true, "", nil
+			}
+			if cur.held && strings.HasSuffix(squeeze(beforeCursor(cur.scr, true)), s.key) {
+				// a new input line that ends with the text: the shell
+				// refused the line and put it back (fish does, for a line
+				// it cannot parse)
+				if !quiet {
+					break
+				}
+				return false, "the shell did not run the line: it refused it (its message is above the prompt) and put it back on the input line, where it still sits; edit it, or clear it (C-u; in fish C-c) before typing more", nil
+			}
 			mode, _ := pane.ReadTTYMode(cur.scr.Info.TTY)
 			if pane.InputLineOf(cur.scr).Continuation(s.prompt, s.sh.HasLineEditor(), mode) {
 				if !quiet {

@@ -180,15 +180,11 @@ func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
 	return pane.RemoveJournal(journal)
 }
 
-// ErrStopFollow, returned by a FollowTasks callback, ends the follow with
-// OutcomeEnded.
-var ErrStopFollow = errors.New("stop following")
-
 // FollowTasks calls emit with each task of the server that ends while it
 // follows (started by any panectl process, before or during the follow),
-// in the order they end, until the timeout (OutcomeTimeout) or emit
-// returns ErrStopFollow (OutcomeEnded). Tasks that had ended before it
-// began are not reported.
+// in the order they end, until the timeout (OutcomeTimeout) or an error
+// of emit. Tasks that had ended before it began are not reported. (It
+// does not mark tasks reported: see WaitAnyTask.)
 //
 // When the server goes away during the follow, every running task's
 // supervisor stops its command and records it as killed in the state
@@ -212,7 +208,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		}
 	}
 	// report emits the tasks that ended since the last look, in the order
-	// they ended; stop: emit asked to stop.
+	// they ended (it never stops the follow: followRecords's stop).
 	report := func(tasks []pane.Task) (stop bool, err error) {
 		var ended []pane.Task
 		for _, t := range tasks {
@@ -223,9 +219,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		}
 		sort.SliceStable(ended, func(i, j int) bool { return ended[i].Ended.Before(ended[j].Ended) })
 		for _, t := range ended {
-			if err := emit(t); errors.Is(err, ErrStopFollow) {
-				return true, nil
-			} else if err != nil {
+			if err := emit(t); err != nil {
 				return false, err
 			}
 		}
@@ -252,26 +246,110 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		if err != nil {
 			return "", err
 		}
-		for _, t := range tasks {
-			if t.Pane.SessionID != "" {
-				// a client kept on the task session answers the next
-				// listings (a long-lived process keeps one: KeepControl)
-				_ = c.KeepAttached(ctx, t.Pane.SessionID)
-				break
-			}
-		}
-		if stop, err := report(tasks); err != nil {
+		keepTaskSession(ctx, c, tasks)
+		if _, err := report(tasks); err != nil {
 			return "", err
-		} else if stop {
-			return OutcomeEnded, nil
 		}
 	}
 }
 
+// keepTaskSession keeps a control client on the task session (in a
+// long-lived process, which keeps them: KeepControl), so it answers the
+// next listings.
+func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []pane.Task) {
+	for _, t := range tasks {
+		if t.Pane.SessionID != "" {
+			_ = c.KeepAttached(ctx, t.Pane.SessionID)
+			return
+		}
+	}
+}
+
+// WaitAnyTask waits for a task of the server (whoever started it) that has
+// ended and that no WaitAnyTask, in any process, has returned yet (a
+// queue of ended tasks; bash's wait -n, by contrast, forgets jobs that
+// ended before it was called): the one that ended first of those there
+// are, at once, else the next to end, until the timeout. Tasks that ended
+// before the wait began count, however long ago, until tasks --prune
+// removes them. The task returned is marked reported
+// (pane.ClaimTaskReport), so each ended task is returned once, also to
+// concurrent waits; WaitTask and FollowTasks neither mark nor skip marked
+// tasks. Outcomes: OutcomeEnded with the task; OutcomeTimeout with a zero
+// Task; OutcomeExited when the server went away during the wait (its
+// running tasks are killed and recorded): the first such task as recorded,
+// or a zero Task when none was left running. No server: tmux.ErrNoServer.
+func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (pane.Task, string, error) {
+	deadline := time.Now().Add(timeout)
+	state, err := pane.FindStateDir(ctx, c)
+	if err != nil {
+		return pane.Task{}, "", err
+	}
+	for {
+		if err == nil && state == "" { // no task yet
+			state, err = pane.FindStateDir(ctx, c)
+		}
+		var tasks []pane.Task
+		if err == nil && state != "" {
+			tasks, err = pane.ListTasks(ctx, c)
+		}
+		if errors.Is(err, tmux.ErrNoServer) {
+			var t pane.Task
+			outcome, err := followRecords(ctx, state, deadline, func(tasks []pane.Task) (bool, error) {
+				var ok bool
+				var err error
+				t, ok, err = claimEnded(tasks)
+				return ok, err
+			})
+			return t, outcome, err
+		}
+		if err != nil {
+			return pane.Task{}, "", err
+		}
+		keepTaskSession(ctx, c, tasks)
+		if t, ok, err := claimEnded(tasks); err != nil || ok {
+			return t, OutcomeEnded, err
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return pane.Task{}, OutcomeTimeout, nil
+		}
+		// Every supervisor signals TasksChannel when its task ends; a look
+		// every second covers a signal that fell between two waits or that
+		// another waiter consumed.
+		err = waitChannel(ctx, c, pane.TasksChannel, min(left, time.Second))
+		if err != nil && !errors.Is(err, tmux.ErrNoServer) {
+			return pane.Task{}, "", err
+		}
+	}
+}
+
+// claimEnded marks reported the task of tasks that ended first among those
+// not reported yet, and returns it (ok); ok is false when there is none.
+func claimEnded(tasks []pane.Task) (t pane.Task, ok bool, err error) {
+	var ended []pane.Task
+	for _, t := range tasks {
+		if t.Status != pane.TaskRunning {
+			ended = append(ended, t)
+		}
+	}
+	// (tasks come in id order, which ties keep)
+	sort.SliceStable(ended, func(i, j int) bool { return ended[i].Ended.Before(ended[j].Ended) })
+	for _, t := range ended {
+		ok, err := pane.ClaimTaskReport(t.Dir)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // pruned meanwhile
+		}
+		if err != nil || ok {
+			return t, ok, err
+		}
+	}
+	return pane.Task{}, false, nil
+}
+
 // followRecords is FollowTasks once the server is gone: it reads the task
 // records in the state directory (none when the server never had one)
-// until no task is left running or the deadline, reporting those that
-// ended, and returns OutcomeExited.
+// and passes them to report until no task is left running, report says
+// stop (WaitAnyTask got one), or the deadline; it returns OutcomeExited.
 func followRecords(ctx context.Context, state string, deadline time.Time, report func([]pane.Task) (bool, error)) (string, error) {
 	for state != "" {
 		tasks, err := pane.ListTaskRecords(state)

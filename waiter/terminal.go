@@ -290,12 +290,14 @@ func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 // deadStatus reads a dead pane's exit status. tmux marks a pane dead when
 // its terminal closes, which can come before it has reaped the process:
 // until then pane_dead_status and pane_dead_signal are empty, so they are
-// read again for up to two seconds. A background task's supervisor records
+// read again for up to two seconds, the server nudged to reap after the
+// first empty read. A background task's supervisor records
 // how its command ended (pane.RecordTaskExit), which is used first: tmux
 // 3.3a sometimes never reports the status, and never a signal.
 func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 	const format = "#{pane_dead_status},#{pane_dead_signal},#{@panectl_task_exit}"
 	deadline := time.Now().Add(2 * time.Second)
+	nudged := false
 	for {
 		var out string
 		var err error
@@ -326,6 +328,11 @@ func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 		}
 		if time.Now().After(deadline) {
 			return 0, 0, false
+		}
+		if !nudged {
+			// tmux 3.3a can miss the SIGCHLD (tmux.Client.NudgeReap)
+			nudged = true
+			_ = w.c.NudgeReap(ctx)
 		}
 		select {
 		case <-ctx.Done():

@@ -70,7 +70,31 @@ type TextResult struct {
 // pause that lost output, the description disagreeing, the pane changed or
 // died), the wait reads the pane again with a capture, as a wait without a
 // stream does on every change, and follows the stream from there.
+//
+// A wait that ends without a match (timeout, exited) while a pattern looks
+// for a tab on a tmux before 3.6 says in its note that the screen holds
+// spaces there (tabNote).
 func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
+	res, err := waitForText(ctx, c, opt)
+	if err == nil && (res.Outcome == OutcomeTimeout || res.Outcome == OutcomeExited) &&
+		(opt.Match.hasTab() || opt.Stop.hasTab()) {
+		if cells, _ := c.Tabs(); !cells {
+			res.Note = joinNotes(res.Note, tabNote)
+		}
+	}
+	return res, err
+}
+
+// tabNote explains why a pattern with a tab did not match: tmux before 3.6
+// writes a tab as a cursor move over blank cells (from 3.6 a tab over
+// blank cells is kept as a tab cell), so a line read from the screen holds
+// spaces where the program wrote a tab; a journal (a task's, or a
+// journaled pane's read from a journal cursor) keeps the tab.
+const tabNote = "a pattern holds a tab, but this tmux (before 3.6) keeps a tab on the screen as the spaces it moved over, " +
+	"so it matches only lines read from a journal; to match the screen, use --regex with \\s+ or ' +' where the tab is"
+
+// waitForText is WaitForText without the note on tabs.
+func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	start := time.Now()
 	cur := opt.Cursor
 	info := opt.Pane // the pane as last seen: plans the next read
