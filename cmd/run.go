@@ -34,7 +34,11 @@ commands and heredocs work.
 
 Preflight: a cold shell is waited for until its prompt is drawn; a pane in copy
 mode, a dead pane, or a pane whose foreground program is not a shell at its
-prompt (a script waiting in read, a REPL) is refused (exit 3). Text already on
+prompt (a script waiting in read, a REPL) is refused (exit 3), and so is a
+shell in its own read builtin (bash or zsh with the terminal in canonical mode,
+a question such as "[y/N]" on the cursor's row, fish's "read> ", dash with the
+cursor on an empty row where its prompt is not drawn): answer it with
+send-text, or press C-c. An empty prompt (PS1='') is a prompt. Text already on
 the shell's input line is refused too (exit 3, naming it): it would run with
 the command; --clear-line kills the line first (bash: C-e C-u; zsh: C-x C-k;
 fish: C-c; a terminal in canonical mode, as under dash: C-u), and refuses the

@@ -12,8 +12,22 @@ import (
 )
 
 // promptOption keeps the last prompt a run saw its shell draw in this pane
-// (base64url), so that text typed after it can be told from the prompt.
-const promptOption = "@panectl_prompt"
+// (base64url), so that text typed after it can be told from the prompt. An
+// empty prompt (PS1=”) is kept as emptyPrompt: never a base64url value (one
+// character encodes no byte), so "none seen" (unset) stays apart.
+const (
+	promptOption = "@panectl_prompt"
+	emptyPrompt  = "-"
+)
+
+// Prompt is the prompt a run last saw its shell draw in a pane.
+type Prompt struct {
+	Text string // the input line up to the cursor, blanks kept
+	Seen bool   // a prompt was seen (Text "" then: an empty prompt)
+}
+
+// Empty reports whether the prompt seen is the empty one.
+func (p Prompt) Empty() bool { return p.Seen && p.Text == "" }
 
 // InputLine is the shell's input line as the screen shows it at the
 // terminal cursor.
@@ -92,26 +106,35 @@ func squeezeBlanks(s string) string {
 	return strings.Join(strings.Fields(s), "")
 }
 
-// LoadPrompt reads the prompt last seen in the pane ("" when none), through
-// s (a control client: no tmux process).
-func LoadPrompt(ctx context.Context, s tmux.Snapshotter, id string) (string, error) {
+// LoadPrompt reads the prompt last seen in the pane (Seen false when none),
+// through s (a control client: no tmux process).
+func LoadPrompt(ctx context.Context, s tmux.Snapshotter, id string) (Prompt, error) {
 	_, _, opts, err := s.SnapshotOptions(ctx, id, promptOption)
 	if err != nil {
-		return "", err
+		return Prompt{}, err
 	}
-	b, err := base64.RawURLEncoding.DecodeString(opts[promptOption])
-	if err != nil {
-		return "", nil
+	v := opts[promptOption]
+	if v == emptyPrompt {
+		return Prompt{Seen: true}, nil
 	}
-	return string(b), nil
+	b, err := base64.RawURLEncoding.DecodeString(v)
+	if err != nil || len(b) == 0 {
+		return Prompt{}, nil
+	}
+	return Prompt{Text: string(b), Seen: true}, nil
 }
 
-// SavePrompt records the prompt seen in the pane (at most 512 bytes).
+// SavePrompt records the prompt seen in the pane (at most 512 bytes; ""
+// is an empty prompt).
 func SavePrompt(ctx context.Context, c *tmux.Client, id, prompt string) error {
 	if len(prompt) > 512 {
 		return nil
 	}
-	return c.SetPaneOptions(ctx, id, map[string]string{promptOption: base64.RawURLEncoding.EncodeToString([]byte(prompt))}, nil)
+	v := base64.RawURLEncoding.EncodeToString([]byte(prompt))
+	if prompt == "" {
+		v = emptyPrompt
+	}
+	return c.SetPaneOptions(ctx, id, map[string]string{promptOption: v}, nil)
 }
 
 // continuationRE matches the continuation prompts that sh, dash and bash
@@ -126,10 +149,13 @@ var continuationRE = regexp.MustCompile(`^(?:[a-z]+ )*(?:[a-z]+)?> ?$`)
 // continuation prompt (see continuationRE) that is not the shell's own
 // prompt as last seen (prompt), or, while a line editor edits, nothing but
 // blanks before the cursor (fish edits a multi-line command with no prompt
-// on its later lines; it indents them). A shell with a line editor whose
-// terminal is canonical now is running a command, not editing: false.
-// Text typed at a continuation would be joined to the unfinished command.
-func (l InputLine) Continuation(prompt string, editorShell bool, mode TTYMode) bool {
+// on its later lines; it indents them), unless the prompt seen last is the
+// empty one and the cursor is at the start of its row (there an empty
+// prompt and a later line of a buffer look alike: the prompt is believed).
+// A shell with a line editor whose terminal is canonical now is running a
+// command, not editing: false. Text typed at a continuation would be joined
+// to the unfinished command.
+func (l InputLine) Continuation(prompt Prompt, editorShell bool, mode TTYMode) bool {
 	editing := mode.Known && !mode.Canonical
 	if editorShell && mode.Known && !editing {
 		return false // a command runs (or reads a line) in the foreground
@@ -138,9 +164,9 @@ func (l InputLine) Continuation(prompt string, editorShell bool, mode TTYMode) b
 		return false // text on the line: Pending says what
 	}
 	if strings.TrimSpace(l.Left) == "" {
-		return editing
+		return editing && !(prompt.Empty() && l.Left == "")
 	}
-	if prompt != "" && l.Left == prompt {
+	if prompt.Text != "" && l.Left == prompt.Text {
 		return false
 	}
 	return continuationRE.MatchString(strings.TrimLeft(l.Left, " "))
@@ -148,9 +174,9 @@ func (l InputLine) Continuation(prompt string, editorShell bool, mode TTYMode) b
 
 // Bare reports whether the input line holds a prompt and nothing after it:
 // a prompt ending (see Prompted), or exactly the prompt last seen in the
-// pane.
-func (l InputLine) Bare(prompt string) bool {
-	return l.Prompted() || strings.TrimSpace(l.Right) == "" && prompt != "" && l.Left == prompt
+// pane (the empty one too: the cursor at the start of an empty row).
+func (l InputLine) Bare(prompt Prompt) bool {
+	return l.Prompted() || strings.TrimSpace(l.Right) == "" && prompt.Seen && l.Left == prompt.Text
 }
 
 // Prompted reports whether the input line shows a prompt ending ("$ ",

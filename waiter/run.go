@@ -94,13 +94,18 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 				return info, sh, nil
 			case !ledgerRead && time.Since(quietSince) >= quietFor:
 				// a quiet screen with the cursor at the start of a row:
-				// a cold shell, or text typed without Enter that ended in
-				// a newline (the line editor holds it; preflight judges)
+				// a cold shell, text typed without Enter that ended in a
+				// newline (the line editor holds it), or a shell seen at
+				// its prompt before (an empty prompt, or a read: preflight
+				// judges)
 				ledgerRead = true
 				if l, err := pane.LoadLedger(ctx, c, info.ID); err == nil {
 					if p, long := l.Pending(); p != "" || long {
 						return info, sh, nil
 					}
+				}
+				if p, err := pane.LoadPrompt(ctx, c, info.ID); err == nil && p.Seen {
+					return info, sh, nil
 				}
 			}
 		}
@@ -446,9 +451,14 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		return sr, scr, err
 	}
 	prompt, _ := pane.LoadPrompt(ctx, via(c, src), id)
+	// warm: seen at its prompt, or typed into lately (not a shell starting)
+	warm := prompt.Seen || sr.Ledger.Len() > 0
+	if scr, err = notAtPrompt(ctx, c, src, opt, scr, prompt, warm); err != nil {
+		return sr, scr, err
+	}
 	pending, _ := sr.Ledger.Pending()
 	line := pane.InputLineOf(scr)
-	text := line.Pending(pending, prompt)
+	text := line.Pending(pending, prompt.Text)
 	if text == "" && strings.TrimSpace(pending) != "" && !line.Bare(prompt) {
 		// typed by panectl without Enter, not killed, and the cursor is
 		// not at a bare prompt: still in the line editor's buffer, though
@@ -485,7 +495,7 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 			return sr, scr, err
 		}
 		line := pane.InputLineOf(scr)
-		left := line.Pending("", prompt)
+		left := line.Pending("", prompt.Text)
 		if left == "" && !line.Continuation(prompt, editorShell, mode) && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
 			break
 		}
@@ -501,6 +511,38 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	}
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
 	return sr, scr, err
+}
+
+// notAtPromptSure is how long a shell must stay away from its prompt
+// (pane.NotAtPrompt) to refuse a run: a shell between a command and its
+// prompt is away for a moment.
+const notAtPromptSure = 150 * time.Millisecond
+
+// notAtPrompt refuses a run (*RefusedError) when the shell, though the
+// pane's foreground program, is not at its prompt (pane.NotAtPrompt: its
+// read builtin waits for an answer): the typed line would be that answer.
+// --clear-line does not change that: a question is answered, not cleared.
+// It returns the screen looked at last.
+func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt pane.Prompt, warm bool) (pane.Screen, error) {
+	args := pane.ForegroundOf(opt.Info).Args
+	since := time.Now()
+	for {
+		mode, _ := pane.ReadTTYMode(scr.Info.TTY)
+		why := pane.NotAtPrompt(opt.Shell, args, mode, pane.InputLineOf(scr), prompt, warm)
+		if why == "" {
+			return scr, nil
+		}
+		if time.Since(since) >= notAtPromptSure {
+			return scr, &RefusedError{opt.Info.ID, why + "; nothing was typed. Answer it (panectl send-text " + opt.Info.ID + " TEXT --submit) or cancel it (panectl send-keys " + opt.Info.ID + " C-c), then run again"}
+		}
+		if !sleepCtx(ctx, lookEvery) {
+			return scr, ctx.Err()
+		}
+		var err error
+		if scr, err = captureScreen(ctx, c, src, opt.Info.ID); err != nil {
+			return scr, err
+		}
+	}
 }
 
 // unfinishedReason says why an input line that Continuation found
@@ -669,34 +711,57 @@ func withoutCtrlC(lines []string) []string {
 }
 
 // promptSettle is how long a prompt without a known ending must stay the
-// same to be learned.
-const promptSettle = 40 * time.Millisecond
+// same to be learned; emptySettle how long an empty row must stay empty to
+// be learned as an empty prompt (mistaken, it would hide a prompt drawn
+// late).
+// learnLooks bounds the looks (a row still changing is looked at again).
+const (
+	promptSettle = 40 * time.Millisecond
+	emptySettle  = 120 * time.Millisecond
+	learnLooks   = 4
+)
 
 // learnPrompt records the prompt the shell drew after the end marker (the
 // input line when it is empty of the wrapper), for the next preflight.
 func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) {
-	scr, err := captureScreen(ctx, c, src, id)
-	if err != nil || scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
-		return
-	}
-	line := pane.InputLineOf(scr)
-	if strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
-		return // not a prompt alone
-	}
-	if !line.Prompted() {
-		// a prompt without a known ending ("[ready]"): learned when the
-		// cursor's row stays the same for a moment (a prompt still being
-		// drawn would be learned in part)
-		if !sleepCtx(ctx, promptSettle) {
+	var last pane.InputLine
+	lastY := -1
+	for look := 0; look < learnLooks; look++ {
+		scr, err := captureScreen(ctx, c, src, id)
+		if err != nil || scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
 			return
 		}
-		again, err := captureScreen(ctx, c, src, id)
-		if err != nil || pane.InputLineOf(again) != line || again.Info.CursorY != scr.Info.CursorY {
+		line := pane.InputLineOf(scr)
+		empty := line.Left == "" // (an empty prompt, or one not drawn yet)
+		if !empty && strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
+			return // not a prompt alone
+		}
+		if empty && w.editor {
+			// bash's and zsh's line editors take the terminal (raw mode)
+			// before they draw their prompt: canonical now, it is not
+			// drawn (fish stays raw while it runs a builtin: the row
+			// must rest)
+			if mode, err := pane.ReadTTYMode(scr.Info.TTY); err != nil || mode.Canonical {
+				return
+			}
+		}
+		// a prompt without a known ending ("[ready]"), or none: learned
+		// when the cursor's row stays the same for a moment (a prompt
+		// still being drawn would be learned in part, or as empty)
+		if !empty && line.Prompted() || line == last && scr.Info.CursorY == lastY {
+			if old, _ := pane.LoadPrompt(ctx, via(c, src), id); !old.Seen || old.Text != line.Left {
+				_ = pane.SavePrompt(ctx, c, id, line.Left)
+			}
 			return
 		}
-	}
-	if old, _ := pane.LoadPrompt(ctx, via(c, src), id); old != line.Left {
-		_ = pane.SavePrompt(ctx, c, id, line.Left)
+		last, lastY = line, scr.Info.CursorY
+		settle := promptSettle
+		if empty {
+			settle = emptySettle
+		}
+		if !sleepCtx(ctx, settle) {
+			return
+		}
 	}
 }
 

@@ -272,7 +272,7 @@ type submission struct {
 	enters int
 	// prompt is the shell's prompt as a run last saw it (pane.LoadPrompt),
 	// to tell a fresh prompt from a continuation one; sh is the shell.
-	prompt string
+	prompt pane.Prompt
 	sh     pane.Shell
 }
 

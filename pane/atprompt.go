@@ -1,0 +1,78 @@
+package pane
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// QuestionPattern is the wording of a question a shell or a program asks
+// on its input line ("[y/N]", "Continue?", "Password:"): the shell
+// manifest's shell-question rule (recognize/manifests/shell.toml), which a
+// test keeps equal to it.
+const QuestionPattern = `(?i)(\[y/n\]|\(y/n\)|\(yes/no\)|\[yes/no\]|continue\?|proceed\?|are you sure.*\?|password( for \S+)?:|passphrase.*:)\s*$`
+
+var questionRE = regexp.MustCompile(QuestionPattern)
+
+// fishReadPrompt is the prompt fish's read builtin draws when given none.
+const fishReadPrompt = "read>"
+
+// NotAtPrompt tells a shell that is the foreground program of its terminal
+// but is not at its prompt: its read builtin (or another builtin or
+// function reading the terminal) holds the input line, and a line typed
+// there would be its answer, not a command. It returns what shows it, ""
+// when nothing does. The signs, from the firmest:
+//
+//   - bash and zsh edit their prompt with their line editor, in raw mode;
+//     their read builtin (without -e) reads a canonical line. A canonical
+//     terminal while the shell is in the foreground and its line editor is
+//     on (not bash --noediting, zsh +Z) means it is not at its prompt. A
+//     shell still starting is canonical too (its rc file may even draw a
+//     prompt-like line and read): this is believed only of a warm shell,
+//     one a run saw at its prompt or that took typed input lately.
+//   - A canonical terminal (dash, bash --noediting) with the cursor at the
+//     start of an empty row, where the prompt seen last (prompt) is not
+//     empty: the shell did not draw it (dash's `read x`).
+//   - The input line asks a question (QuestionPattern), or is fish's read
+//     prompt ("read> "): fish reads with its line editor at its prompt and
+//     in read alike, so only the line tells there.
+//
+// What it cannot tell: a read whose prompt text is not a question in a
+// shell whose terminal mode is the same at its prompt (fish's `read -P
+// 'Name: '`, dash's `printf 'Name: '; read x`), bash's `read -e`
+// (readline), and dash's `read x` at an empty prompt (PS1=”).
+func NotAtPrompt(sh Shell, args []string, mode TTYMode, line InputLine, prompt Prompt, warm bool) string {
+	text := strings.TrimRight(line.Left+line.Right, " ")
+	switch {
+	case questionRE.MatchString(text):
+		return fmt.Sprintf("the input line asks a question (%q): the shell is not at its prompt, a command or the shell's read builtin waits for the answer", text)
+	case sh == ShellFish && strings.TrimSpace(line.Left) == fishReadPrompt && strings.TrimSpace(line.Right) == "":
+		return fmt.Sprintf("the input line is fish's read prompt (%q): the shell is not at its prompt, its read builtin waits for a line", text)
+	case !mode.Known || !mode.Canonical:
+		return ""
+	case editorOn(sh, args) && warm:
+		return fmt.Sprintf("the terminal is in canonical mode, while %s draws its prompt with its line editor in raw mode: the shell is not at its prompt, a builtin (read) reads a line from the terminal; the input line shows %q", sh, text)
+	case line.Left == "" && strings.TrimSpace(line.Right) == "" && prompt.Seen && prompt.Text != "":
+		return fmt.Sprintf("the cursor is at the start of an empty row where the shell's prompt (%q, as last seen) is not drawn: the shell is not at its prompt, a command or builtin (read with no prompt text) reads the terminal", prompt.Text)
+	}
+	return ""
+}
+
+// editorOn reports whether the shell edits its prompt with its line editor
+// (raw mode): bash unless started with --noediting, zsh unless started with
+// ZLE off (+Z, --nozle, --no-zle). A line editor turned off later (set +o
+// emacs) is not seen. fish's is always on, but its read uses it too.
+func editorOn(sh Shell, args []string) bool {
+	var rest []string
+	if len(args) > 1 {
+		rest = args[1:]
+	}
+	switch sh {
+	case ShellBash:
+		return !slices.Contains(rest, "--noediting")
+	case ShellZsh:
+		return !slices.ContainsFunc(rest, func(a string) bool { return a == "+Z" || a == "--nozle" || a == "--no-zle" })
+	}
+	return false
+}
