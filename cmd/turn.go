@@ -210,7 +210,9 @@ began, whatever a spinner elsewhere does, so the frame a program drew
 before it reacted to a key is never the answer). By default the wait also
 returns as soon as the program is confirmed busy (outcome busy);
 --wait-through-busy keeps waiting through it until the turn ends or the
-timeout. A screen nothing recognizable is on ends as unknown once quiet.
+timeout (busy is confirmed by two looks 50 ms apart; at the deadline, as
+with --timeout 0, which looks once, a busy look is said busy, with a note).
+A screen nothing recognizable is on ends as unknown once quiet.
 The recognizer is picked as by recognize (default auto).
 
 Exit: 0 only when the turn ended in awaiting_input (so

@@ -185,6 +185,12 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		now := time.Now()
 		if !now.Before(deadline) {
 			res.Outcome = OutcomeTimeout
+			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && !opt.WaitThroughBusy {
+				// busy from a strong rule, with no time left for the
+				// confirming look (--timeout 0 looks once): say busy
+				res.Outcome = OutcomeBusy
+				res.Note = joinNotes(res.Note, "busy was seen at the deadline and not confirmed by a second look")
+			}
 			return finish(), nil
 		}
 		if !timer.Stop() {
