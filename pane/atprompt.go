@@ -76,3 +76,16 @@ func editorOn(sh Shell, args []string) bool {
 	}
 	return false
 }
+
+// Starting reports whether a shell with a line editor is still starting:
+// bash, zsh and fish read their prompt with the line editor, which puts the
+// terminal in raw mode; while their start-up files run, the terminal is
+// still in canonical mode. Only believed of a shell that is not warm (no run
+// saw it at its prompt, nothing was typed into it lately: a warm shell in
+// canonical mode is in a read, NotAtPrompt). A shell with its editor off
+// (bash --noediting, zsh +Z) and sh/dash read in canonical mode at their
+// prompt too: for them nothing tells.
+func Starting(sh Shell, args []string, mode TTYMode, warm bool) bool {
+	editor := sh == ShellFish || editorOn(sh, args)
+	return !warm && editor && mode.Known && mode.Canonical
+}

@@ -52,7 +52,10 @@ const (
 // mode, a shell in the foreground, a prompt drawn (the cursor is past the
 // start of its row, and the screen stopped changing). A cold shell is waited
 // for, up to promptWait (or the deadline), then used anyway: Run detects
-// typed input the shell threw away. info is the pane as just described.
+// typed input the shell threw away. A shell with a line editor whose
+// terminal is still in canonical mode is starting (stillStarting): it is
+// waited for up to the deadline, then *StartingError, nothing typed. info
+// is the pane as just described.
 func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (tmux.PaneInfo, pane.Shell, error) {
 	start := time.Now()
 	promptBy := start.Add(promptWait)
@@ -76,6 +79,21 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
 		}
 		if ok && !info.AlternateOn {
+			if starting, err := stillStarting(ctx, c, info, sh); err != nil {
+				return info, "", err
+			} else if starting {
+				// its start-up files still run: whatever they read from
+				// the terminal would take the typed line
+				if !time.Now().Before(deadline) {
+					return info, "", &StartingError{info.ID, string(sh)}
+				}
+				// once it reads its prompt, the cold wait starts afresh
+				quietSince, promptBy = time.Time{}, time.Now().Add(promptWait)
+				if deadline.Before(promptBy) {
+					promptBy = deadline
+				}
+				goto next
+			}
 			if info.CursorX > 0 && quietSince.IsZero() {
 				return info, sh, nil // a prompt is drawn: the common, warm case
 			}
@@ -109,6 +127,7 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 				}
 			}
 		}
+	next:
 		select {
 		case <-ctx.Done():
 			return info, "", ctx.Err()
@@ -119,6 +138,24 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 			return info, "", err
 		}
 	}
+}
+
+// stillStarting reports whether the pane's shell is still starting
+// (pane.Starting): its terminal in canonical mode although its line editor
+// reads the prompt in raw mode, and it is not warm (no run saw it at its
+// prompt, nothing typed into it lately). The tmux reads are made only for a
+// canonical terminal.
+func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh pane.Shell) (bool, error) {
+	args := pane.ForegroundOf(info).Args
+	mode, _ := pane.ReadTTYMode(info.TTY)
+	if !pane.Starting(sh, args, mode, false) {
+		return false, nil
+	}
+	if p, err := pane.LoadPrompt(ctx, c, info.ID); err != nil || p.Seen {
+		return false, err
+	}
+	l, err := pane.LoadLedger(ctx, c, info.ID)
+	return err == nil && l.Len() == 0, err
 }
 
 // RunOptions is a run request. Info and Shell come from Ready.
@@ -512,6 +549,22 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
 	return sr, scr, err
 }
+
+// StartingError: the shell had not reached its prompt by the deadline (its
+// terminal still in canonical mode: its start-up files run); nothing was
+// typed. It unwraps to context.DeadlineExceeded (exit 124).
+type StartingError struct {
+	PaneID string
+	Shell  string
+}
+
+// Error says what was waited for.
+func (e *StartingError) Error() string {
+	return fmt.Sprintf("pane %s: %s had not reached its prompt by the deadline (its terminal is still in canonical mode, as while its start-up files run; its line editor puts it in raw mode at the prompt); nothing was typed: run again with a longer --timeout", e.PaneID, e.Shell)
+}
+
+// Unwrap makes it a timeout.
+func (e *StartingError) Unwrap() error { return context.DeadlineExceeded }
 
 // notAtPromptSure is how long a shell must stay away from its prompt
 // (pane.NotAtPrompt) to refuse a run: a shell between a command and its
