@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -86,7 +87,9 @@ func serveMCP(ctx context.Context, f *Factory, tr mcp.Transport) error {
 // error object.
 func mcpHandler(f *Factory, t schema.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		out, err := callTool(withProgress(ctx, req), f.forCall(), t.Name, req.Params.Arguments)
+		ctx, stop := withProgress(ctx, req, t)
+		out, err := callTool(ctx, f.forCall(), t.Name, req.Params.Arguments)
+		stop()
 		if out == nil {
 			return errorResult(err), nil
 		}
@@ -110,20 +113,43 @@ func errorResult(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
-// withProgress makes the call's waits (waiter.WithProgress, about once a
-// second) send MCP progress notifications when the client asked for them:
-// seconds elapsed against the effective timeout, and what is awaited.
-func withProgress(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+// withProgress makes a call that carries a progress token send MCP
+// progress notifications about once a second for as long as it lasts
+// (waiter.WithProgress): seconds elapsed against the timeout of what it
+// waits for, and what that is. The call itself is named first (its tool,
+// pane and timeout argument), so every tool reports, also while it waits
+// for a lock or a tmux command; a wait inside it names itself more exactly.
+// stop ends the notifications before the result is sent.
+func withProgress(ctx context.Context, req *mcp.CallToolRequest, t schema.Tool) (context.Context, func()) {
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
-		return ctx
+		return ctx, func() {}
 	}
-	return waiter.WithProgress(ctx, func(paneID string, elapsed, timeout time.Duration, what string) {
+	ctx, stop := waiter.WithProgress(ctx, func(paneID string, elapsed, timeout time.Duration, what string) {
+		msg := "waiting"
+		if paneID != "" {
+			msg += " in " + paneID
+		}
+		msg += fmt.Sprintf(" for %s: %.0fs", what, elapsed.Seconds())
+		if timeout > 0 {
+			msg += fmt.Sprintf(" of %gs", timeout.Seconds())
+		}
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 			ProgressToken: token,
 			Progress:      round3(elapsed.Seconds()),
 			Total:         timeout.Seconds(),
-			Message:       fmt.Sprintf("waiting in %s for %s: %.0fs of %gs", paneID, what, elapsed.Seconds(), timeout.Seconds()),
+			Message:       msg,
 		})
 	})
+	var args struct {
+		PaneID  string   `json:"pane_id"`
+		Timeout *float64 `json:"timeout"`
+	}
+	_ = json.Unmarshal(req.Params.Arguments, &args) // validated by callTool; a bad one only names less
+	var timeout time.Duration
+	if args.Timeout != nil {
+		timeout = seconds(effectiveTimeout(args.Timeout))
+	}
+	waiter.Waiting(ctx, args.PaneID, timeout, strings.ToLower(t.Title))
+	return ctx, stop
 }

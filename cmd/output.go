@@ -118,7 +118,14 @@ func (f *Factory) drawProgress(paneID string, elapsed, timeout time.Duration, wh
 	if r := []rune(what); len(r) > 60 {
 		what = string(r[:57]) + "..."
 	}
-	line := fmt.Sprintf("waiting for %s in %s: %.0fs of %.0fs", what, paneID, elapsed.Seconds(), timeout.Seconds())
+	line := "waiting for " + what
+	if paneID != "" {
+		line += " in " + paneID
+	}
+	line += fmt.Sprintf(": %.0fs", elapsed.Seconds())
+	if timeout > 0 {
+		line += fmt.Sprintf(" of %.0fs", timeout.Seconds())
+	}
 	if f.IO.ErrColor {
 		line = "\033[2m" + line + "\033[0m"
 	}

@@ -52,10 +52,12 @@ func Main() int {
 		}
 	}()
 	root := NewRootCmd(f)
+	stopProgress := func() {}
 	if f.IO.OutTTY && f.IO.ErrTTY {
-		ctx = waiter.WithProgress(ctx, f.drawProgress)
+		ctx, stopProgress = waiter.WithProgress(ctx, f.drawProgress)
 	}
 	err := root.ExecuteContext(ctx)
+	stopProgress()
 	f.Close()
 	f.clearProgress()
 	var outcome *exitError

@@ -20,7 +20,7 @@ import (
 // line. Bracketed pastes (it asks for them) arrive whole, newlines kept.
 // It draws like an agent: the transcript, a rule, the composer ("> " and
 // "  " for further lines, the terminal cursor at its end), a rule, a footer.
-// C-c ends it.
+// C-u clears the composer; C-c ends it.
 func burstStub() {
 	if len(os.Args) != 2 {
 		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG")
@@ -104,6 +104,8 @@ func burstStub() {
 				j, _ := json.Marshal(text)
 				logf.Write(append(j, '\n'))
 				transcript = append(transcript, "you said: "+strings.ReplaceAll(text, "\n", " ⏎ "))
+			case c == 0x15: // C-u: the draft is cleared, as agent composers do
+				buf.Reset()
 			case c == 0x7f || c == 0x08:
 				if s := buf.String(); s != "" {
 					r := []rune(s)

@@ -58,7 +58,11 @@ type EchoEntry struct {
 	Typed     int64      `json:"at"`            // unix ms when typed
 	Submitted int64      `json:"sub,omitempty"` // unix ms when Enter followed; 0 while pending
 	At        *Place     `json:"p,omitempty"`   // where typing began (nil: unknown, e.g. the alternate screen)
-	Lines     int        `json:"n,omitempty"`   // logical lines the text spans from At (0: 1)
+	// Prompt is the text before the terminal cursor where typing began
+	// when At is unknown (the alternate screen): the cursor back right
+	// after it means the text left the input line (see pending).
+	Prompt *PromptMark `json:"pr,omitempty"`
+	Lines  int         `json:"n,omitempty"` // logical lines the text spans from At (0: 1)
 	// Widths are the terminal cells of the text's lines (at most
 	// maxWidths; nil when there are more): with At's column and width
 	// they give the rows the echo covers, however the program broke them.
@@ -94,17 +98,28 @@ type Place struct {
 	Width      int    `json:"w,omitempty"` // the pane's width then (0: unknown)
 }
 
-// samePrompt reports whether p and q are right after the same prompt: the
-// same text before the cursor on its row (wherever the row is).
-func (p *Place) samePrompt(q *Place) bool {
-	return p != nil && q != nil && p.PrefixLen == q.PrefixLen && p.PrefixHash == q.PrefixHash
+// PromptMark fingerprints the text of the terminal cursor's row before the
+// cursor (padded with blanks to it), on either screen: Place's prefix
+// alone.
+type PromptMark struct {
+	Len  int    `json:"l"`
+	Hash uint64 `json:"h"`
+}
+
+// prompt is the prompt of place p (nil for nil).
+func (p *Place) prompt() *PromptMark {
+	if p == nil {
+		return nil
+	}
+	return &PromptMark{Len: p.PrefixLen, Hash: p.PrefixHash}
 }
 
 // Ledger is a pane's echo ledger as read at one moment.
 type Ledger struct {
 	entries map[string]EchoEntry
 	now     time.Time
-	at      *Place // where the terminal cursor was when it was read (Read with Ledger)
+	at      *Place      // where the terminal cursor was when it was read (Read with Ledger; nil on the alternate screen)
+	prompt  *PromptMark // the text before the terminal cursor then, on either screen
 }
 
 // LoadLedger reads the pane's ledger.
@@ -162,6 +177,9 @@ func (e EchoEntry) valid() bool {
 			return false
 		}
 	}
+	if e.Prompt != nil && (e.Prompt.Len < 0 || e.Prompt.Len > maxPrefix) {
+		return false
+	}
 	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths
 }
 
@@ -201,9 +219,10 @@ const cancelGrace = 500 * time.Millisecond
 // the input line, in typing order, and the keys of those that do not: the
 // line was killed or abandoned (C-u, C-c from anyone, a new prompt) when
 // the terminal cursor, where the ledger was read, is right after the same
-// prompt as where the first of them was typed (on its row or a new one).
-// Without the cursor's place (not read by Read with Ledger) or the entry's
-// (the alternate screen), every entry counts as pending.
+// prompt as where the first of them was typed (on its row or a new one; on
+// the alternate screen, where no place is known, the same text before the
+// cursor: an agent composer's C-u). Without the cursor's prompt (not read by
+// Read with Ledger) or the entry's, every entry counts as pending.
 func (l Ledger) pending() (still []keyedEntry, gone []string) {
 	var all []keyedEntry
 	for k, e := range l.entries {
@@ -216,13 +235,27 @@ func (l Ledger) pending() (still []keyedEntry, gone []string) {
 		return nil, nil
 	}
 	first, last := all[0], all[len(all)-1]
-	if l.at.samePrompt(first.At) && l.now.Sub(time.UnixMilli(last.Typed)) >= cancelGrace {
+	if l.backAt(first.EchoEntry) && l.now.Sub(time.UnixMilli(last.Typed)) >= cancelGrace {
 		for _, k := range all {
 			gone = append(gone, k.key)
 		}
 		return nil, gone
 	}
 	return all, nil
+}
+
+// backAt reports whether the terminal cursor, where l was read, is right
+// after the same prompt as where typing of e began.
+func (l Ledger) backAt(e EchoEntry) bool {
+	p := e.Prompt
+	if e.At != nil {
+		p = e.At.prompt()
+	}
+	now := l.prompt
+	if now == nil {
+		now = l.at.prompt()
+	}
+	return p != nil && now != nil && *p == *now
 }
 
 // keyedEntry is a ledger entry with its option name.
@@ -339,13 +372,13 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 		}
 	}
 	if !submitted || len(pending) == 0 {
-		add(mergeEntries(nil, text, l.at))
+		add(mergeEntries(nil, text, l.at, l.prompt))
 	} else {
 		es := make([]EchoEntry, len(pending))
 		for i, p := range pending {
 			es[i] = p.EchoEntry
 		}
-		add(mergeEntries(es, text, l.at)) // the line as the program got it
+		add(mergeEntries(es, text, l.at, l.prompt)) // the line as the program got it
 		// The earlier pieces may be gone in a way the screen did not show
 		// (C-c from anyone, under a prompt that changed): the last piece
 		// typed (the text typed now, or else the last pending one) is an
@@ -353,9 +386,9 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 		var last EchoEntry
 		switch {
 		case text != "":
-			last = mergeEntries(nil, text, l.at)
+			last = mergeEntries(nil, text, l.at, l.prompt)
 		case len(es) > 1:
-			last = mergeEntries(es[len(es)-1:], "", nil)
+			last = mergeEntries(es[len(es)-1:], "", nil, nil)
 		}
 		if last.At != nil {
 			last.PlaceOnly = true
@@ -374,17 +407,21 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 }
 
 // mergeEntries makes the entry of text typed after the pending entries (in
-// typing order), at place p when nothing is pending: their texts joined, as
+// typing order), at place p (or, with no place, after prompt pr) when
+// nothing is pending: their texts joined, as
 // the terminal shows them on one line, kept as text while short, else as
 // line fingerprints (of the pieces, when a piece was already fingerprinted).
-func mergeEntries(pending []EchoEntry, text string, p *Place) EchoEntry {
+func mergeEntries(pending []EchoEntry, text string, p *Place, pr *PromptMark) EchoEntry {
 	e := EchoEntry{At: p}
+	if p == nil {
+		e.Prompt = pr
+	}
 	var b strings.Builder
 	literal := true
 	lines := 0
 	for i, pe := range pending {
 		if i == 0 {
-			e.At = pe.At
+			e.At, e.Prompt = pe.At, pe.Prompt
 		}
 		literal = literal && len(pe.Marks) == 0
 		b.WriteString(pe.Text)

@@ -178,6 +178,7 @@ func TestLedgerMergeLong(t *testing.T) {
 func FuzzLedgerFrom(f *testing.F) {
 	f.Add(encodeEntry(EchoEntry{Text: "echo hi", Typed: 1, At: &Place{AnchorLen: 3}}), "$ echo hi")
 	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: 100, Hash: 1, Head: "x"}}, Typed: 1}), "x")
+	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, Prompt: &PromptMark{Len: -1}}), "ab")
 	f.Add("!!!", "")
 	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: -5, Hash: 1, Head: "x"}}, Typed: 1}), "x y")
 	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, At: &Place{AnchorLen: -1, PrefixLen: -7}}), "ab")
@@ -246,6 +247,39 @@ func TestLedgerAbandonedPending(t *testing.T) {
 		}
 		if !slices.Equal(texts, want) {
 			t.Errorf("%s: entries %q, want %q", tc.name, texts, want)
+		}
+	}
+	// The alternate screen (an agent composer, tester4 D7): no place, only
+	// the text before the cursor; C-u brings the cursor back after the
+	// composer's prompt, and the draft is no longer pending.
+	composer, afterDraft := &PromptMark{Len: 2, Hash: 7}, &PromptMark{Len: 18, Hash: 9}
+	altDraft := EchoEntry{Text: "some draft", Typed: now.UnixMilli() - 2000, Prompt: composer}
+	for _, tc := range []struct {
+		name    string
+		prompt  *PromptMark
+		pending string
+		want    []string
+	}{
+		{"alternate screen, draft kept", afterDraft, "some draft", []string{"some draftecho jackal"}},
+		{"alternate screen, draft cleared", composer, "", []string{"echo jackal", "some draft"}},
+		{"alternate screen, cursor unknown", nil, "some draft", []string{"some draftecho jackal"}},
+	} {
+		l := Ledger{now: now, prompt: tc.prompt, entries: map[string]EchoEntry{"d": altDraft}}
+		if got, _ := l.Pending(); got != tc.pending {
+			t.Errorf("%s: Pending %q, want %q", tc.name, got, tc.pending)
+		}
+		set, _ := l.plan("echo jackal", true)
+		var texts []string
+		for _, v := range set {
+			e := ledgerFrom(map[string]string{ledgerPrefix + "x": v}).entries[ledgerPrefix+"x"]
+			texts = append(texts, e.Text)
+			if e.Text == "echo jackal" && (e.Prompt == nil || *e.Prompt != *composer) {
+				t.Errorf("%s: the new entry's prompt %+v, want %+v", tc.name, e.Prompt, composer)
+			}
+		}
+		sort.Strings(texts)
+		if !slices.Equal(texts, tc.want) {
+			t.Errorf("%s: entries %q, want %q", tc.name, texts, tc.want)
 		}
 	}
 	// typed moments ago: pending whatever the screen shows (not drawn yet)

@@ -124,10 +124,11 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 			continue
 		}
 		var place *Place
+		var prompt *PromptMark
 		if opt.Ledger {
 			l := ledgerFrom(opts)
 			opt.ledger = &l
-			place = v.placeAt(snap)
+			place, prompt = v.placeAt(snap), v.promptAt(snap)
 		}
 		res, skip, ok := v.fromCursor(cur, snap, opt)
 		if ok && opt.Stream {
@@ -143,7 +144,7 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		}
 		if opt.Ledger {
 			res.Ledger = *opt.ledger
-			res.Ledger.at = place
+			res.Ledger.at, res.Ledger.prompt = place, prompt
 		}
 		return res, nil
 	}
@@ -483,17 +484,38 @@ func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
 	if snap.AlternateOn {
 		return nil
 	}
-	s, ok := v.row(snap.CursorY)
+	prefix, ok := v.prefixAt(snap)
 	if !ok {
 		return nil
+	}
+	anchor, _ := v.anchorText(snap.CursorY, anchorBytes)
+	return &Place{AnchorLen: len(anchor), AnchorHash: hash64(anchor), PrefixLen: len(prefix), PrefixHash: hash64(prefix),
+		Col: snap.CursorX, Width: snap.Width}
+}
+
+// promptAt is the prompt before the terminal cursor now, on either screen
+// (the view's rows at the cursor are the alternate screen's when it is on);
+// nil when the row is not in the view.
+func (v normalView) promptAt(snap tmux.PaneInfo) *PromptMark {
+	prefix, ok := v.prefixAt(snap)
+	if !ok {
+		return nil
+	}
+	return &PromptMark{Len: len(prefix), Hash: hash64(prefix)}
+}
+
+// prefixAt is the text of the terminal cursor's row before the cursor,
+// padded with blanks to it.
+func (v normalView) prefixAt(snap tmux.PaneInfo) (string, bool) {
+	s, ok := v.row(snap.CursorY)
+	if !ok {
+		return "", false
 	}
 	prefix, w := cutCells(s, snap.CursorX)
 	if pad := snap.CursorX - w; pad > 0 {
 		prefix += strings.Repeat(" ", pad)
 	}
-	anchor, _ := v.anchorText(snap.CursorY, anchorBytes)
-	return &Place{AnchorLen: len(anchor), AnchorHash: hash64(anchor), PrefixLen: len(prefix), PrefixHash: hash64(prefix),
-		Col: snap.CursorX, Width: snap.Width}
+	return prefix, true
 }
 
 // isPlace reports whether relative row r is place p: the same prompt before

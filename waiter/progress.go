@@ -2,29 +2,86 @@ package waiter
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
-// Progress receives a long wait's progress about once a second: how long
-// it has waited, its timeout, and what it waits for. The CLI draws it on a
-// terminal's stderr; the MCP server sends it as progress notifications.
+// Progress receives a long call's progress about once a second: the pane
+// (empty when the call names none), how long the call has run, the
+// timeout of what it waits for (0 when it has none), and what it waits
+// for. The CLI draws it on a terminal's stderr; the MCP server sends it as
+// progress notifications.
 type Progress func(paneID string, elapsed, timeout time.Duration, what string)
 
 type progressKey struct{}
 
-// WithProgress returns a context whose waits report to p.
-func WithProgress(ctx context.Context, p Progress) context.Context {
-	return context.WithValue(ctx, progressKey{}, p)
+// progress is one call's reporter: the goroutine started by WithProgress
+// reports what the call waits for now (set by Waiting) once a second.
+type progress struct {
+	p     Progress
+	start time.Time
+	mu    sync.Mutex // held while reporting, so a finished wait reports no more
+	now   waitingFor
 }
 
-// progressTicker returns a channel that ticks once a second when ctx
-// carries a Progress (nil otherwise: a nil channel never fires, so waits
-// without a listener take no extra wake-ups), and the report function.
-func progressTicker(ctx context.Context, paneID string, timeout time.Duration, what string) (<-chan time.Time, func(elapsed time.Duration), func()) {
-	p, _ := ctx.Value(progressKey{}).(Progress)
-	if p == nil {
-		return nil, func(time.Duration) {}, func() {}
+type waitingFor struct {
+	paneID  string
+	timeout time.Duration
+	what    string // "": nothing to report
+}
+
+// WithProgress returns a context whose call reports to p once a second,
+// from a goroutine of its own (so a wait busy with a tmux command, a lock
+// or a sleep still reports), while something named by Waiting is awaited;
+// elapsed time counts from this call. stop ends the reports: none is in
+// flight once it returns.
+func WithProgress(ctx context.Context, p Progress) (context.Context, func()) {
+	pr := &progress{p: p, start: time.Now()}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				pr.mu.Lock()
+				if w := pr.now; w.what != "" {
+					pr.p(w.paneID, now.Sub(pr.start), w.timeout, w.what)
+				}
+				pr.mu.Unlock()
+			}
+		}
+	}()
+	var once sync.Once
+	return context.WithValue(ctx, progressKey{}, pr), func() {
+		once.Do(func() { close(done); wg.Wait() })
 	}
-	t := time.NewTicker(time.Second)
-	return t.C, func(el time.Duration) { p(paneID, el, timeout, what) }, t.Stop
+}
+
+// Waiting names what ctx's call waits for from now on (the pane, the
+// timeout, a description), for the reports of WithProgress; done restores
+// what was named before (a wait inside a longer one, or the call's own
+// description) and returns once no report about this wait is in flight.
+// Without WithProgress it does nothing.
+func Waiting(ctx context.Context, paneID string, timeout time.Duration, what string) (done func()) {
+	pr, _ := ctx.Value(progressKey{}).(*progress)
+	if pr == nil {
+		return func() {}
+	}
+	pr.mu.Lock()
+	before := pr.now
+	pr.now = waitingFor{paneID: paneID, timeout: timeout, what: what}
+	pr.mu.Unlock()
+	return func() {
+		pr.mu.Lock()
+		pr.now = before
+		pr.mu.Unlock()
+	}
 }

@@ -100,6 +100,7 @@ func (q *quietClock) remaining(now time.Time) time.Duration {
 // the timer runs out a last capture confirms the screen is still the same.
 func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResult, error) {
 	start := time.Now()
+	defer Waiting(ctx, opt.PaneID, opt.Timeout, fmt.Sprintf("%s of quiet", opt.Quiet))()
 	src, err := Watch(ctx, c, opt.PaneID)
 	if gone(err) {
 		return QuietResult{Outcome: OutcomeExited, Note: goneNote(err), Elapsed: time.Since(start)}, nil

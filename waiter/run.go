@@ -249,6 +249,7 @@ const (
 // look that got no answer (bounded by ctx's deadline): no more looks, no C-c.
 func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error) {
 	id := opt.Info.ID
+	defer Waiting(ctx, id, time.Until(opt.Deadline), "the command "+abbreviate(opt.Command, 40))()
 	grace := opt.Grace
 	if grace == 0 {
 		grace = time.Second

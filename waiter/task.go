@@ -26,6 +26,7 @@ const OutcomeEnded = "ended"
 // the record alone until the end is recorded (or the timeout) and returns
 // the task as recorded with OutcomeExited.
 func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (pane.Task, string, error) {
+	defer Waiting(ctx, "", timeout, "task "+id)()
 	deadline := time.Now().Add(timeout)
 	t, err := pane.LoadTask(ctx, c, id)
 	if err != nil {
@@ -279,6 +280,7 @@ func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []pane.Task) {
 // running tasks are killed and recorded): the first such task as recorded,
 // or a zero Task when none was left running. No server: tmux.ErrNoServer.
 func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (pane.Task, string, error) {
+	defer Waiting(ctx, "", timeout, "any task to end")()
 	deadline := time.Now().Add(timeout)
 	state, err := pane.FindStateDir(ctx, c)
 	if err != nil {

@@ -146,8 +146,7 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	deadline := start.Add(opt.Timeout)
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
-	tick, report, stopTick := progressTicker(ctx, opt.PaneID, opt.Timeout, "text matching "+strings.Join(opt.Match.raw, " | "))
-	defer stopTick()
+	defer Waiting(ctx, opt.PaneID, opt.Timeout, "text matching "+strings.Join(opt.Match.raw, " | "))()
 	var last, lastChange time.Time
 	var lagDue time.Time // when a wait on a journal looks again after a change
 	var seen TextResult  // the last look, for a pane that vanishes
@@ -247,8 +246,6 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 				// output the client saw: look once more after a change
 				lagDue, look = time.Time{}, true
 				break wait
-			case <-tick:
-				report(time.Since(start))
 			}
 		}
 	}

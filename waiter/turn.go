@@ -123,6 +123,7 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 // change of content restarts the quiet window.
 func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
 	start := time.Now()
+	defer Waiting(ctx, opt.PaneID, opt.Timeout, "the turn")()
 	src, err := Watch(ctx, c, opt.PaneID)
 	if gone(err) {
 		return TurnResult{Outcome: OutcomeExited, Note: goneNote(err), Elapsed: time.Since(start)}, nil
