@@ -13,6 +13,7 @@ func TestCursorRoundTrip(t *testing.T) {
 		{PaneID: 3, PanePID: 9, Row: 30, Alternate: true, AltRows: []uint32{1, 2, 0xffffffff}},
 		{PaneID: 7, PanePID: 99, Row: 4, Journal: true, JournalOff: 108894, JournalLine: 20000},
 		{PaneID: 7, PanePID: 99, Row: 4, Alternate: true, AltRows: []uint32{5}, Journal: true, JournalOff: 1 << 33, JournalLine: 0},
+		{PaneID: 2, PanePID: 5, Row: 70, History: 60, HasRows: true, Width: 80, Rows: []uint32{7, 0, 0xffffffff}, TopLen: 48, TopHash: 3},
 	}
 	for _, c := range cases {
 		s := c.Encode()
@@ -24,7 +25,8 @@ func TestCursorRoundTrip(t *testing.T) {
 			t.Fatalf("ParseCursor(%q): %v", s, err)
 		}
 		if got.Encode() != s || got.Row != c.Row || got.AnchorHash != c.AnchorHash || len(got.AltRows) != len(c.AltRows) ||
-			got.Journal != c.Journal || got.JournalOff != c.JournalOff || got.JournalLine != c.JournalLine {
+			got.Journal != c.Journal || got.JournalOff != c.JournalOff || got.JournalLine != c.JournalLine ||
+			got.HasRows != c.HasRows || got.Width != c.Width || len(got.Rows) != len(c.Rows) || got.TopLen != c.TopLen || got.TopHash != c.TopHash {
 			t.Fatalf("round trip: got %+v, want %+v", got, c)
 		}
 	}
