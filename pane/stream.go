@@ -696,9 +696,11 @@ func (s *Stream) Cursor() Cursor {
 	next.AnchorLen, next.AnchorHash = len(anchor), hash64(anchor)
 	next.PrefixLen, next.PrefixHash = len(text), hash64(text)
 	// the rows before, as a capture fingerprints them (normalView.rowsAt)
-	v := normalView{start: s.firstAbs - s.hs, rows: make([]string, len(s.rows))}
-	for i := range s.rows {
-		v.rows[i] = s.rowText(i)
+	// (from the rows rowsAt reads: anchorScan before its first)
+	from := max(0, last-2*anchorScan)
+	v := normalView{start: s.firstAbs + from - s.hs}
+	for i := from; i < len(s.rows); i++ {
+		v.rows = append(v.rows, s.rowText(i))
 	}
 	next.HasRows, next.Width = true, s.w
 	next.Rows, next.TopLen, next.TopHash = v.rowsAt(v.start + last)
