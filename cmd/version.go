@@ -157,6 +157,13 @@ less): lines drawn there never appear in later reads of the normal screen.
 The line the cursor is on is continued, not repeated: after a cursor taken at
 a prompt, the next read starts with the rest of that line.
 
+A program that redraws rows above the cursor's line in place (an inline agent
+such as Claude Code or Gemini CLI inserts each turn above its composer box and
+redraws the box; a progress line rewritten) is read from the first such row
+that changed, delivered whole. On the alternate screen a row is old by its
+place in the sequence of rows shown, not by its text: a row that repeats one
+already shown (the same answer twice) is new.
+
 A cursor for another pane, for a pane whose process was respawned, or garbage
 is rejected with exit 2.
 `

@@ -61,6 +61,17 @@ type Cursor struct {
 	Journal     bool
 	JournalOff  int64 // journal offset of the point, bytes
 	JournalLine int64 // newlines in the journal before it
+	// A cursor made on the normal screen also fingerprints each visible row
+	// before Row (at most anchorScan of them, FNV-1a 32), the text before the
+	// first of them (TopLen/TopHash, as AnchorLen/AnchorHash) and the pane's
+	// width: a program that redraws a bottom region and inserts lines above
+	// it (an inline TUI's composer) changes rows before Row, and reading
+	// from the first of them that differs delivers what it inserted.
+	HasRows bool
+	Width   int      // pane_width when the cursor was made
+	Rows    []uint32 // the visible rows before Row, oldest first
+	TopLen  int      // bytes of text fingerprinted before Rows[0] (0..anchorBytes)
+	TopHash uint64
 }
 
 const cursorMagic = "pc1"
@@ -80,6 +91,9 @@ func (c Cursor) Encode() string {
 	if c.Journal {
 		flags |= 2
 	}
+	if c.HasRows {
+		flags |= 4
+	}
 	u(flags)
 	u(uint64(c.PaneID))
 	u(uint64(c.PanePID))
@@ -96,6 +110,15 @@ func (c Cursor) Encode() string {
 	if c.Journal {
 		u(uint64(c.JournalOff))
 		u(uint64(c.JournalLine))
+	}
+	if c.HasRows {
+		u(uint64(c.Width))
+		u(uint64(c.TopLen))
+		b = binary.BigEndian.AppendUint64(b, c.TopHash)
+		u(uint64(len(c.Rows)))
+		for _, h := range c.Rows {
+			b = binary.BigEndian.AppendUint32(b, h)
+		}
 	}
 	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	return cursorMagic + base64.RawURLEncoding.EncodeToString(b)
@@ -144,9 +167,10 @@ func ParseCursor(s string) (Cursor, error) {
 		return v
 	}
 	const big = 1 << 40
-	flags := u(3)
+	flags := u(7)
 	c.Alternate = flags&1 != 0
 	c.Journal = flags&2 != 0
+	c.HasRows = flags&4 != 0
 	c.PaneID = u(big)
 	c.PanePID = u(big)
 	c.Row = u(big)
@@ -166,6 +190,19 @@ func ParseCursor(s string) (Cursor, error) {
 	if c.Journal {
 		c.JournalOff = int64(u(big))
 		c.JournalLine = int64(u(big))
+	}
+	if c.HasRows {
+		c.Width = u(big)
+		c.TopLen = u(anchorBytes)
+		c.TopHash = u64()
+		n := u(anchorScan)
+		if fail || len(r) < 4*n {
+			return bad("its fields are malformed")
+		}
+		for i := 0; i < n; i++ {
+			c.Rows = append(c.Rows, binary.BigEndian.Uint32(r[4*i:]))
+		}
+		r = r[4*n:]
 	}
 	if fail || len(r) != 0 {
 		return bad("its fields are malformed")

@@ -13,6 +13,7 @@ func TestCursorRoundTrip(t *testing.T) {
 		{PaneID: 3, PanePID: 9, Row: 30, Alternate: true, AltRows: []uint32{1, 2, 0xffffffff}},
 		{PaneID: 7, PanePID: 99, Row: 4, Journal: true, JournalOff: 108894, JournalLine: 20000},
 		{PaneID: 7, PanePID: 99, Row: 4, Alternate: true, AltRows: []uint32{5}, Journal: true, JournalOff: 1 << 33, JournalLine: 0},
+		{PaneID: 2, PanePID: 5, Row: 70, History: 60, HasRows: true, Width: 80, Rows: []uint32{7, 0, 0xffffffff}, TopLen: 48, TopHash: 3},
 	}
 	for _, c := range cases {
 		s := c.Encode()
@@ -24,7 +25,8 @@ func TestCursorRoundTrip(t *testing.T) {
 			t.Fatalf("ParseCursor(%q): %v", s, err)
 		}
 		if got.Encode() != s || got.Row != c.Row || got.AnchorHash != c.AnchorHash || len(got.AltRows) != len(c.AltRows) ||
-			got.Journal != c.Journal || got.JournalOff != c.JournalOff || got.JournalLine != c.JournalLine {
+			got.Journal != c.Journal || got.JournalOff != c.JournalOff || got.JournalLine != c.JournalLine ||
+			got.HasRows != c.HasRows || got.Width != c.Width || len(got.Rows) != len(c.Rows) || got.TopLen != c.TopLen || got.TopHash != c.TopHash {
 			t.Fatalf("round trip: got %+v, want %+v", got, c)
 		}
 	}
@@ -65,6 +67,7 @@ func TestCursorCheck(t *testing.T) {
 
 func FuzzParseCursor(f *testing.F) {
 	f.Add(Cursor{PaneID: 1, PanePID: 2, Row: 3, AltRows: []uint32{5}}.Encode())
+	f.Add(Cursor{PaneID: 1, PanePID: 2, Row: 3, HasRows: true, Width: 80, Rows: []uint32{5, 6}, TopLen: 4, TopHash: 9}.Encode())
 	f.Add("screen")
 	f.Add("pc1")
 	f.Fuzz(func(t *testing.T, s string) {
@@ -79,4 +82,27 @@ func FuzzParseCursor(f *testing.F) {
 			t.Fatalf("re-encoding %q: %v", s, err)
 		}
 	})
+}
+
+// Alternate-screen rows are old by their place in the sequence: a repeat
+// of a row shown before is new (keptRows).
+func TestKeptRows(t *testing.T) {
+	for _, c := range []struct {
+		old, now []uint32
+		want     string // k: kept, n: new
+	}{
+		{nil, []uint32{1, 2}, "nn"},
+		{[]uint32{1, 2, 3, 9}, []uint32{1, 2, 3, 4, 2, 3, 9}, "kkknnnk"},
+		{[]uint32{1, 2, 3, 9}, []uint32{2, 3, 4, 2, 3, 9}, "kknnnk"},
+		{[]uint32{7, 7, 7}, []uint32{5, 7, 7, 7}, "nkkk"},
+		{[]uint32{1, 2}, []uint32{3, 4}, "nn"},
+	} {
+		got := ""
+		for _, k := range keptRows(c.old, c.now) {
+			got += map[bool]string{true: "k", false: "n"}[k]
+		}
+		if got != c.want {
+			t.Errorf("keptRows(%v, %v) = %s, want %s", c.old, c.now, got, c.want)
+		}
+	}
 }

@@ -70,6 +70,11 @@ type normalView struct {
 	joined []string // logical lines from the body start (-J), raw
 	body   int      // relative row the joined lines start at
 	alt    []string // alternate screen rows when it is on (raw, -J)
+	// top: the logical lines from the first row the cursor fingerprinted
+	// (Cursor.Rows) on the normal screen, from relative row topRow; nil
+	// when it has none
+	top    []string
+	topRow int
 }
 
 // Now returns a cursor at the current end of the pane's output: the end of
@@ -130,8 +135,10 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 			opt.ledger = &l
 			place, prompt = v.placeAt(snap), v.promptAt(snap)
 		}
+		body := v.body
 		res, skip, ok := v.fromCursor(cur, snap, opt)
-		if ok && opt.Stream {
+		if ok && opt.Stream && v.body == body {
+			// (a read from a row redrawn before the cursor's is not followed)
 			res.Stream = newStream(v, snap, cur, skip, tabModeOf(c))
 		}
 		if !ok {
@@ -177,7 +184,13 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 	if body > info.Height {
 		body = info.Height // beyond the screen: nothing to read there
 	}
-	start := body - anchorRows
+	// the rows the cursor fingerprinted before its row, and the text
+	// before them: a program may have redrawn them (see fromCursor)
+	top := body
+	if cur.Special == "" && !full && body < info.Height {
+		top = max(body-len(cur.Rows), -h)
+	}
+	start := top - anchorRows
 	if full {
 		start = -h
 	}
@@ -186,6 +199,9 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 		specs = []tmux.CaptureSpec{
 			{Start: start, ToBottom: true, FromOldest: full},
 			{Start: body, ToBottom: true, Join: true, Escapes: true},
+		}
+		if top < body {
+			specs = append(specs, tmux.CaptureSpec{Start: top, ToBottom: true, Join: true, Escapes: true})
 		}
 	} else {
 		// History stays the normal screen's; its visible rows are the saved
@@ -207,6 +223,9 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 	if !info.AlternateOn {
 		v.rows = splitRows(texts[0])
 		v.joined = splitRows(texts[1])
+		if top < body {
+			v.top, v.topRow = splitRows(texts[2]), top
+		}
 	} else {
 		// With no history, tmux would swap the range -N..-1 into 0..N:
 		// the history captures only count when there are history rows.
@@ -288,30 +307,106 @@ func (v normalView) rowsBefore(r int) string {
 
 // fromCursor reads at the cursor's expected place; ok=false when the anchor
 // is not there (rows trimmed, reflowed or cleared). skip is the prefix of
-// the cursor's row cut from the first line.
-func (v normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) (ReadResult, int, bool) {
+// the cursor's row cut from the first line. When rows before the cursor's
+// were redrawn in place (see placeOf), it reads from the first of them and
+// v.body moves there.
+func (v *normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) (ReadResult, int, bool) {
 	res := ReadResult{Pane: snap, DroppedExact: true}
 	skip := 0
 	if cur.Special == "" {
 		if v.body >= snap.Height && cur.Row > 0 {
 			return res, 0, false
 		}
-		anchor, prefix := v.matches(cur, v.body)
-		if !anchor || (cur.AnchorLen == 0 && !prefix && cur.PrefixLen > 0) {
+		r, k, ok := v.placeOf(cur, v.body, snap.Width)
+		if !ok {
 			return res, 0, false
 		}
-		if prefix {
-			skip = cur.PrefixLen // else the row was redrawn: deliver it whole
+		if r < v.body {
+			if v.top == nil {
+				return res, 0, false
+			}
+			v.joined, v.body = v.top, v.topRow
+			v.joined, v.body = v.joinedFrom(r), r
 		}
+		skip = k
 	}
 	return v.finish(res, cur, v.body, skip, opt), skip, true
 }
 
+// placeOf is where reading after cur starts when its row is at relative
+// row at: that row and the bytes of it already seen (skip; 0 when it was
+// redrawn: it is delivered whole), or, when the rows before it that the
+// cursor fingerprinted (Cursor.Rows) are at their places but some differ
+// (a program redrew a bottom region and inserted lines above it, an
+// inline TUI's turn; a progress line rewritten in place), the first that
+// differs, delivered whole (not after a change of width: tmux reflowed
+// the rows). ok=false when the cursor's place is not there.
+func (v normalView) placeOf(cur Cursor, at, width int) (row, skip int, ok bool) {
+	anchor, prefix := v.matches(cur, at)
+	div := v.diverge(cur, at)
+	switch {
+	case anchor && div == len(cur.Rows):
+		if cur.AnchorLen == 0 && !prefix && cur.PrefixLen > 0 {
+			return 0, 0, false
+		}
+		if prefix {
+			return at, cur.PrefixLen, true
+		}
+		return at, 0, true // the row was redrawn: deliver it whole
+	case cur.HasRows && cur.Width == width && (div > 0 || div == 0 && cur.TopLen == anchorBytes):
+		// (with no fingerprinted row at its place, only a full anchor
+		// before them tells their place from another)
+		return at - len(cur.Rows) + div, 0, true
+	}
+	return 0, 0, false
+}
+
+// diverge compares the rows the cursor fingerprinted with the rows before
+// relative row at: the index of the first that differs, len(cur.Rows) when
+// none does; -1 when the text before the first is not the cursor's.
+func (v normalView) diverge(cur Cursor, at int) int {
+	if !cur.HasRows {
+		return 0
+	}
+	top := at - len(cur.Rows)
+	if text, ok := v.anchorText(top, cur.TopLen); cur.TopLen == 0 {
+		if _, more := v.row(top - 1); more && strings.TrimSpace(v.rowsBefore(top)) != "" {
+			return -1 // nothing was before them: it must still be the start of history
+		}
+	} else if !ok || hash64(text) != cur.TopHash {
+		return -1
+	}
+	for j, h := range cur.Rows {
+		if s, ok := v.row(top + j); !ok || hash32(s) != h {
+			return j
+		}
+	}
+	return len(cur.Rows)
+}
+
+// rowsAt fingerprints the visible rows before relative row r (at most
+// anchorScan, from the first in the view) and the text before them.
+func (v normalView) rowsAt(r int) (rows []uint32, topLen int, topHash uint64) {
+	top := min(r, max(0, r-anchorScan, v.start))
+	for k := top; k < r; k++ {
+		s, _ := v.row(k)
+		rows = append(rows, hash32(s))
+	}
+	text, _ := v.anchorText(top, anchorBytes)
+	return rows, len(text), hash64(text)
+}
+
 // search finds the cursor's rows anywhere in the retained history (after a
-// trim or a reflow); when they are gone, it tells a clear from a trim.
+// trim or a reflow): first the rows it fingerprinted (alignRows, also when
+// some were redrawn), then the text before its row; when they are gone, it
+// tells a clear from a trim.
 func (v normalView) search(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) ReadResult {
 	res := ReadResult{Pane: snap, DroppedExact: true}
 	expected := cur.Row - snap.HistorySize
+	if r, skip, ok := v.alignRows(cur, snap); ok {
+		v.joined = v.joinedFrom(r)
+		return v.finish(res, cur, r, skip, opt)
+	}
 	best, bestSkip := 0, 0
 	found := false
 	if cur.AnchorLen > 0 || cur.PrefixLen > 0 {
@@ -351,6 +446,30 @@ func (v normalView) search(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) Read
 	res.Reset = true
 	res.Note = "history was cleared since the cursor was made; output is what the pane holds now"
 	return v.finish(res, cur, oldest, 0, opt)
+}
+
+// alignRows finds the rows the cursor fingerprinted (Cursor.Rows) where
+// the text before them is found, with the most of them at their places,
+// nearest the expected place; as placeOf, it reads from the first that
+// differs. Not after a change of width (the rows were reflowed).
+func (v normalView) alignRows(cur Cursor, snap tmux.PaneInfo) (row, skip int, ok bool) {
+	if !cur.HasRows || cur.Width != snap.Width {
+		return 0, 0, false
+	}
+	expected := cur.Row - snap.HistorySize
+	bestKept := -1
+	for i := range v.rows {
+		at := v.start + i + len(cur.Rows)
+		r, k, found := v.placeOf(cur, at, snap.Width)
+		if !found {
+			continue
+		}
+		kept := r - (at - len(cur.Rows))
+		if kept > bestKept || kept == bestKept && abs(at-expected) < abs(row+len(cur.Rows)-kept-expected) {
+			row, skip, bestKept, ok = r, k, kept, true
+		}
+	}
+	return row, skip, ok
 }
 
 // joinedFrom re-cuts the logical lines so they start at relative row r. It
@@ -429,24 +548,30 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	next.Row = snap.HistorySize + last
 	next.AnchorLen, next.AnchorHash = v.anchorAt(last)
 	next.PrefixLen, next.PrefixHash = len(s), hash64(s)
+	next.HasRows, next.Width = true, snap.Width
+	next.Rows, next.TopLen, next.TopHash = v.rowsAt(last)
 	if snap.AlternateOn {
 		next.Alternate = true
-		seen := map[uint32]bool{}
-		for _, h := range cur.AltRows {
-			seen[h] = true
-		}
+		var shown []string
 		for _, a := range v.alt {
 			plain := cleanLine(a, false)
 			if strings.TrimSpace(plain) == "" {
 				continue
 			}
-			h := hash32(plain)
-			if !cur.Alternate || !seen[h] {
+			shown = append(shown, a)
+			if len(next.AltRows) < maxAltRows {
+				next.AltRows = append(next.AltRows, hash32(plain))
+			}
+		}
+		var old []uint32
+		if cur.Alternate {
+			old = cur.AltRows
+		}
+		kept := keptRows(old, next.AltRows)
+		for i, a := range shown {
+			if i >= len(kept) || !kept[i] {
 				lines = append(lines, cleanLine(a, opt.ANSI))
 				starts = append(starts, offScreen)
-			}
-			if len(next.AltRows) < maxAltRows {
-				next.AltRows = append(next.AltRows, h)
 			}
 		}
 	}
@@ -463,6 +588,42 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	res.Lines = lines
 	res.Cursor = next
 	return res
+}
+
+// keptRows marks the rows of now (alternate-screen row hashes, blank rows
+// left out) that were already shown in old: a longest common subsequence
+// of the two, its rows matched as early as they can be. A row is old by
+// its place in the sequence, not by its text: a row repeating one shown
+// before (an answer given twice, a second "Worked for 1s") is new.
+func keptRows(old, now []uint32) []bool {
+	kept := make([]bool, len(now))
+	if len(old) == 0 {
+		return kept
+	}
+	// l[i][j]: the length of the longest common subsequence of old[i:] and now[j:]
+	w := len(now) + 1
+	l := make([]int, (len(old)+1)*w)
+	for i := len(old) - 1; i >= 0; i-- {
+		for j := len(now) - 1; j >= 0; j-- {
+			if old[i] == now[j] {
+				l[i*w+j] = 1 + l[(i+1)*w+j+1]
+			} else {
+				l[i*w+j] = max(l[(i+1)*w+j], l[i*w+j+1])
+			}
+		}
+	}
+	for i, j := 0, 0; i < len(old) && j < len(now); {
+		switch {
+		case old[i] == now[j] && l[i*w+j] == 1+l[(i+1)*w+j+1]:
+			kept[j] = true
+			i, j = i+1, j+1
+		case l[(i+1)*w+j] >= l[i*w+j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return kept
 }
 
 func paneNumber(id string) int {

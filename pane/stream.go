@@ -695,6 +695,15 @@ func (s *Stream) Cursor() Cursor {
 	}
 	next.AnchorLen, next.AnchorHash = len(anchor), hash64(anchor)
 	next.PrefixLen, next.PrefixHash = len(text), hash64(text)
+	// the rows before, as a capture fingerprints them (normalView.rowsAt)
+	// (from the rows rowsAt reads: anchorScan before its first)
+	from := max(0, last-2*anchorScan)
+	v := normalView{start: s.firstAbs + from - s.hs}
+	for i := from; i < len(s.rows); i++ {
+		v.rows = append(v.rows, s.rowText(i))
+	}
+	next.HasRows, next.Width = true, s.w
+	next.Rows, next.TopLen, next.TopHash = v.rowsAt(v.start + last)
 	return next
 }
 
