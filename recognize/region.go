@@ -150,20 +150,71 @@ func (v *view) cursorKnown() bool {
 	return s.CursorY >= 0 && !(s.Height == 0 && s.CursorX == 0 && s.CursorY == 0)
 }
 
+// idleComposerRows is how many non-empty rows (the agent's footer) may
+// follow an idle composer for it to count as the bottom of the screen.
+const idleComposerRows = 4
+
+// idleComposer finds m's composer shown idle at the bottom of the screen:
+// the live input box (inputBox) with at most idleComposerRows non-empty
+// rows under it, one of whose rows an awaiting_input rule of m on region
+// input_box matches. A dialog replaces or covers the composer, so while it
+// is there the rows above it are transcript (the user's own prompt, an
+// answer quoting "Enter to confirm" or "● 1. Allow once") and the rows
+// under it its footer (Codex prints the session title, that is the first
+// prompt, there): the live region of a dialog is the box itself. ok is
+// false when m has no such rule or its composer is not found that way.
+func (v *view) idleComposer(m *Manifest) (box span, ok bool) {
+	if m == nil || len(v.rows) == 0 {
+		return span{}, false
+	}
+	box, _, note := v.inputBox(m)
+	if note != "" || box.to <= box.from {
+		return span{}, false
+	}
+	under := 0
+	for k := box.to; k < len(v.rows); k++ {
+		if v.text[k] != "" {
+			under++
+		}
+	}
+	if under > idleComposerRows {
+		return span{}, false
+	}
+	for i := range m.Rules {
+		r := &m.Rules[i]
+		if r.State != AwaitingInput || r.Region.Kind != RegionInputBox {
+			continue
+		}
+		for k := box.from; k < box.to; k++ {
+			if ok, err := r.Regex.match(v.text[k]); err == nil && ok {
+				return box, true
+			}
+		}
+	}
+	return span{}, false
+}
+
 // region returns the text lines of region r, in the order they are tried
 // (bottom first), plus a note when finding the region hit a problem.
-func (v *view) region(r Region, m *Manifest) (lines []string, note string) {
+// Rows outside within (when within.to > 0) are left out of the screen-row
+// regions (screen, bottom, after_last_rule).
+func (v *view) region(r Region, m *Manifest, within span) (lines []string, note string) {
+	in := func(k int) bool { return within.to == 0 || k >= within.from && k < within.to }
 	rowsAt := func(idx []int) []string {
-		out := make([]string, len(idx))
-		for i, k := range idx {
-			out[i] = v.text[k]
+		var out []string
+		for _, k := range idx {
+			if in(k) {
+				out = append(out, v.text[k])
+			}
 		}
 		return out
 	}
 	spanRows := func(s span) []string {
 		var out []string
 		for i := s.to - 1; i >= s.from; i-- {
-			out = append(out, v.text[i])
+			if in(i) {
+				out = append(out, v.text[i])
+			}
 		}
 		return out
 	}
@@ -194,12 +245,15 @@ func (v *view) region(r Region, m *Manifest) (lines []string, note string) {
 		return spanRows(span{v.rules[len(v.rules)-1] + 1, len(v.rows)}), ""
 	case RegionInputBox:
 		box, _, note := v.inputBox(m)
+		within = span{}
 		return spanRows(box), note
 	case RegionAboveInputBox:
 		_, top, note := v.inputBox(m)
+		within = span{}
 		return rowsAt(v.lastNonEmpty(top, r.N)), note
 	case RegionCursorLine:
 		if !v.cursorKnown() {
+			within = span{}
 			return rowsAt(v.lastNonEmpty(len(v.rows), 1)), ""
 		}
 		if v.scr.CursorY < len(v.rows) {
