@@ -205,3 +205,57 @@ func rawStdin() *unix.Termios {
 	}
 	return old
 }
+
+// dialogStub is a fixture program that shows a tool-permission dialog as
+// agents draw it (run in a pane as `dialog-stub LOG`): a command, "Do you
+// want to proceed?", the options "❯ 1. Yes" / "2. No" and "Esc to cancel".
+// Every key it reads while the dialog shows is logged (`key "x"`); Enter
+// chooses Yes (logs "approved"), Esc No (logs "denied"); then it shows a
+// prompt "> " whose lines, submitted with Enter, are logged as JSON strings.
+// C-c ends it.
+func dialogStub() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: dialog-stub LOG")
+		os.Exit(2)
+	}
+	logf, err := os.OpenFile(os.Args[1], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	old := rawStdin()
+	defer unix.IoctlSetTermios(0, unix.TCSETS, old)
+	logLine := func(s string) { logf.WriteString(s + "\n") }
+	os.Stdout.WriteString("● Bash(touch approved.txt)\r\n" + strings.Repeat("─", 40) + "\r\n Bash command\r\n\r\n   touch approved.txt\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel")
+	dialog := true
+	var line strings.Builder
+	in := make([]byte, 4096)
+	for {
+		n, err := os.Stdin.Read(in)
+		if err != nil || n == 0 {
+			return
+		}
+		for _, c := range in[:n] {
+			switch {
+			case c == 0x03:
+				return
+			case dialog && (c == '\r' || c == 0x1b):
+				dialog = false
+				answer := map[bool]string{true: "approved", false: "denied"}[c == '\r']
+				logLine(answer)
+				os.Stdout.WriteString("\x1b[H\x1b[2J" + answer + "\r\n> ")
+			case dialog:
+				j, _ := json.Marshal(string(c))
+				logLine("key " + string(j))
+			case c == '\r':
+				j, _ := json.Marshal(line.String())
+				logLine(string(j))
+				os.Stdout.WriteString("\r\ngot: " + line.String() + "\r\n> ")
+				line.Reset()
+			case c >= 0x20:
+				line.WriteByte(c)
+				os.Stdout.Write([]byte{c})
+			}
+		}
+	}
+}
