@@ -43,7 +43,7 @@ func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 	var tried []string
 	// Dialogs count only in the live region: an idle composer at the
 	// bottom means none is shown (SPEC section 7: never the transcript).
-	live, idle := v.idleComposer(m)
+	live := v.liveDialogRows(m)
 	for _, st := range stateOrder {
 		for _, owner := range append(layers, m) {
 			for i := range owner.Rules {
@@ -62,11 +62,11 @@ func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 					}
 				}
 				tried = append(tried, r.ID)
-				within := span{}
-				if idle && st == AwaitingApproval {
-					within = live
+				var rows func(int) bool
+				if st == AwaitingApproval {
+					rows = live
 				}
-				lines, note := v.region(r.Region, m, within)
+				lines, note := v.region(r.Region, m, rows)
 				addNote(note)
 				line, ok, err := matchRule(r, lines)
 				if err != nil {

@@ -154,31 +154,28 @@ func (v *view) cursorKnown() bool {
 // follow an idle composer for it to count as the bottom of the screen.
 const idleComposerRows = 4
 
-// idleComposer finds m's composer shown idle at the bottom of the screen:
-// the live input box (inputBox) with at most idleComposerRows non-empty
-// rows under it, one of whose rows an awaiting_input rule of m on region
-// input_box matches. A dialog replaces or covers the composer, so while it
-// is there the rows above it are transcript (the user's own prompt, an
-// answer quoting "Enter to confirm" or "● 1. Allow once") and the rows
-// under it its footer (Codex prints the session title, that is the first
-// prompt, there): the live region of a dialog is the box itself. ok is
-// false when m has no such rule or its composer is not found that way.
-func (v *view) idleComposer(m *Manifest) (box span, ok bool) {
+// liveDialogRows returns which rows may hold a live dialog while m's
+// composer shows idle at the bottom of the screen, or nil when it does not
+// (then every row may). The composer shows when an awaiting_input rule of
+// m on region input_box matches a row of the live input box (inputBox)
+// that has at most idleComposerRows non-empty rows under it. A dialog
+// replaces or covers the composer, so the rows above the box are
+// transcript (the user's own prompt, an answer quoting "Enter to confirm"
+// or "● 1. Allow once") and the composer row holds the user's draft. When
+// the box is the composer alone (found by input_marker, or closed between
+// two rules), no row is live: the rows under it are the agent's footer
+// (Codex prints the session title, the first prompt, there). When the box
+// is what follows the only rule, its rows stay live: it may be a dialog
+// drawn after a rule, whose highlighted option "❯ 1. Yes" reads like a
+// composer (so a one-line draft with dialog words in such a composer,
+// Gemini's, is still taken for a dialog).
+func (v *view) liveDialogRows(m *Manifest) func(int) bool {
 	if m == nil || len(v.rows) == 0 {
-		return span{}, false
+		return nil
 	}
 	box, _, note := v.inputBox(m)
 	if note != "" || box.to <= box.from {
-		return span{}, false
-	}
-	under := 0
-	for k := box.to; k < len(v.rows); k++ {
-		if v.text[k] != "" {
-			under++
-		}
-	}
-	if under > idleComposerRows {
-		return span{}, false
+		return nil
 	}
 	for i := range m.Rules {
 		r := &m.Rules[i]
@@ -186,20 +183,47 @@ func (v *view) idleComposer(m *Manifest) (box span, ok bool) {
 			continue
 		}
 		for k := box.from; k < box.to; k++ {
-			if ok, err := r.Regex.match(v.text[k]); err == nil && ok {
-				return box, true
+			if ok, err := r.Regex.match(v.text[k]); err != nil || !ok || v.nonEmptyUnder(k) > idleComposerRows {
+				continue
 			}
+			if v.closedBox(m, box) {
+				return func(int) bool { return false }
+			}
+			return func(j int) bool { return j >= box.from && j < box.to }
 		}
 	}
-	return span{}, false
+	return nil
+}
+
+// closedBox reports whether box, from inputBox, is the composer alone:
+// found by m's input_marker, or between the last two rules.
+func (v *view) closedBox(m *Manifest, box span) bool {
+	if m.InputMarker != nil {
+		if ok, err := m.InputMarker.match(v.rows[box.from]); err == nil && ok {
+			return true
+		}
+	}
+	k := len(v.rules)
+	return k >= 2 && box.from == v.rules[k-2]+1 && box.to == v.rules[k-1]
+}
+
+// nonEmptyUnder counts the non-empty rows under row k.
+func (v *view) nonEmptyUnder(k int) int {
+	n := 0
+	for j := k + 1; j < len(v.rows); j++ {
+		if v.text[j] != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // region returns the text lines of region r, in the order they are tried
 // (bottom first), plus a note when finding the region hit a problem.
-// Rows outside within (when within.to > 0) are left out of the screen-row
+// Rows live (when not nil) says no to are left out of the screen-row
 // regions (screen, bottom, after_last_rule).
-func (v *view) region(r Region, m *Manifest, within span) (lines []string, note string) {
-	in := func(k int) bool { return within.to == 0 || k >= within.from && k < within.to }
+func (v *view) region(r Region, m *Manifest, live func(int) bool) (lines []string, note string) {
+	in := func(k int) bool { return live == nil || live(k) }
 	rowsAt := func(idx []int) []string {
 		var out []string
 		for _, k := range idx {
@@ -245,15 +269,15 @@ func (v *view) region(r Region, m *Manifest, within span) (lines []string, note 
 		return spanRows(span{v.rules[len(v.rules)-1] + 1, len(v.rows)}), ""
 	case RegionInputBox:
 		box, _, note := v.inputBox(m)
-		within = span{}
+		live = nil
 		return spanRows(box), note
 	case RegionAboveInputBox:
 		_, top, note := v.inputBox(m)
-		within = span{}
+		live = nil
 		return rowsAt(v.lastNonEmpty(top, r.N)), note
 	case RegionCursorLine:
 		if !v.cursorKnown() {
-			within = span{}
+			live = nil
 			return rowsAt(v.lastNonEmpty(len(v.rows), 1)), ""
 		}
 		if v.scr.CursorY < len(v.rows) {
