@@ -25,9 +25,10 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"panectl":    func() { os.Exit(cmd.Main()) },
-		"burst-stub": burstStub,
-		"slow-stub":  slowStub,
+		"panectl":     func() { os.Exit(cmd.Main()) },
+		"burst-stub":  burstStub,
+		"slow-stub":   slowStub,
+		"dialog-stub": dialogStub,
 	})
 }
 

@@ -48,6 +48,16 @@ wait-for-turn, quiet for 300 ms): awaiting_approval or unknown types nothing
 and exits 3; still busy at --timeout exits 124; both say the state and its
 evidence.
 
+Without --when-ready, a program (not a shell) whose recognizer says
+awaiting_approval (a permission, trust or selection dialog, held for 400 ms)
+refuses --submit: nothing is typed, exit 3, and the message names the
+dialog; answer it with send-keys, or wait-for-turn, first (the Enter would
+choose the dialog's highlighted option; Codex takes y/p/a as answers).
+Plain send-text (no --submit) types into a dialog, since typing may be how
+the caller answers it, and its note says the pane showed a dialog. A dialog
+that comes up between typing and Enter is not taken for a submission when
+the program turns busy.
+
 A pane in copy mode is taken out of it first (note says so); a dead pane is
 exit 5. Into a terminal in canonical mode (no line editor: dash, cat, read)
 a line longer than 4095 bytes is refused with exit 2: the kernel would cut it.`,
@@ -147,11 +157,7 @@ func runSendText(ctx context.Context, f *Factory, in schema.SendTextInput) (sche
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	if in.Submit && opt.Set == nil {
-		if opt.Set, err = recognizers(); err != nil {
-			return schema.SendOutput{}, err
-		}
-	}
+	opt.Recognizers = recognizers // (loaded only for a program's screen, not a shell's)
 	if in.Submit || in.WhenReady {
 		keepAttached(ctx, c, opt.Info) // (it looks at the pane many times)
 	}

@@ -207,3 +207,77 @@ func rawStdin() *unix.Termios {
 	}
 	return old
 }
+
+// dialogStub is a fixture program that shows a tool-permission dialog as
+// agents draw it (run in a pane as `dialog-stub LOG [--later]`): a command,
+// "Do you want to proceed?", the options "❯ 1. Yes" / "2. No" and "Esc to
+// cancel". Every key it reads while the dialog shows is logged (`key "x"`);
+// Enter chooses Yes (logs "approved", then shows "✻ Working… (esc to
+// interrupt)" as an agent running the tool does), Esc No (logs "denied").
+// Outside the dialog it shows a prompt "> " whose lines, submitted with
+// Enter, are logged as JSON strings. With --later it starts at the prompt
+// and shows the dialog as soon as the typed line holds "tool" (before any
+// Enter: a dialog that comes up while a submission is being typed). C-c
+// ends it.
+func dialogStub() {
+	if len(os.Args) < 2 || len(os.Args) > 3 || len(os.Args) == 3 && os.Args[2] != "--later" {
+		fmt.Fprintln(os.Stderr, "usage: dialog-stub LOG [--later]")
+		os.Exit(2)
+	}
+	logf, err := os.OpenFile(os.Args[1], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	old := rawStdin()
+	defer unix.IoctlSetTermios(0, unix.TCSETS, old)
+	logLine := func(s string) { logf.WriteString(s + "\n") }
+	showDialog := func() {
+		os.Stdout.WriteString("\x1b[H\x1b[2J● Bash(touch approved.txt)\r\n" + strings.Repeat("─", 40) + "\r\n Bash command\r\n\r\n   touch approved.txt\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel")
+	}
+	dialog := len(os.Args) == 2
+	if dialog {
+		showDialog()
+	} else {
+		os.Stdout.WriteString("> ")
+	}
+	var line strings.Builder
+	in := make([]byte, 4096)
+	for {
+		n, err := os.Stdin.Read(in)
+		if err != nil || n == 0 {
+			return
+		}
+		for _, c := range in[:n] {
+			switch {
+			case c == 0x03:
+				return
+			case dialog && (c == '\r' || c == 0x1b):
+				dialog = false
+				answer := map[bool]string{true: "approved", false: "denied"}[c == '\r']
+				logLine(answer)
+				os.Stdout.WriteString("\x1b[H\x1b[2J" + answer + "\r\n")
+				if c == '\r' {
+					os.Stdout.WriteString("✻ Working… (esc to interrupt)\r\n")
+				}
+				os.Stdout.WriteString("> ")
+			case dialog:
+				j, _ := json.Marshal(string(c))
+				logLine("key " + string(j))
+			case c == '\r':
+				j, _ := json.Marshal(line.String())
+				logLine(string(j))
+				os.Stdout.WriteString("\r\ngot: " + line.String() + "\r\n> ")
+				line.Reset()
+			case c >= 0x20:
+				line.WriteByte(c)
+				os.Stdout.Write([]byte{c})
+				if strings.Contains(line.String(), "tool") {
+					line.Reset()
+					dialog = true
+					showDialog()
+				}
+			}
+		}
+	}
+}

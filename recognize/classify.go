@@ -41,6 +41,9 @@ func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 		}
 	}
 	var tried []string
+	// Dialogs count only in the live region: an idle composer at the
+	// bottom means none is shown (SPEC section 7: never the transcript).
+	live := v.liveDialogRows(m)
 	for _, st := range stateOrder {
 		for _, owner := range append(layers, m) {
 			for i := range owner.Rules {
@@ -59,7 +62,11 @@ func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 					}
 				}
 				tried = append(tried, r.ID)
-				lines, note := v.region(r.Region, m)
+				var rows func(int) bool
+				if st == AwaitingApproval {
+					rows = live
+				}
+				lines, note := v.region(r.Region, m, rows)
 				addNote(note)
 				line, ok, err := matchRule(r, lines)
 				if err != nil {

@@ -31,7 +31,16 @@
 //     unless a manifest says "screen". A busy hint counts only as the live
 //     status row (e.g. above_input_box:1): a finished turn's "esc to
 //     interrupt" with transcript rows under it is not busy; an input box
-//     pushed up by footer lines is still found.
+//     pushed up by footer lines is still found. While the agent's composer
+//     shows idle at the bottom (a row of the input box that one of the
+//     manifest's awaiting_input rules on input_box matches, with at most 4
+//     footer rows under it), no dialog is shown: a dialog replaces or covers
+//     the composer. Approval rules then never see the transcript above the
+//     box (a prompt or an answer quoting "Enter to confirm" or "● 1. Allow
+//     once"); when the box is the composer alone (found by input_marker, or
+//     between the last two rules) they see no row at all: not the user's
+//     draft in it, nor the footer under it (Codex prints the session title
+//     there). Title rules still count.
 //   - Rows are matched without the box frames they are drawn in (│ ┃ ║ ▎ at
 //     either end, a scrollbar █ at the end): "│ ❯ 1. Yes   │" is matched as
 //     "❯ 1. Yes", and that is the evidence line.

@@ -150,20 +150,95 @@ func (v *view) cursorKnown() bool {
 	return s.CursorY >= 0 && !(s.Height == 0 && s.CursorX == 0 && s.CursorY == 0)
 }
 
+// idleComposerRows is how many non-empty rows (the agent's footer) may
+// follow an idle composer for it to count as the bottom of the screen.
+const idleComposerRows = 4
+
+// liveDialogRows returns which rows may hold a live dialog while m's
+// composer shows idle at the bottom of the screen, or nil when it does not
+// (then every row may). The composer shows when an awaiting_input rule of
+// m on region input_box matches a row of the live input box (inputBox)
+// that has at most idleComposerRows non-empty rows under it. A dialog
+// replaces or covers the composer, so the rows above the box are
+// transcript (the user's own prompt, an answer quoting "Enter to confirm"
+// or "● 1. Allow once") and the composer row holds the user's draft. When
+// the box is the composer alone (found by input_marker, or closed between
+// two rules), no row is live: the rows under it are the agent's footer
+// (Codex prints the session title, the first prompt, there). When the box
+// is what follows the only rule, its rows stay live: it may be a dialog
+// drawn after a rule, whose highlighted option "❯ 1. Yes" reads like a
+// composer (so a one-line draft with dialog words in such a composer,
+// Gemini's, is still taken for a dialog).
+func (v *view) liveDialogRows(m *Manifest) func(int) bool {
+	if m == nil || len(v.rows) == 0 {
+		return nil
+	}
+	box, _, note := v.inputBox(m)
+	if note != "" || box.to <= box.from {
+		return nil
+	}
+	for i := range m.Rules {
+		r := &m.Rules[i]
+		if r.State != AwaitingInput || r.Region.Kind != RegionInputBox {
+			continue
+		}
+		for k := box.from; k < box.to; k++ {
+			if ok, err := r.Regex.match(v.text[k]); err != nil || !ok || v.nonEmptyUnder(k) > idleComposerRows {
+				continue
+			}
+			if v.closedBox(m, box) {
+				return func(int) bool { return false }
+			}
+			return func(j int) bool { return j >= box.from && j < box.to }
+		}
+	}
+	return nil
+}
+
+// closedBox reports whether box, from inputBox, is the composer alone:
+// found by m's input_marker, or between the last two rules.
+func (v *view) closedBox(m *Manifest, box span) bool {
+	if m.InputMarker != nil {
+		if ok, err := m.InputMarker.match(v.rows[box.from]); err == nil && ok {
+			return true
+		}
+	}
+	k := len(v.rules)
+	return k >= 2 && box.from == v.rules[k-2]+1 && box.to == v.rules[k-1]
+}
+
+// nonEmptyUnder counts the non-empty rows under row k.
+func (v *view) nonEmptyUnder(k int) int {
+	n := 0
+	for j := k + 1; j < len(v.rows); j++ {
+		if v.text[j] != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // region returns the text lines of region r, in the order they are tried
 // (bottom first), plus a note when finding the region hit a problem.
-func (v *view) region(r Region, m *Manifest) (lines []string, note string) {
+// Rows live (when not nil) says no to are left out of the screen-row
+// regions (screen, bottom, after_last_rule).
+func (v *view) region(r Region, m *Manifest, live func(int) bool) (lines []string, note string) {
+	in := func(k int) bool { return live == nil || live(k) }
 	rowsAt := func(idx []int) []string {
-		out := make([]string, len(idx))
-		for i, k := range idx {
-			out[i] = v.text[k]
+		var out []string
+		for _, k := range idx {
+			if in(k) {
+				out = append(out, v.text[k])
+			}
 		}
 		return out
 	}
 	spanRows := func(s span) []string {
 		var out []string
 		for i := s.to - 1; i >= s.from; i-- {
-			out = append(out, v.text[i])
+			if in(i) {
+				out = append(out, v.text[i])
+			}
 		}
 		return out
 	}
@@ -194,12 +269,15 @@ func (v *view) region(r Region, m *Manifest) (lines []string, note string) {
 		return spanRows(span{v.rules[len(v.rules)-1] + 1, len(v.rows)}), ""
 	case RegionInputBox:
 		box, _, note := v.inputBox(m)
+		live = nil
 		return spanRows(box), note
 	case RegionAboveInputBox:
 		_, top, note := v.inputBox(m)
+		live = nil
 		return rowsAt(v.lastNonEmpty(top, r.N)), note
 	case RegionCursorLine:
 		if !v.cursorKnown() {
+			live = nil
 			return rowsAt(v.lastNonEmpty(len(v.rows), 1)), ""
 		}
 		if v.scr.CursorY < len(v.rows) {

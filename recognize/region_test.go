@@ -137,11 +137,11 @@ func TestIsRule(t *testing.T) {
 
 func TestCursorLineRegion(t *testing.T) {
 	v := newView(Screen{Rows: []string{"a", "b", ""}, CursorY: 5, Height: 24})
-	if lines, _ := v.region(Region{Kind: RegionCursorLine}, nil); len(lines) != 1 || lines[0] != "" {
+	if lines, _ := v.region(Region{Kind: RegionCursorLine}, nil, nil); len(lines) != 1 || lines[0] != "" {
 		t.Errorf("cursor below text: %q", lines)
 	}
 	v = newView(Screen{Rows: []string{"a", "b", ""}, CursorY: -1})
-	if lines, _ := v.region(Region{Kind: RegionCursorLine}, nil); len(lines) != 1 || lines[0] != "b" {
+	if lines, _ := v.region(Region{Kind: RegionCursorLine}, nil, nil); len(lines) != 1 || lines[0] != "b" {
 		t.Errorf("unknown cursor: %q", lines)
 	}
 }

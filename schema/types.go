@@ -87,7 +87,7 @@ type CursorOutput struct {
 type SendTextInput struct {
 	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
 	Text      string   `json:"text" jsonschema:"literal text to type, at most 1 MiB (1048576 bytes of UTF-8); tmux key names are not interpreted; text with newlines is delivered as one bracketed paste" limits:"maxLength=1048576"`
-	Submit    bool     `json:"submit,omitempty" jsonschema:"press Enter once the program has taken the text (a keystroke of its own, after the echo or a short settle, so agent composers do not take it as a pasted newline), then verify that the text was submitted (submitted); holds the pane's action lock, so concurrent runs and submissions on the pane are served in turn"`
+	Submit    bool     `json:"submit,omitempty" jsonschema:"press Enter once the program has taken the text (a keystroke of its own, after the echo or a short settle, so agent composers do not take it as a pasted newline), then verify that the text was submitted (submitted); holds the pane's action lock, so concurrent runs and submissions on the pane are served in turn; a program showing a dialog (its recognizer says awaiting_approval) is refused: nothing is typed, error refused (exit 3), since the text and its Enter would answer the dialog"`
 	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"type only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: type nothing, exit 3; not ready before the timeout: type nothing, exit 124"`
 	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready and the wait for the pane's action lock may take, default 30, clamped to [0, 3600]" limits:"default=30"`
 }

@@ -47,10 +47,46 @@ type SendOptions struct {
 	// WhenReady, when set, waits for the pane to await input first and
 	// types nothing when it does not (a *NotReadyError).
 	WhenReady *Readiness
-	// Set classifies the screen after a submission (busy means it was
-	// taken); nil: only the input line is looked at.
-	Set      *recognize.Set
-	Deadline time.Time
+	// Set classifies a program's screen (never a shell's): before typing,
+	// a dialog refuses a submission (*DialogError) and is named in the
+	// note of plain typing; after a submission, busy means it was taken.
+	// When nil, Recognizers loads it the first time a program's screen is
+	// to be classified; with neither, only the input line is looked at.
+	Set         *recognize.Set
+	Recognizers func() (*recognize.Set, error)
+	Deadline    time.Time
+}
+
+// DialogError: send-text --submit found the pane's program showing a
+// dialog (its recognizer says awaiting_approval): the text and its Enter
+// would have gone to the dialog (Enter chooses its highlighted option;
+// Codex takes y, p, a as answers), so nothing was typed. It unwraps to
+// ErrRefused (exit 3).
+type DialogError struct {
+	PaneID string
+	Result recognize.Result
+}
+
+// Error names the dialog by its evidence and says what to do.
+func (e *DialogError) Error() string {
+	return fmt.Sprintf("pane %s shows a dialog that awaits a decision (%s); --submit would have typed into it and its Enter would have answered it, so nothing was typed: answer the dialog first (send-keys, e.g. Escape, Down or Enter), or wait-for-turn until the pane awaits input, then send again (send-text --when-ready does both checks)", e.PaneID, describe(e.Result))
+}
+
+// Unwrap is ErrRefused.
+func (e *DialogError) Unwrap() error { return ErrRefused }
+
+// describe is a classification as "state awaiting_approval, recognizer
+// claude, rule dialog-option-list in bottom:14: \"❯ 1. Yes\"".
+func describe(r recognize.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "state %s", r.State)
+	if r.Recognizer != "" {
+		fmt.Fprintf(&b, ", recognizer %s", r.Recognizer)
+	}
+	if ev := r.Evidence; ev.Rule != "" {
+		fmt.Fprintf(&b, ", rule %s in %s: %q", ev.Rule, ev.Region, ev.Line)
+	}
+	return b.String()
 }
 
 // SendResult is what typing did.
@@ -144,6 +180,24 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		}
 		res.Note = "the pane was in copy mode (pane_in_mode); it was left so that the keys reach the program"
 	}
+	set := opt.Set
+	if set == nil && opt.Recognizers != nil && opt.Keys == nil && opt.Bytes == nil && !isShell(info) {
+		// (a shell pane is not an agent: nothing to load or look at)
+		if set, err = opt.Recognizers(); err != nil {
+			return res, err
+		}
+	}
+	if opt.Keys == nil && opt.Bytes == nil && opt.WhenReady == nil && set != nil && !isShell(info) {
+		d, shown, err := dialogShown(ctx, c, id, set, opt.Submit)
+		switch {
+		case err != nil:
+			return res, err
+		case shown && opt.Submit:
+			return res, &DialogError{PaneID: id, Result: d}
+		case shown:
+			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane showed a dialog (%s): the text went to it, not to a prompt", describe(d)))
+		}
+	}
 	r, err := pane.Read(ctx, c, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info, Ledger: true})
 	if err != nil {
 		return res, err
@@ -175,7 +229,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		res.Note = joinNotes(res.Note, "the terminal is in canonical mode: Enter ends the line for the program")
 		return res, nil
 	}
-	s := submission{c: c, id: id, set: opt.Set, key: inputKey(opt.Text)}
+	s := submission{c: c, id: id, set: set, key: inputKey(opt.Text)}
 	s.shell = isShell(info)
 	if s.shell {
 		s.prompt, _ = pane.LoadPrompt(ctx, c, id)
@@ -195,8 +249,34 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	}
 	ok, note, err := s.run(ctx, opt.Text != "")
 	res.Submitted = ptr(ok)
-	res.Note = joinNotes(res.Note, note)
+	res.Note = joinNotes(joinNotes(res.Note, s.dialogNote), note)
 	return res, err
+}
+
+// dialogShown looks at a program's screen and reports whether its
+// recognizer (auto) says awaiting_approval: a dialog waits for a decision.
+// With confirm, an approval must hold, look after look, for ApprovalSettle
+// (the frame a program drew before it reacted to the key that answered
+// its dialog is replaced within tens of milliseconds); a look that says
+// anything else ends it at once, so a pane without a dialog costs one look.
+func dialogShown(ctx context.Context, c *tmux.Client, id string, set *recognize.Set, confirm bool) (recognize.Result, bool, error) {
+	start := time.Now()
+	for {
+		scr, err := pane.CaptureScreen(ctx, c, id, false)
+		if err != nil {
+			return recognize.Result{}, false, err
+		}
+		r, err := set.Classify(recognize.AutoID, recognizeScreen(scr))
+		if err != nil || r.State != recognize.AwaitingApproval {
+			return r, false, err
+		}
+		if !confirm || time.Since(start) >= ApprovalSettle {
+			return r, true, nil
+		}
+		if !sleepCtx(ctx, lookEvery) {
+			return r, false, ctx.Err()
+		}
+	}
 }
 
 // alive is tmux.ErrPaneExited for a dead pane.
@@ -270,6 +350,8 @@ type submission struct {
 	key    string // inputKey of the text ("" when there is none to look for)
 	shell  bool
 	enters int
+	// dialogNote says that the screen before Enter showed a dialog
+	dialogNote string
 	// prompt is the shell's prompt as a run last saw it (pane.LoadPrompt),
 	// to tell a fresh prompt from a continuation one; sh is the shell.
 	prompt pane.Prompt
@@ -339,6 +421,11 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		seen = cur.held
 	}
 	before := cur
+	if d, ok := s.dialog(before.scr); ok {
+		// (it came up after the check before typing) Enter answers it:
+		// a busy program is then the dialog's choice at work, not the text
+		s.dialogNote = fmt.Sprintf("the screen before Enter showed a dialog (%s): Enter went to it, so the program turning busy does not count as the submission", describe(d))
+	}
 	if err := s.enter(ctx, true); err != nil {
 		return false, "", err
 	}
@@ -387,7 +474,7 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 			return true, "", nil
 		case !s.shell && seen && !cur.held && quiet:
 			return true, "", nil // the input line no longer holds the text
-		case s.busy(cur.scr):
+		case s.dialogNote == "" && s.busy(cur.scr):
 			return true, "", nil
 		case before.held && cur.held && quiet && s.enters < 2 && now.Sub(enteredAt) >= burstSettle && cursorMoved(before.scr, cur.scr):
 			// the text showed before Enter and still sits unsent, and the
@@ -427,6 +514,16 @@ func (s *submission) enter(ctx context.Context, first bool) error {
 		return err
 	}
 	return pane.Type(ctx, s.c, s.id, l, "", true)
+}
+
+// dialog reports whether the recognizer says a program's screen shows a
+// dialog (awaiting_approval).
+func (s *submission) dialog(scr pane.Screen) (recognize.Result, bool) {
+	if s.set == nil || s.shell {
+		return recognize.Result{}, false
+	}
+	r, err := s.set.Classify(recognize.AutoID, recognizeScreen(scr))
+	return r, err == nil && r.State == recognize.AwaitingApproval
 }
 
 // busy reports whether the recognizer says the program is working.
