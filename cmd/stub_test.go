@@ -26,11 +26,7 @@ func burstStub() {
 		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG")
 		os.Exit(2)
 	}
-	logf, err := os.OpenFile(os.Args[1], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	logf := openStubLog(os.Args[1])
 	old := rawStdin()
 	restore := func() {
 		os.Stdout.WriteString("\x1b[?2004l\x1b[?1049l")
@@ -137,11 +133,7 @@ func slowStub() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	logf, err := os.OpenFile(os.Args[1], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	logf := openStubLog(os.Args[1])
 	old := rawStdin()
 	defer unix.IoctlSetTermios(0, unix.TCSETS, old)
 	type key struct {
@@ -224,11 +216,7 @@ func dialogStub() {
 		fmt.Fprintln(os.Stderr, "usage: dialog-stub LOG [--later]")
 		os.Exit(2)
 	}
-	logf, err := os.OpenFile(os.Args[1], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	logf := openStubLog(os.Args[1])
 	old := rawStdin()
 	defer unix.IoctlSetTermios(0, unix.TCSETS, old)
 	logLine := func(s string) { logf.WriteString(s + "\n") }
@@ -280,4 +268,15 @@ func dialogStub() {
 			}
 		}
 	}
+}
+
+// openStubLog opens a stub's log for appending; it exits the stub when it
+// cannot.
+func openStubLog(path string) *os.File {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return f
 }
