@@ -166,6 +166,20 @@ func ParseCursor(s string) (Cursor, error) {
 		r = r[8:]
 		return v
 	}
+	// u32s reads a count (at most max) and that many row hashes
+	u32s := func(max uint64) []uint32 {
+		n := u(max)
+		if fail || len(r) < 4*n {
+			fail = true
+			return nil
+		}
+		var hs []uint32
+		for i := 0; i < n; i++ {
+			hs = append(hs, binary.BigEndian.Uint32(r[4*i:]))
+		}
+		r = r[4*n:]
+		return hs
+	}
 	const big = 1 << 40
 	flags := u(7)
 	c.Alternate = flags&1 != 0
@@ -179,14 +193,7 @@ func ParseCursor(s string) (Cursor, error) {
 	c.AnchorHash = u64()
 	c.PrefixLen = u(big)
 	c.PrefixHash = u64()
-	n := u(maxAltRows)
-	if fail || len(r) < 4*n {
-		return bad("its fields are malformed")
-	}
-	for i := 0; i < n; i++ {
-		c.AltRows = append(c.AltRows, binary.BigEndian.Uint32(r[4*i:]))
-	}
-	r = r[4*n:]
+	c.AltRows = u32s(maxAltRows)
 	if c.Journal {
 		c.JournalOff = int64(u(big))
 		c.JournalLine = int64(u(big))
@@ -195,14 +202,7 @@ func ParseCursor(s string) (Cursor, error) {
 		c.Width = u(big)
 		c.TopLen = u(anchorBytes)
 		c.TopHash = u64()
-		n := u(anchorScan)
-		if fail || len(r) < 4*n {
-			return bad("its fields are malformed")
-		}
-		for i := 0; i < n; i++ {
-			c.Rows = append(c.Rows, binary.BigEndian.Uint32(r[4*i:]))
-		}
-		r = r[4*n:]
+		c.Rows = u32s(anchorScan)
 	}
 	if fail || len(r) != 0 {
 		return bad("its fields are malformed")
