@@ -161,8 +161,11 @@ func BenchmarkBudgets(b *testing.B) {
 // control client kept attached sees the %output line), a wait_for_text
 // through `panectl mcp` (its control client kept attached between calls)
 // and a `panectl wait-for-text` process; each from the write of a line into
-// the pane's FIFO to the moment the line was seen (limit) or the call
-// returned.
+// the pane's FIFO to the moment the line was seen (limit), the response
+// line was read (mcp) or the process was reaped (CLI). Every trial writes
+// 30 ms after its last step, so all three start from the same idle
+// machine: the bare client reads 0.11 ms right after another trial (a busy
+// CPU, no wake-up from idle) and 0.17-0.25 ms idle 30 ms here.
 func detection(b *testing.B, s *tmuxtest.Server, p tmux.PaneInfo, w io.Writer, m *mcpClient, panectl func(...string) *exec.Cmd) (limit, viaMCP, viaCLI []time.Duration) {
 	bare := attachBare(b, s, p.SessionID)
 	defer bare.close()
@@ -174,6 +177,7 @@ func detection(b *testing.B, s *tmuxtest.Server, p tmux.PaneInfo, w io.Writer, m
 	measure := []func(int){
 		func(i int) {
 			mark := fmt.Sprintf("MARK-l-%d-%d", i, rand.Int())
+			time.Sleep(30 * time.Millisecond) // as idle as the others at the write
 			bare.drain()
 			t0 := time.Now()
 			fmt.Fprintln(w, mark)
@@ -185,8 +189,8 @@ func detection(b *testing.B, s *tmuxtest.Server, p tmux.PaneInfo, w io.Writer, m
 			done := make(chan error, 1)
 			var t1 time.Time
 			go func() {
-				out, err := m.call("wait_for_text", map[string]any{"pane_id": p.ID, "patterns": mark, "timeout": 10})
-				t1 = time.Now()
+				out, at, err := m.callAt("wait_for_text", map[string]any{"pane_id": p.ID, "patterns": mark, "timeout": 10})
+				t1 = at
 				if err == nil && out["outcome"] != "matched" {
 					err = fmt.Errorf("wait_for_text: %v", out)
 				}
@@ -302,7 +306,14 @@ type mcpClient struct {
 	in    io.WriteCloser
 	mu    sync.Mutex
 	next  int
-	waits map[int]chan json.RawMessage
+	waits map[int]chan mcpResponse
+}
+
+// mcpResponse is a response line and when it was read (before any JSON
+// parsing by this client, as the limit's line is timed when read).
+type mcpResponse struct {
+	line json.RawMessage
+	at   time.Time
 }
 
 func startMCP(b *testing.B, bin, socket string, args ...string) *mcpClient {
@@ -320,11 +331,12 @@ func startMCP(b *testing.B, bin, socket string, args ...string) *mcpClient {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	m := &mcpClient{cmd: cmd, in: in, waits: map[int]chan json.RawMessage{}}
+	m := &mcpClient{cmd: cmd, in: in, waits: map[int]chan mcpResponse{}}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<20), 16<<20)
 		for sc.Scan() {
+			at := time.Now()
 			var msg struct {
 				ID *int `json:"id"`
 			}
@@ -336,11 +348,11 @@ func startMCP(b *testing.B, bin, socket string, args ...string) *mcpClient {
 			delete(m.waits, *msg.ID)
 			m.mu.Unlock()
 			if ch != nil {
-				ch <- append(json.RawMessage(nil), sc.Bytes()...)
+				ch <- mcpResponse{append(json.RawMessage(nil), sc.Bytes()...), at}
 			}
 		}
 	}()
-	if _, err := m.request("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+	if _, _, err := m.request("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "panectl-bench", "version": "0"}}); err != nil {
 		b.Fatal(err)
 	}
@@ -350,12 +362,13 @@ func startMCP(b *testing.B, bin, socket string, args ...string) *mcpClient {
 	return m
 }
 
-// request sends one JSON-RPC request and returns its result.
-func (m *mcpClient) request(method string, params any) (json.RawMessage, error) {
+// request sends one JSON-RPC request and returns its result and when the
+// response line was read.
+func (m *mcpClient) request(method string, params any) (json.RawMessage, time.Time, error) {
 	m.mu.Lock()
 	m.next++
 	id := m.next
-	ch := make(chan json.RawMessage, 1)
+	ch := make(chan mcpResponse, 1)
 	m.waits[id] = ch
 	line, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	if err == nil {
@@ -363,7 +376,7 @@ func (m *mcpClient) request(method string, params any) (json.RawMessage, error) 
 	}
 	m.mu.Unlock()
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	select {
 	case resp := <-ch:
@@ -373,23 +386,29 @@ func (m *mcpClient) request(method string, params any) (json.RawMessage, error) 
 				Message string `json:"message"`
 			} `json:"error"`
 		}
-		if err := json.Unmarshal(resp, &r); err != nil {
-			return nil, err
+		if err := json.Unmarshal(resp.line, &r); err != nil {
+			return nil, resp.at, err
 		}
 		if r.Error != nil {
-			return nil, fmt.Errorf("%s: %s", method, r.Error.Message)
+			return nil, resp.at, fmt.Errorf("%s: %s", method, r.Error.Message)
 		}
-		return r.Result, nil
+		return r.Result, resp.at, nil
 	case <-time.After(30 * time.Second):
-		return nil, fmt.Errorf("%s: no answer in 30 s", method)
+		return nil, time.Time{}, fmt.Errorf("%s: no answer in 30 s", method)
 	}
 }
 
 // call runs a tool and returns its structured output.
 func (m *mcpClient) call(name string, args map[string]any) (map[string]any, error) {
-	raw, err := m.request("tools/call", map[string]any{"name": name, "arguments": args})
+	out, _, err := m.callAt(name, args)
+	return out, err
+}
+
+// callAt is call, also returning when the response line was read.
+func (m *mcpClient) callAt(name string, args map[string]any) (map[string]any, time.Time, error) {
+	raw, at, err := m.request("tools/call", map[string]any{"name": name, "arguments": args})
 	if err != nil {
-		return nil, err
+		return nil, at, err
 	}
 	var res struct {
 		IsError           bool            `json:"isError"`
@@ -397,12 +416,12 @@ func (m *mcpClient) call(name string, args map[string]any) (map[string]any, erro
 		Content           json.RawMessage `json:"content"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, err
+		return nil, at, err
 	}
 	if res.IsError {
-		return nil, fmt.Errorf("%s: %s", name, res.Content)
+		return nil, at, fmt.Errorf("%s: %s", name, res.Content)
 	}
-	return res.StructuredContent, nil
+	return res.StructuredContent, at, nil
 }
 
 func (m *mcpClient) close(b *testing.B) {
@@ -435,8 +454,8 @@ func runTrue(b *testing.B, s *tmuxtest.Server, m *mcpClient, panectl func(...str
 		},
 		func(keep bool) {
 			t0 := time.Now()
-			out, err := m.call("run_shell_command", map[string]any{"pane_id": p.ID, "command": "true"})
-			d := time.Since(t0)
+			out, at, err := m.callAt("run_shell_command", map[string]any{"pane_id": p.ID, "command": "true"})
+			d := at.Sub(t0)
 			if err != nil || out["outcome"] != "completed" || out["exit_code"] != 0.0 {
 				b.Fatalf("run_shell_command true: %v: %v", err, out)
 			}

@@ -707,11 +707,13 @@ func (k *Control) deliverBlock(b pendingBlock, r blockResult) {
 // Close detaches the client and waits (at most 500 ms) until it has
 // exited; then it is killed (panectl's own client: its socket and pipe
 // closed). With Client.QuickDetach, it does not wait for tmux's exit
-// handshake: the command pipe and panectl's own client's socket are closed
-// at once (tmux detaches a client whose connection closes, as when a
-// terminal goes away), and a `tmux -C` process is left to exit by itself
-// (or with panectl, Pdeathsig). Safe to call more than once and
-// concurrently.
+// handshake: the command pipe is closed at once and panectl's own client's
+// socket and output pipe in the background (tmux detaches a client whose
+// connection closes, as when a terminal goes away; Go's Close of a file
+// waits for the goroutine reading it to notice, about 0.1 ms here, which
+// the process about to end need not spend), and a `tmux -C` process is
+// left to exit by itself (or with panectl, Pdeathsig). Safe to call more
+// than once and concurrently.
 func (k *Control) Close() {
 	k.once.Do(func() {
 		k.setReason("closed")
@@ -736,7 +738,7 @@ func (k *Control) Close() {
 		k.mu.Unlock()
 		if quick {
 			if pc, ok := k.end.(*protoClient); ok {
-				pc.kill()
+				go pc.kill()
 			}
 			return
 		}
