@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -59,6 +60,11 @@ func Main() int {
 		ctx, stopProgress = waiter.WithProgress(ctx, f.drawProgress)
 	}
 	err := root.ExecuteContext(ctx)
+	if !f.JSON {
+		// an error before flags are parsed (an unknown command) still
+		// honours --json
+		f.JSON = jsonAsked(os.Args[1:])
+	}
 	stopProgress()
 	f.Close()
 	f.clearProgress()
@@ -121,8 +127,41 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 		newWatchCmd(f),
 	)
 	root.AddCommand(helpTopics()...)
+	strictHelp(root)
 	wireCompletion(root, f) // after every AddCommand: completion by Use line and flag name
 	return root
+}
+
+// jsonAsked reports whether args hold --json before a "--".
+func jsonAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--json", "--json=true":
+			return true
+		}
+	}
+	return false
+}
+
+// strictHelp makes `panectl help NOSUCH` a usage error (exit 2) where
+// Cobra's help command prints the usage and exits 0.
+func strictHelp(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	for _, help := range root.Commands() {
+		if help.Name() != "help" {
+			continue
+		}
+		show := help.Run
+		help.RunE = func(c *cobra.Command, args []string) error {
+			if cmd, _, err := root.Find(args); cmd == nil || err != nil {
+				return usageErrorf("unknown help topic %q: see panectl help", strings.Join(args, " "))
+			}
+			show(c, args)
+			return nil
+		}
+	}
 }
 
 // emptyAllowed are the string flags whose empty value means something:

@@ -196,12 +196,10 @@ func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 	}
 	d := time.Duration(1<<62 - 1)
 	if timeout != nil {
-		if *timeout < 0 {
-			return usageErrorf("timeout %v is out of range: want 0 up to %v seconds", *timeout, maxTimeout)
-		}
-		d = seconds(min(*timeout, maxTimeout))
+		t := effectiveTimeout(timeout) // clamped to [0, 3600] like every wait's (SPEC 2)
+		d = seconds(t)
 		var cancel context.CancelFunc
-		ctx, cancel = opContext(ctx, min(*timeout, maxTimeout), 0)
+		ctx, cancel = opContext(ctx, t, 0)
 		defer cancel()
 	}
 	enc := json.NewEncoder(f.IO.Out)

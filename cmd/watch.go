@@ -88,18 +88,16 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 	if in.Format != "acp" && in.Format != "events" {
 		return usageErrorf("--format must be acp or events, got %q", in.Format)
 	}
-	if in.Timeout != nil && *in.Timeout < 0 {
-		return usageErrorf("timeout %v is out of range: want 0 (none) up to %v seconds", *in.Timeout, maxTimeout)
-	}
 	f.KeepControl = true // its reads go through its control client
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
 		return err
 	}
-	once := in.Timeout != nil && *in.Timeout == 0
+	// A timeout is clamped to [0, 3600] like every wait's (SPEC 2).
+	once := in.Timeout != nil && effectiveTimeout(in.Timeout) == 0
 	var deadline time.Time
-	if in.Timeout != nil && *in.Timeout > 0 {
-		timeout := min(*in.Timeout, maxTimeout)
+	if in.Timeout != nil && !once {
+		timeout := effectiveTimeout(in.Timeout)
 		deadline = time.Now().Add(seconds(timeout))
 		var cancel context.CancelFunc
 		ctx, cancel = opContext(ctx, timeout, 0)

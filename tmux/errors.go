@@ -142,11 +142,16 @@ type NotRespondingError struct {
 	Socket  string
 	Command string        // the tmux command(s) that got no answer
 	After   time.Duration // how long panectl waited
+	Note    string        // what may still happen when it answers ("" when nothing)
 }
 
 // Error names the socket, the command and how long panectl waited.
 func (e *NotRespondingError) Error() string {
-	return fmt.Sprintf("the tmux server at %s is not responding (tmux %s got no answer within %v); is it stopped (kill -STOP) or hung? `kill -CONT` its pid, or pass -L/-S to use another server", e.Socket, e.Command, e.After)
+	msg := fmt.Sprintf("the tmux server at %s is not responding (tmux %s got no answer within %v); is it stopped (kill -STOP) or hung? `kill -CONT` its pid, or pass -L/-S to use another server", e.Socket, e.Command, e.After)
+	if e.Note != "" {
+		msg += "; " + e.Note
+	}
+	return msg
 }
 
 // Unwrap returns ErrNotResponding.

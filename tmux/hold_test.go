@@ -2,8 +2,12 @@ package tmux_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -108,5 +112,33 @@ func waitDead(t *testing.T, s *tmuxtest.Server, id string, want bool) bool {
 			_ = s.Client.NudgeReap(context.Background())
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// new against a stopped server: the request is in the server's socket, so
+// the pane is made when it resumes. The not-responding error says so and
+// names the session to look for.
+func TestNewPaneStoppedServerSaysItMayStillBeMade(t *testing.T) {
+	s := tmuxtest.New(t)
+	pid, err := strconv.Atoi(s.Tmux("display-message", "-p", "#{pid}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cont := sync.OnceFunc(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	defer cont()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Client.NewPane(context.Background(), tmux.NewOptions{SessionName: "job1", Command: []string{"sleep", "100"}, ExitCheck: 100 * time.Millisecond})
+	if !errors.Is(err, tmux.ErrNotResponding) || !strings.Contains(err.Error(), `may still make the pane (session "job1")`) {
+		t.Fatalf("NewPane on a stopped server: %v, want not responding saying session \"job1\" may still be made", err)
+	}
+	cont()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.Tmux("list-sessions", "-F", "#{session_name}"), "job1") {
+		if time.Now().After(deadline) {
+			t.Fatal("session job1 was not made after the server resumed: the note would be wrong")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -404,6 +404,19 @@ retry:
 			out, err = id, nil
 		}
 	}
+	var nr *NotRespondingError
+	if errors.As(err, &nr) {
+		// The command list sits in the server's socket: a stopped server
+		// runs it when it resumes, whatever panectl does now.
+		what := "a new session (named by tmux)"
+		switch {
+		case opts.WindowIn != "":
+			what = fmt.Sprintf("a new window in session %q", opts.WindowIn)
+		case opts.SessionName != "":
+			what = fmt.Sprintf("session %q", opts.SessionName)
+		}
+		nr.Note = "the request was sent, so the server may still make the pane (" + what + ") when it resumes: look with `panectl list` before trying again"
+	}
 	if err != nil {
 		if opts.WindowIn != "" {
 			return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)

@@ -35,6 +35,9 @@ type Matcher struct {
 }
 
 // NewMatcher compiles patterns. what names them in errors ("pattern", "stop").
+// A pattern that is empty, too long, not UTF-8 (a pane's text is decoded as
+// UTF-8, so it could never match) or not a valid regexp2 expression is
+// ErrInvalidPattern (exit 2).
 func NewMatcher(what string, patterns []string, regex, ignoreCase bool) (*Matcher, error) {
 	if len(patterns) > MaxPatterns {
 		return nil, fmt.Errorf("%w: %d %ss given, at most %d allowed", ErrInvalidPattern, len(patterns), what, MaxPatterns)
@@ -43,6 +46,9 @@ func NewMatcher(what string, patterns []string, regex, ignoreCase bool) (*Matche
 	for i, p := range patterns {
 		if p == "" {
 			return nil, fmt.Errorf("%w: %s %d is empty", ErrInvalidPattern, what, i+1)
+		}
+		if !utf8.ValidString(p) {
+			return nil, fmt.Errorf("%w: %s %d holds bytes that are not UTF-8: a pane's text is read as UTF-8, so it could never match", ErrInvalidPattern, what, i+1)
 		}
 		if n := utf8.RuneCountInString(p); n > MaxPatternLength {
 			return nil, fmt.Errorf("%w: %s %d is %d characters, at most %d allowed", ErrInvalidPattern, what, i+1, n, MaxPatternLength)

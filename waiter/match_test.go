@@ -51,6 +51,8 @@ func TestMatcherLimits(t *testing.T) {
 		{[]string{strings.Repeat("a", MaxPatternLength+1)}, false, "at most 4096"},
 		{[]string{""}, false, "empty"},
 		{[]string{"a(b"}, true, "a(b"},
+		{[]string{"ok", "a\xffb"}, false, "2 holds bytes that are not UTF-8"},
+		{[]string{"a\xffb"}, true, "not UTF-8"},
 	} {
 		_, err := NewMatcher("pattern", c.p, c.regex, false)
 		if !errors.Is(err, ErrInvalidPattern) || !strings.Contains(err.Error(), c.why) {
