@@ -567,8 +567,9 @@ func TestFaultWatchKilledRestoresOptions(t *testing.T) {
 	}
 }
 
-// MCP: a malformed line gets a JSON-RPC -32700 answer and the session goes
-// on (go-sdk issue #1209): after `{bad json`, a ping still gets its answer.
+// MCP: a malformed line gets a JSON-RPC -32700 answer, JSON that is not one
+// message (a batch too) a -32600 answer, and the session goes on (go-sdk
+// issue #1209): after them, a ping still gets its answer.
 func TestFaultMCPMalformedLine(t *testing.T) {
 	s := tmuxtest.New(t)
 	m := spawnMCPLines(t, s)
@@ -590,6 +591,14 @@ func TestFaultMCPMalformedLine(t *testing.T) {
 	send(`not json either`)
 	if v := m.next(t, 5*time.Second); v["error"] == nil {
 		t.Errorf("answer to a second bad line: %v", v)
+	}
+	// JSON that is not one message (the SDK's reader would end the session)
+	for _, line := range []string{`{}`, `null`, `[{"jsonrpc":"2.0","id":5,"method":"ping"}]`, `{"jsonrpc":"2.0","id":3}`} {
+		send(line)
+		v := m.next(t, 5*time.Second)
+		if e, _ := v["error"].(map[string]any); e == nil || e["code"] != float64(-32600) {
+			t.Errorf("answer to %s: %v, want a -32600 error", line, v)
+		}
 	}
 	send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	if v := m.next(t, 5*time.Second); v["id"] != float64(2) || v["error"] != nil {

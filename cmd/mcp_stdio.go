@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,6 +22,15 @@ import (
 // SDK does that, mcpStdio sits in front of it: it reads stdin line by line,
 // answers a line that is not JSON itself, and hands every other line to the
 // SDK unchanged. Remove it when a go-sdk release carries PR #1210.
+//
+// The same reader also ends the session on a line that is JSON but not one
+// JSON-RPC 2.0 message it can decode (`{}`, `null`, `42`, a message without
+// "jsonrpc":"2.0") and on any batch once the protocol is 2025-06-18 or later
+// (go-sdk v1.8.0 mcp/transport.go, ioConn.Read and readBatch). The filter
+// answers those with an Invalid Request error (-32600) itself: every batch
+// (MCP 2025-06-18 dropped batching, and panectl serves only one message a
+// line), and every object that jsonrpc.DecodeMessage refuses or that is
+// neither a request nor a response.
 
 // maxMCPLine bounds one inbound line, as the SDK bounds a frame
 // (mcp.DefaultMaxLineLength): a longer line is answered with -32700 and
@@ -51,10 +62,12 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// filterJSONLines copies the lines of in that are JSON values to pass (each
-// with its newline), skips blank lines, and answers every other line on
-// answer with a JSON-RPC Parse error (code -32700, id null). It returns
-// nil at the end of in, or the first error reading in or writing pass.
+// filterJSONLines copies the lines of in that are JSON-RPC 2.0 messages to
+// pass (each with its newline) and skips blank lines. It answers on answer
+// a line that is not JSON with a Parse error (code -32700, id null), and a
+// JSON line that is not one message with an Invalid Request error (code
+// -32600, with the line's id when it has one). It returns nil at the end of
+// in, or the first error reading in or writing pass.
 func filterJSONLines(in io.Reader, pass, answer io.Writer, max int) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	for {
@@ -68,7 +81,9 @@ func filterJSONLines(in io.Reader, pass, answer io.Writer, max int) error {
 			case !json.Valid(trimmed):
 				parseError(answer, "the line is not valid JSON")
 			default:
-				if _, werr := pass.Write(append(trimmed, '\n')); werr != nil {
+				if why := invalidMessage(trimmed); why != "" {
+					invalidRequest(answer, trimmed, why)
+				} else if _, werr := pass.Write(append(trimmed, '\n')); werr != nil {
 					return werr
 				}
 			}
@@ -102,6 +117,41 @@ func readBoundedLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err 
 		}
 		return line, tooLong, err
 	}
+}
+
+// invalidMessage says why line, a JSON value, is not one JSON-RPC 2.0
+// message for the SDK ("" when it is one).
+func invalidMessage(line []byte) string {
+	if line[0] == '[' {
+		return "batches are not supported: send one message a line"
+	}
+	if _, err := jsonrpc.DecodeMessage(line); err != nil {
+		return err.Error()
+	}
+	var m struct{ Method, Result, Error json.RawMessage }
+	if err := json.Unmarshal(line, &m); err != nil {
+		return err.Error()
+	}
+	if m.Method == nil && m.Result == nil && m.Error == nil {
+		return "a message has a method (a request or notification), or a result or an error (a response)"
+	}
+	return ""
+}
+
+// invalidRequest writes a JSON-RPC 2.0 Invalid Request response to line,
+// with its id when that is a string or a number (else null).
+func invalidRequest(w io.Writer, line []byte, detail string) {
+	var m struct{ ID json.RawMessage }
+	var id any
+	if json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && strings.ContainsRune(`"-0123456789`, rune(m.ID[0])) {
+		id = m.ID // as sent: a number keeps its digits
+	}
+	b, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error":   map[string]any{"code": -32600, "message": "Invalid Request: " + detail},
+	})
+	_, _ = w.Write(append(b, '\n'))
 }
 
 // parseError writes a JSON-RPC 2.0 Parse error response (id null: the

@@ -1,0 +1,87 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// Every line that would end the SDK's session is answered by the filter and
+// kept from the SDK; every JSON-RPC message reaches it unchanged.
+func TestFilterJSONLines(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		pass bool
+		code int    // the answer's error code when not passed
+		id   string // the answer's id, as JSON
+	}{
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, pass: true},
+		{line: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, pass: true},
+		{line: `{"jsonrpc":"2.0","id":"a","result":{}}`, pass: true},
+		{line: `{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"x"}}`, pass: true},
+		{line: `{bad json`, code: -32700, id: "null"},
+		{line: `{}`, code: -32600, id: "null"},
+		{line: `null`, code: -32600, id: "null"},
+		{line: `42`, code: -32600, id: "null"},
+		{line: `"str"`, code: -32600, id: "null"},
+		{line: `[]`, code: -32600, id: "null"},
+		{line: `[1,2]`, code: -32600, id: "null"},
+		{line: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, code: -32600, id: "null"},
+		{line: `{"jsonrpc":"2.0","id":3}`, code: -32600, id: "3"},
+		{line: `{"jsonrpc":"1.0","id":"q","method":"ping"}`, code: -32600, id: `"q"`},
+		{line: `{"jsonrpc":"2.0","id":12345678901234567890,"method":5}`, code: -32600, id: "12345678901234567890"},
+		{line: `{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}`, code: -32600, id: "null"},
+	} {
+		var pass, answer bytes.Buffer
+		if err := filterJSONLines(strings.NewReader(c.line+"\n\n"), &pass, &answer, 1<<10); err != nil {
+			t.Fatalf("%s: %v", c.line, err)
+		}
+		if c.pass {
+			if pass.String() != c.line+"\n" || answer.Len() != 0 {
+				t.Errorf("%s: passed %q, answered %q; want it passed as is", c.line, pass.String(), answer.String())
+			}
+			continue
+		}
+		var v struct {
+			JSONRPC string
+			ID      json.RawMessage
+			Error   struct {
+				Code    int
+				Message string
+			}
+		}
+		if pass.Len() != 0 || json.Unmarshal(answer.Bytes(), &v) != nil || v.JSONRPC != "2.0" || v.Error.Code != c.code || string(v.ID) != c.id || v.Error.Message == "" {
+			t.Errorf("%s: passed %q, answered %q; want only an answer with code %d and id %s", c.line, pass.String(), answer.String(), c.code, c.id)
+		}
+	}
+}
+
+// Whatever arrives, the SDK gets only lines it can decode as one message,
+// and every other line is answered with one JSON line.
+func FuzzFilterJSONLines(f *testing.F) {
+	for _, s := range []string{"{}\n", "[1]\n", `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n", "{bad\n\n  \n", "null\n42\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var pass, answer bytes.Buffer
+		if err := filterJSONLines(strings.NewReader(in), &pass, &answer, 256); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(pass.String(), "\n"), "\n") {
+			if l == "" && pass.Len() == 0 {
+				break
+			}
+			if _, err := jsonrpc.DecodeMessage([]byte(l)); err != nil {
+				t.Fatalf("passed %q: %v", l, err)
+			}
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(answer.String(), "\n"), "\n") {
+			if l != "" && !json.Valid([]byte(l)) {
+				t.Fatalf("answered %q", l)
+			}
+		}
+	})
+}
