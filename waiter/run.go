@@ -56,7 +56,9 @@ const (
 // terminal is still in canonical mode is starting (stillStarting): it is
 // waited for up to the deadline, then *StartingError, nothing typed. info
 // is the pane as just described.
-func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (tmux.PaneInfo, pane.Shell, error) {
+func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ pane.Shell, err error) {
+	id := info.ID
+	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
 	start := time.Now()
 	promptBy := start.Add(promptWait)
 	if deadline.Before(promptBy) {
@@ -247,8 +249,9 @@ const (
 // interrupted): C-c too, outcome interrupted. A server that stops
 // answering ends the run with the *tmux.NotRespondingError of the first
 // look that got no answer (bounded by ctx's deadline): no more looks, no C-c.
-func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (RunResult, error) {
+func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err error) {
 	id := opt.Info.ID
+	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
 	defer Waiting(ctx, id, time.Until(opt.Deadline), "the command "+abbreviate(opt.Command, 40))()
 	grace := opt.Grace
 	if grace == 0 {
@@ -888,6 +891,13 @@ func keepNewest(lines []string, n int) ([]string, bool) {
 func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err error) (RunResult, error) {
 	if ctx.Err() == context.Canceled {
 		return interrupt(ctx, c, id, res), nil
+	}
+	if gone(err) {
+		// the pane (or its server) went away under the command: exited,
+		// as when the full read finds it gone
+		res.Outcome = OutcomeExited
+		res.Note = joinNotes(res.Note, strings.Replace(goneNote(err), "during the wait", "while the command ran", 1))
+		return res, nil
 	}
 	return res, err
 }
