@@ -182,7 +182,7 @@ type Control struct {
 	deathAsking   bool
 	// stall is the error of a stalled client, and stallCh is closed when
 	// it stalls (a new one is made when it answers again): commands
-	// waiting for an answer give up then (stall.go).
+	// waiting for an answer give up then (control_stall.go).
 	stall   *NotRespondingError
 	stallCh chan struct{}
 }

@@ -59,7 +59,8 @@ func (s *Subscription) WatchDeath() {
 
 // deathLoop is the client's death watch: it runs while a subscription
 // watches. It asks one question at a time: while one is unanswered it
-// asks no other, and checks whether the server stopped answering.
+// asks no other, and checks whether the server stopped answering
+// (checkStallLocked).
 func (k *Control) deathLoop() {
 	t := time.NewTicker(deathEvery)
 	defer t.Stop()
@@ -83,7 +84,9 @@ func (k *Control) deathLoop() {
 			k.mu.Unlock()
 			return
 		}
-		if k.deathAsking || k.stall != nil {
+		if k.deathAsking {
+			// the last question is unanswered: no other (a stopped server
+			// would only have them piled up); has the silence lasted?
 			stalled := k.checkStallLocked(time.Now())
 			k.mu.Unlock()
 			if stalled {

@@ -40,18 +40,22 @@ func (k *Control) checkStallLocked(now time.Time) bool {
 	if k.stall != nil || len(k.pending) == 0 || k.closed {
 		return false
 	}
+	// stalled is set before lastLine is read: a line the reader takes
+	// meanwhile either is seen here or sees the flag and ends the stall
+	// (answering, which waits for k.mu)
+	k.stalled.Store(true)
 	oldest := k.pending[0]
 	silent := oldest.sent
 	if heard := k.born.Add(time.Duration(k.lastLine.Load())); heard.After(silent) {
 		silent = heard
 	}
 	if now.Sub(silent) < stallAfter {
+		k.stalled.Store(false)
 		return false
 	}
 	k.stall = &NotRespondingError{Socket: k.socket,
 		Command: oldest.name + " (through the control client; nothing else came from the server meanwhile)",
 		After:   now.Sub(oldest.sent).Round(time.Millisecond)}
-	k.stalled.Store(true)
 	k.mute = true // Close does not wait for a detach
 	close(k.stallCh)
 	atomic.StoreInt32(&k.owner.silent, 1)
