@@ -105,7 +105,8 @@ func TestFaultPausedServerIsNotANotRespondingServer(t *testing.T) {
 
 // Over MCP: a wait_for_text with a 60 s timeout on a server stopped during
 // it answers with an error result, not_responding, about 5 s after the
-// stop; once the server is continued, the kept control client serves the
+// stop; once the server is continued (and has answered what the kept
+// control client asked before it stopped), the kept client serves the
 // next calls again.
 func TestMCPStoppedServerEndsLongWait(t *testing.T) {
 	s := tmuxtest.New(t)
@@ -125,7 +126,21 @@ func TestMCPStoppedServerEndsLongWait(t *testing.T) {
 	}
 	t.Logf("answered %v after the stop", took.Round(time.Millisecond))
 	resume()
-	m.call(t, 4, "capture", map[string]any{"pane_id": p})
+	// the kept client serves calls again once the continued server has
+	// answered what it was asked before it stopped (its first line ends the
+	// stall; a call in the moment before that still fails at once)
+	for id := 100; ; id++ {
+		m.send(t, map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{
+			"name": "capture", "arguments": map[string]any{"pane_id": p}}})
+		v := m.next(t, 10*time.Second)
+		if r, _ := v["result"].(map[string]any); r != nil && r["isError"] != true {
+			break
+		}
+		if time.Since(start) > 60*time.Second {
+			t.Fatalf("capture after SIGCONT still fails: %s", toJSON(v))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	s.Tmux("send-keys", "-t", p, "-l", "echo back-$((0))again\n")
 	r = m.call(t, 5, "wait_for_text", map[string]any{"pane_id": p, "patterns": "back-0again", "cursor": "screen", "timeout": 20})
 	if !strings.Contains(toJSON(r), `"outcome":"matched"`) {
