@@ -168,3 +168,55 @@ func TestMCPRespawnEndsWaits(t *testing.T) {
 	// the respawned pane is a pane like any other for the next call
 	m.call(t, 20, "capture", map[string]any{"pane_id": p})
 }
+
+// send-text --submit verifying a submission (the program takes 1.5 s to
+// react to Enter) when the pane's process is replaced: exit 5 with the
+// note, from the CLI and from MCP's send_text (an error result, exited).
+func TestFaultRespawnDuringSubmit(t *testing.T) {
+	start := func(t *testing.T) (*tmuxtest.Server, string) {
+		s := tmuxtest.New(t)
+		p := s.NewPane([2]int{80, 24}, "python3", "-c", slowEnter)
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(s.Tmux("capture-pane", "-p", "-t", p.ID), ">") { // raw mode is on
+			if time.Now().After(deadline) {
+				t.Fatal("the program never started")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		return s, p.ID
+	}
+	t.Run("cli", func(t *testing.T) {
+		t.Parallel()
+		s, p := start(t)
+		c := panectlCmd(s, "--json", "send-text", p, "hello", "--submit")
+		var stderr strings.Builder
+		c.Stderr = &stderr
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Process.Kill() })
+		time.Sleep(600 * time.Millisecond)
+		old, now := respawn(t, s, p)
+		code, took := waitExit(t, c, respawnLimit)
+		if code != 5 || !strings.Contains(stderr.String(), `"code":"exited"`) {
+			t.Errorf("pane respawned during send-text --submit: exit %d after %v, stderr %q; want 5 (exited)", code, took, stderr.String())
+		}
+		wantReplacedNote(t, "send-text --submit", stderr.String(), old, now)
+		t.Logf("send-text --submit ended %v after the respawn", took.Round(time.Millisecond))
+	})
+	t.Run("mcp", func(t *testing.T) {
+		t.Parallel()
+		s, p := start(t)
+		m := startMCPLines(t, s)
+		m.send(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
+			"name": "send_text", "arguments": map[string]any{"pane_id": p, "text": "hello", "submit": true}}})
+		time.Sleep(600 * time.Millisecond)
+		old, now := respawn(t, s, p)
+		r := m.next(t, respawnLimit)
+		text := toJSON(r)
+		if !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `\"code\":\"exited\"`) {
+			t.Errorf("send_text with the pane respawned during it: %s; want an error result with code exited", text)
+		}
+		wantReplacedNote(t, "send_text", text, old, now)
+	})
+}
