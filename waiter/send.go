@@ -142,7 +142,7 @@ func checkPaste(text string) error {
 // submission is verified (the cursor left a shell's input line; a program's
 // input line no longer holds the text, or it turned busy), Enter is pressed
 // once more when the text still sits there, and Submitted says how it went.
-// The pane's process replaced (respawn-pane) while --submit settles or
+// The pane's process replaced (respawn-pane) while a Submit settles or
 // verifies is tmux.ErrPaneExited too, naming the old and the new process.
 func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, err error) {
 	defer func() { err = goneDuring(opt.Info.ID, opt.Action, err) }() // (exit 5, as the waits)
