@@ -43,7 +43,17 @@ command: every tmux command panectl runs has a deadline of 5 s, or the rest
 of the command's --timeout plus 1.5 s when that is sooner (run: plus 6.5 s,
 for C-c and the prompt after its timeout; send-text --submit: plus 5.5 s,
 for settling and verifying), and what panectl puts back afterwards is
-bounded by the same deadline. 130 comes only from SIGINT or SIGTERM (an MCP
+bounded by the same deadline. A wait (wait-for-text, wait-quiet,
+wait-for-turn, run, --when-ready) also ends with it about 5 s after the
+server stopped, whatever its --timeout: a command through its control
+client unanswered for 5 s while nothing at all came from the server. A
+server that is only slow answers within that, and a wait whose --timeout
+comes first ends at it with 124 when its last look is answered within the
+1.5 s margin.
+
+A pane whose process is replaced during a wait (tmux respawn-pane -k) is 5
+(outcome exited, with a note naming the old and the new process): what the
+wait waited on went with the old process. 130 comes only from SIGINT or SIGTERM (an MCP
 client's cancellation for a tool).
 
 run without --background exits with the command's own exit status when the

@@ -103,7 +103,9 @@ moved over): a pattern with a tab matches only lines read from a journal;
 to match the screen write --regex with \s+ or ' +' (a wait such a pattern
 did not match says so in its note).
 
-Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited.`,
+Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited or its process
+was replaced (respawn-pane; the note names both processes), 1 the server
+stopped answering (about 5 s after it stopped).`,
 		Example: `  panectl wait-for-text %1 --pattern '$'
   C=$(panectl send-text %1 'make' --submit); panectl wait-for-text %1 --cursor "$C" --pattern 'Build OK' --stop 'Error'`,
 		Args: cobra.ExactArgs(1),

@@ -89,7 +89,8 @@ there; it must still parse.
 
 Exit: the command's status; 2 refused statement, parse error or a line the
 shell rejected; 3 refused pane (or not ready, with --when-ready); 124 timeout
-(or the lock, or readiness, not had in time); 5 the shell exited; 130
+(or the lock, or readiness, not had in time); 5 the shell exited, or was
+replaced by respawn-pane (exit_code null: its status is unknown); 130
 interrupted.`,
 		Example: `  panectl run %1 'make test'
   panectl run %1 'false'; echo $?              # 1

@@ -251,7 +251,8 @@ func newWaitQuietCmd(f *Factory) *cobra.Command {
 capture confirms the screen's content changed: a redraw of identical content
 or a cursor moving or blinking does not count. Prints the screen.
 
-Exit: 0 quiet, 124 timeout (with the last screen), 5 the pane exited.`,
+Exit: 0 quiet, 124 timeout (with the last screen), 5 the pane exited or its
+process was replaced (respawn-pane), 1 the server stopped answering.`,
 		Example: `  panectl wait-quiet %1 --quiet-ms 1000 --timeout 60`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {

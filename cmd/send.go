@@ -59,7 +59,9 @@ that comes up between typing and Enter is not taken for a submission when
 the program turns busy.
 
 A pane in copy mode is taken out of it first (note says so); a dead pane is
-exit 5. Into a terminal in canonical mode (no line editor: dash, cat, read)
+exit 5, and so is a pane whose process dies or is replaced (respawn-pane)
+while --when-ready waits or --submit verifies (the message names the old
+and the new process). Into a terminal in canonical mode (no line editor: dash, cat, read)
 a line longer than 4095 bytes is refused with exit 2: the kernel would cut it.`,
 		Example: `  panectl send-text %1 'make test' --submit
   printf 'line1\nline2\n' | panectl send-text %1 --stdin

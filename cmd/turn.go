@@ -218,7 +218,8 @@ The recognizer is picked as by recognize (default auto).
 Exit: 0 only when the turn ended in awaiting_input (so
 "wait-for-turn P && send-text P ..." never types into a dialog or a busy
 program); 3 awaiting_approval, busy or unknown; 124 timeout; 5 the pane
-exited.`,
+exited or its process was replaced (respawn-pane); 1 the server stopped
+answering.`,
 		Example: `  panectl send-text %1 'fix the tests' --submit; panectl wait-for-turn %1 --wait-through-busy --timeout 600
   panectl wait-for-turn %1 && panectl send-text %1 'next task' --submit`,
 		Args: cobra.ExactArgs(1),

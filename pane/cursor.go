@@ -219,10 +219,27 @@ func (c Cursor) Check(paneID string, pid int) error {
 		return fmt.Errorf("%w: the cursor belongs to pane %%%d, not %s", ErrBadCursor, c.PaneID, paneID)
 	}
 	if c.PanePID != pid {
-		return fmt.Errorf("%w: pane %s was respawned since the cursor was made (process %d, now %d); take a new cursor", ErrBadCursor, paneID, c.PanePID, pid)
+		return &RespawnedError{PaneID: paneID, Was: c.PanePID, Now: pid}
 	}
 	return nil
 }
+
+// RespawnedError: the cursor's pane was respawned (respawn-pane -k) since
+// the cursor was made: its process (pane_pid) was Was, it is Now. It
+// unwraps to ErrBadCursor (exit 2); a wait that made or checked the
+// cursor itself reads it as the end of the process it waited on.
+type RespawnedError struct {
+	PaneID   string
+	Was, Now int
+}
+
+// Error names the pane and both processes.
+func (e *RespawnedError) Error() string {
+	return fmt.Sprintf("%v: pane %s was respawned since the cursor was made (process %d, now %d); take a new cursor", ErrBadCursor, e.PaneID, e.Was, e.Now)
+}
+
+// Unwrap returns ErrBadCursor.
+func (e *RespawnedError) Unwrap() error { return ErrBadCursor }
 
 func abbreviate(s string) string {
 	if len(s) > 40 {

@@ -144,8 +144,16 @@ type Control struct {
 	done    chan struct{} // closed when the client has ended and everything is released
 	readEnd chan struct{} // closed when the control stream reached its end
 	sawLine atomic.Bool   // the control stream has had a line
-	quick   bool          // Close does not wait for tmux's exit handshake (Client.QuickDetach)
-	mu      sync.Mutex    // guards writes to stdin and everything below
+	// born is when the client was made; lastLine is when the control
+	// stream last had a line, in nanoseconds since born (monotonic).
+	born     time.Time
+	lastLine atomic.Int64
+	// stalled: the server has not answered (a command unanswered for
+	// stallAfter with nothing at all heard from it meanwhile, see
+	// checkStallLocked); cleared by the next line the server writes.
+	stalled atomic.Bool
+	quick   bool       // Close does not wait for tmux's exit handshake (Client.QuickDetach)
+	mu      sync.Mutex // guards writes to stdin and everything below
 	closed  bool
 	mute    bool    // a command got no answer: Close does not wait for a detach
 	socket  string  // the server's socket, for errors
@@ -168,8 +176,15 @@ type Control struct {
 	// primary is the subscription Client.Control made (nil for a kept
 	// client): Snapshot, Pane, SnapshotOptions and WatchDeath act on it.
 	primary *Subscription
-	// deathWatching: the death watch goroutine runs (control_death.go).
+	// deathWatching: the death watch goroutine runs (control_death.go);
+	// deathAsking: its last question is unanswered.
 	deathWatching bool
+	deathAsking   bool
+	// stall is the error of a stalled client, and stallCh is closed when
+	// it stalls (a new one is made when it answers again): commands
+	// waiting for an answer give up then (control_stall.go).
+	stall   *NotRespondingError
+	stallCh chan struct{}
 }
 
 // controlEnd is what differs between the kinds of control client.
@@ -322,7 +337,7 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 	if !strings.HasPrefix(p.ID, "%") {
 		return nil, fmt.Errorf("%w: pane %q has no session", ErrControlUnavailable, p.ID)
 	}
-	sub := &Subscription{PaneID: p.ID, fn: opts.OnEvent}
+	sub := &Subscription{PaneID: p.ID, pid: p.PID, fn: opts.OnEvent}
 	k, err := c.attachSession(ctx, p.SessionID, opts, sub)
 	if err != nil {
 		return nil, err
@@ -384,7 +399,8 @@ func (c *Client) attachSession(ctx context.Context, session string, opts Control
 // attach, the client ends, deadline passes or ctx ends.
 func (c *Client) attach(ctx context.Context, session string, opts ControlOptions, deadline time.Time, subs []*Subscription, start func(*Control) error) (*Control, error) {
 	k := &Control{Session: session, socket: c.Server.Socket, owner: c, opts: opts, ready: make(chan struct{}),
-		done: make(chan struct{}), readEnd: make(chan struct{}), panes: map[string]*paneInterest{}, quick: c.QuickDetach}
+		done: make(chan struct{}), readEnd: make(chan struct{}), panes: map[string]*paneInterest{}, quick: c.QuickDetach,
+		born: time.Now(), stallCh: make(chan struct{})}
 	for _, s := range subs {
 		s.k = k
 		k.interest(s.PaneID).add(s)
@@ -482,6 +498,10 @@ type pendingBlock struct {
 	fn   func(blockResult)
 	sub  *Subscription
 	line uint64
+	// sent is when the command was written; name is its first word (for
+	// errors)
+	sent time.Time
+	name string
 }
 
 // sendLocked writes one command line to the client whose output nobody
@@ -500,7 +520,8 @@ func (k *Control) writeLocked(line string, b pendingBlock, n int) bool {
 	}
 	// the deadline is moved on only when half of it has passed: setting it
 	// re-arms a runtime timer, which a wait's every command would pay
-	if now := time.Now(); now.After(k.deadlineSet.Add(writeTimeout / 2)) {
+	now := time.Now()
+	if now.After(k.deadlineSet.Add(writeTimeout / 2)) {
 		_ = k.stdin.SetWriteDeadline(now.Add(writeTimeout))
 		k.deadlineSet = now
 	}
@@ -511,7 +532,9 @@ func (k *Control) writeLocked(line string, b pendingBlock, n int) bool {
 		return false
 	}
 	k.lineSeq++
-	b.line = k.lineSeq
+	b.line, b.sent = k.lineSeq, now
+	b.name, _, _ = strings.Cut(line, " ")
+	b.name = strings.Trim(b.name, "'")
 	for range n {
 		k.pending = append(k.pending, b)
 	}
@@ -611,6 +634,14 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 	}
 	ch := make(chan blockResult, len(cmds))
 	k.mu.Lock()
+	if k.stall != nil {
+		// the server has not answered this client for stallAfter: asking
+		// more would only wait as long again
+		err := *k.stall
+		k.mu.Unlock()
+		return nil, &err
+	}
+	stallCh := k.stallCh
 	ok := k.writeLocked(line, pendingBlock{ch: ch, sub: sub}, len(cmds))
 	k.mu.Unlock()
 	if !ok {
@@ -636,6 +667,8 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 			case r = <-ch:
 			case <-k.readEnd:
 				return nil, ErrControlClosed
+			case <-stallCh:
+				return nil, k.stallError()
 			case <-ctx.Done():
 				if ctx.Err() == context.Canceled {
 					return nil, ctx.Err()
@@ -769,6 +802,10 @@ func (k *Control) read(r io.Reader) {
 			k.setReason("server exited or the client lost its connection")
 			k.broadcast(ControlEvent{Kind: EventChange, Line: "%exit"})
 			return
+		}
+		k.lastLine.Store(int64(time.Since(k.born)))
+		if k.stalled.Load() {
+			k.answering() // the server writes again
 		}
 		if !k.sawLine.Swap(true) {
 			// tmux writes nothing before the client has identified

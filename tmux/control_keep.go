@@ -102,10 +102,12 @@ func (c *Client) Close() {
 // a control client attached to p's session: the session's kept client when
 // c keeps them (attached now if there is none), else a client of the
 // subscription's own, detached by its Close. ctx bounds the attach.
-// Errors as Control.
+// p.PID, when set, is the pane's process the death watch compares with
+// (Subscription.WatchDeath: a respawn is an EventChange). Errors as
+// Control.
 func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent)) (*Subscription, error) {
 	if c.keep == nil {
-		k, err := c.attachSession(ctx, p.SessionID, ControlOptions{}, &Subscription{PaneID: p.ID, fn: fn})
+		k, err := c.attachSession(ctx, p.SessionID, ControlOptions{}, &Subscription{PaneID: p.ID, pid: p.PID, fn: fn})
 		if err != nil {
 			return nil, err
 		}
@@ -129,6 +131,9 @@ func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent
 			return nil, err
 		}
 		s.release = func() { c.keep.release(p.SessionID, e) }
+		e.k.mu.Lock()
+		s.pid = p.PID
+		e.k.mu.Unlock()
 		return s, nil
 	}
 }

@@ -44,8 +44,10 @@ type Subscription struct {
 	release func()
 	once    sync.Once
 	// deathWatch: the client looks whether the pane died (WatchDeath);
-	// guarded by k.mu.
+	// pid is the pane's process the subscription was made for (0: not
+	// known), the one a respawn replaces. Guarded by k.mu.
 	deathWatch bool
+	pid        int
 	// prefetch: with Prefetch, the option prefix to read with the
 	// description after output; prefetching says one is in flight, and
 	// prefetchAt when the last was sent. Guarded by k.mu.

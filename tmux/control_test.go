@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -530,5 +531,96 @@ func TestControlHonoursEndedContext(t *testing.T) {
 			t.Fatalf("clients after a cancelled attach: %q", s.Clients())
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The death watch reads the pane's process too: respawn-pane -k, which
+// sends a control client nothing and leaves the pane alive, is an
+// EventChange naming both pids (once per new process); the pane's death
+// afterwards is still reported.
+func TestControlDeathWatchSeesRespawn(t *testing.T) {
+	s := tmuxtest.New(t)
+	s.Tmux("set-option", "-g", "remain-on-exit", "on")
+	p := s.NewPane([2]int{80, 24}, "sleep", "300")
+	rec := newRecorder()
+	k, err := s.Client.Control(context.Background(), p, tmux.ControlOptions{OnEvent: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	k.WatchDeath()
+	s.Tmux("respawn-pane", "-k", "-t", p.ID, "sleep 1")
+	now := s.Tmux("display-message", "-p", "-t", p.ID, "#{pane_pid}")
+	want := fmt.Sprintf("(process %d, now %s", p.PID, now)
+	rec.waitFor(t, "respawn change", func(r *recorder) bool {
+		for i, l := range r.lines {
+			if r.kinds[i] == tmux.EventChange && strings.Contains(l, "pane_pid changed") && strings.Contains(l, want) {
+				return true
+			}
+		}
+		return false
+	})
+	rec.waitFor(t, "death after the respawn", func(r *recorder) bool {
+		return slices.ContainsFunc(r.lines, func(l string) bool { return strings.Contains(l, "pane_dead or gone") })
+	})
+	r := rec
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, l := range r.lines {
+		if strings.Contains(l, "pane_pid changed") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("respawn reported %d times, want once: %q", n, r.lines)
+	}
+}
+
+// A stopped server (SIGSTOP): once the death watch's question has gone
+// unanswered for 5 s with nothing else heard from the server, the client
+// stalls: its subscriptions get an EventChange, and commands through it
+// fail at once with a *NotRespondingError instead of waiting. The server
+// continued, its first line ends the stall: commands work again.
+func TestControlStallsOnStoppedServerAndRecovers(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	ctx := context.Background()
+	rec := newRecorder()
+	k, err := s.Client.Control(ctx, p, tmux.ControlOptions{OnEvent: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	k.WatchDeath()
+	pid, err := strconv.Atoi(s.Tmux("display-message", "-p", "#{pid}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resume := func() { _ = syscall.Kill(pid, syscall.SIGCONT) }
+	t.Cleanup(resume)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, "not responding change", func(r *recorder) bool {
+		return slices.ContainsFunc(r.lines, func(l string) bool { return strings.HasPrefix(l, "not responding: ") })
+	})
+	// (no bound on how fast: the point is that it fails, not waits)
+	if _, err := k.Command(ctx, []string{"display-message", "-p", "x"}); !errors.Is(err, tmux.ErrNotResponding) {
+		t.Fatalf("command through a stalled client: %v, want not responding", err)
+	}
+	if s.Client.Answering() {
+		t.Error("the client still counts the server as answering")
+	}
+	resume()
+	var out []string
+	for range 200 {
+		if out, err = k.Command(ctx, []string{"display-message", "-p", "back"}); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil || len(out) != 1 || strings.TrimSpace(out[0]) != "back" {
+		t.Fatalf("command after SIGCONT: %q %v", out, err)
 	}
 }

@@ -10,8 +10,11 @@
 // Watch subscribes to the pane through a tmux control-mode client
 // (tmux.Client.Subscribe: a client of the wait's own, attached for it and
 // detached before it returns, or, in a long-lived process, the session's
-// client kept between calls) that reports the pane's output, its death and
-// the server going away as they happen; a capture through that client
+// client kept between calls) that reports the pane's output, its death,
+// its process replaced (respawn-pane -k: OutcomeExited with a note naming
+// both processes, replaced.go), the server going away and a server that
+// stopped answering (a *tmux.NotRespondingError about 5 s after it
+// stopped, whatever the timeout) as they happen; a capture through that client
 // confirms what the screen shows. WaitForText decides on the output stream
 // itself (pane.Stream) and captures only where the stream cannot say what
 // a capture would (see WaitForText). When the client cannot attach, a wait
@@ -25,8 +28,9 @@
 // Every wait ends with an outcome string (OutcomeMatched, OutcomeStopped,
 // OutcomeTimeout, OutcomeExited, OutcomeQuiet, OutcomeTurnEnded,
 // OutcomeBusy, OutcomeCompleted, OutcomeInterrupted, OutcomeEnded), never
-// later than its timeout plus a small margin; the pane dying, the server
-// going away or the context being cancelled end it at once. Package cmd maps
+// later than its timeout plus a small margin; the pane dying or its process
+// replaced, the server going away or the context being cancelled end it at
+// once. Package cmd maps
 // outcomes to exit codes. Progress of long waits is reported through
 // WithProgress.
 package waiter

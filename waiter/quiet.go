@@ -95,7 +95,8 @@ func (q *quietClock) remaining(now time.Time) time.Duration {
 }
 
 // WaitQuiet waits until the pane's screen has not changed for opt.Quiet, the
-// pane's process exits, or the timeout passes. Change events (Watch) restart
+// pane's process exits (or is replaced by respawn-pane: OutcomeExited with
+// a note, replaced.go), or the timeout passes. Change events (Watch) restart
 // the quiet timer once a capture confirms the screen really changed; when
 // the timer runs out a last capture confirms the screen is still the same.
 func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResult, error) {
@@ -121,6 +122,11 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 				return true, nil
 			}
 			return false, err
+		}
+		if note, ok := replaced(src.Process(), s.Info); ok {
+			// (the new process's screen is not the one waited on)
+			res.Outcome, res.Note = OutcomeExited, note
+			return true, nil
 		}
 		clock.observe(s, time.Now())
 		res.Screen = clock.last

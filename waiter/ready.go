@@ -89,7 +89,11 @@ func WhenReady(ctx context.Context, c *tmux.Client, id string, r Readiness, dead
 	}
 	switch {
 	case t.Outcome == OutcomeExited:
-		return t.Result, fmt.Errorf("%w: pane %s exited while waiting for it to be ready for input", tmux.ErrPaneExited, id)
+		err := fmt.Errorf("%w: pane %s exited while waiting for it to be ready for input", tmux.ErrPaneExited, id)
+		if t.Note != "" {
+			err = fmt.Errorf("%w (%s)", err, t.Note)
+		}
+		return t.Result, err
 	case t.Outcome == OutcomeTimeout:
 		if t.Result.State == "" {
 			t.Result.State = recognize.Unknown

@@ -244,6 +244,10 @@ const (
 // with no begin marker and nothing lost (eval could not parse the command:
 // *RejectedError, fish's message, at once).
 //
+// The pane's process replaced during the run (respawn-pane -k): outcome
+// exited, StatusKnown false (the shell that would have printed the status
+// is gone) and a note naming both processes; nothing is pressed.
+//
 // Timeout: C-c is pressed, and the shell is waited for until it prints a
 // probe, so the pane is usable by the next run. Context cancelled (panectl
 // interrupted): C-c too, outcome interrupted. A server that stops
@@ -359,6 +363,18 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		}
 		lastFull = time.Now()
 		rd, err := read(ctx, c, src, id, start, pane.ReadOptions{Guess: info})
+		note, replacedNow := replacedErr(src.Process(), err)
+		if !replacedNow && err == nil {
+			note, replacedNow = replaced(src.Process(), rd.Pane)
+		}
+		if replacedNow {
+			// the shell that ran the command is gone, with its output and
+			// the status it would have printed: unknowable (no C-c either:
+			// the new process is not the run's)
+			res.Outcome = OutcomeExited
+			res.Note = joinNotes(res.Note, note+"; the command's exit status is unknown")
+			return res, nil
+		}
 		if err != nil {
 			if gone(err) {
 				res.Outcome = OutcomeExited
@@ -842,13 +858,15 @@ func clearLine(ctx context.Context, c *tmux.Client, id string) error {
 
 // endVisible reports whether the end marker is on the pane's visible
 // screen or the last history rows (where it is right after the command
-// ends), or the pane is dead: then the output is read in full.
+// ends), or the pane is dead or its process replaced (respawn-pane): then
+// the output is read in full.
 func endVisible(ctx context.Context, c *tmux.Client, src Source, id, end string) (bool, error) {
 	info, texts, _, err := via(c, src).SnapshotOptions(ctx, id, "", tmux.CaptureSpec{Start: -10, ToBottom: true, Join: true})
 	if err != nil {
 		return true, err // let the full read report it
 	}
-	return info.Dead || strings.Contains(texts[0], end+":"), nil
+	_, respawned := replaced(src.Process(), info)
+	return info.Dead || respawned || strings.Contains(texts[0], end+":"), nil
 }
 
 // via is the source's control client when attached, else c.

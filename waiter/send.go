@@ -142,6 +142,8 @@ func checkPaste(text string) error {
 // submission is verified (the cursor left a shell's input line; a program's
 // input line no longer holds the text, or it turned busy), Enter is pressed
 // once more when the text still sits there, and Submitted says how it went.
+// The pane's process replaced (respawn-pane) while a Submit settles or
+// verifies is tmux.ErrPaneExited too, naming the old and the new process.
 func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, err error) {
 	defer func() { err = goneDuring(opt.Info.ID, opt.Action, err) }() // (exit 5, as the waits)
 	info := opt.Info
@@ -229,7 +231,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		res.Note = joinNotes(res.Note, "the terminal is in canonical mode: Enter ends the line for the program")
 		return res, nil
 	}
-	s := submission{c: c, id: id, set: set, key: inputKey(opt.Text)}
+	s := submission{c: c, id: id, set: set, key: inputKey(opt.Text), pid: info.PID, action: opt.Action}
 	s.shell = isShell(info)
 	if s.shell {
 		s.prompt, _ = pane.LoadPrompt(ctx, c, id)
@@ -356,6 +358,10 @@ type submission struct {
 	// to tell a fresh prompt from a continuation one; sh is the shell.
 	prompt pane.Prompt
 	sh     pane.Shell
+	// pid is the pane's process the text was typed to; a look that finds
+	// another (respawn-pane) ends the submission: tmux.ErrPaneExited.
+	pid    int
+	action string
 }
 
 // look is one look at the pane for a submission.
@@ -369,6 +375,9 @@ func (s *submission) look(ctx context.Context) (look, error) {
 	scr, err := pane.CaptureScreen(ctx, s.c, s.id, false)
 	if err != nil {
 		return look{}, err
+	}
+	if note, ok := replaced(s.pid, scr.Info); ok {
+		return look{}, replacedDuring(s.id, s.action, note)
 	}
 	l := look{scr: scr, row: scr.Info.HistorySize + scr.Info.CursorY}
 	if s.key != "" {

@@ -54,8 +54,14 @@ type TextResult struct {
 // WaitForText waits until a logical line after the cursor matches a pattern
 // (or a stop pattern), the pane exits, or the timeout passes. Lines that are
 // the echo of text panectl typed (the pane's echo ledger) never match.
+// The pane's process replaced during the wait (respawn-pane -k) ends it
+// with OutcomeExited and a note naming both processes (replaced.go).
 // Errors: tmux errors (ErrNoServer when the server goes away, a
-// *tmux.NotFoundError when the pane is unknown at the start), pane.ErrBadCursor.
+// *tmux.NotFoundError when the pane is unknown at the start, a
+// *tmux.NotRespondingError about 5 s after the server stopped answering,
+// or at the deadline plus the margin of its last look), pane.ErrBadCursor
+// (a cursor of another pane or of a process the pane no longer ran when
+// the wait began).
 //
 // The wait reads the pane once through its control client (a capture
 // aligned with the output stream) and then follows the pane through the
@@ -399,6 +405,13 @@ func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 	if err == nil {
 		r.Ledger, err = pane.LoadLedgerVia(ctx, via(w.c, w.src), w.opt.PaneID)
 	}
+	note, ok := replacedErr(w.src.Process(), err)
+	if !ok && err == nil {
+		note, ok = replaced(w.src.Process(), r.Pane)
+	}
+	if ok {
+		return TextResult{Outcome: OutcomeExited, Cursor: w.cur, Note: note}, true, nil
+	}
 	if err != nil {
 		if gone(err) {
 			return TextResult{Outcome: OutcomeExited, Cursor: w.cur, Note: goneNote(err)}, true, nil
@@ -491,6 +504,9 @@ func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (
 // pane.Stream (r.Stream).
 func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo, stream bool) (TextResult, bool, pane.ReadResult, error) {
 	r, err := read(ctx, c, src, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true, Stream: stream})
+	if note, ok := replacedErr(src.Process(), err); ok {
+		return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: note}, true, pane.ReadResult{}, nil
+	}
 	if err != nil {
 		if gone(err) {
 			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err)}, true, r, nil
@@ -498,6 +514,10 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 		return TextResult{}, false, r, err
 	}
 	*info = r.Pane
+	if note, ok := replaced(src.Process(), r.Pane); ok {
+		// (a cursor that names no process: screen or history)
+		return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: note}, true, pane.ReadResult{}, nil
+	}
 	res, done := decideText(opt, r)
 	return res, done, r, nil
 }

@@ -119,7 +119,8 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 // (awaiting_input or unknown once the screen and the state have been
 // unchanged for opt.Quiet; awaiting_approval once it has stayed for
 // ApprovalSettle), or, unless WaitThroughBusy, until busy is confirmed; or
-// until the pane exits or the timeout passes. Change events (Watch) lead to a capture; only a real
+// until the pane exits (or its process is replaced by respawn-pane:
+// OutcomeExited with a note, replaced.go) or the timeout passes. Change events (Watch) lead to a capture; only a real
 // change of content restarts the quiet window.
 func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
 	start := time.Now()
@@ -147,6 +148,12 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 				return true, 0, nil
 			}
 			return false, 0, err
+		}
+		if note, ok := replaced(src.Process(), s.Info); ok {
+			// (the new process's screen is not the one waited on)
+			res.Outcome = OutcomeExited
+			res.Note = joinNotes(res.Note, note)
+			return true, 0, nil
 		}
 		now := time.Now()
 		clock.observe(s, now)

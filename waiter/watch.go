@@ -21,6 +21,12 @@ type Source interface {
 	// happened before a snapshot through Via is in it and does not signal
 	// again); nil while polling.
 	Via() tmux.Snapshotter
+	// Process is the pane's process (pane_pid) when the watch began. A
+	// look that finds another one means the pane was respawned
+	// (respawn-pane -k): the process waited on is gone, with its output
+	// (Replaced). The control client's death watch signals Changed within
+	// about half a second of a respawn.
+	Process() int
 }
 
 // Polling intervals of the fallback: fast right after the wait starts or
@@ -34,8 +40,11 @@ const (
 // through a control-mode client (tmux.Client.Subscribe: the session's kept
 // client in a long-lived process, else a client of the wait's own) that
 // reports the pane's output, its death (a silent one under remain-on-exit
-// within about half a second, see Subscription.WatchDeath) and the server
-// going away as they happen; polling with an adaptive interval when the
+// within about half a second, see Subscription.WatchDeath), its process
+// replaced (respawn-pane -k, as quickly), the server going away, and a
+// server that stopped answering (about 5 s after it stopped: its looks
+// through the client then fail with a *tmux.NotRespondingError) as they
+// happen; polling with an adaptive interval when the
 // client cannot attach, reported by Note. Errors: tmux errors when the
 // pane or server is gone.
 func Watch(ctx context.Context, c *tmux.Client, id string) (Source, error) {
@@ -54,7 +63,7 @@ func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, er
 // watchPane is WatchPane; with record, the source also keeps the events
 // in order for the wait to take (take, takeThroughDone).
 func watchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, record bool) (*source, error) {
-	s := &source{ch: make(chan struct{}, 1), stop: make(chan struct{}), record: record}
+	s := &source{ch: make(chan struct{}, 1), stop: make(chan struct{}), record: record, pid: p.PID}
 	if tmux.WouldSendFocus(p) {
 		s.poll("polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)")
 		return s, nil
@@ -91,6 +100,7 @@ type source struct {
 	stop chan struct{}
 	once sync.Once
 	sub  *tmux.Subscription
+	pid  int // the pane's process when the watch began
 
 	mu      sync.Mutex
 	note    string
@@ -209,6 +219,8 @@ func (s *source) pollLoop() {
 }
 
 func (s *source) Changed() <-chan struct{} { return s.ch }
+
+func (s *source) Process() int { return s.pid }
 
 func (s *source) Via() tmux.Snapshotter {
 	if sub := s.subscription(); sub != nil {
