@@ -48,9 +48,12 @@ type ReadResult struct {
 	// or cleared): Lines is everything the pane holds, which may begin
 	// before the cursor; LinesDropped is then a lower bound (see Note).
 	Uncertain bool
-	Note      string // why LinesDropped is a bound, or other caveats
-	Pane      tmux.PaneInfo
-	Ledger    Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
+	// Fresh: with Uncertain, Lines[Fresh:] are certainly after the
+	// cursor (they follow the newest place it can be); 0 otherwise.
+	Fresh  int
+	Note   string // why LinesDropped is a bound, or other caveats
+	Pane   tmux.PaneInfo
+	Ledger Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
 	// Stream follows the pane from the snapshot on (ReadOptions.Stream);
 	// nil when the pane is in a state a Stream does not follow, or the
 	// cursor's rows had moved.
@@ -525,6 +528,10 @@ type placement struct {
 	// clearing make of any row)
 	weak   bool
 	reason string
+	// uncertain: the newest place it can be (where reading after it
+	// would start); the lines after it are new whichever place is the
+	// cursor's
+	newest *placement
 }
 
 // evidence is what the view shows of cur with its row at relative row at:
@@ -674,8 +681,27 @@ func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 	oldest := -snap.HistorySize
 	trims := mayTrim(snap)
 	reflowed := !cur.HasRows || cur.Width != snap.Width
+	// every place that shows the cursor's evidence, oldest first
+	var all []placement
+	scanned := false
+	scan := func() []placement {
+		for at := oldest; at < v.start+len(v.rows) && !scanned; at++ {
+			if p, ok := v.evidence(cur, at, snap.Width); ok {
+				all = append(all, p)
+			}
+		}
+		scanned = true
+		return all
+	}
 	uncertain := func(why string) placement {
-		return placement{kind: placeUncertain, row: oldest, reason: why}
+		// Wherever the cursor is (a place that shows its evidence, or
+		// gone), the lines after the newest such place follow it.
+		p := placement{kind: placeUncertain, row: oldest, reason: why}
+		if all := scan(); len(all) > 0 {
+			n := newest(all)
+			p.newest = &n
+		}
+		return p
 	}
 	repeats := "the lines before it recur in the pane's output"
 	if !reflowed {
@@ -699,25 +725,29 @@ func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 			return uncertain(repeats)
 		}
 	}
-	var hit placement
-	n := 0
-	for at := oldest; at < v.start+len(v.rows) && n < 2; at++ {
-		if p, ok := v.evidence(cur, at, snap.Width); ok {
-			hit = p
-			n++
-		}
-	}
+	hits := scan()
 	switch {
-	case n == 1 && (reflowed || !trims) && !hit.weak && v.distinctive(cur, snap, hit):
-		return hit
-	case n > 1:
+	case len(hits) == 1 && (reflowed || !trims) && !hits[0].weak && v.distinctive(cur, snap, hits[0]):
+		return hits[0]
+	case len(hits) > 1:
 		return uncertain(repeats)
-	case n == 1:
+	case len(hits) == 1:
 		return uncertain("the lines before it are not where its rows can have moved to")
 	case trims:
 		return placement{kind: placeTrimmed, row: oldest}
 	}
 	return placement{kind: placeCleared, row: oldest}
+}
+
+// newest is the place of ps from which reading starts latest.
+func newest(ps []placement) placement {
+	n := ps[0]
+	for _, p := range ps[1:] {
+		if p.row > n.row || p.row == n.row && p.skip > n.skip {
+			n = p
+		}
+	}
+	return n
 }
 
 // search reads after cur from a view of the whole history (locate).
@@ -737,6 +767,16 @@ func (v normalView) readAt(p placement, cur Cursor, snap tmux.PaneInfo, opt Read
 	case placeUncertain:
 		res.Uncertain, res.DroppedExact = true, false
 		res.Note = fmt.Sprintf("the cursor's place could not be told for certain (%s; %s): output is everything the pane holds, and may begin with lines from before the cursor", p.reason, whyMoved(snap))
+		if p.newest != nil {
+			// the lines after the newest place it can be are new
+			after := v
+			after.joined = v.joinedFrom(p.newest.row)
+			fresh := len(after.finish(ReadResult{Pane: snap}, cur, p.newest.row, p.newest.skip, ReadOptions{}).Lines)
+			v.joined = v.joinedFrom(oldest)
+			all := v.finish(res, cur, oldest, 0, opt)
+			all.Fresh = max(0, len(all.Lines)-fresh)
+			return all
+		}
 	case placeTrimmed:
 		// tmux keeps no count of trimmed rows, so the exact number is
 		// unknowable; it trims history-limit/10 rows at a time, and the

@@ -250,6 +250,11 @@ func runModel(t *testing.T, seed uint64, stats map[string]int) {
 			cursors[i] = p.point(res.Cursor) // read on from there, as a wait does
 		case op == 19 && rng.IntN(3) == 0:
 			p.clearHistory()
+		case op == 19 && rng.IntN(2) == 0:
+			// a new width: no row is as wide (lines are at most 20
+			// cells), so tmux reflows nothing, but the cursor's rows
+			// fingerprints (Cursor.Rows) are not compared
+			p.width = 24 + rng.IntN(3)
 		}
 		if t.Failed() {
 			return
@@ -300,6 +305,15 @@ func check(t *testing.T, seed uint64, step int, p *simPane, c simCursor, res Rea
 		leftWhole, _ := p.after(whole, held)
 		if res.LinesDropped > gone || !hasSuffix(res.Lines, left) && !hasSuffix(res.Lines, leftWhole) {
 			fail("an uncertain read lost lines after the cursor")
+		}
+		// the lines it says are new are: after the truth's start (the
+		// first of them may be the whole row the rest of which is new)
+		if fresh := res.Lines[res.Fresh:]; len(fresh) > 0 {
+			k := len(left) - len(fresh)
+			if k < 0 || !hasSuffix(left, fresh[1:]) || !strings.HasSuffix(fresh[0], left[k]) {
+				fail(fmt.Sprintf("an uncertain read says lines before the cursor are new (Fresh %d)", res.Fresh))
+			}
+			stats["uncertain, fresh lines"]++
 		}
 	default:
 		stats["trimmed"]++
