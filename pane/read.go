@@ -182,7 +182,10 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		}
 		body := v.body
 		res, skip, ok := v.fromCursor(cur, snap, opt)
-		if !ok || mustLocate(cur, snap) {
+		// (rows before the cursor's, or its own, redrawn: the evidence
+		// is partial, and a scroll and a clear-history look the same)
+		redrawn := ok && cur.Special == "" && (v.body != body || skip == 0 && cur.PrefixLen > 0)
+		if !ok || redrawn || mustLocate(cur, snap) {
 			// The cursor's rows are not where they were, or may be
 			// elsewhere too: look through the whole history.
 			fv, fsnap, _, err := capture(ctx, via, id, snap, cur, true, "")
