@@ -330,3 +330,14 @@ func check(t *testing.T, seed uint64, step int, p *simPane, c simCursor, res Rea
 func hasSuffix(s, suffix []string) bool {
 	return len(s) >= len(suffix) && slices.Equal(s[len(s)-len(suffix):], suffix)
 }
+
+// FuzzReadModel runs the model of TestReadModel from seeds the fuzzer
+// picks (go test ./pane -run '^$' -fuzz FuzzReadModel).
+func FuzzReadModel(f *testing.F) {
+	for _, seed := range []uint64{0, 5, 27, 54, 248} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		runModel(t, seed, map[string]int{})
+	})
+}
