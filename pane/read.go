@@ -719,7 +719,13 @@ func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 				break
 			}
 		}
+		// With no trim possible and history no smaller, the rows can only
+		// have moved by a clear-history: the cursor's place shows it
+		// whole when its row alone was redrawn (as the fast path takes it).
+		positional := !trims && snap.HistorySize >= cur.History
 		switch {
+		case len(hits) == 1 && positional && hits[0].full:
+			return hits[0]
 		case len(hits) == 1 && !hits[0].weak && v.distinctive(cur, snap, hits[0]):
 			return hits[0]
 		case len(hits) > 1:
