@@ -132,9 +132,12 @@ func Now(ctx context.Context, c *tmux.Client, id string) (Cursor, tmux.PaneInfo,
 
 // Read returns the logical lines after cur and a new cursor. It takes one
 // pane description and one atomic snapshot in the common case; when the
-// cursor's rows have moved (history trimmed, pane resized) it captures the
-// whole history once to find them. Errors: tmux errors, and ErrBadCursor
-// wrapped when the cursor belongs to another pane or process.
+// cursor's rows have moved (history trimmed, pane resized), or may have
+// (history at its limit or smaller than it was, rows before the cursor's
+// redrawn), it captures the whole history once to find them (locate). A
+// place it cannot tell for certain is reported as such (Uncertain, with
+// everything the pane holds), never guessed. Errors: tmux errors, and
+// ErrBadCursor wrapped when the cursor belongs to another pane or process.
 func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOptions) (ReadResult, error) {
 	var via tmux.Snapshotter = c
 	if opt.Via != nil {
@@ -757,11 +760,6 @@ func newest(ps []placement) placement {
 		}
 	}
 	return n
-}
-
-// search reads after cur from a view of the whole history (locate).
-func (v normalView) search(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) ReadResult {
-	return v.readAt(v.locate(cur, snap), cur, snap, opt)
 }
 
 // readAt builds the result of reading after cur from where locate placed
