@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -48,8 +49,9 @@ type ReadResult struct {
 	// or cleared): Lines is everything the pane holds, which may begin
 	// before the cursor; LinesDropped is then a lower bound (see Note).
 	Uncertain bool
-	// Fresh: with Uncertain, Lines[Fresh:] are certainly after the
-	// cursor (they follow the newest place it can be); 0 otherwise.
+	// Fresh: with Uncertain at the history limit, Lines[Fresh:] are
+	// certainly after the cursor (they follow the newest place it can
+	// be); 0 otherwise.
 	Fresh  int
 	Note   string // why LinesDropped is a bound, or other caveats
 	Pane   tmux.PaneInfo
@@ -97,6 +99,9 @@ type normalView struct {
 	off   []int
 	hash  []uint32
 	first int
+	// trimmed: tmux may have trimmed rows before the oldest in the view
+	// (set by locate): text before a row may be cut there
+	trimmed bool
 }
 
 // index builds the view's lookup tables, so that a search through the
@@ -588,6 +593,9 @@ func (v normalView) evidence(cur Cursor, at int, width int) (placement, bool) {
 // bytes because the view starts within the rows it is taken from (tmux
 // trimmed them): what it was cannot be told.
 func (v normalView) cut(r, n int) bool {
+	if !v.trimmed {
+		return false
+	}
 	_, ok := v.anchorText(r, n)
 	return !ok && r-anchorScan < v.start
 }
@@ -628,33 +636,42 @@ func (v normalView) distinctive(cur Cursor, snap tmux.PaneInfo, p placement) boo
 	return true
 }
 
-// minRuns is how many runs of identical rows the rows a cursor
-// fingerprinted must make for a place that shows them to be told from a
-// later repetition of them (see varied).
-const minRuns = 8
-
 // varied reports whether the rows p's evidence covers (the rows of the
 // text before the cursor's row, and the rows it fingerprinted with the
-// text before them) make at least minRuns runs of identical rows. Fewer
-// (yes, blank lines, a prompt repeated, a block printed twice) is output
-// that repeats itself, which may print the same rows again anywhere later:
-// a place that shows them cannot be told from such a repetition, even
-// when it is the only one in the pane (the cursor's own rows trimmed).
+// text before them) say enough to tell them from a later repetition:
+// their distinct rows hold at least anchorBytes bytes of text, and they do
+// not repeat a shorter sequence of rows. Output that repeats itself (yes,
+// blank lines, a prompt pressed again and again, two lines in turn) may
+// print the same rows again anywhere later: a place that shows them cannot
+// be told from such a repetition, even when it is the only one in the pane
+// (the cursor's own rows trimmed).
 func (v normalView) varied(cur Cursor, snap tmux.PaneInfo, p placement) bool {
 	from := v.rowsOfText(p.at, cur.AnchorLen)
 	if cur.HasRows && cur.Width == snap.Width {
 		top := p.at - len(cur.Rows)
 		from = min(from, v.rowsOfText(top, cur.TopLen))
 	}
-	runs := 0
-	var last uint32
+	var rows []uint32
+	seen := map[uint32]bool{}
+	text := 0
 	for r := max(from, v.start); r < p.at; r++ {
-		if h, _ := v.rowHash(r); r == max(from, v.start) || h != last {
-			runs++
-			last = h
+		h, _ := v.rowHash(r)
+		rows = append(rows, h)
+		if !seen[h] {
+			seen[h] = true
+			s, _ := v.row(r)
+			text += len(s)
 		}
 	}
-	return runs >= minRuns
+	if text < anchorBytes {
+		return false
+	}
+	for d := 1; d <= len(rows)/2; d++ {
+		if slices.Equal(rows[d:], rows[:len(rows)-d]) {
+			return false // rows repeating every d rows
+		}
+	}
+	return true
 }
 
 // rowsOfText is the first row of the text before relative row r that
@@ -686,6 +703,7 @@ func (v normalView) rowsOfText(r, n int) int {
 func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 	oldest := -snap.HistorySize
 	trims := mayTrim(snap)
+	v.trimmed = trims
 	reflowed := !cur.HasRows || cur.Width != snap.Width
 	// every place that shows the cursor's evidence, oldest first
 	var all []placement
@@ -701,9 +719,11 @@ func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 	}
 	uncertain := func(why string) placement {
 		// Wherever the cursor is (a place that shows its evidence, or
-		// gone), the lines after the newest such place follow it.
+		// trimmed), the lines after the newest such place follow it.
+		// (After a clear-history, which leaves no count, nothing is
+		// told: the read is taken whole, as after a reset.)
 		p := placement{kind: placeUncertain, row: oldest, reason: why}
-		if all := scan(); len(all) > 0 {
+		if all := scan(); len(all) > 0 && trims {
 			n := newest(all)
 			p.newest = &n
 		}

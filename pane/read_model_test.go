@@ -308,7 +308,7 @@ func check(t *testing.T, seed uint64, step int, p *simPane, c simCursor, res Rea
 		}
 		// the lines it says are new are: after the truth's start (the
 		// first of them may be the whole row the rest of which is new)
-		if fresh := res.Lines[res.Fresh:]; len(fresh) > 0 {
+		if fresh := res.Lines[res.Fresh:]; len(fresh) > 0 && mayTrim(p.info()) {
 			k := len(left) - len(fresh)
 			if k < 0 || !hasSuffix(left, fresh[1:]) || !strings.HasSuffix(fresh[0], left[k]) {
 				fail(fmt.Sprintf("an uncertain read says lines before the cursor are new (Fresh %d)", res.Fresh))

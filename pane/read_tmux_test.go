@@ -150,6 +150,9 @@ func TestReadRepeatsAtHistoryLimit(t *testing.T) {
 		case r.Uncertain:
 			outcomes["uncertain"]++
 			fresh := r.Lines[r.Fresh:]
+			if atLimit := r.Pane.HistorySize >= r.Pane.HistoryLimit-max(1, r.Pane.HistoryLimit/10); !atLimit {
+				break // (Fresh is told only at the history limit)
+			}
 			if len(fresh) > len(want) || len(fresh) > 0 && (!reflect.DeepEqual(fresh[1:], want[len(want)-len(fresh)+1:]) ||
 				!strings.HasSuffix(fresh[0], want[len(want)-len(fresh)])) {
 				t.Errorf("%s: an uncertain read says %q are new; the lines after the cursor are %q", name, fresh, want)
