@@ -154,6 +154,19 @@ count of trimmed lines); when history is cleared (reset: true, only what is
 there now); when the pane is resized; and across the alternate screen (vim,
 less): lines drawn there never appear in later reads of the normal screen.
 
+Once history is at its limit, tmux trims it and keeps no count, so a cursor's
+lines can have moved up by any number of trims. A read looks at every place
+they can be; when the lines before the cursor repeat in the pane (yes, blank
+lines, a prompt pressed again and again), a repetition of them cannot be told
+from them: the read says so in its note ("could not be told for certain") and
+returns everything the pane holds, which may begin before the cursor. It never
+silently returns fewer lines, or repeats some. wait-for-text matches only the
+lines of such a read that are certainly new (those after the newest place the
+cursor can be). One case is out of reach: history cleared and refilled to at
+least its old size with the very lines that were around the cursor, at the
+same rows, reads as if nothing had happened; and output that repeats, row for
+row, more lines than history holds is indistinguishable from no output.
+
 The line the cursor is on is continued, not repeated: after a cursor taken at
 a prompt, the next read starts with the rest of that line.
 

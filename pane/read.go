@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -43,9 +44,18 @@ type ReadResult struct {
 	DroppedExact bool     // LinesDropped is exact (else a lower bound, see Note)
 	Truncated    bool     // more than MaxLines lines were available
 	Reset        bool     // history was cleared: Lines is what is there now
-	Note         string   // why LinesDropped is a bound, or other caveats
-	Pane         tmux.PaneInfo
-	Ledger       Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
+	// Uncertain: the cursor's place could not be told for certain (the
+	// lines before it recur in the pane and history may have been trimmed
+	// or cleared): Lines is everything the pane holds, which may begin
+	// before the cursor; LinesDropped is then a lower bound (see Note).
+	Uncertain bool
+	// Fresh: with Uncertain at the history limit, Lines[Fresh:] are
+	// certainly after the cursor (they follow the newest place it can
+	// be); 0 otherwise.
+	Fresh  int
+	Note   string // why LinesDropped is a bound, or other caveats
+	Pane   tmux.PaneInfo
+	Ledger Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
 	// Stream follows the pane from the snapshot on (ReadOptions.Stream);
 	// nil when the pane is in a state a Stream does not follow, or the
 	// cursor's rows had moved.
@@ -54,6 +64,13 @@ type ReadResult struct {
 	// recorded in the ledger began (with ReadOptions.Ledger): the echo of
 	// typed input, however the program redrew it.
 	Echo []bool
+}
+
+// Whole reports whether Lines are certainly all the lines after the
+// cursor: none trimmed or cleared before they were read, the cursor's place
+// certain.
+func (r ReadResult) Whole() bool {
+	return r.LinesDropped == 0 && r.DroppedExact && !r.Reset && !r.Uncertain
 }
 
 // IsEcho reports whether line i of Lines is the echo of typed input: by
@@ -75,7 +92,40 @@ type normalView struct {
 	// when it has none
 	top    []string
 	topRow int
+	// lookup tables built by index (nil until then): the rows' text
+	// concatenated (cat, row i from off[i]), each row's hash32, and the
+	// index of the first row with text (len(rows) when none has)
+	cat   string
+	off   []int
+	hash  []uint32
+	first int
+	// trimmed: tmux may have trimmed rows before the oldest in the view
+	// (set by locate): text before a row may be cut there
+	trimmed bool
 }
+
+// index builds the view's lookup tables, so that a search through the
+// whole history costs a few operations per row: call it once the rows are
+// final.
+func (v *normalView) index() {
+	v.off = make([]int, len(v.rows)+1)
+	v.hash = make([]uint32, len(v.rows))
+	v.first = len(v.rows)
+	var b strings.Builder
+	for i, s := range v.rows {
+		v.off[i] = b.Len()
+		b.WriteString(s)
+		v.hash[i] = hash32(s)
+		if v.first == len(v.rows) && strings.TrimSpace(s) != "" {
+			v.first = i
+		}
+	}
+	v.off[len(v.rows)] = b.Len()
+	v.cat = b.String()
+}
+
+// indexed reports whether index has been built for the current rows.
+func (v normalView) indexed() bool { return len(v.off) == len(v.rows)+1 }
 
 // Now returns a cursor at the current end of the pane's output: the end of
 // the last row with text (on the alternate screen: the end of the normal
@@ -87,9 +137,12 @@ func Now(ctx context.Context, c *tmux.Client, id string) (Cursor, tmux.PaneInfo,
 
 // Read returns the logical lines after cur and a new cursor. It takes one
 // pane description and one atomic snapshot in the common case; when the
-// cursor's rows have moved (history trimmed, pane resized) it captures the
-// whole history once to find them. Errors: tmux errors, and ErrBadCursor
-// wrapped when the cursor belongs to another pane or process.
+// cursor's rows have moved (history trimmed, pane resized), or may have
+// (history at its limit or smaller than it was, rows before the cursor's
+// redrawn), it captures the whole history once to find them (locate). A
+// place it cannot tell for certain is reported as such (Uncertain, with
+// everything the pane holds), never guessed. Errors: tmux errors, and
+// ErrBadCursor wrapped when the cursor belongs to another pane or process.
 func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOptions) (ReadResult, error) {
 	var via tmux.Snapshotter = c
 	if opt.Via != nil {
@@ -137,17 +190,25 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		}
 		body := v.body
 		res, skip, ok := v.fromCursor(cur, snap, opt)
-		if ok && opt.Stream && v.body == body {
-			// (a read from a row redrawn before the cursor's is not followed)
-			res.Stream = newStream(v, snap, cur, skip, tabModeOf(c))
-		}
-		if !ok {
-			// The cursor's rows are not where they were: search the whole history.
-			v, snap, _, err = capture(ctx, via, id, snap, cur, true, "")
+		// (rows before the cursor's, or its own, redrawn: the evidence
+		// is partial, and a scroll and a clear-history look the same)
+		redrawn := ok && cur.Special == "" && (v.body != body || skip == 0 && cur.PrefixLen > 0)
+		if !ok || redrawn || mustLocate(cur, snap) {
+			// The cursor's rows are not where they were, or may be
+			// elsewhere too: look through the whole history.
+			fv, fsnap, _, err := capture(ctx, via, id, snap, cur, true, "")
 			if err != nil {
 				return ReadResult{}, err
 			}
-			res = v.search(cur, snap, opt)
+			p := fv.locate(cur, fsnap)
+			if !ok || p.kind != placeFound || p.row != v.body || p.skip != skip || !sameRows(snap, fsnap) {
+				ok = false
+				res = fv.readAt(p, cur, fsnap, opt)
+			}
+		}
+		if ok && opt.Stream && v.body == body {
+			// (a read from a row redrawn before the cursor's is not followed)
+			res.Stream = newStream(v, snap, cur, skip, tabModeOf(c))
 		}
 		if opt.Ledger {
 			res.Ledger = *opt.ledger
@@ -165,6 +226,11 @@ func samePlan(plan, snap tmux.PaneInfo, cur Cursor) bool {
 		return plan.AlternateOn == snap.AlternateOn
 	}
 	return plan.HistorySize == snap.HistorySize && plan.AlternateOn == snap.AlternateOn && plan.Height == snap.Height
+}
+
+// sameRows reports whether two snapshots number the pane's rows alike.
+func sameRows(a, b tmux.PaneInfo) bool {
+	return a.HistorySize == b.HistorySize && a.Height == b.Height && a.Width == b.Width && a.AlternateOn == b.AlternateOn
 }
 
 // capture takes the snapshot for reading after cur: physical rows from
@@ -245,6 +311,7 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 	for i := range v.rows {
 		v.rows[i] = trimRow(v.rows[i])
 	}
+	v.index()
 	return v, snap, opts, nil
 }
 
@@ -261,6 +328,20 @@ func (v normalView) row(r int) (string, bool) {
 // without separators (so it reads the same however tmux wraps the rows), at
 // most anchorScan rows back; ok is false when it is shorter than n bytes.
 func (v normalView) anchorText(r, n int) (string, bool) {
+	if v.indexed() {
+		i := r - v.start
+		if n <= 0 {
+			return "", true
+		}
+		if i <= 0 || i > len(v.rows) {
+			return "", false
+		}
+		text := v.cat[v.off[max(0, i-anchorScan)]:v.off[i]]
+		if len(text) < n {
+			return text, false
+		}
+		return text[len(text)-n:], true
+	}
 	text := ""
 	for k := 1; k <= anchorScan && len(text) < n; k++ {
 		s, ok := v.row(r - k)
@@ -289,7 +370,7 @@ func (v normalView) matches(cur Cursor, r int) (anchor, prefix bool) {
 	if cur.AnchorLen == 0 {
 		// Nothing before the point: it must still be the start of history.
 		_, more := v.row(r - 1)
-		anchor = !more || strings.TrimSpace(v.rowsBefore(r)) == ""
+		anchor = !more || !v.textBefore(r)
 	}
 	s, _ := v.row(r)
 	if pad := cur.PrefixLen - len(s); pad > 0 {
@@ -299,10 +380,25 @@ func (v normalView) matches(cur Cursor, r int) (anchor, prefix bool) {
 	return
 }
 
-// rowsBefore is the text of the rows in the view before relative row r.
-func (v normalView) rowsBefore(r int) string {
+// textBefore reports whether a row in the view before relative row r has text.
+func (v normalView) textBefore(r int) bool {
 	i := min(max(r-v.start, 0), len(v.rows))
-	return strings.Join(v.rows[:i], "")
+	if v.indexed() {
+		return v.first < i
+	}
+	return strings.TrimSpace(strings.Join(v.rows[:i], "")) != ""
+}
+
+// rowHash is hash32 of the row with relative number r; ok=false outside the view.
+func (v normalView) rowHash(r int) (uint32, bool) {
+	i := r - v.start
+	if i < 0 || i >= len(v.rows) {
+		return 0, false
+	}
+	if v.indexed() {
+		return v.hash[i], true
+	}
+	return hash32(v.rows[i]), true
 }
 
 // fromCursor reads at the cursor's expected place; ok=false when the anchor
@@ -370,14 +466,14 @@ func (v normalView) diverge(cur Cursor, at int) int {
 	}
 	top := at - len(cur.Rows)
 	if text, ok := v.anchorText(top, cur.TopLen); cur.TopLen == 0 {
-		if _, more := v.row(top - 1); more && strings.TrimSpace(v.rowsBefore(top)) != "" {
+		if _, more := v.row(top - 1); more && v.textBefore(top) {
 			return -1 // nothing was before them: it must still be the start of history
 		}
 	} else if !ok || hash64(text) != cur.TopHash {
 		return -1
 	}
 	for j, h := range cur.Rows {
-		if s, ok := v.row(top + j); !ok || hash32(s) != h {
+		if s, ok := v.rowHash(top + j); !ok || s != h {
 			return j
 		}
 	}
@@ -396,80 +492,345 @@ func (v normalView) rowsAt(r int) (rows []uint32, topLen int, topHash uint64) {
 	return rows, len(text), hash64(text)
 }
 
-// search finds the cursor's rows anywhere in the retained history (after a
-// trim or a reflow): first the rows it fingerprinted (alignRows, also when
-// some were redrawn), then the text before its row; when they are gone, it
-// tells a clear from a trim.
-func (v normalView) search(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) ReadResult {
-	res := ReadResult{Pane: snap, DroppedExact: true}
-	expected := cur.Row - snap.HistorySize
-	if r, skip, ok := v.alignRows(cur, snap); ok {
-		v.joined = v.joinedFrom(r)
-		return v.finish(res, cur, r, skip, opt)
+// trimChunk is how many rows tmux trims at once from a history at its
+// limit (grid_collect_history: history-limit/10, at least 1). Every trim
+// since a cursor was made moved its rows up by this many.
+func trimChunk(limit int) int { return max(1, limit/10) }
+
+// mayTrim reports whether tmux may have trimmed history rows since a
+// cursor was made: history is at its limit, where it stays once reached
+// (tmux keeps no count of the rows it trimmed), or the pane keeps none
+// (history-limit 0: rows scrolled off the top are lost).
+func mayTrim(snap tmux.PaneInfo) bool {
+	return snap.HistoryLimit <= 0 || snap.HistorySize >= snap.HistoryLimit-trimChunk(snap.HistoryLimit)
+}
+
+// mustLocate reports whether a cursor found at its expected place may
+// still be elsewhere, so that Read checks it against the whole history
+// (locate): history may have been trimmed (the place moved up by a
+// multiple of trimChunk the pane does not tell), or it is smaller than
+// when the cursor was made (cleared, or the pane made taller).
+func mustLocate(cur Cursor, snap tmux.PaneInfo) bool {
+	return cur.Special == "" && (mayTrim(snap) || snap.HistorySize < cur.History)
+}
+
+// placeKind says how locate found a cursor's place.
+type placeKind int
+
+const (
+	placeFound     placeKind = iota // at one place, for certain
+	placeUncertain                  // the rows before it are at more than one place, or may be gone and repeated by later output
+	placeTrimmed                    // its row was trimmed from history
+	placeCleared                    // history was cleared
+)
+
+// placement is where reading after a cursor starts (relative row, bytes
+// of it already seen), as locate found it.
+type placement struct {
+	kind      placeKind
+	row, skip int
+	at        int  // where the cursor's row is (row differs after a redraw)
+	kept      int  // rows before it found at their places (Cursor.Rows)
+	full      bool // its fingerprint (the text and rows before it) matched whole
+	// weak: little of what it fingerprinted was compared: the text
+	// before it reaches before the oldest row held (only its prefix and
+	// rows matched), or was shorter than a full anchor when the cursor
+	// was made (the start of the pane's output, which trimming and
+	// clearing make of any row)
+	weak   bool
+	reason string
+	// uncertain: the newest place it can be (where reading after it
+	// would start); the lines after it are new whichever place is the
+	// cursor's
+	newest *placement
+}
+
+// evidence is what the view shows of cur with its row at relative row at:
+// as placeOf, and whether all it fingerprinted before the row matched
+// (full), or how many of its rows did (kept). When the pane's width is
+// not the cursor's (tmux reflowed the rows), only the text before the row
+// counts, with the row's prefix when that text is short.
+func (v normalView) evidence(cur Cursor, at int, width int) (placement, bool) {
+	anchor, prefix := v.matches(cur, at)
+	if !cur.HasRows || cur.Width != width {
+		switch {
+		case anchor && (cur.AnchorLen == anchorBytes || prefix):
+			p := placement{row: at, at: at, full: true, weak: cur.AnchorLen < anchorBytes}
+			if prefix {
+				p.skip = cur.PrefixLen
+			}
+			return p, true
+		case prefix && v.cut(at, cur.AnchorLen):
+			return placement{row: at, at: at, skip: cur.PrefixLen, weak: true}, true
+		}
+		return placement{}, false
 	}
-	best, bestSkip := 0, 0
-	found := false
-	if cur.AnchorLen > 0 || cur.PrefixLen > 0 {
-		for i := range v.rows {
-			r := v.start + i
-			anchor, prefix := v.matches(cur, r)
-			if !anchor || (cur.AnchorLen < anchorBytes && !prefix) {
-				continue
-			}
-			if !found || abs(r-expected) < abs(best-expected) {
-				best, found = r, true
-				bestSkip = 0
-				if prefix {
-					bestSkip = cur.PrefixLen
-				}
-			}
+	if row, skip, ok := v.placeOf(cur, at, width); ok {
+		div := v.diverge(cur, at)
+		full := anchor && div == len(cur.Rows)
+		weak := full && cur.AnchorLen < anchorBytes || !full && cur.TopLen < anchorBytes
+		return placement{row: row, skip: skip, at: at, kept: max(div, 0), full: full, weak: weak}, true
+	}
+	// The rows it fingerprinted, or the text before them, may reach
+	// before the oldest row held (trimmed since): what is held of them
+	// must match, and its row's prefix.
+	top := at - len(cur.Rows)
+	if !prefix || !anchor && !v.cut(at, cur.AnchorLen) {
+		return placement{}, false
+	}
+	if text, ok := v.anchorText(top, cur.TopLen); ok && hash64(text) != cur.TopHash || !ok && !v.cut(top, cur.TopLen) {
+		return placement{}, false
+	}
+	for j, h := range cur.Rows {
+		if got, ok := v.rowHash(top + j); ok && got != h || !ok && top+j >= v.start {
+			return placement{}, false
 		}
 	}
-	if found {
-		v.joined = v.joinedFrom(best)
-		return v.finish(res, cur, best, bestSkip, opt)
+	return placement{row: at, skip: cur.PrefixLen, at: at, kept: len(cur.Rows), full: anchor, weak: !anchor || cur.AnchorLen < anchorBytes}, true
+}
+
+// cut reports whether the text before relative row r is shorter than n
+// bytes because the view starts within the rows it is taken from (tmux
+// trimmed them): what it was cannot be told.
+func (v normalView) cut(r, n int) bool {
+	if !v.trimmed {
+		return false
 	}
+	_, ok := v.anchorText(r, n)
+	return !ok && r-anchorScan < v.start
+}
+
+// alike reports whether the view shows, with the cursor's row at relative
+// row at, evidence as strong as p's: its whole fingerprint when p had it,
+// else the text before its rows and at least as many of them.
+func (v normalView) alike(cur Cursor, at int, width int, p placement) bool {
+	if !cur.HasRows || cur.Width != width {
+		e, ok := v.evidence(cur, at, width)
+		return ok && (e.full || !p.full)
+	}
+	if e, ok := v.evidence(cur, at, width); ok && e.weak {
+		return !p.full
+	}
+	div := v.diverge(cur, at)
+	if p.full {
+		anchor, _ := v.matches(cur, at)
+		return anchor && div == len(cur.Rows)
+	}
+	return div >= p.kept && (div > 0 || cur.TopLen == anchorBytes)
+}
+
+// distinctive reports whether p's evidence is found nowhere else in the
+// view. When it is, the text and rows before the cursor do not recur in
+// the pane's output; when they do (yes, blank lines, a prompt repeated),
+// later output may have printed them again, and a place that shows them
+// can be a repetition as well as the cursor's own rows.
+func (v normalView) distinctive(cur Cursor, snap tmux.PaneInfo, p placement) bool {
+	if !v.varied(cur, snap, p) {
+		return false
+	}
+	for at := v.start; at < v.start+len(v.rows); at++ {
+		if at != p.at && v.alike(cur, at, snap.Width, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// varied reports whether the rows p's evidence covers (the rows of the
+// text before the cursor's row, and the rows it fingerprinted with the
+// text before them) say enough to tell them from a later repetition:
+// their distinct rows hold at least anchorBytes bytes of text, and they do
+// not repeat a shorter sequence of rows. Output that repeats itself (yes,
+// blank lines, a prompt pressed again and again, two lines in turn) may
+// print the same rows again anywhere later: a place that shows them cannot
+// be told from such a repetition, even when it is the only one in the pane
+// (the cursor's own rows trimmed).
+func (v normalView) varied(cur Cursor, snap tmux.PaneInfo, p placement) bool {
+	from := v.rowsOfText(p.at, cur.AnchorLen)
+	if cur.HasRows && cur.Width == snap.Width {
+		top := p.at - len(cur.Rows)
+		from = min(from, v.rowsOfText(top, cur.TopLen))
+	}
+	var rows []uint32
+	seen := map[uint32]bool{}
+	text := 0
+	for r := max(from, v.start); r < p.at; r++ {
+		h, _ := v.rowHash(r)
+		rows = append(rows, h)
+		if !seen[h] {
+			seen[h] = true
+			s, _ := v.row(r)
+			text += len(s)
+		}
+	}
+	if text < anchorBytes {
+		return false
+	}
+	for d := 1; d <= len(rows)/2; d++ {
+		if slices.Equal(rows[d:], rows[:len(rows)-d]) {
+			return false // rows repeating every d rows
+		}
+	}
+	return true
+}
+
+// rowsOfText is the first row of the text before relative row r that
+// anchorText(r, n) takes.
+func (v normalView) rowsOfText(r, n int) int {
+	got := 0
+	k := 0
+	for k < anchorScan && got < n {
+		s, ok := v.row(r - k - 1)
+		if !ok {
+			break
+		}
+		got += len(s)
+		k++
+	}
+	return r - k
+}
+
+// locate finds the cursor's place in a view of the whole history. The
+// cursor's row can only have moved up by whole trims (trimChunk rows each)
+// while the width stayed: those places are tried first, and one of them
+// is certain when it is the only one that shows the cursor's evidence and
+// that evidence is nowhere else in the pane (else a repetition of the
+// lines before the cursor could stand where they were, and the cursor's
+// own rows be gone: uncertain). Elsewhere (after a reflow, or a
+// clear-history that kept the screen) the text before its row is searched;
+// when nothing shows it, its row was trimmed when history is at its limit,
+// else history was cleared.
+func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 	oldest := -snap.HistorySize
-	v.joined = v.joinedFrom(oldest)
-	chunk := max(1, snap.HistoryLimit/10)
-	if snap.HistoryLimit > 0 && snap.HistorySize >= snap.HistoryLimit-chunk && cur.History+snap.Height >= 0 {
-		// History is at its limit: tmux trimmed the cursor's rows and some
-		// after them. tmux keeps no count of trimmed rows, so the exact
-		// number is unknowable; tmux trims in chunks of history-limit/10,
-		// which bounds it from below.
-		lower := max(1, chunk*((cur.Row+chunk)/chunk)-cur.Row)
-		res.LinesDropped = lower
-		res.DroppedExact = false
-		res.Note = fmt.Sprintf("at least %d lines after the cursor were trimmed from history (history-limit %d) before they were read; the exact count is not kept by tmux", lower, snap.HistoryLimit)
-		return v.finish(res, cur, oldest, 0, opt)
+	trims := mayTrim(snap)
+	v.trimmed = trims
+	reflowed := !cur.HasRows || cur.Width != snap.Width
+	// every place that shows the cursor's evidence, oldest first
+	var all []placement
+	scanned := false
+	scan := func() []placement {
+		for at := oldest; at < v.start+len(v.rows) && !scanned; at++ {
+			if p, ok := v.evidence(cur, at, snap.Width); ok {
+				all = append(all, p)
+			}
+		}
+		scanned = true
+		return all
 	}
-	res.Reset = true
-	res.Note = "history was cleared since the cursor was made; output is what the pane holds now"
+	uncertain := func(why string) placement {
+		// Wherever the cursor is (a place that shows its evidence, or
+		// trimmed), the lines after the newest such place follow it.
+		// (After a clear-history, which leaves no count, nothing is
+		// told: the read is taken whole, as after a reset.)
+		p := placement{kind: placeUncertain, row: oldest, reason: why}
+		if all := scan(); len(all) > 0 && trims {
+			n := newest(all)
+			p.newest = &n
+		}
+		return p
+	}
+	repeats := "the lines before it recur in the pane's output"
+	if !reflowed {
+		var hits []placement
+		for at := cur.Row - snap.HistorySize; at >= oldest; at -= trimChunk(snap.HistoryLimit) {
+			if at < snap.Height {
+				if p, ok := v.evidence(cur, at, snap.Width); ok {
+					hits = append(hits, p)
+				}
+			}
+			if !trims {
+				break
+			}
+		}
+		// With no trim possible and history no smaller, the rows can only
+		// have moved by a clear-history: the cursor's place shows it
+		// whole when its row alone was redrawn (as the fast path takes it).
+		positional := !trims && snap.HistorySize >= cur.History
+		switch {
+		case len(hits) == 1 && positional && hits[0].full:
+			return hits[0]
+		case len(hits) == 1 && !hits[0].weak && v.distinctive(cur, snap, hits[0]):
+			return hits[0]
+		case len(hits) > 1:
+			return uncertain("the lines before it are found at more than one place it can have moved to")
+		case len(hits) == 1:
+			return uncertain(repeats)
+		}
+	}
+	hits := scan()
+	switch {
+	case len(hits) == 1 && (reflowed || !trims) && !hits[0].weak && v.distinctive(cur, snap, hits[0]):
+		return hits[0]
+	case len(hits) > 1:
+		return uncertain(repeats)
+	case len(hits) == 1:
+		return uncertain("the lines before it are not where its rows can have moved to")
+	case trims:
+		return placement{kind: placeTrimmed, row: oldest}
+	}
+	return placement{kind: placeCleared, row: oldest}
+}
+
+// newest is the place of ps from which reading starts latest.
+func newest(ps []placement) placement {
+	n := ps[0]
+	for _, p := range ps[1:] {
+		if p.row > n.row || p.row == n.row && p.skip > n.skip {
+			n = p
+		}
+	}
+	return n
+}
+
+// readAt builds the result of reading after cur from where locate placed
+// it, in a view of the whole history.
+func (v normalView) readAt(p placement, cur Cursor, snap tmux.PaneInfo, opt ReadOptions) ReadResult {
+	res := ReadResult{Pane: snap, DroppedExact: true}
+	oldest := -snap.HistorySize
+	switch p.kind {
+	case placeFound:
+		v.joined = v.joinedFrom(p.row)
+		return v.finish(res, cur, p.row, p.skip, opt)
+	case placeUncertain:
+		res.Uncertain, res.DroppedExact = true, false
+		res.Note = fmt.Sprintf("the cursor's place could not be told for certain (%s; %s): output is everything the pane holds, and may begin with lines from before the cursor", p.reason, whyMoved(snap))
+		if p.newest != nil {
+			// the lines after the newest place it can be are new
+			after := v
+			after.joined = v.joinedFrom(p.newest.row)
+			fresh := len(after.finish(ReadResult{Pane: snap}, cur, p.newest.row, p.newest.skip, ReadOptions{}).Lines)
+			v.joined = v.joinedFrom(oldest)
+			all := v.finish(res, cur, oldest, 0, opt)
+			all.Fresh = max(0, len(all.Lines)-fresh)
+			return all
+		}
+	case placeTrimmed:
+		// tmux keeps no count of trimmed rows, so the exact number is
+		// unknowable; it trims history-limit/10 rows at a time, and the
+		// cursor's row is gone: at least the rows up to the next
+		// multiple of that.
+		chunk := trimChunk(snap.HistoryLimit)
+		lower := chunk*((cur.Row+chunk)/chunk) - cur.Row - 1
+		res.LinesDropped, res.DroppedExact = lower, false
+		if lower > 0 {
+			res.Note = fmt.Sprintf("at least %d lines after the cursor were trimmed from history (history-limit %d) before they were read (unless history was cleared); the exact count is not kept by tmux", lower, snap.HistoryLimit)
+		} else {
+			res.Note = fmt.Sprintf("the cursor's line was trimmed from history (history-limit %d): lines after it may have been trimmed before they were read; the exact count is not kept by tmux", snap.HistoryLimit)
+		}
+	case placeCleared:
+		res.Reset = true
+		res.Note = "history was cleared since the cursor was made; output is what the pane holds now"
+	}
+	v.joined = v.joinedFrom(oldest)
 	return v.finish(res, cur, oldest, 0, opt)
 }
 
-// alignRows finds the rows the cursor fingerprinted (Cursor.Rows) where
-// the text before them is found, with the most of them at their places,
-// nearest the expected place; as placeOf, it reads from the first that
-// differs. Not after a change of width (the rows were reflowed).
-func (v normalView) alignRows(cur Cursor, snap tmux.PaneInfo) (row, skip int, ok bool) {
-	if !cur.HasRows || cur.Width != snap.Width {
-		return 0, 0, false
+// whyMoved says why a cursor's rows may not be where they were.
+func whyMoved(snap tmux.PaneInfo) string {
+	if mayTrim(snap) {
+		return fmt.Sprintf("history is at its limit (history-limit %d), where tmux trims it and keeps no count", snap.HistoryLimit)
 	}
-	expected := cur.Row - snap.HistorySize
-	bestKept := -1
-	for i := range v.rows {
-		at := v.start + i + len(cur.Rows)
-		r, k, found := v.placeOf(cur, at, snap.Width)
-		if !found {
-			continue
-		}
-		kept := r - (at - len(cur.Rows))
-		if kept > bestKept || kept == bestKept && abs(at-expected) < abs(row+len(cur.Rows)-kept-expected) {
-			row, skip, bestKept, ok = r, k, kept, true
-		}
-	}
-	return row, skip, ok
+	return "history was cleared, or the pane resized, since the cursor was made"
 }
 
 // joinedFrom re-cuts the logical lines so they start at relative row r. It

@@ -10,6 +10,7 @@ import (
 
 	"github.com/panectl/panectl/internal/tmuxtest"
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/tmux"
 )
 
 // Read with a guessed pane description (one tmux process) returns what a
@@ -85,4 +86,99 @@ func waitText(t *testing.T, s *tmuxtest.Server, id, text string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("%q never appeared in %s", text, id)
+}
+
+// A pane with a short history, where yes prints identical lines around
+// every cursor: each read after a cursor is either exactly the lines after
+// it (Whole), or says it is not and returns everything the pane holds,
+// with the lines it calls certainly new (Fresh on) among the lines after
+// the cursor; a read that says the cursor's line was trimmed returns only
+// lines after it. Also with the cursor taken on a screen partly filled,
+// and with history cleared.
+func TestReadRepeatsAtHistoryLimit(t *testing.T) {
+	s := tmuxtest.New(t)
+	ctx := context.Background()
+	c := s.Client
+	p, err := c.NewPane(ctx, tmux.NewOptions{Width: 40, Height: 6, HistoryLimit: 20, Env: []string{"PS1=$ "},
+		Command: []string{"bash", "--norc", "--noprofile"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitText(t, s, p.ID, "$")
+	k := 0
+	// cmd types a command that prints n lines "x" and a last line of its
+	// own, waits for the prompt after it, and returns the lines after
+	// the cursor taken before typing (its row's prefix "$ " aside).
+	cmd := func(n int, clear bool) (pane.Cursor, []string) {
+		k++
+		cur, _, err := pane.Now(ctx, c, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := fmt.Sprintf("yes x | head -%d; echo end-%d", n, k)
+		s.Tmux("send-keys", "-t", p.ID, "-l", line+"\r")
+		waitText(t, s, p.ID, fmt.Sprintf("\nend-%d\n$", k))
+		if clear {
+			s.Tmux("clear-history", "-t", p.ID)
+		}
+		want := []string{line}
+		for range n {
+			want = append(want, "x")
+		}
+		return cur, append(want, fmt.Sprintf("end-%d", k), "$")
+	}
+	outcomes := map[string]int{}
+	check := func(name string, cur pane.Cursor, want []string) {
+		t.Helper()
+		r, err := pane.Read(ctx, c, p.ID, cur, pane.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := strings.Split(s.Tmux("capture-pane", "-p", "-J", "-S", "-", "-t", p.ID), "\n")
+		for i := range held {
+			held[i] = strings.TrimRight(held[i], " ")
+		}
+		switch {
+		case r.Whole():
+			outcomes["whole"]++
+			if !reflect.DeepEqual(r.Lines, want) {
+				t.Errorf("%s: a whole read returned %q, want %q", name, r.Lines, want)
+			}
+			return
+		case !reflect.DeepEqual(r.Lines, held):
+			t.Errorf("%s: a read that is not whole (%q) returned %q, not all the pane holds %q", name, r.Note, r.Lines, held)
+		case r.Uncertain:
+			outcomes["uncertain"]++
+			fresh := r.Lines[r.Fresh:]
+			if atLimit := r.Pane.HistorySize >= r.Pane.HistoryLimit-max(1, r.Pane.HistoryLimit/10); !atLimit {
+				break // (Fresh is told only at the history limit)
+			}
+			if len(fresh) > len(want) || len(fresh) > 0 && (!reflect.DeepEqual(fresh[1:], want[len(want)-len(fresh)+1:]) ||
+				!strings.HasSuffix(fresh[0], want[len(want)-len(fresh)])) {
+				t.Errorf("%s: an uncertain read says %q are new; the lines after the cursor are %q", name, fresh, want)
+			}
+		case r.Reset:
+			outcomes["reset"]++
+		default:
+			outcomes["trimmed"]++
+			if r.Note == "" || len(r.Lines) >= len(want) || !reflect.DeepEqual(r.Lines, want[len(want)-len(r.Lines):]) {
+				t.Errorf("%s: a read with lines trimmed (%d, %q) returned %q; the lines after the cursor are %q", name, r.LinesDropped, r.Note, r.Lines, want)
+			}
+		}
+	}
+	// the first prompt, on a screen with nothing else
+	cur, want := cmd(3, false)
+	check("partly filled screen", cur, want)
+	for _, n := range []int{2, 10, 25, 3, 40, 1, 7, 19, 30} {
+		cur, want := cmd(n, false)
+		check(fmt.Sprintf("yes %d", n), cur, want)
+	}
+	for _, n := range []int{2, 9, 30} {
+		cur, want := cmd(n, true)
+		check(fmt.Sprintf("yes %d, clear-history", n), cur, want)
+	}
+	t.Logf("outcomes: %v", outcomes)
+	if outcomes["whole"] == 0 || outcomes["trimmed"]+outcomes["uncertain"] == 0 {
+		t.Errorf("outcomes %v: want whole reads and reads that are not", outcomes)
+	}
 }

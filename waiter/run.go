@@ -386,7 +386,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		res.Cursor, info = rd.Cursor, rd.Pane
 		sc := r.Scan(rd.Lines)
 		began = sc.Began
-		if sc.Ended && !sc.Began && opt.Shell == pane.ShellFish && rd.LinesDropped == 0 && !rd.Reset {
+		if sc.Ended && !sc.Began && opt.Shell == pane.ShellFish && rd.Whole() {
 			// fish's eval (source) printed no begin marker, and nothing
 			// was lost: it could not parse the command and ran none of it
 			return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: strings.Join(r.Unparsed(rd.Lines), " ")}
@@ -401,9 +401,11 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 				sc.Lines = withoutCtrlC(sc.Lines)
 			}
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			if !sc.Began && rd.LinesDropped == 0 && !rd.Reset {
-				// the history is whole, yet the begin marker never
-				// printed: the shell did not run the typed line as typed
+			if !sc.Began && rd.Whole() {
+				// the history is whole (nothing trimmed or cleared since
+				// the start cursor, whose place is certain), yet the begin
+				// marker never printed: the shell did not run the typed
+				// line as typed
 				// (text on the input line joined it, after a prompt
 				// preflight could not tell from text)
 				w.learnPrompt(ctx, c, src, id, r.Nonce)

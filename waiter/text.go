@@ -525,11 +525,19 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 // decideText looks for a match in the lines of a read (a capture's, or a
 // stream's): the first line that matches a stop pattern or a pattern and is
 // not the echo of typed input (the read's ledger, by text and by place)
-// ends the wait.
+// ends the wait. When the read could not place the cursor for certain
+// (r.Uncertain: everything the pane holds), only the lines certainly after
+// it (r.Fresh on) are matched: the others may be old.
 func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
+	if r.Uncertain && r.Fresh > 0 {
+		res.Note = joinNotes(res.Note, fmt.Sprintf("the first %d line(s) may be from before the cursor and were not matched", r.Fresh))
+	}
 	for i, line := range r.Lines {
+		if i < r.Fresh {
+			continue
+		}
 		if r.IsEcho(i) {
 			if opt.Stop.Len()+opt.Match.Len() > 0 {
 				if _, ok := opt.Match.Match(line); ok {
