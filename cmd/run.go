@@ -50,7 +50,10 @@ pane to await input by its recognizer, as send-text --when-ready does.
 One action at a time: run holds the pane's action lock (a pane option any
 panectl process sees; a crashed holder's lock expires within 5 s), so
 concurrent runs and send-text --submit on one pane are served in turn, each
-within its own --timeout (exit 124 when the lock never came).
+within its own --timeout (exit 124 when the lock never came). A send-text
+--submit waiting behind a run whose command ended meanwhile types nothing
+(exit 3); to answer a command run is running (its read), use send-text
+without --submit and send-keys Enter, which take no lock.
 
 A command too long to type (over 1 KiB on a line, or 8 KiB in all: a
 terminal in canonical mode, as under dash, cuts lines at 4095 bytes, and a
