@@ -449,14 +449,21 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 				probes = nil
 				typedAt = time.Now()
 			} else if len(probes) == 0 || time.Since(typedAt) >= grace*time.Duration(len(probes)+1) {
-				typed, printed := pane.Probe()
-				if err := clearLine(ctx, c, id); err != nil {
-					return res, err
+				// only into the shell at its prompt: a shell that took
+				// the command line and runs it (its begin marker not
+				// shown yet) would give the probe to the command's input
+				if ok, err := mayProbe(ctx, c, src, id, w.seen); err != nil {
+					return ended(ctx, c, id, res, err)
+				} else if ok {
+					typed, printed := pane.Probe()
+					if err := clearLine(ctx, c, id); err != nil {
+						return res, err
+					}
+					if err := typeLine(typed); err != nil {
+						return res, err
+					}
+					probes = append(probes, printed)
 				}
-				if err := typeLine(typed); err != nil {
-					return res, err
-				}
-				probes = append(probes, printed)
 			}
 		}
 		if !time.Now().Before(opt.Deadline) {
@@ -466,12 +473,12 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 			res.Note = joinNotes(res.Note, note)
 			return res, err
 		}
-		wait := min(interval, time.Until(opt.Deadline), promptQuiet)
+		pause := min(interval, time.Until(opt.Deadline), promptQuiet)
 		interval = min(interval*3/2+1, maxInterval)
 		select {
 		case <-ctx.Done():
 			return ended(ctx, c, id, res, ctx.Err())
-		case <-time.After(wait):
+		case <-time.After(pause):
 		case <-src.Changed():
 			lastChange = time.Now()
 		}
@@ -1017,7 +1024,39 @@ func shellAway(scr pane.Screen, seen pane.Prompt) string {
 	if why := pane.AwayFromPrompt(sh, fg.Args, mode, pane.InputLineOf(scr), seen); why != "" {
 		return "the shell is not back at its prompt (" + why + ")"
 	}
+	if n, err := pane.UnreadInput(scr.Info.TTY); err == nil && n > 0 {
+		// typed and not read yet: the shell has not taken the line
+		// typed before; a probe would queue behind it, for whatever
+		// that line runs to read
+		return fmt.Sprintf("the shell has not read what was typed before (%d bytes wait in the terminal)", n)
+	}
 	return ""
+}
+
+// probeSettle is how long the shell must look ready for a probe
+// (shellAway says nothing) on two looks before one is typed: a line editor
+// that took a command line is still in raw mode for a moment before the
+// command runs.
+const probeSettle = 50 * time.Millisecond
+
+// mayProbe reports whether a probe line may be typed now: the shell is at
+// its prompt with nothing typed waiting for it (shellAway), on two looks
+// probeSettle apart. Its only error is a server that does not answer (or
+// ctx's); any other failure to look is "no".
+func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen pane.Prompt) (bool, error) {
+	for look := 0; look < 2; look++ {
+		if look > 0 && !sleepCtx(ctx, probeSettle) {
+			return false, ctx.Err()
+		}
+		scr, err := captureScreen(ctx, c, src, id)
+		if errors.Is(err, tmux.ErrNotResponding) || ctx.Err() != nil {
+			return false, cmp.Or(err, ctx.Err())
+		}
+		if err != nil || scr.Info.Dead || shellAway(scr, seen) != "" {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // waitProbe waits until the probe's marker is printed after cur; its only
