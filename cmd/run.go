@@ -64,7 +64,10 @@ pane's shell.
 The end however it comes: an interrupt from anyone (C-c pressed in the pane,
 SIGINT to the command) brings the shell back to its prompt without the end
 marker: outcome interrupted, exit_code the status the shell then reports, exit
-130. A command the shell cannot parse (fish's eval says so before running any
+130. A command waiting in the shell's read (fish's "read> ", bash's read -p)
+is not the shell back at its prompt: it runs until --timeout (124, then C-c).
+Lines panectl types for itself (probes) go only to the shell at its prompt
+with nothing typed still unread, never to a command's input. A command the shell cannot parse (fish's eval says so before running any
 of it; elsewhere a syntax error the parser let through) fails at once with the
 shell's message, exit 2; fish has no heredocs and says so before anything is
 typed.
