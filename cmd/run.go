@@ -50,7 +50,10 @@ pane to await input by its recognizer, as send-text --when-ready does.
 One action at a time: run holds the pane's action lock (a pane option any
 panectl process sees; a crashed holder's lock expires within 5 s), so
 concurrent runs and send-text --submit on one pane are served in turn, each
-within its own --timeout (exit 124 when the lock never came).
+within its own --timeout (exit 124 when the lock never came). A send-text
+--submit waiting behind a run whose command ended meanwhile types nothing
+(exit 3); to answer a command run is running (its read), use send-text
+without --submit and send-keys Enter, which take no lock.
 
 A command too long to type (over 1 KiB on a line, or 8 KiB in all: a
 terminal in canonical mode, as under dash, cuts lines at 4095 bytes, and a
@@ -61,7 +64,10 @@ pane's shell.
 The end however it comes: an interrupt from anyone (C-c pressed in the pane,
 SIGINT to the command) brings the shell back to its prompt without the end
 marker: outcome interrupted, exit_code the status the shell then reports, exit
-130. A command the shell cannot parse (fish's eval says so before running any
+130. A command waiting in the shell's read (fish's "read> ", bash's read -p)
+is not the shell back at its prompt: it runs until --timeout (124, then C-c).
+Lines panectl types for itself (probes) go only to the shell at its prompt
+with nothing typed still unread, never to a command's input. A command the shell cannot parse (fish's eval says so before running any
 of it; elsewhere a syntax error the parser let through) fails at once with the
 shell's message, exit 2; fish has no heredocs and says so before anything is
 typed.

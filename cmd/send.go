@@ -41,7 +41,14 @@ a program's input line no longer holds the text, or it turned busy. When the
 text still sits there, Enter is pressed once more. The output says
 submitted true or false (with --json; false is also said on stderr). It
 holds the pane's action lock, so concurrent runs and submissions are served
-in turn (each waits within its --timeout).
+in turn (each waits within its --timeout). One that had to wait for another
+action's lock types only if the pane is still as it was when the call began
+(the same foreground program, terminal mode, and a shell still at its prompt
+or still not): a run whose command was reading a line and ended meanwhile
+(its timeout pressed C-c) leaves the shell at its prompt, where the answer
+would run as a command, so nothing is typed and it exits 3. To answer a
+command that run is running, send-text without --submit and then
+send-keys PANE Enter: neither takes the lock.
 
 --when-ready types only once the pane awaits input by its recognizer (as
 wait-for-turn, quiet for 300 ms): awaiting_approval or unknown types nothing
@@ -64,6 +71,7 @@ while --when-ready waits or --submit verifies (the message names the old
 and the new process). Into a terminal in canonical mode (no line editor: dash, cat, read)
 a line longer than 4095 bytes is refused with exit 2: the kernel would cut it.`,
 		Example: `  panectl send-text %1 'make test' --submit
+  panectl send-text %1 'yes' && panectl send-keys %1 Enter   # answer the read of a command run is running
   printf 'line1\nline2\n' | panectl send-text %1 --stdin
   panectl send-text %1 -- '--text starting with dashes'`,
 		Args: cobra.RangeArgs(1, 2),

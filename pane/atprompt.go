@@ -89,3 +89,22 @@ func Starting(sh Shell, args []string, mode TTYMode, warm bool) bool {
 	editor := sh == ShellFish || editorOn(sh, args)
 	return !warm && editor && mode.Known && mode.Canonical
 }
+
+// AwayFromPrompt tells whether a shell that is its terminal's foreground
+// program is not reading a command line right now, for a line panectl
+// types for itself (a probe): typed there, it would be a program's or a
+// builtin's input. It is NotAtPrompt of a warm shell (a run is under way,
+// or was: the shell was at its prompt), and a canonical terminal under
+// fish, whose line editor holds the terminal in raw mode at its prompt and
+// in its read builtin alike (canonical: a command runs, or fish is between
+// a command and its prompt). It returns what shows it, "" when nothing
+// does. A terminal whose mode cannot be read tells nothing.
+func AwayFromPrompt(sh Shell, args []string, mode TTYMode, line InputLine, prompt Prompt) string {
+	if why := NotAtPrompt(sh, args, mode, line, prompt, true); why != "" {
+		return why
+	}
+	if sh == ShellFish && mode.Known && mode.Canonical {
+		return "the terminal is in canonical mode, while fish reads its prompt with its line editor in raw mode: a command runs in the foreground"
+	}
+	return ""
+}

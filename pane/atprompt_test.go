@@ -59,3 +59,35 @@ func TestContinuationEmptyPrompt(t *testing.T) {
 		t.Error("Bare of an empty row: only with the empty prompt seen")
 	}
 }
+
+// A probe goes to a shell reading its command line only: fish's read
+// prompt, a question, a canonical terminal under a line editor (fish's
+// included) are not that.
+func TestAwayFromPrompt(t *testing.T) {
+	raw := TTYMode{Known: true}
+	canon := TTYMode{Known: true, Canonical: true}
+	seen := Prompt{Text: "$ ", Seen: true}
+	for _, tc := range []struct {
+		name string
+		sh   Shell
+		args []string
+		mode TTYMode
+		line InputLine
+		want string // a word of the reason, "" for none
+	}{
+		{"fish prompt", ShellFish, []string{"fish"}, raw, InputLine{Left: "me@host ~> "}, ""},
+		{"fish read", ShellFish, []string{"fish"}, raw, InputLine{Left: "read> "}, "read prompt"},
+		{"fish running a command", ShellFish, []string{"fish"}, canon, InputLine{Left: "compiling "}, "canonical"},
+		{"bash prompt", ShellBash, []string{"bash"}, raw, InputLine{Left: "$ "}, ""},
+		{"bash read x (warm)", ShellBash, []string{"bash"}, canon, InputLine{}, "canonical"},
+		{"zsh read -q question", ShellZsh, []string{"zsh"}, raw, InputLine{Left: "Continue? [y/N] "}, "question"},
+		{"dash prompt", ShellPOSIX, []string{"dash"}, canon, InputLine{Left: "$ "}, ""},
+		{"dash read x", ShellPOSIX, []string{"dash"}, canon, InputLine{}, "empty row"},
+		{"mode unknown", ShellFish, []string{"fish"}, TTYMode{}, InputLine{Left: "> "}, ""},
+	} {
+		got := AwayFromPrompt(tc.sh, tc.args, tc.mode, tc.line, seen)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: AwayFromPrompt = %q, want a reason with %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -58,12 +58,25 @@ type Lock struct {
 	stop   chan struct{}
 	done   chan struct{}
 	Waited time.Duration // how long the lock was waited for
+	// Behind names the action that held the lock when it was first asked
+	// for (as LockTimeoutError.Holder: "run (pid 1234)"); "" when the lock
+	// was free at once.
+	Behind string
 }
 
 // AcquireLock takes the pane's action lock for action ("run", "send-text"),
 // waiting while another action holds it, until deadline: then a
 // *LockTimeoutError. The lease is renewed in the background until Release.
 func AcquireLock(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time) (*Lock, error) {
+	return AcquireLockBehind(ctx, c, id, action, deadline, nil)
+}
+
+// AcquireLockBehind is AcquireLock, calling busy once, before waiting, when
+// the lock is held by another action (holder names it, as Lock.Behind): the
+// caller may note the pane's state then, to check once the lock is its own
+// whether what it was going to do still fits the pane. An error from busy
+// ends the wait with that error.
+func AcquireLockBehind(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time, busy func(holder string) error) (*Lock, error) {
 	start := time.Now()
 	l := &Lock{c: c, id: id, action: action, stop: make(chan struct{}), done: make(chan struct{})}
 	seen := ""
@@ -86,6 +99,14 @@ func AcquireLock(ctx context.Context, c *tmux.Client, id, action string, deadlin
 			l.Waited = time.Since(start)
 			go l.renew()
 			return l, nil
+		}
+		if l.Behind == "" {
+			l.Behind = lockHolder(cur)
+			if busy != nil {
+				if err := busy(l.Behind); err != nil {
+					return nil, err
+				}
+			}
 		}
 		seen = cur
 		if !time.Now().Before(deadline) {

@@ -29,6 +29,19 @@ func ReadTTYMode(path string) (TTYMode, error) {
 	return readTTYMode(path)
 }
 
+// UnreadInput reads how many bytes typed into the terminal at path (a
+// pane's pane_tty) its program has not read yet (TIOCINQ; in canonical mode
+// only whole lines count). A line editor at its prompt reads every key as
+// it comes: bytes waiting there mean the program has not taken what was
+// typed (a shell still busy, or about to run a command that will read
+// them). Errors: as ReadTTYMode's, or not supported on this system.
+func UnreadInput(path string) (int, error) {
+	if path == "" {
+		return 0, fmt.Errorf("the pane has no terminal path (pane_tty)")
+	}
+	return unreadInput(path)
+}
+
 // String is how the mode is named in messages.
 func (m TTYMode) String() string {
 	switch {

@@ -28,3 +28,19 @@ func termiosOf(path string, req uint) (TTYMode, error) {
 		CRToNL:    t.Iflag&unix.ICRNL != 0,
 	}, nil
 }
+
+// unreadOf opens the terminal as termiosOf does and asks how many bytes of
+// input wait there for its program to read (req: TIOCINQ on Linux,
+// FIONREAD on the BSDs).
+func unreadOf(path string, req uint) (int, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, fmt.Errorf("reading the input queue of %s: %w", path, err)
+	}
+	defer unix.Close(fd)
+	n, err := unix.IoctlGetInt(fd, req)
+	if err != nil {
+		return 0, fmt.Errorf("reading the input queue of %s: %w", path, err)
+	}
+	return n, nil
+}

@@ -270,13 +270,13 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 	}
 	defer src.Close()
 	mode, _ := pane.ReadTTYMode(opt.Info.TTY)
-	sr, scr, err := preflight(ctx, c, src, opt, mode)
+	sr, scr, seen, err := preflight(ctx, c, src, opt, mode)
 	if err != nil {
 		return RunResult{}, err
 	}
 	start, info, ledger := sr.Cursor, sr.Pane, sr.Ledger
 	w := runWatch{
-		prompt: pane.InputLineOf(scr).Left, editor: mode.Known && !mode.Canonical,
+		prompt: pane.InputLineOf(scr).Left, seen: seen, editor: mode.Known && !mode.Canonical,
 		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(pane.CurrentCommand(info)),
 	}
 	r := pane.NewRun(opt.Shell, opt.Command)
@@ -467,29 +467,36 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 				probes = nil
 				typedAt = time.Now()
 			} else if len(probes) == 0 || time.Since(typedAt) >= grace*time.Duration(len(probes)+1) {
-				typed, printed := pane.Probe()
-				if err := clearLine(ctx, c, id); err != nil {
-					return res, err
+				// only into the shell at its prompt: a shell that took
+				// the command line and runs it (its begin marker not
+				// shown yet) would give the probe to the command's input
+				if ok, err := mayProbe(ctx, c, src, id, w.seen); err != nil {
+					return ended(ctx, c, id, res, err)
+				} else if ok {
+					typed, printed := pane.Probe()
+					if err := clearLine(ctx, c, id); err != nil {
+						return res, err
+					}
+					if err := typeLine(typed); err != nil {
+						return res, err
+					}
+					probes = append(probes, printed)
 				}
-				if err := typeLine(typed); err != nil {
-					return res, err
-				}
-				probes = append(probes, printed)
 			}
 		}
 		if !time.Now().Before(opt.Deadline) {
 			res.Outcome = OutcomeTimeout
 			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			note, err := recoverPrompt(ctx, c, id)
+			note, err := recoverPrompt(ctx, c, id, w.seen)
 			res.Note = joinNotes(res.Note, note)
 			return res, err
 		}
-		wait := min(interval, time.Until(opt.Deadline), promptQuiet)
+		pause := min(interval, time.Until(opt.Deadline), promptQuiet)
 		interval = min(interval*3/2+1, maxInterval)
 		select {
 		case <-ctx.Done():
 			return ended(ctx, c, id, res, ctx.Err())
-		case <-time.After(wait):
+		case <-time.After(pause):
 		case <-src.Changed():
 			lastChange = time.Now()
 		}
@@ -498,22 +505,23 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 
 // preflight reads the start cursor and the ledger, and checks the shell's
 // input line: text on it refuses the run, or is killed with ClearLine. It
-// returns the read and the screen the input line was judged on.
-func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode pane.TTYMode) (pane.ReadResult, pane.Screen, error) {
+// returns the read, the screen the input line was judged on, and the prompt
+// a run saw last (@panectl_prompt).
+func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode pane.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt pane.Prompt, err error) {
 	id := opt.Info.ID
-	sr, err := read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
+	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
 	if err != nil {
-		return sr, pane.Screen{}, err
+		return sr, pane.Screen{}, prompt, err
 	}
-	scr, err := captureScreen(ctx, c, src, id)
+	scr, err = captureScreen(ctx, c, src, id)
 	if err != nil {
-		return sr, scr, err
+		return sr, scr, prompt, err
 	}
-	prompt, _ := pane.LoadPrompt(ctx, via(c, src), id)
+	prompt, _ = pane.LoadPrompt(ctx, via(c, src), id)
 	// warm: seen at its prompt, or typed into lately (not a shell starting)
 	warm := prompt.Seen || sr.Ledger.Len() > 0
 	if scr, err = notAtPrompt(ctx, c, src, opt, scr, prompt, warm); err != nil {
-		return sr, scr, err
+		return sr, scr, prompt, err
 	}
 	pending, _ := sr.Ledger.Pending()
 	line := pane.InputLineOf(scr)
@@ -527,31 +535,31 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	editorShell := opt.Shell.HasLineEditor()
 	unfinished := text == "" && line.Continuation(prompt, editorShell, mode)
 	if text == "" && !unfinished {
-		return sr, scr, nil
+		return sr, scr, prompt, nil
 	}
 	if !opt.ClearLine {
 		if unfinished {
-			return sr, scr, &RefusedError{id, unfinishedReason(line) + "; the command would be joined to it. Finish or cancel it (C-c), or pass --clear-line (clear_line) to cancel it first"}
+			return sr, scr, prompt, &RefusedError{id, unfinishedReason(line) + "; the command would be joined to it. Finish or cancel it (C-c), or pass --clear-line (clear_line) to cancel it first"}
 		}
-		return sr, scr, &RefusedError{id, fmt.Sprintf("text is already on the shell's input line: %q; the command would be typed after it and run with it. Submit or erase it, or pass --clear-line (clear_line) to kill the line first", abbreviate(text, 200))}
+		return sr, scr, prompt, &RefusedError{id, fmt.Sprintf("text is already on the shell's input line: %q; the command would be typed after it and run with it. Submit or erase it, or pass --clear-line (clear_line) to kill the line first", abbreviate(text, 200))}
 	}
 	keys := killKeys(opt.Shell, mode)
 	if unfinished {
 		keys = []string{"C-c"} // the unfinished command is abandoned, all its lines
 	}
 	if err := c.SendKeys(ctx, id, keys...); err != nil {
-		return sr, scr, err
+		return sr, scr, prompt, err
 	}
 	if err := pane.ClearPending(ctx, c, id); err != nil {
-		return sr, scr, err
+		return sr, scr, prompt, err
 	}
 	by := time.Now().Add(time.Second)
 	for {
 		if !sleepCtx(ctx, lookEvery) {
-			return sr, scr, ctx.Err()
+			return sr, scr, prompt, ctx.Err()
 		}
 		if scr, err = captureScreen(ctx, c, src, id); err != nil {
-			return sr, scr, err
+			return sr, scr, prompt, err
 		}
 		line := pane.InputLineOf(scr)
 		left := line.Pending("", prompt.Text)
@@ -560,16 +568,16 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		}
 		if time.Now().After(by) {
 			if left == "" && line.Continuation(prompt, editorShell, mode) {
-				return sr, scr, &RefusedError{id, fmt.Sprintf("%s after %s was pressed to cancel it; cancel it yourself", unfinishedReason(line), strings.Join(keys, " "))}
+				return sr, scr, prompt, &RefusedError{id, fmt.Sprintf("%s after %s was pressed to cancel it; cancel it yourself", unfinishedReason(line), strings.Join(keys, " "))}
 			}
 			if left == "" {
 				left = strings.TrimSpace(line.Left + " " + line.Right)
 			}
-			return sr, scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(keys, " "))}
+			return sr, scr, prompt, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(keys, " "))}
 		}
 	}
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
-	return sr, scr, err
+	return sr, scr, prompt, err
 }
 
 // StartingError: the shell had not reached its prompt by the deadline (its
@@ -655,10 +663,11 @@ func killKeys(sh pane.Shell, mode pane.TTYMode) []string {
 
 // runWatch tells how a run ended when its end marker never came.
 type runWatch struct {
-	prompt    string // the input line up to the cursor before typing: the prompt
-	editor    bool   // the shell edits its line itself (the terminal was not canonical)
-	startRow  int    // the cursor's absolute row when typing began
-	shellName string // as the shell names itself in its messages ("bash", "fish")
+	prompt    string      // the input line up to the cursor before typing: the prompt
+	seen      pane.Prompt // the prompt a run saw last (@panectl_prompt), as preflight read it
+	editor    bool        // the shell edits its line itself (the terminal was not canonical)
+	startRow  int         // the cursor's absolute row when typing began
+	shellName string      // as the shell names itself in its messages ("bash", "fish")
 }
 
 // shellName is pane_current_command without a login dash or a path.
@@ -681,7 +690,9 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 	if err != nil || scr.Info.Dead {
 		return false, nil
 	}
-	if _, ok := pane.ShellOf(pane.ForegroundOf(scr.Info).Command()); !ok {
+	fg := pane.ForegroundOf(scr.Info)
+	sh, ok := pane.ShellOf(fg.Command())
+	if !ok {
 		return false, nil
 	}
 	if scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
@@ -691,14 +702,19 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 	if strings.Contains(line.Left+line.Right, nonce) {
 		return false, nil
 	}
+	mode, modeErr := pane.ReadTTYMode(scr.Info.TTY)
+	if pane.AwayFromPrompt(sh, fg.Args, mode, line, w.seen) != "" {
+		// the command's own read (fish's "read> ", a question, a
+		// canonical terminal under a line editor): the shell runs it
+		return false, nil
+	}
 	if line.Left == w.prompt && line.Right == "" {
 		return true, nil
 	}
 	if !w.editor {
 		return false, nil
 	}
-	mode, err := pane.ReadTTYMode(scr.Info.TTY)
-	return err == nil && !mode.Canonical && line.Prompted(), nil
+	return modeErr == nil && !mode.Canonical && line.Prompted(), nil
 }
 
 // rejection returns the shell's first message in the lines read since
@@ -946,10 +962,14 @@ func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) Ru
 
 // recoverPrompt presses C-c after a timeout and waits (up to 3 s, and
 // within ctx) for the shell to read input again: its foreground is the
-// shell and a probe prints. It returns a note on what happened, and an
-// error only when the server stopped answering (*tmux.NotRespondingError:
-// the pane's state is unknown).
-func recoverPrompt(ctx context.Context, c *tmux.Client, id string) (string, error) {
+// shell, back at its prompt (shellAway: not in a read, its line editor
+// holding the terminal), and a probe prints. No probe is typed into
+// anything but the shell's prompt: it would be a program's input (the next
+// command's, when it waits in the terminal's queue). seen is the prompt a
+// run saw last. It returns a note on what happened, and an error only when
+// the server stopped answering (*tmux.NotRespondingError: the pane's state
+// is unknown).
+func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen pane.Prompt) (string, error) {
 	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
 		if errors.Is(err, tmux.ErrNotResponding) {
 			return "", err
@@ -958,19 +978,25 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string) (string, erro
 	}
 	by := time.Now().Add(3 * time.Second)
 	for {
-		info, err := c.Pane(ctx, id)
+		scr, err := pane.CaptureScreen(ctx, c, id, false)
 		if errors.Is(err, tmux.ErrNotResponding) {
 			return "", err
 		}
-		if err != nil || info.Dead {
+		if err != nil || scr.Info.Dead {
 			return "C-c was sent; the pane is gone or dead", nil
 		}
-		fg := pane.CurrentCommand(info)
-		if _, ok := pane.ShellOf(fg); ok {
+		fg := pane.CurrentCommand(scr.Info)
+		why := ""
+		if _, ok := pane.ShellOf(fg); !ok {
+			why = fmt.Sprintf("%q is still in the foreground", fg)
+		} else {
+			why = shellAway(scr, seen)
+		}
+		if why == "" {
 			break
 		}
 		if time.Now().After(by) {
-			return fmt.Sprintf("C-c was sent, but %q is still in the foreground", fg), nil
+			return "C-c was sent, but " + why + "; no probe was typed", nil
 		}
 		if !sleepCtx(ctx, 20*time.Millisecond) {
 			return "C-c was sent", nil
@@ -1002,6 +1028,55 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string) (string, erro
 		return "C-c was sent; the shell did not answer a probe within 3 s", nil
 	}
 	return "C-c was sent; the shell is back at its prompt", nil
+}
+
+// shellAway says why the pane's shell (its foreground program) is not
+// reading a command line at its prompt now (pane.AwayFromPrompt), "" when
+// nothing shows it is not: a line panectl types for itself goes to the
+// shell only then.
+func shellAway(scr pane.Screen, seen pane.Prompt) string {
+	fg := pane.ForegroundOf(scr.Info)
+	sh, ok := pane.ShellOf(fg.Command())
+	if !ok {
+		return fmt.Sprintf("%q is in the foreground", fg.Command())
+	}
+	mode, _ := pane.ReadTTYMode(scr.Info.TTY)
+	if why := pane.AwayFromPrompt(sh, fg.Args, mode, pane.InputLineOf(scr), seen); why != "" {
+		return "the shell is not back at its prompt (" + why + ")"
+	}
+	if n, err := pane.UnreadInput(scr.Info.TTY); err == nil && n > 0 {
+		// typed and not read yet: the shell has not taken the line
+		// typed before; a probe would queue behind it, for whatever
+		// that line runs to read
+		return fmt.Sprintf("the shell has not read what was typed before (%d bytes wait in the terminal)", n)
+	}
+	return ""
+}
+
+// probeSettle is how long the shell must look ready for a probe
+// (shellAway says nothing) on two looks before one is typed: a line editor
+// that took a command line is still in raw mode for a moment before the
+// command runs.
+const probeSettle = 50 * time.Millisecond
+
+// mayProbe reports whether a probe line may be typed now: the shell is at
+// its prompt with nothing typed waiting for it (shellAway), on two looks
+// probeSettle apart. Its only error is a server that does not answer (or
+// ctx's); any other failure to look is "no".
+func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen pane.Prompt) (bool, error) {
+	for look := 0; look < 2; look++ {
+		if look > 0 && !sleepCtx(ctx, probeSettle) {
+			return false, ctx.Err()
+		}
+		scr, err := captureScreen(ctx, c, src, id)
+		if errors.Is(err, tmux.ErrNotResponding) || ctx.Err() != nil {
+			return false, cmp.Or(err, ctx.Err())
+		}
+		if err != nil || scr.Info.Dead || shellAway(scr, seen) != "" {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // waitProbe waits until the probe's marker is printed after cur; its only

@@ -136,7 +136,9 @@ func checkPaste(text string) error {
 // canonical-mode terminal takes is refused (*LineTooLongError), and so is
 // multi-line text holding a bracketed-paste marker (ErrInvalid). With
 // Submit, the action lock of the pane is held throughout (pane.AcquireLock,
-// until Deadline), and Enter is pressed as a keystroke of its own once the
+// until Deadline; when another action held it, the pane must be in the
+// state it was in before the wait, else *ChangedWhileWaitingError and
+// nothing is typed), and Enter is pressed as a keystroke of its own once the
 // program has taken the text (its echo shows on the input line, or the
 // screen was quiet, and never within burstSettle of the text); then the
 // submission is verified (the cursor left a shell's input line; a program's
@@ -156,7 +158,8 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		return res, err
 	}
 	if opt.Submit {
-		lock, err := pane.AcquireLock(ctx, c, id, opt.Action, opt.Deadline)
+		// (behind another action: refused when the pane changed meanwhile)
+		lock, err := acquireUnchanged(ctx, c, id, opt.Action, opt.Deadline)
 		if err != nil {
 			return res, err
 		}
