@@ -94,14 +94,14 @@ func JudgeShell(sh Shell, args []string, name string, mode TTYMode, p ProcState)
 }
 
 // ShellTurnOf reads the verdict on the pane's foreground program when it
-// is an interactive shell running no job of its own (fg.Job empty, no
-// script): the terminal's mode (ReadTTYMode on fg.TTY) and the state of the
-// foreground process group's leader (fg.PID) in /proc. The zero ShellTurn
-// when the foreground is not such a shell or nothing could be read (no
-// /proc: not Linux).
+// is an interactive shell (not one interpreting a script), or a subshell
+// of one in the foreground (`( while :; do :; done )`): the terminal's mode
+// (ReadTTYMode on fg.TTY) and the state of the foreground process group's
+// leader (fg.PID) in /proc. The zero ShellTurn when the foreground is not
+// such a shell or nothing could be read (no /proc: not Linux).
 func ShellTurnOf(fg Foreground) ShellTurn {
 	sh, ok := ShellOf(fg.Name)
-	if !ok || fg.Job != "" || fg.Command() != fg.Name || fg.PID <= 0 {
+	if !ok || fg.Command() != fg.Name || fg.PID <= 0 {
 		return ShellTurn{}
 	}
 	mode := TTYMode{}
