@@ -149,7 +149,14 @@ panectl process: the point is kept in the pane option @panectl_status), with
 the foreground command, whether the pane's process exited and its exit
 status. Nothing happened: changed false and no output. The first status of a
 pane returns the visible screen. --verbose returns the visible screen every
-time; --scrollback-lines N prepends N lines of history before the output.`,
+time; --scrollback-lines N prepends N lines of history before the output.
+
+A background task (tN, or its pane) is read from its journal, never from
+what tmux kept of its pane (no "Pane is dead" banner): the first status
+returns the journal from its start, later ones what it gained since,
+--verbose the whole journal (its newest 200 lines). Once the task has ended,
+exit_status is its command's own (absent when a signal ended it; the note
+names the signal) and running_command is the task's command.`,
 		Example: `  panectl status %1
   panectl --json status %1 --verbose --scrollback-lines 20`,
 		Args: cobra.ExactArgs(1),
@@ -203,15 +210,30 @@ func runStatus(ctx context.Context, f *Factory, in schema.StatusInput) (schema.S
 		Dead: r.Pane.Dead, Cursor: r.Cursor.Encode(), LinesDropped: r.LinesDropped, Truncated: r.Truncated,
 		Note: r.Note,
 	}
-	if r.First {
+	switch {
+	case r.First && r.Task != nil:
+		out.Note = joinNote(out.Note, "first status of this task: output is its journal from the start")
+	case r.First:
 		out.Note = joinNote(out.Note, "first status of this pane: output is the visible screen")
 	}
 	if r.Reset {
 		out.Note = joinNote(out.Note, "history was cleared since the previous status")
 	}
-	if r.Pane.Dead && !r.Pane.DeadKnown {
+	switch t := r.Task; {
+	case t != nil && t.Status != pane.TaskRunning:
+		// the task's own ending, as its supervisor recorded it: no exit
+		// status when a signal ended it
+		out.ExitStatus = t.Exit
+		note := fmt.Sprintf("the task ended: %s", t.Status)
+		if t.Signal != 0 {
+			note += fmt.Sprintf(", its command was killed by signal %d (%s)", t.Signal, pane.SignalName(t.Signal))
+		}
+		out.Note = joinNote(out.Note, note)
+	case t != nil:
+		// still running (its supervisor may be ending): no exit status yet
+	case r.Pane.Dead && !r.Pane.DeadKnown:
 		out.Note = joinNote(out.Note, "the process exited but tmux has not reported its exit status yet")
-	} else if r.Pane.Dead {
+	case r.Pane.Dead:
 		st := r.Pane.DeadStatus
 		out.ExitStatus = &st
 		if r.Pane.DeadSignal != 0 {

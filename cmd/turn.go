@@ -213,7 +213,10 @@ returns as soon as the program is confirmed busy (outcome busy);
 timeout (busy is confirmed by two looks 50 ms apart; at the deadline, as
 with --timeout 0, which looks once, a busy look is said busy, with a note).
 A screen nothing recognizable is on ends as unknown once quiet.
-The recognizer is picked as by recognize (default auto).
+The recognizer is picked as by recognize (default auto). A shell in the
+foreground is awaiting_input only at its prompt: running a loop of its own,
+waiting on a command substitution or its start-up files it is busy, in its
+read builtin (bash, zsh, fish) unknown, as its terminal mode and /proc say.
 
 Exit: 0 only when the turn ended in awaiting_input (so
 "wait-for-turn P && send-text P ..." never types into a dialog or a busy

@@ -43,6 +43,12 @@ type Foreground struct {
 	// Task: the pane runs panectl's task supervisor, and the fields above
 	// were read on the task's own terminal.
 	Task bool
+	// PID is the foreground process group's leader (the terminal's tpgid),
+	// 0 when /proc cannot tell.
+	PID int
+	// TTY is the path of the terminal read (pane_tty; for a task pane the
+	// task's own terminal, "" when /proc cannot tell).
+	TTY string
 }
 
 // Command is the foreground program's name with a shell interpreting a
@@ -55,7 +61,11 @@ func (f Foreground) Command() string { return ForegroundCommand(f.Name, f.Args) 
 // without /proc, Name is pane_current_command and Args nil.
 func ForegroundOf(info tmux.PaneInfo) Foreground {
 	name, args, leader, task := lookThrough(info)
-	return Foreground{Name: name, Args: args, Job: foregroundJob(leader), Task: task}
+	fg := Foreground{Name: name, Args: args, Job: foregroundJob(leader), Task: task, PID: foregroundPID(leader), TTY: info.TTY}
+	if task {
+		fg.TTY = terminalOf(leader)
+	}
+	return fg
 }
 
 // CurrentCommand is ForegroundOf(info).Name without the job: the pane's
@@ -150,12 +160,8 @@ func procStat(pid int) ([]string, bool) {
 // to look through node/bun wrappers; ForegroundOf to find panectl's task
 // supervisor.
 func foregroundArgs(leader int) []string {
-	f, ok := procStat(leader)
-	if !ok || len(f) < 6 {
-		return nil
-	}
-	tpgid, err := strconv.Atoi(f[5])
-	if err != nil || tpgid <= 0 {
+	tpgid := foregroundPID(leader)
+	if tpgid <= 0 {
 		return nil
 	}
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", tpgid))
@@ -163,6 +169,39 @@ func foregroundArgs(leader int) []string {
 		return nil
 	}
 	return strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
+}
+
+// foregroundPID returns the terminal's foreground process group (tpgid,
+// from /proc/LEADER/stat) of the terminal whose session leader is leader;
+// 0 when /proc cannot tell.
+func foregroundPID(leader int) int {
+	f, ok := procStat(leader)
+	if !ok || len(f) < 6 {
+		return 0
+	}
+	tpgid, err := strconv.Atoi(f[5])
+	if err != nil || tpgid <= 0 {
+		return 0
+	}
+	return tpgid
+}
+
+// terminalOf returns the terminal a process reads (the target of
+// /proc/PID/fd/0 when it is a terminal device), "" when /proc cannot tell.
+func terminalOf(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	t, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", pid))
+	if err != nil || !isTerminalPath(t) {
+		return ""
+	}
+	return t
+}
+
+// isTerminalPath reports whether path names a terminal device.
+func isTerminalPath(path string) bool {
+	return strings.HasPrefix(path, "/dev/pts/") || strings.HasPrefix(path, "/dev/tty")
 }
 
 // shells are the interpreters whose own name says nothing about what runs

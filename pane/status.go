@@ -68,14 +68,26 @@ type StatusResult struct {
 	Note         string
 	Pane         tmux.PaneInfo
 	// Command is the pane's foreground program by name (CurrentCommand: a
-	// background task's command, not panectl's supervisor).
+	// background task's command, not panectl's supervisor); for a task
+	// that has ended, the task's command as given.
 	Command string
+	// Task is the background task whose pane this is (nil for any other
+	// pane): its output was read from its journal, and its Status, Exit and
+	// Signal say how it ended, as its supervisor recorded it.
+	Task *Task
 }
 
 // Status returns what changed in the pane since the previous Status of the
 // same pane (by any panectl process: the point is kept in the pane's options
 // as a cursor) and records the new point. The first look returns the visible
 // screen and counts as a change.
+//
+// A background task's pane is read from the task's journal, never from what
+// tmux shows (its "Pane is dead" banner, the blank rows above it): the first
+// look returns the journal from its start, a later one what the journal
+// gained since, Verbose the journal (its newest MaxLines lines), and the
+// Scrollback lines come from the journal too. How it ended is the task's
+// record (Result.Task), not tmux's status of panectl's supervisor.
 func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (StatusResult, error) {
 	info, err := c.Pane(ctx, id)
 	if err != nil {
@@ -89,8 +101,12 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	if ok && prev.Cursor.Check(info.ID, info.PID) != nil {
 		ok = false // respawned: start over
 	}
+	task := taskOfPane(ctx, c, info)
 	cur := Cursor{Special: CursorScreen}
-	if ok {
+	if task != nil {
+		cur = Cursor{Special: CursorHistory} // the journal from its start
+	}
+	if ok && (task == nil || prev.Cursor.Journal) {
 		cur = prev.Cursor
 	}
 	r, err := ReadAny(ctx, c, info, cur, ReadOptions{MaxLines: opt.MaxLines})
@@ -114,11 +130,13 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 			return StatusResult{}, err
 		}
 	}
-	if p.Dead {
+	if task != nil {
 		// A background task's pane runs panectl's supervisor, whose own
 		// status says nothing: the supervisor recorded how the command ended.
-		if t, err := LoadTask(ctx, c, TaskIDOf(id)); err == nil && (t.Exit != nil || t.Signal != 0) {
-			p.DeadKnown, p.DeadSignal = true, t.Signal
+		t := taskFrom(task.ID, task.Dir, task.Spec, p)
+		task = &t
+		if p.Dead && (t.Exit != nil || t.Signal != 0) {
+			p.DeadKnown, p.DeadStatus, p.DeadSignal = true, 0, t.Signal
 			if t.Exit != nil {
 				p.DeadStatus = *t.Exit
 			}
@@ -126,27 +144,41 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	}
 	res := StatusResult{
 		Lines: r.Lines, First: !ok, Cursor: r.Cursor, LinesDropped: r.LinesDropped,
-		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p, Command: CurrentCommand(p),
+		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p, Command: CurrentCommand(p), Task: task,
+	}
+	if task != nil && task.Status != TaskRunning {
+		res.Command = task.Spec.Command // the supervisor's name says nothing
 	}
 	res.Changed = !ok || len(r.Lines) > 0 || r.Reset || r.LinesDropped > 0 ||
 		prev.Command != res.Command || prev.Dead != p.Dead
 	if !res.Changed {
 		res.Lines = nil
 	}
+	// readAll reads the pane's newest n lines from the cursor (screen or
+	// history): a task's from its journal, whatever the cursor
+	readAll := func(cur Cursor, n int) ([]string, error) {
+		if task != nil {
+			j, err := ReadJournalAfter(task.Journal, Cursor{Special: CursorHistory}, ReadOptions{MaxLines: n})
+			return j.Lines, err
+		}
+		v, err := Read(ctx, c, id, cur, ReadOptions{MaxLines: n})
+		return v.Lines, err
+	}
 	if opt.Verbose {
-		v, err := Read(ctx, c, id, Cursor{Special: CursorScreen}, ReadOptions{MaxLines: opt.MaxLines})
+		v, err := readAll(Cursor{Special: CursorScreen}, opt.MaxLines)
 		if err != nil {
 			return StatusResult{}, err
 		}
-		res.Lines = v.Lines
+		res.Lines = v
 	}
 	if opt.Scrollback > 0 && (res.Changed || opt.Verbose) {
 		// the lines before the output: read the tail of everything and cut
 		// the output off its end
-		all, err := Read(ctx, c, id, Cursor{Special: CursorHistory}, ReadOptions{MaxLines: opt.Scrollback + len(res.Lines)})
+		lines, err := readAll(Cursor{Special: CursorHistory}, opt.Scrollback+len(res.Lines))
 		if err != nil {
 			return StatusResult{}, err
 		}
+		all := ReadResult{Lines: lines}
 		ctxLines := all.Lines[:max(0, len(all.Lines)-len(res.Lines))]
 		if len(ctxLines) > opt.Scrollback {
 			ctxLines = ctxLines[len(ctxLines)-opt.Scrollback:]
@@ -158,4 +190,18 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 		return StatusResult{}, fmt.Errorf("saving the status point of %s: %w", id, err)
 	}
 	return res, nil
+}
+
+// taskOfPane returns the background task whose pane info is (its journal is
+// the pane's journal), nil for any other pane.
+func taskOfPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) *Task {
+	dir, err := JournalDir(ctx, c, info.ID)
+	if err != nil || dir == "" {
+		return nil
+	}
+	t, err := LoadTask(ctx, c, TaskIDOf(info.ID))
+	if err != nil || t.Journal != dir {
+		return nil
+	}
+	return &t
 }

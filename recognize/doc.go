@@ -89,6 +89,10 @@
 //	                    below the text; the last non-empty row when the
 //	                    cursor is unknown)
 //	job                 Screen.Job: the foreground job of the pane's shell
+//	shell               Screen.Shell: a live pane's shell in the foreground,
+//	                    as its terminal mode and /proc tell it ("at prompt:
+//	                    ...", "busy: ...", "not at prompt: ..."); empty for
+//	                    a saved screen or when nothing tells
 //
 // # Manifest format
 //

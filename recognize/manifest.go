@@ -174,6 +174,7 @@ const (
 	RegionCommand       RegionKind = "command"
 	RegionCursorLine    RegionKind = "cursor_line"
 	RegionJob           RegionKind = "job"
+	RegionShell         RegionKind = "shell"
 )
 
 // maxRegionRows bounds the N of `bottom:N` and `above_input_box:N`.
@@ -208,14 +209,14 @@ func (r *Region) UnmarshalText(text []byte) error {
 		}
 		*r = Region{Kind: kind, N: n}
 		return nil
-	case RegionScreen, RegionAfterLastRule, RegionInputBox, RegionTitle, RegionCommand, RegionCursorLine, RegionJob:
+	case RegionScreen, RegionAfterLastRule, RegionInputBox, RegionTitle, RegionCommand, RegionCursorLine, RegionJob, RegionShell:
 		if hasArg {
 			return fmt.Errorf("region %q takes no row count", text)
 		}
 		*r = Region{Kind: kind}
 		return nil
 	}
-	return fmt.Errorf("unknown region %q (want screen, bottom:N, after_last_rule, input_box, above_input_box:N, title, command, cursor_line or job)", text)
+	return fmt.Errorf("unknown region %q (want screen, bottom:N, after_last_rule, input_box, above_input_box:N, title, command, cursor_line, job or shell)", text)
 }
 
 // ManifestError is a manifest that could not be used: its file, the 1-based

@@ -65,6 +65,13 @@ type Screen struct {
 	// is not known): the terminal's foreground process group is not the
 	// shell's own. It is the "job" region and decides Manifest.JobFallback.
 	Job string
+	// Shell is, for a live pane whose foreground program is an interactive
+	// shell running no job, the verdict of its terminal mode and /proc
+	// (pane.ShellTurn: "at prompt: REASON", "busy: REASON" or "not at
+	// prompt: REASON"); "" for a saved screen, another program, or when
+	// nothing tells. It is the "shell" region: a shell whose foreground
+	// name alone says "at the prompt" may be running a loop of its own.
+	Shell string
 }
 
 // Evidence says why a state was chosen: the rule, the region it looked at and

@@ -258,6 +258,11 @@ func (v *view) region(r Region, m *Manifest, live func(int) bool) (lines []strin
 			return nil, ""
 		}
 		return []string{v.scr.Job}, ""
+	case RegionShell:
+		if v.scr.Shell == "" {
+			return nil, ""
+		}
+		return []string{v.scr.Shell}, ""
 	case RegionScreen:
 		return spanRows(span{0, len(v.rows)}), ""
 	case RegionBottom:

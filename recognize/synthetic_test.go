@@ -16,6 +16,12 @@ func screen(w, h int, command, title string, rows ...string) Screen {
 	return Screen{Rows: rows, Title: title, Command: command, CursorX: x, CursorY: last, Width: w, Height: h}
 }
 
+// withShell gives s the verdict a live pane's shell has (Screen.Shell).
+func withShell(s Screen, verdict string) Screen {
+	s.Shell = verdict
+	return s
+}
+
 // cursorBelow moves the cursor to column 0 of the row under the text, where a
 // running command leaves it.
 func cursorBelow(s Screen) Screen {
@@ -52,6 +58,15 @@ func synthCases() []synthCase {
 		{name: "shell busy sleep", named: "shell", scr: cursorBelow(screen(120, 40, "sleep", "", "user@devbox:~$ sleep 10")), want: Busy, wantRule: "shell-foreground-command"},
 		{name: "shell busy sleep narrow", named: "shell", scr: cursorBelow(screen(80, 24, "sleep", "", "$ sleep 10")), want: Busy, wantRule: "shell-foreground-command"},
 		{name: "sudo password", named: "shell", scr: screen(80, 24, "sudo", "", "$ sudo true", "[sudo] password for user: "), want: AwaitingApproval},
+
+		// A live shell in the foreground: its terminal mode and /proc
+		// (Screen.Shell) decide whether its name means "at the prompt".
+		{name: "shell loop (live)", named: "shell", scr: withShell(cursorBelow(screen(80, 24, "bash", "", "$ while :; do :; done")), "busy: bash is running (process state R)"), want: Busy, wantRule: "shell-busy"},
+		{name: "shell loop on a prompt-like row (live)", named: "shell", scr: withShell(screen(80, 24, "dash", "", "$ f() { while :; do :; done; }; f", "$"), "busy: dash is running (process state R)"), want: Busy, wantRule: "shell-busy"},
+		{name: "shell read builtin (live)", named: "shell", scr: withShell(cursorBelow(screen(80, 24, "zsh", "", "% read x")), "not at prompt: zsh reads the terminal in canonical mode"), want: Unknown, wantRule: "shell-not-at-prompt"},
+		{name: "shell at prompt (live)", named: "shell", scr: withShell(screen(80, 24, "bash", "", "$ ls"), "at prompt: the terminal is in raw mode"), want: AwaitingInput, wantRule: "shell-at-prompt"},
+		{name: "shell question wins (live)", named: "shell", scr: withShell(screen(80, 24, "bash", "", "$ read -p 'Continue? [y/N] ' a", "Continue? [y/N] "), "not at prompt: bash reads the terminal in canonical mode"), want: AwaitingApproval, wantRule: "shell-question"},
+		{name: "fish read prompt", named: "shell", scr: screen(80, 24, "fish", "", "~> read x", "read> "), want: Unknown, wantRule: "shell-fish-read"},
 
 		// REPLs.
 		{name: "python prompt", named: "python", scr: screen(120, 40, "python3", "", "Python 3.12.3 (main) [GCC 13.2.0] on linux", `Type "help" for more information.`, ">>> "), want: AwaitingInput, wantRule: "python-prompt"},

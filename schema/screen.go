@@ -43,11 +43,11 @@ type StatusInput struct {
 // StatusOutput is the output of status_check.
 type StatusOutput struct {
 	PaneID         string   `json:"pane_id" jsonschema:"the pane"`
-	Output         []string `json:"output" jsonschema:"new logical lines since the previous status of this pane (the visible screen on the first look or with verbose); empty when nothing changed"`
+	Output         []string `json:"output" jsonschema:"new logical lines since the previous status of this pane (the visible screen on the first look or with verbose; a background task's pane: its journal, from its start on the first look and whole with verbose, never tmux's dead-pane banner); empty when nothing changed"`
 	Changed        bool     `json:"changed" jsonschema:"new output, a new foreground command or the process exited since the previous status"`
-	RunningCommand string   `json:"running_command" jsonschema:"the pane's foreground command (pane_current_command; a background task's pane: the task's foreground program, not panectl's supervisor)"`
+	RunningCommand string   `json:"running_command" jsonschema:"the pane's foreground command (pane_current_command; a background task's pane: the task's foreground program, not panectl's supervisor, and once the task has ended the task's command)"`
 	Dead           bool     `json:"dead" jsonschema:"the pane's process has exited (remain-on-exit keeps the pane)"`
-	ExitStatus     *int     `json:"exit_status,omitempty" jsonschema:"the exit status of the pane's process, when dead"`
+	ExitStatus     *int     `json:"exit_status,omitempty" jsonschema:"the exit status of the pane's process, when dead (a background task's: its command's own, absent when a signal ended it)"`
 	Cursor         string   `json:"cursor" jsonschema:"cursor after the output read"`
 	LinesDropped   int      `json:"lines_dropped,omitempty" jsonschema:"lines trimmed from history before they were read"`
 	Truncated      bool     `json:"truncated,omitempty" jsonschema:"more than 200 new lines; the newest were kept"`

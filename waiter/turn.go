@@ -55,14 +55,15 @@ type TurnResult struct {
 // what runs in the pane's foreground as /proc tells it (pane.ForegroundOf:
 // through a background task's supervisor, a shell interpreting a script
 // named after the script, the argv for looking through node/bun wrappers,
-// the job an interactive shell runs).
+// the job an interactive shell runs, and whether a shell in the foreground
+// is at its prompt, pane.ShellTurnOf).
 func ScreenFor(s pane.Screen) recognize.Screen {
 	fg := pane.ForegroundOf(s.Info)
 	return recognize.Screen{
 		Rows: s.Rows, Title: s.Info.Title, Command: fg.Command(), Args: fg.Args,
 		CursorX: s.Info.CursorX, CursorY: s.Info.CursorY,
 		Width: s.Info.Width, Height: s.Info.Height, AlternateOn: s.Info.AlternateOn,
-		Job: fg.Job,
+		Job: fg.Job, Shell: pane.ShellTurnOf(fg).String(),
 	}
 }
 

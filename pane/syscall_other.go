@@ -1,0 +1,7 @@
+//go:build !linux || !(amd64 || arm64)
+
+package pane
+
+// syscallName returns "": panectl has no system call table for this
+// platform, so the call a process is blocked in is unknown.
+func syscallName(nr int) string { return "" }
