@@ -659,6 +659,10 @@ func (s *Stream) rowText(i int) string {
 	return strings.TrimRight(strings.Join(s.rows[i].cells, ""), " \t")
 }
 
+// StartRow is the absolute row (history_size + the relative row, as
+// Cursor.Row) where Lines begin: the read's first row.
+func (s *Stream) StartRow() int { return s.bodyAbs }
+
 // Cursor returns the cursor after the lines, as Read would make it now.
 func (s *Stream) Cursor() Cursor {
 	next := Cursor{PaneID: paneNumber(s.paneID), PanePID: s.pid, History: s.hs}

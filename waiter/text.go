@@ -445,9 +445,11 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 		w.stream, w.fresh = nil, nil
 		return TextResult{}, false, false
 	}
-	if d.ledger.HasPlaces() {
+	if d.ledger.HasPlacesFrom(st.StartRow()) {
 		// the echo of typed text is also discounted by where it landed
-		// (rows, prompts): only a capture can say which lines those are
+		// (rows, prompts), also long after it was submitted when it
+		// landed at or after the stream's first row: only a capture can
+		// say which lines those are
 		w.stream, w.fresh = nil, nil
 		return TextResult{}, false, false
 	}
@@ -509,13 +511,19 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
+	unplaced := 0 // of Discounted: by text alone, their place unknown (ReadResult.Unplaced)
 	for i, line := range r.Lines {
 		if r.IsEcho(i) {
 			if opt.Stop.Len()+opt.Match.Len() > 0 {
-				if _, ok := opt.Match.Match(line); ok {
+				_, ok := opt.Match.Match(line)
+				if !ok {
+					_, ok = opt.Stop.Match(line)
+				}
+				if ok {
 					res.Discounted++
-				} else if _, ok := opt.Stop.Match(line); ok {
-					res.Discounted++
+					if i < len(r.Unplaced) && r.Unplaced[i] && !r.Ledger.IsEcho(line) {
+						unplaced++
+					}
 				}
 			}
 			continue
@@ -536,6 +544,10 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	}
 	if res.Discounted > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d line(s) matched but were discounted as the echo of typed input", res.Discounted))
+	}
+	if unplaced > 0 {
+		res.Note = joinNotes(res.Note, fmt.Sprintf("%d of them only by their text: they show a command line submitted more than %v ago "+
+			"whose rows can no longer be placed (history trimmed or cleared before them), so output identical to it is discounted too", unplaced, pane.EchoWindow))
 	}
 	if n := timedOut(opt.Match) + timedOut(opt.Stop); n > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d regex match(es) were abandoned after %v", n, MatchTimeout))
