@@ -79,41 +79,59 @@ func TestWaitDiscountsEchoByPlaceAfterTheWindow(t *testing.T) {
 	}
 }
 
-// When the history before the echo is cleared (its place can no longer be
-// found), a line showing the typed text is discounted rather than matched,
-// and the note says why.
+// When the rows before the echo are gone (history cleared, or trimmed at
+// history-limit) its place can no longer be found: a line showing the
+// typed text is discounted rather than matched, and the note says why.
 func TestWaitDiscountsUnplacedEchoByText(t *testing.T) {
-	s := tmuxtest.New(t)
-	ctx := context.Background()
-	p := s.NewPane([2]int{80, 5}, "env", "PS1=$ ", "bash", "--norc", "--noprofile")
-	waitPrompt(t, s, p.ID)
-	if err := s.Client.SendText(ctx, p.ID, "seq 1 20", true); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name    string
+		typed   string
+		shown   string // on the screen once typed
+		cursor  pane.Cursor
+		prepare func(s *tmuxtest.Server, id string)
+	}{
+		{"history cleared", "sleep 30; echo UNPLACED_4", "$ sleep 30; echo UNPLACED_4", pane.Cursor{Special: pane.CursorScreen}, func(s *tmuxtest.Server, id string) {
+			s.Tmux("clear-history", "-t", id)
+		}},
+		// 5 rows of screen and 20 of history: the echo and the 20 lines
+		// after it are about all that is left
+		{"history trimmed", "seq 101 120; sleep 30; echo UNPLACED_4", "120", pane.Cursor{Special: pane.CursorHistory}, func(*tmuxtest.Server, string) {}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tmuxtest.New(t)
+			ctx := context.Background()
+			s.Tmux("set-option", "-g", "history-limit", "20")
+			p := s.NewPane([2]int{80, 5}, "env", "PS1=$ ", "bash", "--norc", "--noprofile")
+			waitPrompt(t, s, p.ID)
+			if err := s.Client.SendText(ctx, p.ID, "seq 1 40", true); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, s, p.ID, "40\n$")
+			r, err := pane.Read(ctx, s.Client, p.ID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Ledger: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := pane.Type(ctx, s.Client, p.ID, r.Ledger, tc.typed, true); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, s, p.ID, tc.shown)
+			age(t, s.Client, p.ID, pane.EchoWindow+time.Second)
+			tc.prepare(s, p.ID)
+			match, _ := NewMatcher("pattern", []string{"UNPLACED_4"}, false, false)
+			res, err := WaitForText(ctx, s.Client, TextOptions{PaneID: p.ID, Match: match, Timeout: 500 * time.Millisecond,
+				Cursor: tc.cursor, HasStart: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Outcome != OutcomeTimeout {
+				t.Fatalf("outcome %s, matched line %q: the echo matched (output %q)", res.Outcome, res.MatchedLine, res.Output)
+			}
+			if res.Discounted != 1 || !strings.Contains(res.Note, "only by their text") {
+				t.Errorf("note %q, discounted %d: want the echo discounted by its text, said so", res.Note, res.Discounted)
+			}
+			s.Tmux("send-keys", "-t", p.ID, "C-c")
+		})
 	}
-	waitFor(t, s, p.ID, "20\n$")
-	r, err := pane.Read(ctx, s.Client, p.ID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Ledger: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pane.Type(ctx, s.Client, p.ID, r.Ledger, "sleep 30; echo UNPLACED_4", true); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, s, p.ID, "$ sleep 30; echo UNPLACED_4")
-	age(t, s.Client, p.ID, pane.EchoWindow+time.Second)
-	s.Tmux("clear-history", "-t", p.ID) // the rows before the echo's row go
-	match, _ := NewMatcher("pattern", []string{"UNPLACED_4"}, false, false)
-	res, err := WaitForText(ctx, s.Client, TextOptions{PaneID: p.ID, Match: match, Timeout: 500 * time.Millisecond,
-		Cursor: pane.Cursor{Special: pane.CursorScreen}, HasStart: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Outcome != OutcomeTimeout {
-		t.Fatalf("outcome %s, matched line %q: the echo matched", res.Outcome, res.MatchedLine)
-	}
-	if res.Discounted != 1 || !strings.Contains(res.Note, "only by their text") {
-		t.Errorf("note %q, discounted %d: want the echo discounted by its text, said so", res.Note, res.Discounted)
-	}
-	s.Tmux("send-keys", "-t", p.ID, "C-c")
 }
 
 // age moves the times of every entry of the pane's echo ledger back by d,
