@@ -20,8 +20,9 @@ import (
 // after the submission, on the CLI (the cursor send-text printed, and
 // --cursor history) and over MCP (wait_for_text in `panectl mcp`, the same
 // waiter with a kept control client). Each wait ends on the command's own
-// output, printed 14 s after the submission. The 11 s are slept once, for
-// all three waits.
+// output, printed 14 s after the submission. On a pane with a journal
+// (--cursor history reads it: no rows) the echo is discounted by its text.
+// The 11 s are slept once, for all four waits.
 func TestEchoDiscountedAfterTheWindow(t *testing.T) {
 	s := tmuxtest.New(t)
 	out, err := panectlCmd(s, "new", "--", "env", "PS1=$ ", "bash", "--norc", "--noprofile").Output()
@@ -30,6 +31,19 @@ func TestEchoDiscountedAfterTheWindow(t *testing.T) {
 	}
 	p := strings.TrimSpace(string(out))
 	if err := panectlCmd(s, "wait-for-text", p, "--cursor", "history", "--pattern", "$", "--timeout", "10").Run(); err != nil {
+		t.Fatal(err)
+	}
+	// a pane with a journal: a wait from --cursor history reads the
+	// journal, where no row can place the echo: its text is discounted
+	out, err = panectlCmd(s, "new", "--journal", "--", "env", "PS1=$ ", "bash", "--norc", "--noprofile").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jp := strings.TrimSpace(string(out))
+	if err := panectlCmd(s, "wait-for-text", jp, "--cursor", "history", "--pattern", "$", "--timeout", "10").Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := panectlCmd(s, "send-text", jp, "sleep 14; echo SENTINEL-DONE", "--submit").Run(); err != nil {
 		t.Fatal(err)
 	}
 	out, err = panectlCmd(s, "send-text", p, "sleep 14; echo SENTINEL-DONE", "--submit").Output()
@@ -64,9 +78,9 @@ func TestEchoDiscountedAfterTheWindow(t *testing.T) {
 		err  error
 		took time.Duration
 	}
-	results := make(chan result, 3)
+	results := make(chan result, 4)
 	var wg sync.WaitGroup
-	cli := func(name string, cur string) {
+	cli := func(name, p, cur string) {
 		defer wg.Done()
 		b, err := panectlCmd(s, "--json", "wait-for-text", p, "--cursor", cur, "--pattern", "SENTINEL-DONE", "--timeout", "20").Output()
 		var m map[string]any
@@ -75,9 +89,10 @@ func TestEchoDiscountedAfterTheWindow(t *testing.T) {
 		}
 		results <- result{name, m, err, time.Since(submitted)}
 	}
-	wg.Add(3)
-	go cli("cli, send-text's cursor", cursor)
-	go cli("cli, --cursor history", "history")
+	wg.Add(4)
+	go cli("cli, send-text's cursor", p, cursor)
+	go cli("cli, --cursor history", p, "history")
+	go cli("cli, a journal from --cursor history", jp, "history")
 	go func() {
 		defer wg.Done()
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "wait_for_text", Arguments: map[string]any{
@@ -102,8 +117,12 @@ func TestEchoDiscountedAfterTheWindow(t *testing.T) {
 		if r.took < 13*time.Second {
 			t.Errorf("%s: matched %v after the submission: before the command's output (sleep 14)", r.name, r.took)
 		}
-		if note, _ := r.out["note"].(string); !strings.Contains(note, "discounted as the echo") {
+		note, _ := r.out["note"].(string)
+		if !strings.Contains(note, "discounted as the echo") {
 			t.Errorf("%s: note %q: want the echo discounted", r.name, note)
+		}
+		if byText := strings.Contains(note, "only by their text"); byText != strings.Contains(r.name, "journal") {
+			t.Errorf("%s: note %q: by text alone only on the journal", r.name, note)
 		}
 	}
 }

@@ -715,6 +715,29 @@ func boundary(before string) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("$%#>❯›»:)]", r)
 }
 
+// Unplaced marks the lines (read where no place can be known: a journal)
+// that show the text of an entry held by place (see held): submitted more
+// than EchoWindow ago, its echo cannot be told by its rows there, and
+// discounting such a line is preferred to matching the echo (output
+// identical to the text is discounted too). nil when none does.
+func (l Ledger) Unplaced(lines []string) []bool {
+	var out []bool
+	for _, e := range l.entries {
+		if !e.held(l.now) {
+			continue
+		}
+		for i, line := range lines {
+			if e.echoesText(strings.TrimRight(line, " \t")) {
+				if out == nil {
+					out = make([]bool, len(lines))
+				}
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
 // Len is the number of active entries.
 func (l Ledger) Len() int {
 	n := 0

@@ -444,3 +444,24 @@ func TestEchoByPlaceHeld(t *testing.T) {
 		t.Error("a read after the entry's row considers it")
 	}
 }
+
+// Where no place can be known (a journal), a held entry discounts the
+// lines that show its text; an entry past its window without a place, or a
+// place-only piece, does not.
+func TestLedgerUnplaced(t *testing.T) {
+	now := time.UnixMilli(1_700_000_000_000)
+	old := now.UnixMilli() - 11_000
+	at := &Place{PrefixLen: 2, Row: 3}
+	l := Ledger{now: now, entries: map[string]EchoEntry{
+		"held":  {Text: "sleep 25; echo SENTINEL-DONE", Typed: old, Submitted: old, At: at},
+		"piece": {Text: "echo PIECE", Typed: old, Submitted: old, At: at, PlaceOnly: true},
+		"alt":   {Text: "echo ALT", Typed: old, Submitted: old, Prompt: &PromptMark{}},
+	}}
+	lines := []string{"$ sleep 25; echo SENTINEL-DONE", "SENTINEL-DONE", "$ echo PIECE", "$ echo ALT  "}
+	if got, want := l.Unplaced(lines), []bool{true, false, false, false}; !slices.Equal(got, want) {
+		t.Errorf("Unplaced = %v, want %v", got, want)
+	}
+	if got := l.Unplaced(lines[1:]); got != nil {
+		t.Errorf("Unplaced without the echo = %v, want nil", got)
+	}
+}

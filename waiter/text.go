@@ -392,7 +392,8 @@ func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 
 // readJournal reads the journal after the cursor (pane.ReadAny) and the
 // echo ledger, and decides (the echo is discounted by text: a journal has
-// no rows to find places in).
+// no rows to find places in; text submitted more than pane.EchoWindow ago
+// too, while its entry is held by place: pane.Ledger.Unplaced).
 func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 	w.src.take(true)
 	r, err := pane.ReadAny(ctx, w.c, w.info, w.cur, pane.ReadOptions{})
@@ -406,6 +407,8 @@ func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 		return TextResult{}, false, err
 	}
 	w.info = r.Pane
+	r.Unplaced = r.Ledger.Unplaced(r.Lines)
+	r.Echo = r.Unplaced
 	res, done := decideText(w.opt, r)
 	return res, done, nil
 }
@@ -546,8 +549,8 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d line(s) matched but were discounted as the echo of typed input", res.Discounted))
 	}
 	if unplaced > 0 {
-		res.Note = joinNotes(res.Note, fmt.Sprintf("%d of them only by their text: they show a command line submitted more than %v ago "+
-			"whose rows can no longer be placed (history trimmed or cleared before them), so output identical to it is discounted too", unplaced, pane.EchoWindow))
+		res.Note = joinNotes(res.Note, fmt.Sprintf("%d of them only by their text: they show text submitted more than %v ago "+
+			"whose rows cannot be placed (history trimmed or cleared before them, or a journal read), so output identical to it is discounted too", unplaced, pane.EchoWindow))
 	}
 	if n := timedOut(opt.Match) + timedOut(opt.Stop); n > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d regex match(es) were abandoned after %v", n, MatchTimeout))
