@@ -781,3 +781,15 @@ func (l Ledger) placesFrom(row int) (active, held []EchoEntry) {
 	}
 	return active, held
 }
+
+// heldKeysFrom returns the option names of the entries placesFrom(row)
+// returns as held.
+func (l Ledger) heldKeysFrom(row int) []string {
+	var out []string
+	for k, e := range l.entries {
+		if e.At != nil && e.held(l.now) && e.At.Row-1 >= row {
+			out = append(out, k)
+		}
+	}
+	return out
+}

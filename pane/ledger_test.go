@@ -434,9 +434,9 @@ func TestEchoByPlaceHeld(t *testing.T) {
 	} {
 		active, held := l.placesFrom(tc.from)
 		starts, ls := lines(tc.v, tc.from)
-		echo, unplaced := tc.v.echoByPlace(starts, ls, active, held)
-		if !slices.Equal(echo, tc.echo) || !slices.Equal(unplaced, tc.unplaced) {
-			t.Errorf("%s: echo %v unplaced %v, want %v %v", tc.name, echo, unplaced, tc.echo, tc.unplaced)
+		echo, unplaced, lost := tc.v.echoByPlace(starts, ls, active, held)
+		if !slices.Equal(echo, tc.echo) || !slices.Equal(unplaced, tc.unplaced) || lost != (tc.unplaced != nil) {
+			t.Errorf("%s: echo %v unplaced %v lost %v, want %v %v", tc.name, echo, unplaced, lost, tc.echo, tc.unplaced)
 		}
 	}
 	// a read that starts after its row leaves it out
@@ -463,5 +463,37 @@ func TestLedgerUnplaced(t *testing.T) {
 	}
 	if got := l.Unplaced(lines[1:]); got != nil {
 		t.Errorf("Unplaced without the echo = %v, want nil", got)
+	}
+}
+
+// A stream keeps the echo marks its capture found for held entries: its
+// decisions use them while the ledger holds only those entries; an active
+// entry, or a held one the capture did not look for, needs a capture.
+func TestStreamEchoOf(t *testing.T) {
+	now := time.UnixMilli(1_700_000_000_000)
+	old := now.UnixMilli() - 11_000
+	at := &Place{PrefixLen: 2, Row: 5} // absolute row 4
+	held := EchoEntry{Text: "sleep 1; echo X", Typed: old, Submitted: old, At: at}
+	s := &Stream{bodyAbs: 3, held: &heldEcho{keys: map[string]bool{"a": true}, echo: []bool{false, true}}}
+	for _, tc := range []struct {
+		name    string
+		entries map[string]EchoEntry
+		echo    []bool
+		ok      bool
+	}{
+		{"no entries", nil, nil, true},
+		{"the held entry", map[string]EchoEntry{"a": held}, []bool{false, true, false}, true},
+		{"a held entry typed before the stream's lines", map[string]EchoEntry{"a": held, "b": {Text: "b", Typed: old, Submitted: old, At: &Place{Row: 2}}},
+			[]bool{false, true, false}, true},
+		{"another held entry", map[string]EchoEntry{"a": held, "c": held}, nil, false},
+		{"an active entry", map[string]EchoEntry{"a": held, "d": {Text: "d", Typed: now.UnixMilli(), Submitted: now.UnixMilli(), At: at}}, nil, false},
+	} {
+		echo, ok := s.EchoOf(Ledger{now: now, entries: tc.entries}, 3)
+		if ok != tc.ok || !slices.Equal(echo, tc.echo) {
+			t.Errorf("%s: EchoOf = %v %v, want %v %v", tc.name, echo, ok, tc.echo, tc.ok)
+		}
+	}
+	if _, ok := (&Stream{bodyAbs: 3}).EchoOf(Ledger{now: now, entries: map[string]EchoEntry{"a": held}}, 3); ok {
+		t.Error("a stream without kept marks decides with a held entry in its lines")
 	}
 }

@@ -60,6 +60,8 @@ type ReadResult struct {
 	// before them) and may lie after the read's start. Output identical to
 	// such text is discounted too.
 	Unplaced []bool
+
+	heldLost bool // an entry held by place could not be placed (set by finish)
 }
 
 // IsEcho reports whether line i of Lines is the echo of typed input: by
@@ -158,6 +160,9 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		if opt.Ledger {
 			res.Ledger = *opt.ledger
 			res.Ledger.at, res.Ledger.prompt = place, prompt
+			if res.Stream != nil {
+				res.Stream.keepEcho(res)
+			}
 		}
 		return res, nil
 	}
@@ -586,7 +591,9 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		}
 	}
 	if places {
-		res.Echo, res.Unplaced = v.echoByPlace(starts, lines, active, held)
+		var lost bool
+		res.Echo, res.Unplaced, lost = v.echoByPlace(starts, lines, active, held)
+		res.heldLost = lost
 	}
 	if opt.MaxLines > 0 && len(lines) > opt.MaxLines {
 		lines = lines[len(lines)-opt.MaxLines:]
@@ -802,7 +809,9 @@ const offScreen = math.MinInt
 // discounts the normal screen's lines that show its text instead
 // (unplaced marks them): discounting such a line is preferred to matching
 // the echo. An active entry is discounted by text anyway (Ledger.IsEcho).
-func (v normalView) echoByPlace(starts []int, lines []string, active, held []EchoEntry) (echo, unplaced []bool) {
+//
+// lost reports whether a held entry could not be placed.
+func (v normalView) echoByPlace(starts []int, lines []string, active, held []EchoEntry) (echo, unplaced []bool, lost bool) {
 	out := make([]bool, len(starts))
 	es := append(active[:len(active):len(active)], held...)
 	found := make([]bool, len(es))
@@ -831,6 +840,7 @@ func (v normalView) echoByPlace(starts []int, lines []string, active, held []Ech
 		if found[len(active)+j] || v.placed(*e.At) {
 			continue
 		}
+		lost = true
 		for i, r := range starts {
 			if r != offScreen && !out[i] && e.echoesText(strings.TrimRight(lines[i], " \t")) {
 				if unplaced == nil {
@@ -840,7 +850,7 @@ func (v normalView) echoByPlace(starts []int, lines []string, active, held []Ech
 			}
 		}
 	}
-	return out, unplaced
+	return out, unplaced, lost
 }
 
 // placed reports whether place p is found at some row of the view.

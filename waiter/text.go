@@ -448,17 +448,19 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 		w.stream, w.fresh = nil, nil
 		return TextResult{}, false, false
 	}
-	if d.ledger.HasPlacesFrom(st.StartRow()) {
+	lines := st.Lines()
+	echo, ok := st.EchoOf(d.ledger, len(lines))
+	if !ok {
 		// the echo of typed text is also discounted by where it landed
-		// (rows, prompts), also long after it was submitted when it
-		// landed at or after the stream's first row: only a capture can
-		// say which lines those are
+		// (rows, prompts): only a capture can say which lines those are
+		// (the stream keeps what its capture found for text submitted
+		// long before: its echo is in the lines the capture read)
 		w.stream, w.fresh = nil, nil
 		return TextResult{}, false, false
 	}
 	w.info = d.pane
 	streamDecisions.Add(1)
-	r := pane.ReadResult{Lines: st.Lines(), Cursor: st.Cursor(), DroppedExact: true, Pane: d.pane, Ledger: d.ledger}
+	r := pane.ReadResult{Lines: lines, Cursor: st.Cursor(), DroppedExact: true, Pane: d.pane, Ledger: d.ledger, Echo: echo}
 	res, done := decideText(w.opt, r)
 	return res, done, true
 }

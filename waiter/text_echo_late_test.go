@@ -22,7 +22,9 @@ import (
 // echo, which holds the pattern, never matches; the command's output does.
 // The ledger's entries are aged by rewriting their times (the pane option
 // as panectl stores it), not by sleeping. With a kept control client (as
-// `panectl mcp` keeps one) the stream's decisions go through the same rule.
+// `panectl mcp` keeps one) the stream's decisions go through the same rule:
+// the stream keeps the echo marks its capture found (no capture at each
+// change of a long wait).
 func TestWaitDiscountsEchoByPlaceAfterTheWindow(t *testing.T) {
 	for _, keep := range []bool{false, true} {
 		t.Run(fmt.Sprintf("kept client %v", keep), func(t *testing.T) {
@@ -45,8 +47,9 @@ func TestWaitDiscountsEchoByPlaceAfterTheWindow(t *testing.T) {
 				t.Fatal(err)
 			}
 			age(t, s.Client, p.ID, pane.EchoWindow+time.Second)
-			for _, cur := range []pane.Cursor{r.Cursor, {Special: pane.CursorHistory}, {Special: pane.CursorScreen}} {
+			for i, cur := range []pane.Cursor{r.Cursor, {Special: pane.CursorHistory}, {Special: pane.CursorScreen}} {
 				match, _ := NewMatcher("pattern", []string{"SENTINEL_9"}, false, false)
+				before := streamDecisions.Load()
 				res, err := WaitForText(ctx, &c, TextOptions{PaneID: p.ID, Match: match, Timeout: 10 * time.Second, Cursor: cur, HasStart: true})
 				if err != nil {
 					t.Fatal(err)
@@ -59,6 +62,11 @@ func TestWaitDiscountsEchoByPlaceAfterTheWindow(t *testing.T) {
 				}
 				if res.Discounted == 0 || !strings.Contains(res.Note, "discounted") || strings.Contains(res.Note, "only by their text") {
 					t.Errorf("cursor %q: note %q, discounted %d: want the echo discounted by place", cur.Special, res.Note, res.Discounted)
+				}
+				// the first wait sees the output come (the others find it
+				// there): it matches on the stream
+				if i == 0 && streamDecisions.Load() == before {
+					t.Errorf("cursor %q: no decision was made on the stream (the echo's marks were not kept)", cur.Special)
 				}
 			}
 			// output identical to the typed line, printed after the window,
