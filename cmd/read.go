@@ -96,7 +96,11 @@ matches a pattern. Plain patterns match as substrings; --regex uses regexp2
 (lookaround, backreferences, (?i); ^ and $ anchor at line ends). A --stop
 pattern ends the wait with exit 3. Text panectl typed into the pane is not
 matched while pending and for 10 s after it was submitted (output identical
-to the typed text is therefore discounted too).
+to the typed text is therefore discounted too). The rows where typing landed
+(the echo of a command line, however the program redrew it) stay discounted
+after that, as long as panectl's ledger keeps the entry (its 16 newest); when
+history before them was trimmed or cleared, or the wait reads a journal, a
+line showing such text is discounted instead, and the note says so.
 
 A tab on the screen is spaces (tmux before 3.6 stores it as the cells it
 moved over): a pattern with a tab matches only lines read from a journal;

@@ -106,7 +106,8 @@ What reads it:
   - capture, status and wait-for-text on the pane, and cursor: --cursor
     history and the cursors capture and cursor print read the journal
     (lines_dropped 0); other cursors read tmux's rows. A wait on the journal
-    discounts the echo of typed input by text only, and looks again 50 ms
+    discounts the echo of typed input by text only (also after 10 s, while
+    the ledger keeps the entry: no row can place it), and looks again 50 ms
     after each change (the writer copies output a moment after tmux reads it).
     Journal lines are the text between newlines as a terminal leaves it on one
     row (escapes removed; CR, backspace, erase-in-line and column moves

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +28,16 @@ import (
 // that the program redrew differently (a tab completed, an autosuggestion,
 // syntax highlighting) is still discounted.
 //
+// By text, an entry counts while it is pending and for EchoWindow after it
+// was submitted (output identical to typed text is ambiguous, and only
+// for that long). By place, a submitted entry that knows its place and
+// row (Place.Row) counts as long as it is in the ledger, whatever the time
+// since: the rows where typing landed are echo however late a wait reads
+// them. When such an entry's place can no longer be found (the history
+// before it was trimmed, or cleared) and it may lie after the point a read
+// starts at, a line that shows its text is discounted rather than matched
+// (ReadResult.Unplaced says which).
+//
 // The ledger is bounded whatever was typed: an entry keeps the text itself
 // only while it is short (maxLiteral bytes encoded); longer text is kept as
 // fingerprints of at most maxMarks of its lines; a pane holds at most
@@ -34,7 +45,8 @@ import (
 // few KiB of options, and a wait reads no more than that.
 const (
 	ledgerPrefix = "@panectl_echo_"
-	// EchoWindow is how long after submission typed text is still discounted.
+	// EchoWindow is how long after submission typed text is still
+	// discounted by its text (by place: for as long as the entry is kept).
 	EchoWindow = 10 * time.Second
 	// pendingWindow bounds how long unsubmitted text stays in the ledger.
 	pendingWindow = 10 * time.Minute
@@ -96,6 +108,11 @@ type Place struct {
 	PrefixHash uint64 `json:"ph"`
 	Col        int    `json:"c,omitempty"` // the terminal cursor's column (cells of the prefix)
 	Width      int    `json:"w,omitempty"` // the pane's width then (0: unknown)
+	// Row is 1 + the terminal cursor's absolute row then (history_size +
+	// cursor_y, as Cursor.Row); 0: unknown (an entry of an older panectl).
+	// Trimming history only lowers a row's absolute number, so a place
+	// whose Row-1 is before a read's first row is before that read.
+	Row int `json:"r,omitempty"`
 }
 
 // PromptMark fingerprints the text of the terminal cursor's row before the
@@ -169,7 +186,7 @@ func (e EchoEntry) valid() bool {
 		}
 	}
 	if p := e.At; p != nil && (p.AnchorLen < 0 || p.AnchorLen > anchorBytes || p.PrefixLen < 0 || p.PrefixLen > maxPrefix ||
-		p.Col < 0 || p.Col > maxPrefix || p.Width < 0 || p.Width > 10000) {
+		p.Col < 0 || p.Col > maxPrefix || p.Width < 0 || p.Width > 10000 || p.Row < 0) {
 		return false
 	}
 	for _, w := range e.Widths {
@@ -190,6 +207,9 @@ const (
 	maxPrefix = 4 << 10
 )
 
+// active reports whether e discounts by text (and by place) at now:
+// pending for less than pendingWindow, or submitted less than EchoWindow
+// ago.
 func (e EchoEntry) active(now time.Time) bool {
 	ms := now.UnixMilli()
 	if e.Submitted == 0 {
@@ -197,6 +217,17 @@ func (e EchoEntry) active(now time.Time) bool {
 	}
 	return ms-e.Submitted < EchoWindow.Milliseconds()
 }
+
+// held reports whether e, past its EchoWindow, still discounts by place:
+// submitted, with a place and its row known. It stays in the ledger until
+// maxEntries newer entries push it out.
+func (e EchoEntry) held(now time.Time) bool {
+	return e.Submitted != 0 && e.At != nil && e.At.Row > 0 && !e.active(now)
+}
+
+// kept reports whether e belongs in the ledger at now (else it is removed
+// when the ledger is next written).
+func (e EchoEntry) kept(now time.Time) bool { return e.active(now) || e.held(now) }
 
 // Pending returns the text typed into the pane that no Enter has followed
 // yet and that still sits on the input line (see pending), in typing order
@@ -301,7 +332,7 @@ func ClearPending(ctx context.Context, c *tmux.Client, id string) error {
 	}
 	var unset []string
 	for k, e := range l.entries {
-		if e.Submitted == 0 || !e.active(l.now) {
+		if e.Submitted == 0 || !e.kept(l.now) {
 			unset = append(unset, k)
 		}
 	}
@@ -318,8 +349,9 @@ func Type(ctx context.Context, c *tmux.Client, id string, l Ledger, text string,
 }
 
 // plan is the change Record makes to ledger l: the entry to set and the
-// expired (or, when submitted, merged pending, or beyond maxEntries)
-// entries to unset.
+// expired (or, when submitted, merged pending, or beyond maxEntries: the
+// oldest first, held ones too) entries to unset. An entry held by place
+// (see held) is not expired.
 func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) {
 	now := time.Now().UnixMilli()
 	at := l.now
@@ -346,7 +378,7 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 	}
 	for k, e := range l.entries {
 		switch {
-		case !e.active(at):
+		case !e.kept(at):
 			unset = append(unset, k)
 		case gone[k]:
 			// no longer on the input line (killed, or abandoned for a new
@@ -573,20 +605,30 @@ func (l Ledger) IsEcho(line string) bool {
 		return false
 	}
 	for _, e := range l.entries {
-		if !e.active(l.now) || e.PlaceOnly {
-			continue
+		if e.active(l.now) && e.echoesText(line) {
+			return true
 		}
-		for rest := e.Text; rest != ""; {
-			t, after, _ := strings.Cut(rest, "\n")
-			rest = after
-			if t = strings.TrimSpace(t); t != "" && echoes(line, t) {
-				return true
-			}
+	}
+	return false
+}
+
+// echoesText reports whether a logical line (trailing blanks trimmed)
+// shows a line of e's text as a terminal echoes it (never for an entry by
+// place only).
+func (e EchoEntry) echoesText(line string) bool {
+	if e.PlaceOnly || line == "" {
+		return false
+	}
+	for rest := e.Text; rest != ""; {
+		t, after, _ := strings.Cut(rest, "\n")
+		rest = after
+		if t = strings.TrimSpace(t); t != "" && echoes(line, t) {
+			return true
 		}
-		for _, m := range e.Marks {
-			if m.echoes(line) {
-				return true
-			}
+	}
+	for _, m := range e.Marks {
+		if m.echoes(line) {
+			return true
 		}
 	}
 	return false
@@ -673,6 +715,29 @@ func boundary(before string) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("$%#>❯›»:)]", r)
 }
 
+// Unplaced marks the lines (read where no place can be known: a journal)
+// that show the text of an entry held by place (see held): submitted more
+// than EchoWindow ago, its echo cannot be told by its rows there, and
+// discounting such a line is preferred to matching the echo (output
+// identical to the text is discounted too). nil when none does.
+func (l Ledger) Unplaced(lines []string) []bool {
+	var out []bool
+	for _, e := range l.entries {
+		if !e.held(l.now) {
+			continue
+		}
+		for i, line := range lines {
+			if e.echoesText(strings.TrimRight(line, " \t")) {
+				if out == nil {
+					out = make([]bool, len(lines))
+				}
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
 // Len is the number of active entries.
 func (l Ledger) Len() int {
 	n := 0
@@ -684,17 +749,46 @@ func (l Ledger) Len() int {
 	return n
 }
 
-// HasPlaces reports whether an active entry knows where typing began: then
-// lines are discounted by place too (ReadResult.Echo), which only a read of
-// the rows can tell.
-func (l Ledger) HasPlaces() bool { return len(l.places()) > 0 }
+// HasPlacesFrom reports whether an entry may discount lines by place
+// (ReadResult.Echo) in a read that starts at absolute row row (history_size
+// + the relative row, as Cursor.Row): an active entry that knows where
+// typing began, or one held by place (see held) whose row is not before
+// row. Only a read of the rows can tell which lines those are.
+func (l Ledger) HasPlacesFrom(row int) bool {
+	active, held := l.placesFrom(row)
+	return len(active)+len(held) > 0
+}
 
 // places returns the active entries that know where typing began.
 func (l Ledger) places() []EchoEntry {
-	var out []EchoEntry
+	active, _ := l.placesFrom(math.MaxInt)
+	return active
+}
+
+// placesFrom returns the active entries that know where typing began, and
+// the entries held by place whose row (Place.Row) is not before absolute
+// row row: those typed before it lie before it, however history was
+// trimmed since.
+func (l Ledger) placesFrom(row int) (active, held []EchoEntry) {
 	for _, e := range l.entries {
-		if e.At != nil && e.active(l.now) {
-			out = append(out, e)
+		switch {
+		case e.At == nil:
+		case e.active(l.now):
+			active = append(active, e)
+		case e.held(l.now) && e.At.Row-1 >= row:
+			held = append(held, e)
+		}
+	}
+	return active, held
+}
+
+// heldKeysFrom returns the option names of the entries placesFrom(row)
+// returns as held.
+func (l Ledger) heldKeysFrom(row int) []string {
+	var out []string
+	for k, e := range l.entries {
+		if e.At != nil && e.held(l.now) && e.At.Row-1 >= row {
+			out = append(out, k)
 		}
 	}
 	return out

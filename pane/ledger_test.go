@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/panectl/panectl/tmux"
 )
 
 func TestEchoes(t *testing.T) {
@@ -315,5 +317,183 @@ func TestEchoRows(t *testing.T) {
 	}
 	if joinWidths([][]int{{3}, nil}) != nil {
 		t.Error("joinWidths with an unknown piece is not nil")
+	}
+}
+
+// Past EchoWindow a submitted entry no longer discounts by text (output
+// identical to typed text elsewhere matches again) but, knowing its place
+// and row, is held: it discounts by place in any read that starts at or
+// before its row, whatever the time since (injected: no wall clock), and
+// the ledger keeps it until maxEntries newer entries push it out.
+func TestLedgerHeldByPlace(t *testing.T) {
+	now := time.UnixMilli(1_700_000_000_000)
+	ms := now.UnixMilli()
+	at := &Place{AnchorLen: 5, AnchorHash: 1, PrefixLen: 2, PrefixHash: 2, Col: 2, Width: 80, Row: 8} // absolute row 7
+	noRow := *at
+	noRow.Row = 0
+	for _, tc := range []struct {
+		name         string
+		e            EchoEntry
+		active, held bool
+	}{
+		{"pending", EchoEntry{Text: "x", Typed: ms - 60_000, At: at}, true, false},
+		{"submitted 9 s ago", EchoEntry{Text: "x", Typed: ms - 9_000, Submitted: ms - 9_000, At: at}, true, false},
+		{"submitted 11 s ago", EchoEntry{Text: "x", Typed: ms - 11_000, Submitted: ms - 11_000, At: at}, false, true},
+		{"submitted a day ago", EchoEntry{Text: "x", Typed: ms - 86_400_000, Submitted: ms - 86_400_000, At: at}, false, true},
+		{"no place (alternate screen)", EchoEntry{Text: "x", Typed: ms - 11_000, Submitted: ms - 11_000, Prompt: &PromptMark{}}, false, false},
+		{"no row (an older panectl's entry)", EchoEntry{Text: "x", Typed: ms - 11_000, Submitted: ms - 11_000, At: &noRow}, false, false},
+		{"pending too long", EchoEntry{Text: "x", Typed: ms - int64(pendingWindow/time.Millisecond) - 1, At: at}, false, false},
+	} {
+		if got := tc.e.active(now); got != tc.active {
+			t.Errorf("%s: active %v, want %v", tc.name, got, tc.active)
+		}
+		if got := tc.e.held(now); got != tc.held {
+			t.Errorf("%s: held %v, want %v", tc.name, got, tc.held)
+		}
+	}
+
+	typed := "sleep 25; echo SENTINEL-DONE"
+	old := EchoEntry{Text: typed, Typed: ms - 11_000, Submitted: ms - 11_000, At: at}
+	l := Ledger{now: now, entries: map[string]EchoEntry{ledgerPrefix + "old": old}}
+	if l.IsEcho("$ " + typed) {
+		t.Error("11 s after submission the text alone still discounts")
+	}
+	for row, want := range map[int]bool{0: true, 7: true, 8: false, 100: false} {
+		if got := l.HasPlacesFrom(row); got != want {
+			t.Errorf("HasPlacesFrom(%d) = %v, want %v (its row is 7)", row, got, want)
+		}
+		active, held := l.placesFrom(row)
+		if len(active) != 0 || len(held) != map[bool]int{true: 1}[want] {
+			t.Errorf("placesFrom(%d) = %d active, %d held", row, len(active), len(held))
+		}
+	}
+	if len(l.places()) != 0 {
+		t.Error("a held entry is among the active places")
+	}
+	// the next typing keeps it (an entry past its window without a place goes)
+	l.entries[ledgerPrefix+"gone"] = EchoEntry{Text: "y", Typed: ms - 11_000, Submitted: ms - 11_000}
+	_, unset := l.plan("echo next", true)
+	if !slices.Equal(unset, []string{ledgerPrefix + "gone"}) {
+		t.Errorf("plan unset %q, want only the expired entry without a place", unset)
+	}
+	// bounded: maxEntries newer entries push it out, oldest first
+	for i := range maxEntries {
+		l.entries[fmt.Sprintf("%snew%02d", ledgerPrefix, i)] = EchoEntry{Text: "n", Typed: ms - 1000 + int64(i), Submitted: ms - 1000 + int64(i), At: at}
+	}
+	delete(l.entries, ledgerPrefix+"gone")
+	_, unset = l.plan("echo more", true)
+	sort.Strings(unset)
+	if want := []string{ledgerPrefix + "new00", ledgerPrefix + "old"}; !slices.Equal(unset, want) {
+		t.Errorf("plan unset %q, want %q (the oldest two: %d entries at most)", unset, want, maxEntries)
+	}
+}
+
+// A held entry (submitted long ago) discounts the rows where its typing
+// landed when a read covers them, and only those: the same text printed
+// as output elsewhere is not discounted. When its place can no longer be
+// found (history cleared or trimmed before it), a line that shows its
+// text is discounted instead, and marked Unplaced.
+func TestEchoByPlaceHeld(t *testing.T) {
+	now := time.UnixMilli(1_700_000_000_000)
+	typed := "sleep 25; echo SENTINEL-DONE"
+	// where typing began: after "bash$ " on row 1 (no history)
+	before := normalView{start: 0, rows: []string{"some earlier output", "bash$"}}
+	at := before.placeAt(tmux.PaneInfo{CursorX: 6, CursorY: 1, Width: 80, Height: 24})
+	if at == nil || at.Row != 2 {
+		t.Fatalf("place %+v, want row 1 (+1)", at)
+	}
+	e := EchoEntry{Text: typed, Typed: now.UnixMilli() - 11_000, Submitted: now.UnixMilli() - 11_000, At: at,
+		Lines: 1, Widths: widths(typed)}
+	l := Ledger{now: now, entries: map[string]EchoEntry{"e": e}}
+
+	lines := func(v normalView, from int) ([]int, []string) {
+		var starts []int
+		var out []string
+		for i, r := range v.rows {
+			if v.start+i >= from {
+				starts, out = append(starts, v.start+i), append(out, r)
+			}
+		}
+		return starts, out
+	}
+	for _, tc := range []struct {
+		name           string
+		v              normalView
+		from           int // the read's first relative row (history_size is 0)
+		echo, unplaced []bool
+	}{
+		{"the echo, output, the same text as output", normalView{start: 0, rows: []string{
+			"some earlier output", "bash$ " + typed, "SENTINEL-DONE", typed, "bash$"}},
+			1, []bool{true, false, false, false}, nil},
+		{"a read from before it", normalView{start: 0, rows: []string{
+			"some earlier output", "bash$ " + typed, "SENTINEL-DONE"}},
+			0, []bool{false, true, false}, nil},
+		{"history cleared: its place is gone", normalView{start: 0, rows: []string{
+			"bash$ " + typed, "SENTINEL-DONE"}},
+			0, []bool{true, false}, []bool{true, false}},
+	} {
+		active, held := l.placesFrom(tc.from)
+		starts, ls := lines(tc.v, tc.from)
+		echo, unplaced, lost := tc.v.echoByPlace(starts, ls, active, held)
+		if !slices.Equal(echo, tc.echo) || !slices.Equal(unplaced, tc.unplaced) || lost != (tc.unplaced != nil) {
+			t.Errorf("%s: echo %v unplaced %v lost %v, want %v %v", tc.name, echo, unplaced, lost, tc.echo, tc.unplaced)
+		}
+	}
+	// a read that starts after its row leaves it out
+	if _, held := l.placesFrom(2); len(held) != 0 {
+		t.Error("a read after the entry's row considers it")
+	}
+}
+
+// Where no place can be known (a journal), a held entry discounts the
+// lines that show its text; an entry past its window without a place, or a
+// place-only piece, does not.
+func TestLedgerUnplaced(t *testing.T) {
+	now := time.UnixMilli(1_700_000_000_000)
+	old := now.UnixMilli() - 11_000
+	at := &Place{PrefixLen: 2, Row: 3}
+	l := Ledger{now: now, entries: map[string]EchoEntry{
+		"held":  {Text: "sleep 25; echo SENTINEL-DONE", Typed: old, Submitted: old, At: at},
+		"piece": {Text: "echo PIECE", Typed: old, Submitted: old, At: at, PlaceOnly: true},
+		"alt":   {Text: "echo ALT", Typed: old, Submitted: old, Prompt: &PromptMark{}},
+	}}
+	lines := []string{"$ sleep 25; echo SENTINEL-DONE", "SENTINEL-DONE", "$ echo PIECE", "$ echo ALT  "}
+	if got, want := l.Unplaced(lines), []bool{true, false, false, false}; !slices.Equal(got, want) {
+		t.Errorf("Unplaced = %v, want %v", got, want)
+	}
+	if got := l.Unplaced(lines[1:]); got != nil {
+		t.Errorf("Unplaced without the echo = %v, want nil", got)
+	}
+}
+
+// A stream keeps the echo marks its capture found for held entries: its
+// decisions use them while the ledger holds only those entries; an active
+// entry, or a held one the capture did not look for, needs a capture.
+func TestStreamEchoOf(t *testing.T) {
+	now := time.UnixMilli(1_700_000_000_000)
+	old := now.UnixMilli() - 11_000
+	at := &Place{PrefixLen: 2, Row: 5} // absolute row 4
+	held := EchoEntry{Text: "sleep 1; echo X", Typed: old, Submitted: old, At: at}
+	s := &Stream{bodyAbs: 3, held: &heldEcho{keys: map[string]bool{"a": true}, echo: []bool{false, true}}}
+	for _, tc := range []struct {
+		name    string
+		entries map[string]EchoEntry
+		echo    []bool
+		ok      bool
+	}{
+		{"no entries", nil, nil, true},
+		{"the held entry", map[string]EchoEntry{"a": held}, []bool{false, true, false}, true},
+		{"a held entry typed before the stream's lines", map[string]EchoEntry{"a": held, "b": {Text: "b", Typed: old, Submitted: old, At: &Place{Row: 2}}},
+			[]bool{false, true, false}, true},
+		{"another held entry", map[string]EchoEntry{"a": held, "c": held}, nil, false},
+		{"an active entry", map[string]EchoEntry{"a": held, "d": {Text: "d", Typed: now.UnixMilli(), Submitted: now.UnixMilli(), At: at}}, nil, false},
+	} {
+		echo, ok := s.EchoOf(Ledger{now: now, entries: tc.entries}, 3)
+		if ok != tc.ok || !slices.Equal(echo, tc.echo) {
+			t.Errorf("%s: EchoOf = %v %v, want %v %v", tc.name, echo, ok, tc.echo, tc.ok)
+		}
+	}
+	if _, ok := (&Stream{bodyAbs: 3}).EchoOf(Ledger{now: now, entries: map[string]EchoEntry{"a": held}}, 3); ok {
+		t.Error("a stream without kept marks decides with a held entry in its lines")
 	}
 }

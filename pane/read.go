@@ -64,6 +64,14 @@ type ReadResult struct {
 	// recorded in the ledger began (with ReadOptions.Ledger): the echo of
 	// typed input, however the program redrew it.
 	Echo []bool
+	// Unplaced marks the lines of Echo discounted by text alone: they show
+	// text submitted more than EchoWindow ago whose place (the rows where
+	// it was typed) can no longer be found (history trimmed or cleared
+	// before them) and may lie after the read's start. Output identical to
+	// such text is discounted too.
+	Unplaced []bool
+
+	heldLost bool // an entry held by place could not be placed (set by finish)
 }
 
 // Whole reports whether Lines are certainly all the lines after the
@@ -213,6 +221,9 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		if opt.Ledger {
 			res.Ledger = *opt.ledger
 			res.Ledger.at, res.Ledger.prompt = place, prompt
+			if res.Stream != nil {
+				res.Stream.keepEcho(res)
+			}
 		}
 		return res, nil
 	}
@@ -872,7 +883,11 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	snap := res.Pane
 	lines := make([]string, 0, len(v.joined))
 	var starts []int // relative row each line starts at (offScreen: alternate screen)
-	places := opt.ledger != nil && len(opt.ledger.places()) > 0
+	var active, held []EchoEntry
+	if opt.ledger != nil {
+		active, held = opt.ledger.placesFrom(snap.HistorySize + r)
+	}
+	places := len(active)+len(held) > 0
 	row := r
 	for i, l := range v.joined {
 		at := row
@@ -937,12 +952,17 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		}
 	}
 	if places {
-		res.Echo = v.echoByPlace(starts, lines, opt.ledger.places())
+		var lost bool
+		res.Echo, res.Unplaced, lost = v.echoByPlace(starts, lines, active, held)
+		res.heldLost = lost
 	}
 	if opt.MaxLines > 0 && len(lines) > opt.MaxLines {
 		lines = lines[len(lines)-opt.MaxLines:]
 		if res.Echo != nil {
 			res.Echo = res.Echo[len(res.Echo)-opt.MaxLines:]
+		}
+		if res.Unplaced != nil {
+			res.Unplaced = res.Unplaced[len(res.Unplaced)-opt.MaxLines:]
 		}
 		res.Truncated = true
 	}
@@ -1012,7 +1032,7 @@ func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
 	}
 	anchor, _ := v.anchorText(snap.CursorY, anchorBytes)
 	return &Place{AnchorLen: len(anchor), AnchorHash: hash64(anchor), PrefixLen: len(prefix), PrefixHash: hash64(prefix),
-		Col: snap.CursorX, Width: snap.Width}
+		Col: snap.CursorX, Width: snap.Width, Row: snap.HistorySize + snap.CursorY + 1}
 }
 
 // promptAt is the prompt before the terminal cursor now, on either screen
@@ -1137,21 +1157,35 @@ func firstLine(s string) string {
 const offScreen = math.MinInt
 
 // echoByPlace marks the lines (starting at relative rows starts; offScreen: not
-// on the normal screen) that begin at the place of a ledger entry, where
-// the typed text landed (the row goes on with its first characters, however
-// the rest was redrawn), and the lines after it that its text spans: its
-// logical lines, and every line that starts in the rows its text covers
-// from the place (echoRows), for programs that break a long line into rows
-// themselves (zsh's line editor, fish) rather than letting the terminal
-// wrap it.
-func (v normalView) echoByPlace(starts []int, lines []string, es []EchoEntry) []bool {
+// on the normal screen) that begin at the place of a ledger entry (active,
+// or held by place), where the typed text landed (the row goes on with its
+// first characters, however the rest was redrawn), and the lines after it
+// that its text spans: its logical lines, and every line that starts in
+// the rows its text covers from the place (echoRows), for programs that
+// break a long line into rows themselves (zsh's line editor, fish) rather
+// than letting the terminal wrap it.
+//
+// A held entry whose place is found nowhere in the view (the history
+// before it was trimmed or cleared: where it was typed cannot be known)
+// discounts the normal screen's lines that show its text instead
+// (unplaced marks them): discounting such a line is preferred to matching
+// the echo. An active entry is discounted by text anyway (Ledger.IsEcho).
+//
+// lost reports whether a held entry could not be placed.
+func (v normalView) echoByPlace(starts []int, lines []string, active, held []EchoEntry) (echo, unplaced []bool, lost bool) {
 	out := make([]bool, len(starts))
+	es := append(active[:len(active):len(active)], held...)
+	found := make([]bool, len(es))
 	for i, r := range starts {
 		if r == offScreen {
 			continue
 		}
-		for _, e := range es {
-			if v.isPlace(*e.At, r) && v.landed(e, r) {
+		for j, e := range es {
+			if !v.isPlace(*e.At, r) {
+				continue
+			}
+			found[j] = true
+			if v.landed(e, r) {
 				end := r + echoRows(e)
 				out[i] = true
 				for k := i + 1; k < len(out); k++ {
@@ -1163,7 +1197,31 @@ func (v normalView) echoByPlace(starts []int, lines []string, es []EchoEntry) []
 			}
 		}
 	}
-	return out
+	for j, e := range held {
+		if found[len(active)+j] || v.placed(*e.At) {
+			continue
+		}
+		lost = true
+		for i, r := range starts {
+			if r != offScreen && !out[i] && e.echoesText(strings.TrimRight(lines[i], " \t")) {
+				if unplaced == nil {
+					unplaced = make([]bool, len(starts))
+				}
+				out[i], unplaced[i] = true, true
+			}
+		}
+	}
+	return out, unplaced, lost
+}
+
+// placed reports whether place p is found at some row of the view.
+func (v normalView) placed(p Place) bool {
+	for i := range v.rows {
+		if v.isPlace(p, v.start+i) {
+			return true
+		}
+	}
+	return false
 }
 
 // goesOn reports whether a line after the one where e's typing began can

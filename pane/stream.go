@@ -65,6 +65,11 @@ type Stream struct {
 	// them.
 	frozen []string
 
+	// held is the echo by place of the ledger's held entries (see
+	// EchoEntry.held) in the frozen lines, as the read that seeded the
+	// stream found it (nil: not kept, see keepEcho).
+	held *heldEcho
+
 	tabs    tabMode
 	pending []byte // an escape sequence or character cut by the end of a notification
 	parser  *ansi.Parser
@@ -657,6 +662,65 @@ func (s *Stream) rowText(i int) string {
 		return s.rows[i].text
 	}
 	return strings.TrimRight(strings.Join(s.rows[i].cells, ""), " \t")
+}
+
+// StartRow is the absolute row (history_size + the relative row, as
+// Cursor.Row) where Lines begin: the read's first row.
+func (s *Stream) StartRow() int { return s.bodyAbs }
+
+// heldEcho is the echo marks of a read's frozen lines and the option names
+// of the entries held by place it looked for.
+type heldEcho struct {
+	keys map[string]bool
+	echo []bool
+}
+
+// keepEcho keeps the echo marks of the read that seeded the stream, for
+// the entries held by place (submitted more than EchoWindow ago): their
+// echo landed before the read, so output the stream follows cannot hold
+// it, and the marks of the frozen lines stay right. Kept only when every
+// held entry was placed (none discounts lines by text: new output could
+// show its text) and every mark is on a frozen line.
+func (s *Stream) keepEcho(r ReadResult) {
+	if r.heldLost || r.Truncated || len(r.Echo) > 0 && len(r.Lines) != len(r.Echo) {
+		return
+	}
+	n := len(s.frozen)
+	for i, e := range r.Echo {
+		if e && i >= n {
+			return
+		}
+	}
+	h := &heldEcho{keys: map[string]bool{}, echo: make([]bool, n)}
+	copy(h.echo, r.Echo)
+	for _, k := range r.Ledger.heldKeysFrom(s.bodyAbs) {
+		h.keys[k] = true
+	}
+	s.held = h
+}
+
+// EchoOf returns the echo marks of n lines (Lines) by place for ledger l
+// read after the output the stream was fed: ok is false when only a
+// capture can say (an active entry knows its place, or an entry held by
+// place that the seeding read did not look for, or the marks were not
+// kept). With no entry that discounts by place here, every mark is false.
+func (s *Stream) EchoOf(l Ledger, n int) (echo []bool, ok bool) {
+	active, _ := l.placesFrom(s.bodyAbs)
+	keys := l.heldKeysFrom(s.bodyAbs)
+	switch {
+	case len(active)+len(keys) == 0:
+		return nil, true
+	case len(active) > 0 || s.held == nil:
+		return nil, false
+	}
+	for _, k := range keys {
+		if !s.held.keys[k] {
+			return nil, false
+		}
+	}
+	echo = make([]bool, n)
+	copy(echo, s.held.echo)
+	return echo, true
 }
 
 // Cursor returns the cursor after the lines, as Read would make it now.

@@ -398,7 +398,8 @@ func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 
 // readJournal reads the journal after the cursor (pane.ReadAny) and the
 // echo ledger, and decides (the echo is discounted by text: a journal has
-// no rows to find places in).
+// no rows to find places in; text submitted more than pane.EchoWindow ago
+// too, while its entry is held by place: pane.Ledger.Unplaced).
 func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 	w.src.take(true)
 	r, err := pane.ReadAny(ctx, w.c, w.info, w.cur, pane.ReadOptions{})
@@ -419,6 +420,8 @@ func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 		return TextResult{}, false, err
 	}
 	w.info = r.Pane
+	r.Unplaced = r.Ledger.Unplaced(r.Lines)
+	r.Echo = r.Unplaced
 	res, done := decideText(w.opt, r)
 	return res, done, nil
 }
@@ -458,15 +461,19 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 		w.stream, w.fresh = nil, nil
 		return TextResult{}, false, false
 	}
-	if d.ledger.HasPlaces() {
+	lines := st.Lines()
+	echo, ok := st.EchoOf(d.ledger, len(lines))
+	if !ok {
 		// the echo of typed text is also discounted by where it landed
 		// (rows, prompts): only a capture can say which lines those are
+		// (the stream keeps what its capture found for text submitted
+		// long before: its echo is in the lines the capture read)
 		w.stream, w.fresh = nil, nil
 		return TextResult{}, false, false
 	}
 	w.info = d.pane
 	streamDecisions.Add(1)
-	r := pane.ReadResult{Lines: st.Lines(), Cursor: st.Cursor(), DroppedExact: true, Pane: d.pane, Ledger: d.ledger}
+	r := pane.ReadResult{Lines: lines, Cursor: st.Cursor(), DroppedExact: true, Pane: d.pane, Ledger: d.ledger, Echo: echo}
 	res, done := decideText(w.opt, r)
 	return res, done, true
 }
@@ -534,16 +541,22 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	if r.Uncertain && r.Fresh > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("the first %d line(s) may be from before the cursor and were not matched", r.Fresh))
 	}
+	unplaced := 0 // of Discounted: by text alone, their place unknown (ReadResult.Unplaced)
 	for i, line := range r.Lines {
 		if i < r.Fresh {
 			continue
 		}
 		if r.IsEcho(i) {
 			if opt.Stop.Len()+opt.Match.Len() > 0 {
-				if _, ok := opt.Match.Match(line); ok {
+				_, ok := opt.Match.Match(line)
+				if !ok {
+					_, ok = opt.Stop.Match(line)
+				}
+				if ok {
 					res.Discounted++
-				} else if _, ok := opt.Stop.Match(line); ok {
-					res.Discounted++
+					if i < len(r.Unplaced) && r.Unplaced[i] && !r.Ledger.IsEcho(line) {
+						unplaced++
+					}
 				}
 			}
 			continue
@@ -564,6 +577,10 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	}
 	if res.Discounted > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d line(s) matched but were discounted as the echo of typed input", res.Discounted))
+	}
+	if unplaced > 0 {
+		res.Note = joinNotes(res.Note, fmt.Sprintf("%d of them only by their text: they show text submitted more than %v ago "+
+			"whose rows cannot be placed (history trimmed or cleared before them, or a journal read), so output identical to it is discounted too", unplaced, pane.EchoWindow))
 	}
 	if n := timedOut(opt.Match) + timedOut(opt.Stop); n > 0 {
 		res.Note = joinNotes(res.Note, fmt.Sprintf("%d regex match(es) were abandoned after %v", n, MatchTimeout))
