@@ -496,21 +496,26 @@ const (
 
 func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error) {
 	h := &exitHold{c: c}
-	eff, err := c.EffectiveOption(ctx, id, "remain-on-exit")
+	// the pane's effective remain-on-exit and its own values, in one call
+	const mark = "\x1epanectl-hold\x1e"
+	out, err := c.RunList(ctx, nil,
+		tmux.Command{"display-message", "-p", "-t", id, "#{remain-on-exit}" + mark},
+		tmux.Command{"show-options", "-p", "-q", "-v", "-t", id, "remain-on-exit"},
+		tmux.Command{"display-message", "-p", "-t", id, mark},
+		tmux.Command{"show-options", "-p", "-q", "-v", "-t", id, "remain-on-exit-format"})
 	if err != nil {
 		return nil, err
 	}
+	parts := strings.Split(out, mark+"\n")
+	if len(parts) != 3 {
+		return nil, fmt.Errorf("tmux returned a malformed description of pane %s's remain-on-exit: %q", id, out)
+	}
+	eff := parts[0]
 	if eff == "on" {
 		return h, nil
 	}
-	prevROE, err := c.PaneOption(ctx, id, "remain-on-exit")
-	if err != nil {
-		return nil, err
-	}
-	prevFmt, err := c.PaneOption(ctx, id, "remain-on-exit-format")
-	if err != nil {
-		return nil, err
-	}
+	prevROE := strings.TrimSuffix(parts[1], "\n")
+	prevFmt := strings.TrimSuffix(parts[2], "\n")
 	token := newToken()
 	// the kill condition: what the pane's own remain-on-exit would have
 	// closed (off: any death; failed: a clean exit)
@@ -542,19 +547,33 @@ func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error)
 		return nil, fmt.Errorf("cannot guard the pane's options (panectl would not restore them if killed): %w", err)
 	}
 	h.guard = guard
+	// The hold is taken in one command list, and only while remain-on-exit
+	// is not on: another panectl process holding the pane (or the user
+	// turning it on) since the look above leaves the pane to that hold,
+	// and this one's guard finds no token of its own. The words of the
+	// if-shell commands are option names, a pane id and a hex token, which
+	// need no quoting. Saving the format outside the condition is harmless:
+	// it is the pane's own value, as a hold in place saved it.
+	held := "#{==:#{" + holdToken + "}," + token + "}"
 	set := tmux.CommandList{
-		{"set-option", "-p", "-t", id, holdToken, token},
-		{"set-option", "-p", "-t", id, "remain-on-exit", "on"},
+		{"if-shell", "-F", "-t", id, "#{!=:#{remain-on-exit},on}", "set-option -p -t " + id + " " + holdToken + " " + token},
+		{"if-shell", "-F", "-t", id, held, "set-option -p -t " + id + " remain-on-exit on"},
 	}
 	if prevFmt != "" {
 		set = append(set, tmux.Command{"set-option", "-p", "-t", id, holdFormat, prevFmt})
 	}
-	if _, err := c.RunList(ctx, nil, set...); err != nil {
+	set = append(set, tmux.Command{"display-message", "-p", "-t", id, held})
+	out, err = c.RunList(ctx, nil, set...)
+	if err != nil {
 		h.release(ctx)
 		return nil, err
 	}
+	if strings.TrimSpace(out) != "1" {
+		h.release(ctx) // not held: the guard has nothing to undo
+		return &exitHold{c: c}, nil
+	}
 	// tmux older than 3.3 has no remain-on-exit-format: ignore the failure
-	_ = c.SetPaneOption(ctx, id, "remain-on-exit-format", "")
+	_, _ = c.RunList(ctx, nil, tmux.Command{"if-shell", "-F", "-t", id, held, "set-option -p -t " + id + " remain-on-exit-format ''"})
 	return h, nil
 }
 

@@ -123,6 +123,22 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 			return TextResult{}, err
 		}
 	}
+	// A program that prints and exits at once can take its last output
+	// with it: tmux 3.3a drops the output it had not yet sent a control
+	// client when the pane is destroyed, and a capture after the death
+	// finds no pane. So the pane is held (remain-on-exit) while the wait
+	// runs and given back afterwards (a dead pane closed as it would have
+	// closed), as watch does: the wait reads what it printed.
+	if opt.Timeout > 0 {
+		hold, err := holdExit(ctx, c, opt.PaneID)
+		if gone(err) {
+			return exited(err)
+		}
+		if err != nil {
+			return TextResult{}, err
+		}
+		defer hold.release(ctx)
+	}
 	src, err := watchPane(ctx, c, info, true)
 	if gone(err) {
 		return exited(err)
