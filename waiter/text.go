@@ -561,10 +561,22 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	}
 	if r.Pane.Dead {
 		res.Outcome = OutcomeExited
-		res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", r.Pane.DeadStatus))
+		res.Note = joinNotes(res.Note, deadNote(r.Pane))
 		return res, true
 	}
 	return res, false
+}
+
+// deadNote says how a dead pane's process ended, as far as tmux knows
+// (tmux 3.3a sometimes never fills in the status: tmux.Client.NudgeReap).
+func deadNote(p tmux.PaneInfo) string {
+	switch {
+	case p.DeadSignal != 0:
+		return fmt.Sprintf("the pane's process was killed by signal %d", p.DeadSignal)
+	case p.DeadKnown:
+		return fmt.Sprintf("the pane's process exited with status %d", p.DeadStatus)
+	}
+	return "the pane's process exited (tmux has not reported its status)"
 }
 
 // timedOut is m.TimedOut (0 for no matcher: Stop may be nil).
