@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/internal/tmuxtest"
+	"github.com/panectl/panectl/tmux"
 )
 
 // A program that prints the awaited line and exits at once: tmux 3.3a drops
@@ -34,6 +35,24 @@ func waitAttached(t *testing.T, s *tmuxtest.Server, session string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// waitHeld waits until a wait is attached to pane p's session and, once
+// its first look found nothing, holds the pane (the option @panectl-watch:
+// waiter.holdExitVia): output from then on reaches the wait even when the
+// program exits at once. A wait that never holds it (panectl before the
+// hold) is given 3 s, then the test goes on and its assertions decide.
+func waitHeld(t *testing.T, s *tmuxtest.Server, p tmux.PaneInfo) {
+	t.Helper()
+	waitAttached(t, s, p.SessionID)
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		if v, _ := s.TryTmux("show-options", "-p", "-q", "-v", "-t", p.ID, "@panectl-watch"); v != "" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("pane %s was not held within 3 s", p.ID)
 }
 
 // paneGone reports whether pane id has left the server.
@@ -68,7 +87,7 @@ func TestWaitPrintThenExit(t *testing.T) {
 			if err := c.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitAttached(t, s, p.SessionID)
+			waitHeld(t, s, p)
 			s.Tmux("send-keys", "-t", p.ID, "go", "Enter")
 			code := exitCode(c.Wait())
 			var out struct {
@@ -112,7 +131,7 @@ func TestWaitHoldLeavesOptions(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitAttached(t, s, p.SessionID)
+	waitHeld(t, s, p)
 	s.Tmux("send-keys", "-t", p.ID, "go", "Enter")
 	if code := exitCode(c.Wait()); code != 5 {
 		t.Errorf("exit %d, want 5", code)
@@ -130,7 +149,7 @@ func TestWaitHoldLeavesOptions(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitAttached(t, s, live.SessionID)
+	waitHeld(t, s, live)
 	s.Tmux("send-keys", "-t", live.ID, "go", "Enter")
 	if code := exitCode(c.Wait()); code != 0 {
 		t.Errorf("live pane: exit %d, want 0", code)
@@ -150,7 +169,10 @@ func TestWaitHoldKilled(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitAttached(t, s, p.SessionID)
+	waitHeld(t, s, p)
+	if v, _ := s.TryTmux("show-options", "-p", "-v", "-t", p.ID, "remain-on-exit"); v != "on" {
+		t.Fatalf("remain-on-exit %q while the wait holds the pane, want on", v)
+	}
 	_ = c.Process.Kill()
 	_ = c.Wait()
 	deadline := time.Now().Add(10 * time.Second)
@@ -188,7 +210,7 @@ func TestMCPWaitPrintThenExit(t *testing.T) {
 		}
 		id := 10 + i
 		m.send(t, map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": "wait_for_text", "arguments": args}})
-		waitAttached(t, s, p.SessionID)
+		waitHeld(t, s, p)
 		s.Tmux("send-keys", "-t", p.ID, "go", "Enter")
 		v := m.next(t, 20*time.Second)
 		r, _ := v["result"].(map[string]any)

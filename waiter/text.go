@@ -123,22 +123,6 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 			return TextResult{}, err
 		}
 	}
-	// A program that prints and exits at once can take its last output
-	// with it: tmux 3.3a drops the output it had not yet sent a control
-	// client when the pane is destroyed, and a capture after the death
-	// finds no pane. So the pane is held (remain-on-exit) while the wait
-	// runs and given back afterwards (a dead pane closed as it would have
-	// closed), as watch does: the wait reads what it printed.
-	if opt.Timeout > 0 {
-		hold, err := holdExit(ctx, c, opt.PaneID)
-		if gone(err) {
-			return exited(err)
-		}
-		if err != nil {
-			return TextResult{}, err
-		}
-		defer hold.release(ctx)
-	}
 	src, err := watchPane(ctx, c, info, true)
 	if gone(err) {
 		return exited(err)
@@ -166,6 +150,7 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	var last, lastChange time.Time
 	var lagDue time.Time // when a wait on a journal looks again after a change
 	var seen TextResult  // the last look, for a pane that vanishes
+	held := false        // the pane is held (holdExitVia) or needs no hold
 	quiet := true        // no change came within minCheckGap of the one before
 	look := true         // the next round reads the pane (else it follows the stream)
 	throttle := func() error {
@@ -231,6 +216,32 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 				return res, nil
 			}
 			seen = res
+			if !held && opt.Timeout > 0 {
+				// A program that prints and exits at once can take its
+				// last output with it: tmux 3.3a drops the output it had
+				// not yet sent a control client when the pane is
+				// destroyed, and a capture after the death finds no pane.
+				// So, once the first look has not ended the wait, the
+				// pane is held (remain-on-exit) while the wait runs and
+				// given back afterwards (a dead pane closed as it would
+				// have closed), as watch does: the wait reads what the
+				// program printed. (What comes meanwhile is on the
+				// stream: the pane is alive.)
+				held = true
+				var k *tmux.Control
+				if sub := src.subscription(); sub != nil {
+					k = sub.Control()
+				}
+				h, err := holdExitVia(ctx, c, k, opt.PaneID)
+				if gone(err) {
+					res.Outcome, res.Note = OutcomeExited, joinNotes(res.Note, goneNote(err))
+					return res, nil
+				}
+				if err != nil {
+					return TextResult{}, err
+				}
+				defer h.release(ctx)
+			}
 		}
 		if !time.Now().Before(deadline) {
 			res = seen
