@@ -126,7 +126,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 		res.Screen = clock.last
 		if s.Info.Dead {
 			res.Outcome = OutcomeExited
-			res.Note = fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus)
+			res.Note = deadNote(s.Info)
 			return true, nil
 		}
 		return false, nil
@@ -138,6 +138,19 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 	}
 	if done, err := look(); done || err != nil {
 		return finish(), err
+	}
+	if opt.Timeout > 0 {
+		// the last screen of a program that exits at once is read from
+		// the held pane (holdForWait)
+		h, err := holdForWait(ctx, c, src, opt.PaneID)
+		if gone(err) {
+			res.Outcome, res.Note = OutcomeExited, goneNote(err)
+			return finish(), nil
+		}
+		if err != nil {
+			return finish(), err
+		}
+		defer h.release(ctx)
 	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()

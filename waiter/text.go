@@ -228,11 +228,7 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 				// program printed. (What comes meanwhile is on the
 				// stream: the pane is alive.)
 				held = true
-				var k *tmux.Control
-				if sub := src.subscription(); sub != nil {
-					k = sub.Control()
-				}
-				h, err := holdExitVia(ctx, c, k, opt.PaneID)
+				h, err := holdForWait(ctx, c, src, opt.PaneID)
 				if gone(err) {
 					res.Outcome, res.Note = OutcomeExited, joinNotes(res.Note, goneNote(err))
 					return res, nil
@@ -576,6 +572,22 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		return res, true
 	}
 	return res, false
+}
+
+// holdForWait holds pane id for a wait that goes on after its first look
+// (holdExitVia, reading the pane's options through src's control client
+// when one is attached), so what a program prints just before it exits is
+// read: tmux 3.3a drops the output it had not yet sent a control client
+// when the pane is destroyed, and a capture after the death finds no pane.
+// The caller releases the hold when the wait ends.
+func holdForWait(ctx context.Context, c *tmux.Client, src Source, id string) (*exitHold, error) {
+	var k *tmux.Control
+	if s, ok := src.(*source); ok {
+		if sub := s.subscription(); sub != nil {
+			k = sub.Control()
+		}
+	}
+	return holdExitVia(ctx, c, k, id)
 }
 
 // deadNote says how a dead pane's process ended, as far as tmux knows

@@ -2,7 +2,6 @@ package waiter
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -158,7 +157,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		res.Result = r
 		if s.Info.Dead {
 			res.Outcome = OutcomeExited
-			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus))
+			res.Note = joinNotes(res.Note, deadNote(s.Info))
 			return true, 0, nil
 		}
 		outcome, wait := judge.judge(r, now.Sub(clock.lastChange), now)
@@ -178,10 +177,25 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	held := false
 	for {
 		done, wait, err := look()
 		if done || err != nil {
 			return finish(), err
+		}
+		if !held && opt.Timeout > 0 {
+			// the last screen of a program that exits at once is read
+			// from the held pane (holdForWait)
+			held = true
+			h, err := holdForWait(ctx, c, src, opt.PaneID)
+			if gone(err) {
+				res.Outcome, res.Note = OutcomeExited, joinNotes(res.Note, goneNote(err))
+				return finish(), nil
+			}
+			if err != nil {
+				return finish(), err
+			}
+			defer h.release(ctx)
 		}
 		now := time.Now()
 		if !now.Before(deadline) {
