@@ -142,15 +142,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 	if opt.Timeout > 0 {
 		// the last screen of a program that exits at once is read from
 		// the held pane (holdForWait)
-		h, err := holdForWait(ctx, c, src, opt.PaneID)
-		if gone(err) {
-			res.Outcome, res.Note = OutcomeExited, goneNote(err)
-			return finish(), nil
-		}
-		if err != nil {
-			return finish(), err
-		}
-		defer h.release(ctx)
+		defer holdForWait(ctx, c, src, opt.PaneID)()
 	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()

@@ -217,26 +217,12 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 			}
 			seen = res
 			if !held && opt.Timeout > 0 {
-				// A program that prints and exits at once can take its
-				// last output with it: tmux 3.3a drops the output it had
-				// not yet sent a control client when the pane is
-				// destroyed, and a capture after the death finds no pane.
-				// So, once the first look has not ended the wait, the
-				// pane is held (remain-on-exit) while the wait runs and
-				// given back afterwards (a dead pane closed as it would
-				// have closed), as watch does: the wait reads what the
-				// program printed. (What comes meanwhile is on the
-				// stream: the pane is alive.)
+				// Once the first look has not ended the wait, the pane
+				// is held while the wait runs (holdForWait, in the
+				// background), so the line a program prints just before
+				// it exits decides the wait.
 				held = true
-				h, err := holdForWait(ctx, c, src, opt.PaneID)
-				if gone(err) {
-					res.Outcome, res.Note = OutcomeExited, joinNotes(res.Note, goneNote(err))
-					return res, nil
-				}
-				if err != nil {
-					return TextResult{}, err
-				}
-				defer h.release(ctx)
+				defer holdForWait(ctx, c, src, opt.PaneID)()
 			}
 		}
 		if !time.Now().Before(deadline) {
@@ -579,15 +565,23 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 // when one is attached), so what a program prints just before it exits is
 // read: tmux 3.3a drops the output it had not yet sent a control client
 // when the pane is destroyed, and a capture after the death finds no pane.
-// The caller releases the hold when the wait ends.
-func holdForWait(ctx context.Context, c *tmux.Client, src Source, id string) (*exitHold, error) {
+// The hold is taken in the background, so the wait follows the pane
+// meanwhile; a hold that cannot be taken (the pane gone, the guard not
+// started) leaves the wait as it would be without one. release, deferred
+// by the caller, waits for the hold and undoes it.
+func holdForWait(ctx context.Context, c *tmux.Client, src Source, id string) (release func()) {
 	var k *tmux.Control
 	if s, ok := src.(*source); ok {
 		if sub := s.subscription(); sub != nil {
 			k = sub.Control()
 		}
 	}
-	return holdExitVia(ctx, c, k, id)
+	done := make(chan *exitHold, 1)
+	go func() {
+		h, _ := holdExitVia(ctx, c, k, id)
+		done <- h
+	}()
+	return func() { (<-done).release(ctx) }
 }
 
 // deadNote says how a dead pane's process ended, as far as tmux knows

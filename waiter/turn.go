@@ -187,15 +187,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 			// the last screen of a program that exits at once is read
 			// from the held pane (holdForWait)
 			held = true
-			h, err := holdForWait(ctx, c, src, opt.PaneID)
-			if gone(err) {
-				res.Outcome, res.Note = OutcomeExited, joinNotes(res.Note, goneNote(err))
-				return finish(), nil
-			}
-			if err != nil {
-				return finish(), err
-			}
-			defer h.release(ctx)
+			defer holdForWait(ctx, c, src, opt.PaneID)()
 		}
 		now := time.Now()
 		if !now.Before(deadline) {
