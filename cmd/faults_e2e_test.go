@@ -339,6 +339,24 @@ while True:
         os.write(1, c)
 `
 
+// awaitShown waits (up to 20 s) until pane p shows text: a program that
+// announces it is ready (slowEnter's prompt ">") has started, however long its
+// interpreter took (a pyenv shim adds 0.4 to 2 s here).
+func awaitShown(t *testing.T, s *tmuxtest.Server, p, text string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		out, err := s.TryTmux("capture-pane", "-p", "-t", p)
+		if err == nil && strings.Contains(out, text) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pane %s never showed %q: %q (%v)", p, text, out, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // The server killed during a send (send-text --submit verifying, send-keys
 // and send-ascii waiting --when-ready): exit 5, as wait-for-text, run and
 // task wait give for a pane whose server went away with it after panectl
@@ -348,13 +366,14 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 	cases := []struct {
 		name    string
 		program []string
+		ready   string // shown once the program runs
 		args    func(p string) []string
 	}{
-		{"send-text --submit", []string{"python3", "-c", slowEnter}, func(p string) []string { return []string{"--json", "send-text", p, "hello", "--submit"} }},
-		{"send-keys --when-ready", busy, func(p string) []string {
+		{"send-text --submit", []string{"python3", "-c", slowEnter}, ">", func(p string) []string { return []string{"--json", "send-text", p, "hello", "--submit"} }},
+		{"send-keys --when-ready", busy, "busy", func(p string) []string {
 			return []string{"--json", "send-keys", p, "Enter", "--when-ready", "--timeout", "20"}
 		}},
-		{"send-ascii --when-ready", busy, func(p string) []string {
+		{"send-ascii --when-ready", busy, "busy", func(p string) []string {
 			return []string{"--json", "send-ascii", p, "3", "--when-ready", "--timeout", "20"}
 		}},
 	}
@@ -363,7 +382,7 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 			t.Parallel()
 			s := tmuxtest.New(t)
 			p := s.NewPane([2]int{80, 24}, tc.program...)
-			time.Sleep(300 * time.Millisecond) // the program started
+			awaitShown(t, s, p.ID, tc.ready) // the program started
 			c := panectlCmd(s, tc.args(p.ID)...)
 			var stderr strings.Builder
 			c.Stderr = &stderr
@@ -381,7 +400,7 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 		t.Parallel()
 		s := tmuxtest.New(t)
 		p := s.NewPane([2]int{80, 24}, "python3", "-c", slowEnter)
-		time.Sleep(300 * time.Millisecond)
+		awaitShown(t, s, p.ID, ">")
 		m := startMCPLines(t, s)
 		m.send(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
 			"name": "send_text", "arguments": map[string]any{"pane_id": p.ID, "text": "hello", "submit": true}}})

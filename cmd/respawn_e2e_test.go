@@ -176,13 +176,7 @@ func TestFaultRespawnDuringSubmit(t *testing.T) {
 	start := func(t *testing.T) (*tmuxtest.Server, string) {
 		s := tmuxtest.New(t)
 		p := s.NewPane([2]int{80, 24}, "python3", "-c", slowEnter)
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(s.Tmux("capture-pane", "-p", "-t", p.ID), ">") { // raw mode is on
-			if time.Now().After(deadline) {
-				t.Fatal("the program never started")
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		awaitShown(t, s, p.ID, ">") // raw mode is on
 		return s, p.ID
 	}
 	t.Run("cli", func(t *testing.T) {
