@@ -132,7 +132,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 		res.Screen = clock.last
 		if s.Info.Dead {
 			res.Outcome = OutcomeExited
-			res.Note = deadNote(s.Info)
+			res.Note = fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus)
 			return true, nil
 		}
 		return false, nil
@@ -144,11 +144,6 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 	}
 	if done, err := look(); done || err != nil {
 		return finish(), err
-	}
-	if opt.Timeout > 0 {
-		// the last screen of a program that exits at once is read from
-		// the held pane (holdForWait)
-		defer holdForWait(ctx, c, src, opt.PaneID)()
 	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()

@@ -495,23 +495,22 @@ const (
 )
 
 func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error) {
-	return holdExitVia(ctx, c, nil, id)
-}
-
-// holdExitVia is holdExit, reading the pane's options through k (an
-// attached control client: no tmux process) when it is not nil.
-func holdExitVia(ctx context.Context, c *tmux.Client, k *tmux.Control, id string) (*exitHold, error) {
 	h := &exitHold{c: c}
-	// the pane's effective remain-on-exit and its own values, in one call
-	parts, err := readHoldOptions(ctx, c, k, id)
+	eff, err := c.EffectiveOption(ctx, id, "remain-on-exit")
 	if err != nil {
 		return nil, err
 	}
-	eff := parts[0]
 	if eff == "on" {
 		return h, nil
 	}
-	prevROE, prevFmt := parts[1], parts[2]
+	prevROE, err := c.PaneOption(ctx, id, "remain-on-exit")
+	if err != nil {
+		return nil, err
+	}
+	prevFmt, err := c.PaneOption(ctx, id, "remain-on-exit-format")
+	if err != nil {
+		return nil, err
+	}
 	token := newToken()
 	// the kill condition: what the pane's own remain-on-exit would have
 	// closed (off: any death; failed: a clean exit)
@@ -543,77 +542,20 @@ func holdExitVia(ctx context.Context, c *tmux.Client, k *tmux.Control, id string
 		return nil, fmt.Errorf("cannot guard the pane's options (panectl would not restore them if killed): %w", err)
 	}
 	h.guard = guard
-	// The hold is taken in one command list, and only while remain-on-exit
-	// is not on: another panectl process holding the pane (or the user
-	// turning it on) since the look above leaves the pane to that hold,
-	// and this one's guard finds no token of its own. The words of the
-	// if-shell commands are option names, a pane id, a hex token and
-	// formats, which need no quoting beyond single quotes; the pane's own
-	// format is saved with -F from its value in effect (the pane's own,
-	// when it has one), so no user text passes through tmux's parser.
-	held := "#{==:#{" + holdToken + "}," + token + "}"
-	take := "set-option -p -t " + id + " remain-on-exit on ; " +
-		"set-option -q -p -t " + id + " remain-on-exit-format ''" // (-q: tmux older than 3.3 has no remain-on-exit-format)
-	if prevFmt != "" {
-		take = "set-option -p -F -t " + id + " " + holdFormat + " '#{remain-on-exit-format}' ; " + take
-	}
 	set := tmux.CommandList{
-		{"if-shell", "-F", "-t", id, "#{!=:#{remain-on-exit},on}", "set-option -p -t " + id + " " + holdToken + " " + token},
-		{"if-shell", "-F", "-t", id, held, take},
+		{"set-option", "-p", "-t", id, holdToken, token},
+		{"set-option", "-p", "-t", id, "remain-on-exit", "on"},
 	}
-	set = append(set, tmux.Command{"display-message", "-p", "-t", id, held})
-	out, err := c.RunList(ctx, nil, set...)
-	if err != nil {
+	if prevFmt != "" {
+		set = append(set, tmux.Command{"set-option", "-p", "-t", id, holdFormat, prevFmt})
+	}
+	if _, err := c.RunList(ctx, nil, set...); err != nil {
 		h.release(ctx)
 		return nil, err
 	}
-	if strings.TrimSpace(out) != "1" {
-		h.release(ctx) // not held: the guard has nothing to undo
-		return &exitHold{c: c}, nil
-	}
+	// tmux older than 3.3 has no remain-on-exit-format: ignore the failure
+	_ = c.SetPaneOption(ctx, id, "remain-on-exit-format", "")
 	return h, nil
-}
-
-// readHoldOptions reads pane id's effective remain-on-exit and its own
-// remain-on-exit and remain-on-exit-format ("" when unset), in one command
-// list: through k when it is attached, else through a tmux process.
-func readHoldOptions(ctx context.Context, c *tmux.Client, k *tmux.Control, id string) ([3]string, error) {
-	cmds := [][]string{
-		{"display-message", "-p", "-t", id, "#{remain-on-exit}"},
-		{"show-options", "-p", "-q", "-v", "-t", id, "remain-on-exit"},
-		{"show-options", "-p", "-q", "-v", "-t", id, "remain-on-exit-format"},
-	}
-	var parts [3]string
-	if k != nil {
-		outs, err := k.Command(ctx, cmds...)
-		if err == nil && len(outs) == len(parts) {
-			for i, o := range outs {
-				parts[i] = strings.TrimSuffix(o, "\n")
-			}
-			return parts, nil
-		}
-		if !errors.Is(err, tmux.ErrControlClosed) {
-			return parts, err
-		}
-	}
-	const mark = "\x1epanectl-hold\x1e"
-	out, err := c.RunList(ctx, nil,
-		tmux.Command(cmds[0]), tmux.Command(cmds[1]),
-		tmux.Command{"display-message", "-p", "-t", id, mark},
-		tmux.Command(cmds[2]))
-	if err != nil {
-		return parts, err
-	}
-	rows := strings.SplitN(out, "\n", 2)
-	if len(rows) != 2 {
-		return parts, fmt.Errorf("tmux returned a malformed description of pane %s's remain-on-exit: %q", id, out)
-	}
-	roe, format, ok := strings.Cut(rows[1], mark+"\n")
-	if !ok {
-		return parts, fmt.Errorf("tmux returned a malformed description of pane %s's remain-on-exit: %q", id, out)
-	}
-	parts[0], parts[1], parts[2] = rows[0], strings.TrimSuffix(roe, "\n"), strings.TrimSuffix(format, "\n")
-	return parts, nil
 }
 
 // newToken is a random token naming one hold.

@@ -156,7 +156,6 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	var last, lastChange time.Time
 	var lagDue time.Time // when a wait on a journal looks again after a change
 	var seen TextResult  // the last look, for a pane that vanishes
-	held := false        // the pane is held (holdExitVia) or needs no hold
 	quiet := true        // no change came within minCheckGap of the one before
 	look := true         // the next round reads the pane (else it follows the stream)
 	throttle := func() error {
@@ -222,14 +221,6 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 				return res, nil
 			}
 			seen = res
-			if !held && opt.Timeout > 0 {
-				// Once the first look has not ended the wait, the pane
-				// is held while the wait runs (holdForWait, in the
-				// background), so the line a program prints just before
-				// it exits decides the wait.
-				held = true
-				defer holdForWait(ctx, c, src, opt.PaneID)()
-			}
 		}
 		if !time.Now().Before(deadline) {
 			res = seen
@@ -599,46 +590,10 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	}
 	if r.Pane.Dead {
 		res.Outcome = OutcomeExited
-		res.Note = joinNotes(res.Note, deadNote(r.Pane))
+		res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", r.Pane.DeadStatus))
 		return res, true
 	}
 	return res, false
-}
-
-// holdForWait holds pane id for a wait that goes on after its first look
-// (holdExitVia, reading the pane's options through src's control client
-// when one is attached), so what a program prints just before it exits is
-// read: tmux 3.3a drops the output it had not yet sent a control client
-// when the pane is destroyed, and a capture after the death finds no pane.
-// The hold is taken in the background, so the wait follows the pane
-// meanwhile; a hold that cannot be taken (the pane gone, the guard not
-// started) leaves the wait as it would be without one. release, deferred
-// by the caller, waits for the hold and undoes it.
-func holdForWait(ctx context.Context, c *tmux.Client, src Source, id string) (release func()) {
-	var k *tmux.Control
-	if s, ok := src.(*source); ok {
-		if sub := s.subscription(); sub != nil {
-			k = sub.Control()
-		}
-	}
-	done := make(chan *exitHold, 1)
-	go func() {
-		h, _ := holdExitVia(ctx, c, k, id)
-		done <- h
-	}()
-	return func() { (<-done).release(ctx) }
-}
-
-// deadNote says how a dead pane's process ended, as far as tmux knows
-// (tmux 3.3a sometimes never fills in the status: tmux.Client.NudgeReap).
-func deadNote(p tmux.PaneInfo) string {
-	switch {
-	case p.DeadSignal != 0:
-		return fmt.Sprintf("the pane's process was killed by signal %d", p.DeadSignal)
-	case p.DeadKnown:
-		return fmt.Sprintf("the pane's process exited with status %d", p.DeadStatus)
-	}
-	return "the pane's process exited (tmux has not reported its status)"
 }
 
 // timedOut is m.TimedOut (0 for no matcher: Stop may be nil).

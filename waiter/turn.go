@@ -2,6 +2,7 @@ package waiter
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -165,7 +166,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		res.Result = r
 		if s.Info.Dead {
 			res.Outcome = OutcomeExited
-			res.Note = joinNotes(res.Note, deadNote(s.Info))
+			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus))
 			return true, 0, nil
 		}
 		outcome, wait := judge.judge(r, now.Sub(clock.lastChange), now)
@@ -185,17 +186,10 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	held := false
 	for {
 		done, wait, err := look()
 		if done || err != nil {
 			return finish(), err
-		}
-		if !held && opt.Timeout > 0 {
-			// the last screen of a program that exits at once is read
-			// from the held pane (holdForWait)
-			held = true
-			defer holdForWait(ctx, c, src, opt.PaneID)()
 		}
 		now := time.Now()
 		if !now.Before(deadline) {
