@@ -2,6 +2,8 @@ package cmd_test
 
 import (
 	"encoding/json"
+	"io"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -44,26 +46,48 @@ func wantReplacedNote(t *testing.T, what, text, old, now string) {
 	}
 }
 
-func TestFaultRespawnEndsWaits(t *testing.T) {
-	cases := []struct {
-		name string
-		busy bool // the pane runs a foreground job first (a turn that does not end)
-		args func(p string) []string
-	}{
-		{"wait-for-text", false, func(p string) []string {
-			return []string{"--json", "wait-for-text", p, "--pattern", "never", "--timeout", "60"}
-		}},
-		{"wait-quiet", false, func(p string) []string {
-			return []string{"--json", "wait-quiet", p, "--quiet-ms", "60000", "--timeout", "60"}
-		}},
-		{"wait-for-turn", true, func(p string) []string {
-			return []string{"--json", "wait-for-turn", p, "--wait-through-busy", "--timeout", "60"}
-		}},
-		{"run", false, func(p string) []string { return []string{"--json", "run", p, "sleep 100", "--timeout", "60"} }},
-		{"send-text --when-ready", true, func(p string) []string {
-			return []string{"--json", "send-text", p, "hello", "--when-ready", "--timeout", "60"}
-		}},
+// longWait is a command that watches a pane for up to 60 s; busy: the pane
+// runs a foreground job first (a turn that does not end).
+type longWait struct {
+	name string
+	busy bool
+	args func(p string) []string
+}
+
+// longWaits are the waits a respawn or a stopped server must end early.
+var longWaits = []longWait{
+	{"wait-for-text", false, func(p string) []string {
+		return []string{"--json", "wait-for-text", p, "--pattern", "never", "--timeout", "60"}
+	}},
+	{"wait-quiet", false, func(p string) []string {
+		return []string{"--json", "wait-quiet", p, "--quiet-ms", "60000", "--timeout", "60"}
+	}},
+	{"wait-for-turn", true, func(p string) []string {
+		return []string{"--json", "wait-for-turn", p, "--wait-through-busy", "--timeout", "60"}
+	}},
+	{"run", false, func(p string) []string { return []string{"--json", "run", p, "sleep 100", "--timeout", "60"} }},
+}
+
+// startWaiting starts panectl with args (output into stdout and stderr),
+// killed when the test ends, and returns once its control client is
+// attached and a second more has passed (its first look is done).
+func startWaiting(t *testing.T, s *tmuxtest.Server, stdout, stderr io.Writer, args ...string) *exec.Cmd {
+	t.Helper()
+	c := panectlCmd(s, args...)
+	c.Stdout, c.Stderr = stdout, stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = c.Process.Kill() })
+	waitClients(t, s, 1) // the wait's control client
+	time.Sleep(time.Second)
+	return c
+}
+
+func TestFaultRespawnEndsWaits(t *testing.T) {
+	cases := append(longWaits[:len(longWaits):len(longWaits)], longWait{"send-text --when-ready", true, func(p string) []string {
+		return []string{"--json", "send-text", p, "hello", "--when-ready", "--timeout", "60"}
+	}})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -72,15 +96,8 @@ func TestFaultRespawnEndsWaits(t *testing.T) {
 			if tc.busy {
 				s.Tmux("send-keys", "-t", p, "-l", "sleep 100\n")
 			}
-			c := panectlCmd(s, tc.args(p)...)
 			var stdout, stderr strings.Builder
-			c.Stdout, c.Stderr = &stdout, &stderr
-			if err := c.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = c.Process.Kill() })
-			waitClients(t, s, 1) // the wait's control client
-			time.Sleep(500 * time.Millisecond)
+			c := startWaiting(t, s, &stdout, &stderr, tc.args(p)...)
 			old, now := respawn(t, s, p)
 			code, took := waitExit(t, c, respawnLimit)
 			if code != 5 || took > respawnLimit {

@@ -1,6 +1,7 @@
 package cmd_test
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -19,23 +20,7 @@ import (
 const stallLimit = 15 * time.Second
 
 func TestFaultStoppedServerEndsLongWaits(t *testing.T) {
-	cases := []struct {
-		name string
-		busy bool
-		args func(p string) []string
-	}{
-		{"wait-for-text", false, func(p string) []string {
-			return []string{"--json", "wait-for-text", p, "--pattern", "never", "--timeout", "60"}
-		}},
-		{"wait-quiet", false, func(p string) []string {
-			return []string{"--json", "wait-quiet", p, "--quiet-ms", "60000", "--timeout", "60"}
-		}},
-		{"wait-for-turn", true, func(p string) []string {
-			return []string{"--json", "wait-for-turn", p, "--wait-through-busy", "--timeout", "60"}
-		}},
-		{"run", false, func(p string) []string { return []string{"--json", "run", p, "sleep 100", "--timeout", "60"} }},
-	}
-	for _, tc := range cases {
+	for _, tc := range longWaits {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := tmuxtest.New(t)
@@ -43,15 +28,8 @@ func TestFaultStoppedServerEndsLongWaits(t *testing.T) {
 			if tc.busy {
 				s.Tmux("send-keys", "-t", p, "-l", "sleep 100\n")
 			}
-			c := panectlCmd(s, tc.args(p)...)
 			var stderr strings.Builder
-			c.Stderr = &stderr
-			if err := c.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = c.Process.Kill() })
-			waitClients(t, s, 1)
-			time.Sleep(time.Second)
+			c := startWaiting(t, s, io.Discard, &stderr, tc.args(p)...)
 			stopServer(t, s)
 			code, took := waitExit(t, c, stallLimit)
 			if code != 1 || took > stallLimit || !strings.Contains(stderr.String(), `"code":"not_responding"`) || !strings.Contains(stderr.String(), s.Socket) {
@@ -70,15 +48,8 @@ func TestFaultStoppedServerEndsLongWaits(t *testing.T) {
 func TestFaultPausedServerIsNotANotRespondingServer(t *testing.T) {
 	s := tmuxtest.New(t)
 	p := shellPane(t, s, [2]int{80, 24})
-	c := panectlCmd(s, "--json", "wait-for-text", p, "--pattern", "never", "--timeout", "8")
 	var stdout, stderr strings.Builder
-	c.Stdout, c.Stderr = &stdout, &stderr
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Process.Kill() })
-	waitClients(t, s, 1)
-	time.Sleep(time.Second)
+	c := startWaiting(t, s, &stdout, &stderr, "--json", "wait-for-text", p, "--pattern", "never", "--timeout", "8")
 	resume := stopServer(t, s)
 	time.Sleep(2 * time.Second)
 	resume()
@@ -86,14 +57,7 @@ func TestFaultPausedServerIsNotANotRespondingServer(t *testing.T) {
 		t.Errorf("server paused 2 s during an 8 s wait: exit %d, stdout %s, stderr %s; want 124, outcome timeout", code, stdout.String(), stderr.String())
 	}
 
-	c = panectlCmd(s, "wait-for-text", p, "--pattern", "after-the-pause", "--timeout", "30")
-	c.Stderr = &stderr
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Process.Kill() })
-	waitClients(t, s, 1)
-	time.Sleep(time.Second)
+	c = startWaiting(t, s, io.Discard, &stderr, "wait-for-text", p, "--pattern", "after-the-pause", "--timeout", "30")
 	resume = stopServer(t, s)
 	time.Sleep(3 * time.Second)
 	resume()
