@@ -6,16 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 )
-
-// MinVersion is the oldest tmux panectl supports (control-mode flags
-// ignore-size/read-only and capture-pane -J behave as needed from 3.2 on).
-const MinVersion = "3.2"
 
 // Client runs tmux commands against one server. It is the only place in
 // panectl that starts tmux processes. Every command gets "-S socket" so the
@@ -60,23 +54,6 @@ func NewClient(s Server) (*Client, error) {
 	return &Client{Server: s, Bin: path}, nil
 }
 
-var versionRE = regexp.MustCompile(`(\d+)\.(\d+)`)
-
-// versionAtLeast compares "tmux 3.3a" (tmux -V output) with "3.2". Builds
-// that print no number ("tmux master", "tmux next-3.5") count as new enough.
-func versionAtLeast(v, min string) bool {
-	m := versionRE.FindStringSubmatch(v)
-	if m == nil {
-		return true
-	}
-	n := versionRE.FindStringSubmatch(min)
-	maj, _ := strconv.Atoi(m[1])
-	minr, _ := strconv.Atoi(m[2])
-	wmaj, _ := strconv.Atoi(n[1])
-	wmin, _ := strconv.Atoi(n[2])
-	return maj > wmaj || (maj == wmaj && minr >= wmin)
-}
-
 // Deadlines of tmux processes. Every tmux process panectl starts runs
 // under the operation's context and is also bounded on its own: it gets at
 // most DefaultCallTimeout (or the operation's deadline when that comes
@@ -102,7 +79,7 @@ const (
 // command builds an exec.Cmd for tmux with the server's socket. args are
 // tmux arguments as they go on the command line (already through Arg).
 func (c *Client) command(ctx context.Context, args ...string) *exec.Cmd {
-	full := append([]string{"-S", c.Server.Socket}, args...)
+	full := append([]string{"-u", "-S", c.Server.Socket}, args...)
 	cmd := exec.CommandContext(ctx, c.Bin, full...)
 	cmd.Env = tmuxEnv()
 	cmd.WaitDelay = waitDelay

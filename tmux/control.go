@@ -9,9 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -261,68 +259,6 @@ func binaryVersion(bin string) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(read(files.out)), nil
-}
-
-var (
-	releaseRE = regexp.MustCompile(`^tmux (\d+)\.(\d+)[a-z]?$`)
-	numberRE  = regexp.MustCompile(`^tmux (?:next-)?(\d+)\.(\d+)`)
-)
-
-// versionNumber is the major and minor number of `tmux -V` output ("tmux
-// 3.3a", "tmux next-3.8", "tmux 3.6-rc"); ok is false for builds that name
-// none ("tmux master", "tmux openbsd-7.5").
-func versionNumber(v string) (maj, minr int, ok bool) {
-	m := numberRE.FindStringSubmatch(strings.TrimSpace(v))
-	if m == nil {
-		return 0, 0, false
-	}
-	maj, _ = strconv.Atoi(m[1])
-	minr, _ = strconv.Atoi(m[2])
-	return maj, minr, true
-}
-
-// modeFor maps `tmux -V` output to an attach mode: 3.7 and later (fixed
-// upstream) attach with `tmux -C`; a release from 3.2 to 3.6 ("tmux 3.3a")
-// with panectl's own client; anything else ("tmux master", "tmux next-3.6",
-// "tmux openbsd-7.5", "tmux 3.6-rc": the header layout is not known) with
-// `tmux -C` under the lock.
-func modeFor(v string) attachMode {
-	maj, minr, ok := versionNumber(v)
-	switch {
-	case ok && (maj > 3 || (maj == 3 && minr >= 7)):
-		return attachPlain
-	case releaseRE.MatchString(strings.TrimSpace(v)) && maj == 3 && minr >= 2:
-		return attachProto
-	}
-	return attachLocked
-}
-
-// readOnlyFlag reports whether panectl's control client attaches with
-// tmux's read-only flag: only where the version is known to be older than
-// 3.7 (see the comment at the top of this file: from 3.7 on, a read-only
-// client attached to a session makes send-keys from outside tmux fail with
-// "client is read-only").
-func readOnlyFlag(v string) bool {
-	maj, minr, ok := versionNumber(v)
-	return ok && (maj < 3 || (maj == 3 && minr < 7))
-}
-
-// Tabs says how the server's tmux stores a tab written over blank cells:
-// as a tab cell that capture-pane prints as "\t" (cells, tmux 3.6 and
-// later: commit fdbc6cdea), or as a cursor move over cells left blank
-// (tmux 3.2 to 3.5). known is false for a build that names no version.
-func (c *Client) Tabs() (cells, known bool) {
-	maj, minr, ok := versionNumber(c.version())
-	return ok && (maj > 3 || (maj == 3 && minr >= 6)), ok
-}
-
-// layoutFor is the imsg header layout of a tmux version: the new one from
-// 3.6 on.
-func layoutFor(v string) imsgLayout {
-	if maj, minr, ok := versionNumber(v); ok && (maj > 3 || (maj == 3 && minr >= 6)) {
-		return imsgLayoutNew
-	}
-	return imsgLayoutOld
 }
 
 // Control attaches a control-mode client of its own to the session that

@@ -35,7 +35,7 @@ func (c *Client) controlExec(ctx context.Context, k *Control, argv []string, loc
 		}
 	}
 	// Not exec.CommandContext: Close detaches cleanly first, then kills.
-	cmd := exec.Command(c.Bin, append([]string{"-S", c.Server.Socket, "-N", "-C"}, argv...)...)
+	cmd := exec.Command(c.Bin, append([]string{"-u", "-S", c.Server.Socket, "-N", "-C"}, argv...)...)
 	cmd.Env = tmuxEnv()
 	cmd.SysProcAttr = controlSysProcAttr()
 	cmd.WaitDelay = waitDelay

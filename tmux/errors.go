@@ -24,6 +24,9 @@ var (
 	// ErrPaneExited: the pane (or its process) was gone before the operation
 	// could finish, e.g. a new pane whose command exited at once.
 	ErrPaneExited = errors.New("the pane exited")
+	// ErrUnsupported: the server's tmux cannot do what was asked (the
+	// message names the version and what would).
+	ErrUnsupported = errors.New("not supported by this tmux")
 	// ErrNotResponding: the server did not answer a command in time.
 	ErrNotResponding = errors.New("tmux server not responding")
 	// ErrNotSocket: the socket path exists and is not a socket; panectl

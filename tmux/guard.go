@@ -65,9 +65,9 @@ func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error)
 		return nil, err
 	}
 	// not exec.CommandContext: it must outlive panectl's context
-	args := []string{"-S", c.Server.Socket, "source-file", "-"}
+	args := []string{"-u", "-S", c.Server.Socket, "source-file", "-"}
 	if startServer {
-		args = []string{"-S", c.Server.Socket, "start-server", ";", "source-file", "-"}
+		args = []string{"-u", "-S", c.Server.Socket, "start-server", ";", "source-file", "-"}
 	}
 	cmd := exec.Command(c.Bin, args...)
 	cmd.Env = tmuxEnv()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -55,7 +56,7 @@ type exitHold struct {
 // is made.
 func (c *Client) startHold() (*exitHold, error) {
 	h := &exitHold{c: c, token: nonce()}
-	g, err := c.guardWith(true, []GuardLine{{"run-shell", "-C", holdUndoScript(h.token)}})
+	g, err := c.guardWith(true, []GuardLine{{"run-shell", "-C", holdUndoScript(h.token, c.has(featRemainOnExitFormat))}})
 	if err != nil {
 		return nil, fmt.Errorf("cannot guard the new pane's options (panectl would not restore them if killed): %w", err)
 	}
@@ -66,11 +67,14 @@ func (c *Client) startHold() (*exitHold, error) {
 // commands are the commands (without -t: thenCommands adds the new pane's
 // target) that set the hold in the creating list.
 func (h *exitHold) commands() []Command {
-	return []Command{
+	cmds := []Command{
 		{"set-option", "-p", holdOption, h.token},
 		{"set-option", "-p", "remain-on-exit", "on"},
-		{"set-option", "-p", "remain-on-exit-format", ""},
 	}
+	if h.c.has(featRemainOnExitFormat) {
+		cmds = append(cmds, Command{"set-option", "-p", "remain-on-exit-format", ""})
+	}
+	return cmds
 }
 
 // release ends the guard: its script undoes the hold if panectl has not.
@@ -87,11 +91,11 @@ func (h *exitHold) release(ctx context.Context) {
 // look, so a death after it closes the pane as its own setting says;
 // unless force, only while the pane is alive or its exit status is known.
 func (h *exitHold) endCommands(id string, force bool) []Command {
-	undo := []Command{
-		{"set-option", "-p", "-u", "-t", id, "remain-on-exit"},
-		{"set-option", "-p", "-u", "-t", id, "remain-on-exit-format"},
-		{"set-option", "-p", "-u", "-t", id, holdOption},
+	undo := []Command{{"set-option", "-p", "-u", "-t", id, "remain-on-exit"}}
+	if h.c.has(featRemainOnExitFormat) {
+		undo = append(undo, Command{"set-option", "-p", "-u", "-t", id, "remain-on-exit-format"})
 	}
+	undo = append(undo, Command{"set-option", "-p", "-u", "-t", id, holdOption})
 	if force {
 		return undo
 	}
@@ -112,13 +116,18 @@ func (h *exitHold) endCommands(id string, force bool) []Command {
 // and decide whether the dead pane closes after remain-on-exit is unset
 // (its own value, inherited from the window or the server), as tmux would
 // have when it died: off closes it, failed closes it after a clean exit.
-func holdUndoScript(token string) string {
+// withFormat: the tmux has remain-on-exit-format (featRemainOnExitFormat;
+// a command list stops at an unknown option).
+func holdUndoScript(token string, withFormat bool) string {
 	const id = "\x00ID\x00" // the pane, #{pane_id} once escaped
 	held := "#{==:#{" + holdOption + "}," + token + "}"
 	closes := "#{&&:#{pane_dead},#{||:#{==:#{remain-on-exit},off},#{&&:#{==:#{remain-on-exit},failed},#{==:#{pane_dead_status},0}}}}"
+	format := ""
+	if withFormat {
+		format = "set-option -p -u -t " + id + " remain-on-exit-format ; "
+	}
 	undo := "if-shell -F -t " + id + " \"" + held + "\" { " +
-		"set-option -p -u -t " + id + " remain-on-exit ; " +
-		"set-option -p -u -t " + id + " remain-on-exit-format ; " +
+		"set-option -p -u -t " + id + " remain-on-exit ; " + format +
 		"set-option -p -u -t " + id + " " + holdOption + " ; " +
 		"if-shell -F -t " + id + " \"" + closes + "\" { kill-pane -t " + id + " } } ; "
 	body := strings.ReplaceAll(formatLiteralText(undo), id, "#{pane_id}")
@@ -153,7 +162,7 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 	// terminal closed but whose process tmux has not reaped yet (no exit
 	// status: it comes moments later, and with the hold undone tmux would
 	// close the pane then) stays held, and is looked at again.
-	mark := "\x1epanectl-" + nonce() + "\x1e"
+	mark := recordSep + "panectl-" + nonce() + recordSep
 	var out string
 	var p PaneInfo
 	for i := 0; ; i++ {
@@ -195,7 +204,7 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 	case p.DeadKnown:
 		status = fmt.Sprintf(" (status %d)", p.DeadStatus)
 	}
-	if lines := lastLines(text, maxLastLines); len(lines) > 0 {
+	if lines := lastLines(c.TrimDeadLine(text), maxLastLines); len(lines) > 0 {
 		status += "; its last output:\n  " + strings.Join(lines, "\n  ")
 	}
 	failed := p.DeadSignal != 0 || p.DeadStatus != 0
@@ -204,6 +213,38 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 	}
 	_ = c.KillPane(ctx, id) // it would have closed by itself
 	return PaneInfo{}, exitedAtOnce(id, status)
+}
+
+// HasDeadFormat reports whether the client's tmux has the pane option
+// remain-on-exit-format (3.3 and later: featRemainOnExitFormat).
+func (c *Client) HasDeadFormat() bool { return c.has(featRemainOnExitFormat) }
+
+// deadLineRE is the line tmux draws into a dead pane that remain-on-exit
+// keeps, when it has no remain-on-exit-format (server-fn.c,
+// server_destroy_pane, before 3.3), with or without capture-pane -e's
+// escapes around it.
+var deadLineRE = regexp.MustCompile(`^(?:\x1b\[[0-9;]*m)*Pane is dead \((?:status -?\d+|signal \w+), [^)]*\)(?:\x1b\[[0-9;]*m)*[ \t]*$`)
+
+// TrimDeadLine blanks tmux's "Pane is dead (...)" line at the end of a
+// capture of a dead pane that panectl holds, on a tmux that draws it
+// whatever panectl sets (no remain-on-exit-format, before 3.3): it is
+// tmux's, not the command's. Only the last line that is not blank is
+// looked at; on a newer tmux text comes back as it is.
+func (c *Client) TrimDeadLine(text string) string {
+	if c.has(featRemainOnExitFormat) {
+		return text
+	}
+	rows := strings.Split(text, "\n")
+	for i := len(rows) - 1; i >= 0; i-- {
+		if strings.TrimSpace(rows[i]) == "" {
+			continue
+		}
+		if deadLineRE.MatchString(rows[i]) {
+			rows[i] = ""
+		}
+		break
+	}
+	return strings.Join(rows, "\n")
 }
 
 // deadStatusLooks bounds the looks for a dead pane's exit status (20 ms

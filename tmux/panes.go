@@ -14,10 +14,18 @@ import (
 	"time"
 )
 
-// sep separates fields in the formats panectl asks tmux for: the ASCII unit
-// separator, which tmux prints verbatim and no pane id, path or command holds.
-// Free text (the title) is always the last field.
-const sep = "\x1f"
+// sep separates fields in the formats panectl asks tmux for: U+241F
+// (SYMBOL FOR UNIT SEPARATOR), printable UTF-8 that every tmux prints
+// verbatim to a UTF-8 client (panectl runs every client with -u). A control
+// character would not do: tmux 3.4 and 3.5 print it as "\037"
+// (featOutputVis), and a client in no UTF-8 locale as "_". Free text (the
+// title) is always the last field.
+const sep = "\u241f"
+
+// recordSep brackets the output of one command in a command list's answer
+// (recordSep + nonce + recordSep): U+241E (SYMBOL FOR RECORD SEPARATOR), for the
+// reasons of sep.
+const recordSep = "\u241e"
 
 // PaneInfo is one pane as tmux reports it (tmux(1), FORMATS).
 type PaneInfo struct {
@@ -283,7 +291,10 @@ type NewOptions struct {
 // NewPane creates a detached session (or a window in opts.WindowIn) and
 // returns its pane. It never changes the focus of attached clients (-d).
 // history-limit is read by tmux when a pane is created, so a HistoryLimit is
-// set globally around the creation, within one tmux command list, and put back.
+// set globally around the creation, within one tmux command list, and put
+// back; from tmux 3.7 on (featLiveHistoryLimit) it is the new session's own
+// option, and a window in an existing session cannot have one
+// (ErrUnsupported).
 // The session name and the start directory are passed as literal text
 // (FormatLiteral: tmux expands formats in both).
 //
@@ -351,6 +362,29 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 	if len(opts.Then) > 0 {
 		thens = append(thens, opts.Then)
 	}
+	if opts.WindowIn == "" && (opts.Width > 0 || opts.Height > 0) && !c.has(featDetachedSize) {
+		// new-session -d ignores -x and -y: resize-window sets the size
+		// (and window-size manual for this window only)
+		size := Command{"resize-window"}
+		if opts.Width > 0 {
+			size = append(size, "-x", strconv.Itoa(opts.Width))
+		}
+		if opts.Height > 0 {
+			size = append(size, "-y", strconv.Itoa(opts.Height))
+		}
+		thens = append(thens, size)
+	}
+	// history-limit is read when a pane is made; before featLiveHistoryLimit
+	// it is set globally around the creation and put back (below); with it,
+	// setting the global option trims every pane on the server, so the new
+	// session gets its own option, which applies to its new pane at once.
+	liveLimit := opts.HistoryLimit > 0 && c.has(featLiveHistoryLimit)
+	if liveLimit && opts.WindowIn != "" {
+		return PaneInfo{}, fmt.Errorf("%w: %s keeps one history-limit per session and applies it to every pane in it, so a window in session %q cannot have its own; make a new session for it (no --window-in), or use tmux 3.6 or older", ErrUnsupported, c.version(), opts.WindowIn)
+	}
+	if liveLimit {
+		thens = append(thens, Command{"set-option", "history-limit", strconv.Itoa(opts.HistoryLimit)})
+	}
 	const saved = "@panectl-saved-history-limit"
 	restore := CommandList{{"set-option", "-gF", "history-limit", "#{" + saved + "}"}, {"set-option", "-gu", saved}}
 	var tmpName string
@@ -362,7 +396,7 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 				return nil, err
 			}
 		}
-		if opts.HistoryLimit > 0 {
+		if opts.HistoryLimit > 0 && !liveLimit {
 			// One command list, so no other client's pane gets the limit, and
 			// the server started here cannot exit between two calls.
 			list = append(CommandList{{"start-server"},
@@ -394,7 +428,7 @@ retry:
 		}
 		out, err = c.runSerialized(ctx, list...)
 	}
-	if err != nil && opts.HistoryLimit > 0 {
+	if err != nil && opts.HistoryLimit > 0 && !liveLimit {
 		_, _ = c.RunList(ctx, nil, restore...) // the list stopped at the failed command
 	}
 	if err != nil && tmpName != "" {
@@ -564,11 +598,14 @@ func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bo
 		buf := "panectl-" + nonce()
 		stdin = []byte(text)
 		list.Add("load-buffer", "-b", buf, "-")
+		paste := Command{"paste-buffer", "-d", "-b", buf, "-t", id}
 		if multiline {
-			list.Add("paste-buffer", "-d", "-p", "-b", buf, "-t", id)
-		} else {
-			list.Add("paste-buffer", "-d", "-b", buf, "-t", id)
+			paste = append(paste, "-p")
 		}
+		if c.has(featPasteVis) {
+			paste = append(paste, "-S") // the bytes as they are, not vis(3)'s
+		}
+		list = append(list, paste)
 	case text != "":
 		list.Add("send-keys", "-l", "-t", id, "--", text)
 	}

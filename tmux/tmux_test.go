@@ -58,7 +58,7 @@ func TestParsePane(t *testing.T) {
 		"pane_index": "1", "pane_current_command": "bash", "pane_pid": "4242", "pane_tty": "/dev/pts/3",
 		"pane_current_path": "/home/u", "pane_width": "80", "pane_height": "24", "history_size": "120",
 		"history_limit": "2000", "cursor_x": "2", "cursor_y": "5", "pane_start_command": "bash",
-		"pane_title": "title \x1f with sep",
+		"pane_title": "title \u241f with sep",
 	}
 	fields := make([]string, len(paneFields))
 	for i, f := range paneFields {
@@ -72,7 +72,7 @@ func TestParsePane(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.ID != "%3" || p.SessionName != "my sess" || p.PID != 4242 || p.Width != 80 || p.HistorySize != 120 || p.CursorY != 5 || p.Title != "title \x1f with sep" {
+	if p.ID != "%3" || p.SessionName != "my sess" || p.PID != 4242 || p.Width != 80 || p.HistorySize != 120 || p.CursorY != 5 || p.Title != "title \u241f with sep" {
 		t.Fatalf("parsePane = %+v", p)
 	}
 	if _, err := parsePane("garbage"); err == nil {

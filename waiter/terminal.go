@@ -393,6 +393,9 @@ func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error)
 		sc := pane.ScreenCapture{CursorX: got.CursorX, CursorY: got.CursorY}
 		if !info.AlternateOn {
 			sc.Rows = texts[0]
+			if got.Dead {
+				sc.Rows = w.c.TrimDeadLine(sc.Rows) // tmux's line, before 3.3
+			}
 		} else {
 			if info.HistorySize > 0 {
 				sc.Rows, texts = texts[0], texts[1:]
@@ -507,9 +510,11 @@ func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error)
 	if err != nil {
 		return nil, err
 	}
-	prevFmt, err := c.PaneOption(ctx, id, "remain-on-exit-format")
-	if err != nil {
-		return nil, err
+	prevFmt := ""
+	if c.HasDeadFormat() {
+		if prevFmt, err = c.PaneOption(ctx, id, "remain-on-exit-format"); err != nil {
+			return nil, err
+		}
 	}
 	token := newToken()
 	// the kill condition: what the pane's own remain-on-exit would have
@@ -526,18 +531,23 @@ func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error)
 	if prevFmt != "" {
 		restoreFmt = tmux.GuardLine{"set-option", "-p", "-F", "-t", id, "remain-on-exit-format", "#{" + holdFormat + "}"}
 	}
-	guard, err := c.Guard([]tmux.GuardLine{
+	lines := []tmux.GuardLine{
 		{"if-shell", "-F", "-t", id, "#{==:#{" + holdToken + "}," + token + "}", "{"},
 		{"if-shell", "-F", "-t", id, closes, "{"},
 		{"kill-pane", "-t", id},
 		{"}", "{"},
 		restoreROE,
-		restoreFmt, // (tmux older than 3.3 has no remain-on-exit-format: this line fails alone)
-		{"set-option", "-p", "-u", "-t", id, holdFormat},
-		{"set-option", "-p", "-u", "-t", id, holdToken},
-		{"}"},
-		{"}"},
-	})
+	}
+	if c.HasDeadFormat() {
+		// only where the option exists: a failing line skips the block's rest
+		lines = append(lines, restoreFmt)
+	}
+	lines = append(lines,
+		tmux.GuardLine{"set-option", "-p", "-u", "-t", id, holdFormat},
+		tmux.GuardLine{"set-option", "-p", "-u", "-t", id, holdToken},
+		tmux.GuardLine{"}"},
+		tmux.GuardLine{"}"})
+	guard, err := c.Guard(lines)
 	if err != nil {
 		return nil, fmt.Errorf("cannot guard the pane's options (panectl would not restore them if killed): %w", err)
 	}
@@ -549,12 +559,13 @@ func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error)
 	if prevFmt != "" {
 		set = append(set, tmux.Command{"set-option", "-p", "-t", id, holdFormat, prevFmt})
 	}
+	if c.HasDeadFormat() {
+		set = append(set, tmux.Command{"set-option", "-p", "-t", id, "remain-on-exit-format", ""})
+	}
 	if _, err := c.RunList(ctx, nil, set...); err != nil {
 		h.release(ctx)
 		return nil, err
 	}
-	// tmux older than 3.3 has no remain-on-exit-format: ignore the failure
-	_ = c.SetPaneOption(ctx, id, "remain-on-exit-format", "")
 	return h, nil
 }
 

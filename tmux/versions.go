@@ -1,0 +1,149 @@
+package tmux
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// MinVersion is the oldest tmux panectl supports (control-mode flags
+// ignore-size/read-only and capture-pane -J behave as needed from 3.2 on).
+const MinVersion = "3.2"
+
+// feature is a change in tmux that panectl depends on or works around.
+type feature int
+
+const (
+	// remain-on-exit-format, and pane_dead_signal with a status for a pane
+	// killed by a signal. Before it, a held dead pane shows tmux's "Pane is
+	// dead (...)" line and a signalled pane has no exit status at all.
+	featRemainOnExitFormat feature = iota
+	// new-session -d honours -x and -y. Before it, a detached session
+	// comes out at 80x23 whatever they say (measured on 3.2a), and
+	// resize-window -x -y gives it the size.
+	featDetachedSize
+	// command output through vis(3): display-message -p, list-panes -F and
+	// show-options print control characters as "\ooo". A version with it
+	// has it until featNoOutputVis undoes it. panectl's separators are
+	// printable UTF-8, which vis copies (panes.go: sep).
+	featOutputVis
+	featNoOutputVis
+	// a tab written over blank cells is kept as a tab cell that
+	// capture-pane prints as "\t"; before, a cursor move over blank cells.
+	featTabCells
+	// the imsg header with a u32 length (imsg.go).
+	featNewImsgHeader
+	// a control client no longer crashes the server while it is half
+	// identified (doc.go), and a read-only client makes send-keys from
+	// outside tmux fail: panectl attaches with `tmux -C`, not read-only.
+	featControlFixed
+	// setting history-limit trims every existing pane under it, so the
+	// global option cannot be set around one new pane; the session option
+	// set after new-session gives the new pane its limit.
+	featLiveHistoryLimit
+	// paste-buffer passes the buffer through vis(3) unless -S.
+	featPasteVis
+)
+
+// features says, for each feature, the first release that has it and the
+// change in tmux it rests on.
+var features = [...]struct {
+	maj, min int
+	source   string
+}{
+	featRemainOnExitFormat: {3, 3, "a3d920930 Add remain-on-exit-format (CHANGES 3.3); pane_dead_signal in the same commit"},
+	featDetachedSize:       {3, 3, "measured: 3.2a gives 80x23 for new-session -d -x 100 -y 30, 3.3a 100x30"},
+	featOutputVis:          {3, 4, "7e497c7f2 server_client_print passes output through utf8_stravisx"},
+	featNoOutputVis:        {3, 6, "5fd45b389 Do not strvis output to terminal from commands"},
+	featTabCells:           {3, 6, "fdbc6cdea tabs are kept as tab cells"},
+	featNewImsgHeader:      {3, 6, "imsg.h from OpenBSD 7.5: u32 len, IMSG_FD_MARK"},
+	featControlFixed:       {3, 7, "e5a2a25 (PR #4980) and 31c93c4 (PR #5004); read-only send-keys: 49bb43047"},
+	featLiveHistoryLimit:   {3, 7, "195a9cfd8 When history-limit is changed, apply to existing panes (CHANGES 3.7)"},
+	featPasteVis:           {3, 7, "5b3c64219 Pass paste buffer through vis(3) when pasting; -S disables"},
+}
+
+var (
+	// releaseRE matches a release ("tmux 3.3a"), not a build of a branch.
+	releaseRE = regexp.MustCompile(`^tmux (\d+)\.(\d+)[a-z]?$`)
+	// numberRE finds the number of a release or of a build that names
+	// the release it leads to ("tmux next-3.8", "tmux 3.6-rc").
+	numberRE = regexp.MustCompile(`^tmux (?:next-)?(\d+)\.(\d+)`)
+)
+
+// versionNumber is the major and minor number of `tmux -V` output ("tmux
+// 3.3a", "tmux next-3.8", "tmux 3.6-rc"); ok is false for builds that name
+// none ("tmux master", "tmux openbsd-7.5").
+func versionNumber(v string) (maj, minr int, ok bool) {
+	m := numberRE.FindStringSubmatch(strings.TrimSpace(v))
+	if m == nil {
+		return 0, 0, false
+	}
+	maj, _ = strconv.Atoi(m[1])
+	minr, _ = strconv.Atoi(m[2])
+	return maj, minr, true
+}
+
+// atLeast reports whether version v is maj.min or newer; a build that names
+// no number counts as newer than every release.
+func atLeast(v string, maj, min int) bool {
+	vmaj, vmin, ok := versionNumber(v)
+	return !ok || vmaj > maj || (vmaj == maj && vmin >= min)
+}
+
+// has reports whether tmux version v (`tmux -V` output) has feature f. A
+// build that names no version counts as the newest.
+func has(v string, f feature) bool {
+	return atLeast(v, features[f].maj, features[f].min)
+}
+
+// versionAtLeast compares "tmux 3.3a" (tmux -V output) with "3.2". Builds
+// that print no number ("tmux master") count as new enough.
+func versionAtLeast(v, min string) bool {
+	maj, minr, _ := versionNumber("tmux " + min)
+	return atLeast(v, maj, minr)
+}
+
+// has reports whether the client's tmux has feature f.
+func (c *Client) has(f feature) bool { return has(c.version(), f) }
+
+// modeFor maps `tmux -V` output to an attach mode: a version with the fix
+// attaches with `tmux -C`; a release from 3.2 to 3.6 ("tmux 3.3a") with
+// panectl's own client; anything else ("tmux master", "tmux next-3.6",
+// "tmux openbsd-7.5", "tmux 3.6-rc": the header layout is not known) with
+// `tmux -C` under the lock.
+func modeFor(v string) attachMode {
+	_, _, ok := versionNumber(v)
+	switch {
+	case ok && has(v, featControlFixed):
+		return attachPlain
+	case releaseRE.MatchString(strings.TrimSpace(v)) && versionAtLeast(v, MinVersion):
+		return attachProto
+	}
+	return attachLocked
+}
+
+// readOnlyFlag reports whether panectl's control client attaches with
+// tmux's read-only flag: only where the version is known to lack the fix
+// (featControlFixed: from then on, a read-only client attached to a session
+// makes send-keys from outside tmux fail with "client is read-only").
+func readOnlyFlag(v string) bool {
+	_, _, ok := versionNumber(v)
+	return ok && !has(v, featControlFixed)
+}
+
+// layoutFor is the imsg header layout of a tmux version.
+func layoutFor(v string) imsgLayout {
+	if _, _, ok := versionNumber(v); ok && has(v, featNewImsgHeader) {
+		return imsgLayoutNew
+	}
+	return imsgLayoutOld
+}
+
+// Tabs says how the server's tmux stores a tab written over blank cells:
+// as a tab cell that capture-pane prints as "\t" (cells: featTabCells), or
+// as a cursor move over cells left blank. known is false for a build that
+// names no version.
+func (c *Client) Tabs() (cells, known bool) {
+	_, _, ok := versionNumber(c.version())
+	return ok && c.has(featTabCells), ok
+}
