@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/cmd"
+	"github.com/panectl/panectl/internal/tmuxtest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -87,6 +88,9 @@ func params(dir, shell string) testscript.Params {
 			env.Setenv("TERM", "xterm-256color")
 			env.Setenv("LANG", "C.UTF-8")
 			env.Setenv("LC_ALL", "C.UTF-8")
+			// a tmux older than panectl's minimum (scripts/test.sh builds
+			// Debian 11's 3.1c): the [oldtmux] scripts run only with it
+			env.Setenv("OLD_TMUX", os.Getenv("PANECTL_TEST_OLD_TMUX"))
 			env.Defer(func() {
 				// Every server the script started has its socket in tmp:
 				// kill each (by path: the test's own $TMUX_TMPDIR is not
@@ -99,10 +103,18 @@ func params(dir, shell string) testscript.Params {
 			})
 			return nil
 		},
-		// [sh:NAME]: the script runs in shell NAME (testdata/shell scripts)
+		// [sh:NAME]: the script runs in shell NAME (testdata/shell scripts);
+		// [tmux:3.6]: the tmux tests run is 3.6 or newer; [oldtmux]:
+		// $PANECTL_TEST_OLD_TMUX names a tmux below the minimum
 		Condition: func(cond string) (bool, error) {
 			if name, ok := strings.CutPrefix(cond, "sh:"); ok {
 				return name == shell, nil
+			}
+			if cond == "oldtmux" {
+				return os.Getenv("PANECTL_TEST_OLD_TMUX") != "", nil
+			}
+			if min, ok := strings.CutPrefix(cond, "tmux:"); ok {
+				return tmuxtest.AtLeast(min)
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command: checks for (and on a fresh Debian/Ubuntu machine
 # installs) tmux, zsh, fish, dash and the programs the end-to-end tests drive
-# (python3, vim, less, top, node), then runs every test. Missing tmux fails
-# loudly; nothing is skipped silently.
+# (python3, vim, less, top, node), then runs every test on the system's tmux
+# and the end-to-end tests again on tmux 3.5a. Missing tmux fails loudly;
+# nothing is skipped silently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,7 +41,19 @@ fi
 for tool in tmux zsh fish dash; do
   command -v "$tool" >/dev/null 2>&1 || { echo "scripts/test.sh: $tool is required and could not be installed" >&2; exit 1; }
 done
-echo "scripts/test.sh: $(tmux -V), $(go version)" >&2
+# A second tmux for the end-to-end scripts (Debian 13's 3.5a, whose command
+# output passes through vis(3)) and one below panectl's minimum (Debian 11's
+# 3.1c, which panectl must refuse), built from Debian's source packages and
+# cached (scripts/tmux-debian.sh).
+tmux35="" tmux31=""
+if command -v apt-get >/dev/null 2>&1; then
+  tmux35=$(scripts/tmux-debian.sh trixie)
+  tmux31=$(scripts/tmux-debian.sh bullseye)
+  export PANECTL_TEST_OLD_TMUX=$tmux31
+  echo "scripts/test.sh: $(tmux -V) (every test), $("$tmux35" -V) (./cmd), $("$tmux31" -V) (must be refused), $(go version)" >&2
+else
+  echo "scripts/test.sh: no apt-get: the tests run on $(tmux -V) only (not on 3.5a, nor the 3.1c refusal), $(go version)" >&2
+fi
 
 go vet ./...
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -52,3 +65,5 @@ fi
 # Every test, with a bounded run time; -count=1 so tmux-backed tests never
 # come from the cache.
 go test -count=1 -timeout 25m ./... "$@"
+# The end-to-end tests and scripts (./cmd) again, on tmux 3.5a.
+[ -z "$tmux35" ] || PATH=$(dirname "$tmux35"):$PATH go test -count=1 -timeout 25m ./cmd "$@"

@@ -46,8 +46,8 @@ func TestVersionAtLeast(t *testing.T) {
 		"tmux 3.3a": true, "tmux 3.2": true, "tmux 3.1c": false, "tmux 2.9": false,
 		"tmux 10.0": true, "tmux master": true, "tmux next-3.6": true, "tmux 4.0-rc": true,
 	} {
-		if got := versionAtLeast(v, MinVersion); got != want {
-			t.Errorf("versionAtLeast(%q) = %v, want %v", v, got, want)
+		if got := VersionAtLeast(v, MinVersion); got != want {
+			t.Errorf("VersionAtLeast(%q) = %v, want %v", v, got, want)
 		}
 	}
 }

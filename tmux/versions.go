@@ -96,9 +96,9 @@ func has(v string, f feature) bool {
 	return atLeast(v, features[f].maj, features[f].min)
 }
 
-// versionAtLeast compares "tmux 3.3a" (tmux -V output) with "3.2". Builds
+// VersionAtLeast compares "tmux 3.3a" (tmux -V output) with "3.2". Builds
 // that print no number ("tmux master") count as new enough.
-func versionAtLeast(v, min string) bool {
+func VersionAtLeast(v, min string) bool {
 	maj, minr, _ := versionNumber("tmux " + min)
 	return atLeast(v, maj, minr)
 }
@@ -116,7 +116,7 @@ func modeFor(v string) attachMode {
 	switch {
 	case ok && has(v, featControlFixed):
 		return attachPlain
-	case releaseRE.MatchString(strings.TrimSpace(v)) && versionAtLeast(v, MinVersion):
+	case releaseRE.MatchString(strings.TrimSpace(v)) && VersionAtLeast(v, MinVersion):
 		return attachProto
 	}
 	return attachLocked

@@ -98,3 +98,13 @@ func (s *Server) Layout() string {
 	s.T.Helper()
 	return s.Tmux("list-panes", "-a", "-F", "#{pane_id} #{pane_width}x#{pane_height} a=#{pane_active} w=#{window_active} #{window_id}")
 }
+
+// AtLeast reports whether the tmux on $PATH (the one tests run) is version
+// min ("3.6") or newer.
+func AtLeast(min string) (bool, error) {
+	out, err := exec.Command("tmux", "-V").Output()
+	if err != nil {
+		return false, fmt.Errorf("tmux -V: %w", err)
+	}
+	return tmux.VersionAtLeast(strings.TrimSpace(string(out)), min), nil
+}
