@@ -47,7 +47,7 @@ func NewClient(s Server) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s -V failed: %v", ErrNotInstalled, path, err)
 	}
-	if !versionAtLeast(v, MinVersion) {
+	if !VersionAtLeast(v, MinVersion) {
 		return nil, fmt.Errorf("%w: %s is %q, panectl needs tmux %s or newer (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrTooOld, path, v, MinVersion)
 	}
 	versions.Store(path, v)
