@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/tmux"
 	"github.com/spf13/cobra"
 )
 
@@ -79,6 +80,7 @@ func helpTopics() []*cobra.Command {
 		topic("cursors", "How cursors mark a point in a pane's output", cursorsHelp),
 		topic("environment", "Environment variables panectl reads", environmentHelp),
 		topic("journals", "Journals: a task's or pane's whole output, kept on disk", journalsHelp),
+		topic("tmux-versions", "What differs between the tmux versions panectl supports", tmuxVersionsHelp()),
 	}
 }
 
@@ -181,6 +183,36 @@ already shown (the same answer twice) is new.
 A cursor for another pane, for a pane whose process was respawned, or garbage
 is rejected with exit 2.
 `
+
+// tmuxVersionsHelp is `panectl help tmux-versions`, from the version table
+// in package tmux.
+func tmuxVersionsHelp() string {
+	var notes strings.Builder
+	for _, n := range tmux.VersionNotes() {
+		col := 0
+		for i, w := range strings.Fields(n) {
+			switch {
+			case i == 0:
+				notes.WriteString("  " + w)
+				col = 2 + len(w)
+			case col+1+len(w) > 78:
+				notes.WriteString("\n    " + w)
+				col = 4 + len(w)
+			default:
+				notes.WriteString(" " + w)
+				col += 1 + len(w)
+			}
+		}
+		notes.WriteString("\n")
+	}
+	return "panectl works with every tmux from " + tmux.MinVersion + " on (an older one is refused,\n" +
+		"exit 1). Every command behaves the same on each; where a version lacks\n" +
+		"something, panectl works around it or says so. What you may see differ:\n\n" +
+		notes.String() + "\n" +
+		"panectl runs every tmux client with -u, so any locale works (no LANG, LC_ALL=C).\n" +
+		"Tested in CI: Debian 12's 3.3a (every test) and Debian 13's 3.5a (the end-to-end\n" +
+		"tests); by hand: 3.2a, 3.4, 3.6b, 3.7c and 3.8 (next-3.8) built from tmux's tags.\n"
+}
 
 const environmentHelp = `Environment variables panectl reads:
 

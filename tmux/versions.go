@@ -1,6 +1,7 @@
 package tmux
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -47,19 +48,39 @@ const (
 
 // features says, for each feature, the first release that has it and the
 // change in tmux it rests on.
+// what: what a user sees of it (panectl help tmux-versions).
 var features = [...]struct {
-	maj, min int
-	source   string
+	maj, min     int
+	source, what string
 }{
-	featRemainOnExitFormat: {3, 3, "a3d920930 Add remain-on-exit-format (CHANGES 3.3); pane_dead_signal in the same commit"},
-	featDetachedSize:       {3, 3, "measured: 3.2a gives 80x23 for new-session -d -x 100 -y 30, 3.3a 100x30"},
-	featOutputVis:          {3, 4, "7e497c7f2 server_client_print passes output through utf8_stravisx"},
-	featNoOutputVis:        {3, 6, "5fd45b389 Do not strvis output to terminal from commands"},
-	featTabCells:           {3, 6, "fdbc6cdea tabs are kept as tab cells"},
-	featNewImsgHeader:      {3, 6, "imsg.h from OpenBSD 7.5: u32 len, IMSG_FD_MARK"},
-	featControlFixed:       {3, 7, "e5a2a25 (PR #4980) and 31c93c4 (PR #5004); read-only send-keys: 49bb43047"},
-	featLiveHistoryLimit:   {3, 7, "195a9cfd8 When history-limit is changed, apply to existing panes (CHANGES 3.7)"},
-	featPasteVis:           {3, 7, "5b3c64219 Pass paste buffer through vis(3) when pasting; -S disables"},
+	featRemainOnExitFormat: {3, 3, "a3d920930 Add remain-on-exit-format (CHANGES 3.3); pane_dead_signal in the same commit",
+		"before it, a pane killed by a signal has no exit status (watch: exitStatus {}), and tmux's \"Pane is dead\" line, which panectl leaves out of what it reports, is drawn into a pane that new or watch holds"},
+	featDetachedSize: {3, 3, "measured: 3.2a gives 80x23 for new-session -d -x 100 -y 30, 3.3a 100x30",
+		"before it, new --size sets the size with resize-window (the window's window-size becomes manual)"},
+	featOutputVis: {3, 4, "7e497c7f2 server_client_print passes output through utf8_stravisx",
+		"from it to 3.5, control characters and invalid UTF-8 in titles, paths and commands arrive as \\ooo escapes"},
+	featNoOutputVis: {3, 6, "5fd45b389 Do not strvis output to terminal from commands", ""},
+	featTabCells: {3, 6, "fdbc6cdea tabs are kept as tab cells",
+		"from it, a tab a program prints over blank cells is a tab on the screen (a pattern's tab matches it); before, it is the spaces it moved over"},
+	featNewImsgHeader: {3, 6, "imsg.h from OpenBSD 7.5: u32 len, IMSG_FD_MARK", ""},
+	featControlFixed: {3, 7, "e5a2a25 (PR #4980) and 31c93c4 (PR #5004); read-only send-keys: 49bb43047",
+		"before it, panectl attaches its control clients with a client of its own, since tmux -C can crash those servers"},
+	featLiveHistoryLimit: {3, 7, "195a9cfd8 When history-limit is changed, apply to existing panes (CHANGES 3.7)",
+		"from it, new --history-limit is the new session's option (its later windows get it too), and new --window-in --history-limit is refused (exit 1): one limit applies to every pane of a session"},
+	featPasteVis: {3, 7, "5b3c64219 Pass paste buffer through vis(3) when pasting; -S disables",
+		"from it, panectl pastes with -S, so text arrives byte for byte as on older versions"},
+}
+
+// VersionNotes are the differences between tmux versions that a user can
+// see, a line each, oldest version first.
+func VersionNotes() []string {
+	var out []string
+	for _, f := range features {
+		if f.what != "" {
+			out = append(out, fmt.Sprintf("tmux %d.%d: %s.", f.maj, f.min, f.what))
+		}
+	}
+	return out
 }
 
 var (
