@@ -551,7 +551,11 @@ func TestFaultExitsAreExitFive(t *testing.T) {
 func TestFaultWatchKilledRestoresOptions(t *testing.T) {
 	s := tmuxtest.New(t)
 	p := s.NewPane([2]int{80, 24}, "sh", "-c", "sleep 2")
-	s.Tmux("set-option", "-p", "-t", p.ID, "remain-on-exit-format", "mine #{pane_id}")
+	if ok, err := tmuxtest.AtLeast("3.3"); err != nil {
+		t.Fatal(err)
+	} else if ok { // (tmux 3.2 has no remain-on-exit-format)
+		s.Tmux("set-option", "-p", "-t", p.ID, "remain-on-exit-format", "mine #{pane_id}")
+	}
 	before := s.Tmux("show-options", "-p", "-t", p.ID)
 	w := panectlCmd(s, "watch", p.ID, "--format", "events")
 	out, err := w.StdoutPipe()

@@ -216,7 +216,9 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 		}
 		if ok && opt.Stream && v.body == body {
 			// (a read from a row redrawn before the cursor's is not followed)
-			res.Stream = newStream(v, snap, cur, skip, tabModeOf(c))
+			if res.Stream = newStream(v, snap, cur, skip, tabModeOf(c)); res.Stream != nil {
+				res.Stream.padWrap = c.JoinsWholeWidth()
+			}
 		}
 		if opt.Ledger {
 			res.Ledger = *opt.ledger

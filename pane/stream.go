@@ -71,6 +71,10 @@ type Stream struct {
 	held *heldEcho
 
 	tabs    tabMode
+	// padWrap: a row that wraps early (a wide character that does not fit)
+	// keeps blanks to the pane's width in its line, as capture-pane -J of
+	// tmux before 3.3 joins it (tmux.Client.JoinsWholeWidth).
+	padWrap bool
 	pending []byte // an escape sequence or character cut by the end of a notification
 	parser  *ansi.Parser
 	invalid string
@@ -378,7 +382,11 @@ func (s *Stream) cursorRow() *srow {
 // does not fit).
 func (s *Stream) put(ch string, w int) {
 	if s.cx > s.w-w {
-		s.cursorRow().wrapped = true
+		row := s.cursorRow()
+		row.wrapped = true
+		for s.padWrap && !row.frozen && len(row.cells) < s.w {
+			row.cells = append(row.cells, " ")
+		}
 		s.linefeed()
 		s.cx = 0
 		if s.invalid != "" {

@@ -32,6 +32,10 @@ const (
 	// a tab written over blank cells is kept as a tab cell that
 	// capture-pane prints as "\t"; before, a cursor move over blank cells.
 	featTabCells
+	// capture-pane -J joins a wrapped row up to its used cells; before,
+	// up to the pane's width (a row that wrapped early, before a wide
+	// character, gives a blank in the joined line).
+	featCaptureUsed
 	// the imsg header with a u32 length (imsg.go).
 	featNewImsgHeader
 	// a control client no longer crashes the server while it is half
@@ -60,6 +64,7 @@ var features = [...]struct {
 	featOutputVis: {3, 4, "7e497c7f2 server_client_print passes output through utf8_stravisx",
 		"from it to 3.5, control characters and invalid UTF-8 in titles, paths and commands arrive as \\ooo escapes"},
 	featNoOutputVis: {3, 6, "5fd45b389 Do not strvis output to terminal from commands", ""},
+	featCaptureUsed: {3, 3, "ded695504 Capture up to used size not available size for each line", ""},
 	featTabCells: {3, 6, "fdbc6cdea tabs are kept as tab cells",
 		"from it, a tab a program prints over blank cells is a tab on the screen (a pattern's tab matches it); before, it is the spaces it moved over"},
 	featNewImsgHeader: {3, 6, "imsg.h from OpenBSD 7.5: u32 len, IMSG_FD_MARK", ""},
@@ -168,3 +173,7 @@ func (c *Client) Tabs() (cells, known bool) {
 	_, _, ok := versionNumber(c.version())
 	return ok && c.has(featTabCells), ok
 }
+
+// JoinsWholeWidth reports whether capture-pane -J joins a wrapped row up to
+// the pane's width, not its used cells (before 3.3: featCaptureUsed).
+func (c *Client) JoinsWholeWidth() bool { return !c.has(featCaptureUsed) }
