@@ -70,7 +70,7 @@ type Stream struct {
 	// stream found it (nil: not kept, see keepEcho).
 	held *heldEcho
 
-	tabs    tabMode
+	tabs tabMode
 	// padWrap: a row that wraps early (a wide character that does not fit)
 	// keeps blanks to the pane's width in its line, as capture-pane -J of
 	// tmux before 3.3 joins it (tmux.Client.JoinsWholeWidth).
