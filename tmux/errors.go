@@ -84,6 +84,7 @@ func classify(stderr string) error {
 		strings.Contains(stderr, "can't find window"),
 		strings.Contains(stderr, "can't find session"),
 		strings.Contains(stderr, "no such pane"),
+		strings.Contains(stderr, "no such session"), // show-options -t
 		strings.Contains(stderr, "no current target"):
 		return ErrPaneNotFound
 	}

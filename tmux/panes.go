@@ -380,9 +380,19 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 	// session gets its own option, which applies to its new pane at once.
 	liveLimit := opts.HistoryLimit > 0 && c.has(featLiveHistoryLimit)
 	if liveLimit && opts.WindowIn != "" {
-		return PaneInfo{}, fmt.Errorf("%w: %s keeps one history-limit per session and applies it to every pane in it, so a window in session %q cannot have its own; make a new session for it (no --window-in), or use tmux 3.6 or older", ErrUnsupported, c.version(), opts.WindowIn)
-	}
-	if liveLimit {
+		// a window gets its session's limit: fine when that is the one
+		// asked for (a background task's window in panectl's session)
+		sess := "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"
+		// (show-options fails for a session that does not exist;
+		// display-message would answer for another one)
+		have, err := c.Run(ctx, "show-options", "-A", "-v", "-t", sess, "history-limit")
+		if err != nil {
+			return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
+		}
+		if strings.TrimSpace(have) != strconv.Itoa(opts.HistoryLimit) {
+			return PaneInfo{}, fmt.Errorf("%w: %s keeps one history-limit per session and applies it to every pane in it, so a window in session %q cannot have its own (the session's is %s); make a new session for it (no --window-in), or use tmux 3.6 or older", ErrUnsupported, c.version(), opts.WindowIn, strings.TrimSpace(have))
+		}
+	} else if liveLimit {
 		thens = append(thens, Command{"set-option", "history-limit", strconv.Itoa(opts.HistoryLimit)})
 	}
 	const saved = "@panectl-saved-history-limit"

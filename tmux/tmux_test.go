@@ -95,6 +95,7 @@ func TestClassify(t *testing.T) {
 		"error connecting to /tmp/tmux-0/x (No such file or directory)": ErrNoServer,
 		"can't find pane: %99":                                          ErrPaneNotFound,
 		"can't find session: nope":                                      ErrPaneNotFound,
+		"no such session: =nope:":                                       ErrPaneNotFound,
 		"unknown command: frobnicate":                                   nil,
 	} {
 		if got := classify(msg); got != want {
