@@ -6,7 +6,9 @@
 // and the start-up errors ErrNotInstalled and ErrTooOld.
 //
 // Listings and pane descriptions use formats whose fields are separated by
-// the ASCII unit separator, free text last; a malformed row is an error.
+// U+241F (panes.go: sep), free text last; a malformed row is an error.
+// Every tmux client runs with -u, so any locale reads them whole. What
+// differs between tmux versions is in one table (versions.go).
 //
 // gotmux (github.com/GianlucaP106/gotmux v0.5.0) was evaluated for the typed
 // models and listings, and is not used: it discards tmux's stderr, replaces
