@@ -84,7 +84,12 @@ tmux would have closed it (unless your remain-on-exit keeps it), and a server
 started for it exits. panectl killed meanwhile: a guard client gives the pane
 its settings back.
 A server started by this command is a normal tmux server; -S PATH must be a
-socket or not exist (a file there is refused, exit 2, and left alone).`,
+socket or not exist (a file there is refused, exit 2, and left alone).
+
+--history-limit changes no other pane's history. On tmux 3.7 and later it is
+the new session's own option; with --window-in it must equal that session's
+limit, else it is refused (exit 1): 3.7 applies one limit to every pane of a
+session (panectl help tmux-versions).`,
 		Example: `  panectl new --name build --size 120x40
   panectl new --history-limit 50000 -- python3 -q`,
 		RunE: func(c *cobra.Command, args []string) error {
