@@ -83,6 +83,11 @@ type EchoEntry struct {
 	// last piece of a line, recorded on its own: as text it would match
 	// any output that ends like it).
 	PlaceOnly bool `json:"po,omitempty"`
+	// End is 1 + the terminal cursor's absolute row when a shell had taken
+	// the line (0: unknown): its echo is the rows before it. Fish redraws
+	// a line taller than the pane in pieces, well below the rows the text
+	// needs (see MarkEchoEnd).
+	End int `json:"e,omitempty"`
 }
 
 // maxWidths bounds EchoEntry.Widths.
@@ -197,8 +202,14 @@ func (e EchoEntry) valid() bool {
 	if e.Prompt != nil && (e.Prompt.Len < 0 || e.Prompt.Len > maxPrefix) {
 		return false
 	}
+	if e.End != 0 && (e.At == nil || e.End < e.At.Row || e.End-e.At.Row > maxEchoRows) {
+		return false
+	}
 	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths
 }
+
+// maxEchoRows bounds the rows an echo spans from its place (EchoEntry.End).
+const maxEchoRows = 1 << 16
 
 // maxText bounds a fingerprinted line's length (SPEC.md: text to type is
 // at most 1 MiB); maxPrefix the bytes of a prompt before the cursor.
@@ -321,6 +332,51 @@ func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool
 	}
 	set, unset := l.plan(text, submitted)
 	return c.SetPaneOptions(ctx, id, set, unset)
+}
+
+// MarkEchoEnd records, for the line just submitted (the newest submitted
+// entry), that its echo ends before absolute row (history_size +
+// cursor_y), where the shell left the cursor once it took the line. Only a
+// line taller than the pane (height rows) gets it: a fast command's output
+// can already be at the cursor's row, and a shorter line's rows are known
+// from its width (echoRows).
+func MarkEchoEnd(ctx context.Context, c *tmux.Client, id string, row, height int) error {
+	l, err := LoadLedger(ctx, c, id)
+	if err != nil {
+		return err
+	}
+	key, e, ok := l.newestSubmitted()
+	if !ok || echoRows(e) < height || row+1 <= e.At.Row+echoRows(e) || row+1-e.At.Row > maxEchoRows {
+		return nil
+	}
+	e.End = row + 1
+	return c.SetPaneOption(ctx, id, key, encodeEntry(e))
+}
+
+// Taller reports whether text typed now, after what is pending, makes a
+// line taller than height rows (see MarkEchoEnd).
+func (l Ledger) Taller(text string, height int) bool {
+	still, _ := l.pending()
+	es := make([]EchoEntry, len(still))
+	for i, p := range still {
+		es[i] = p.EchoEntry
+	}
+	return echoRows(mergeEntries(es, text, l.at, l.prompt)) >= height
+}
+
+// newestSubmitted is the entry of the line submitted last (not a piece
+// kept by place only), with its key; ok is false when there is none with
+// a known place.
+func (l Ledger) newestSubmitted() (key string, e EchoEntry, ok bool) {
+	for k, x := range l.entries {
+		if x.Submitted == 0 || x.PlaceOnly || x.At == nil || x.At.Row == 0 {
+			continue
+		}
+		if !ok || x.Submitted > e.Submitted || x.Submitted == e.Submitted && k > key {
+			key, e, ok = k, x, true
+		}
+	}
+	return key, e, ok
 }
 
 // ClearPending removes the pending entries of the pane's ledger (the line

@@ -497,3 +497,40 @@ func TestStreamEchoOf(t *testing.T) {
 		t.Error("a stream without kept marks decides with a held entry in its lines")
 	}
 }
+
+// A line taller than the pane: fish draws pieces of it far below the rows
+// its text needs, and a row tmux joins to a full row above holds nothing.
+// With End (the shell's cursor once it took the line), every piece is the
+// echo and the output after it is not.
+func TestEchoEndBoundsTallLine(t *testing.T) {
+	full := strings.Repeat("y", 8)
+	typed := ": " + strings.Repeat("y", 30) + " NEEDLE"
+	v := normalView{start: 0,
+		rows:   []string{"$ : yyyy", full, "", "", "", "", "", "  : yyyy", full, full, "", "", "NEEDLE", "$"},
+		joined: []string{"$ : yyyy" + full, "", "", "", "", "", "  : yyyy" + full + full, "", "NEEDLE", "$"}}
+	// (one of rows 10 and 11 is joined to the piece above: which one, the
+	// text cannot say; the line after them starts at 12)
+	starts := v.lineStarts(0)
+	if !slices.Equal(starts, []int{0, 2, 3, 4, 5, 6, 7, 10, 12, 13}) {
+		t.Fatalf("lineStarts %v", starts)
+	}
+	at := &Place{PrefixLen: 2, PrefixHash: hash64("$ "), Col: 2, Width: 8, Row: 1}
+	now := time.Now()
+	e := EchoEntry{Text: typed, Typed: now.UnixMilli(), Submitted: now.UnixMilli(), At: at, Lines: 1, Widths: widths(typed)}
+	echo, _, _ := v.echoByPlace(starts, v.joined, []EchoEntry{e}, nil)
+	if !slices.Equal(echo, []bool{true, true, true, true, true, false, false, false, false, false}) {
+		t.Fatalf("without End: echo %v (the rows its width needs)", echo)
+	}
+	e.End = 13 // the cursor at row 12, where NEEDLE is printed
+	if !e.valid() {
+		t.Fatal("an End after the place is valid")
+	}
+	echo, _, _ = v.echoByPlace(starts, v.joined, []EchoEntry{e}, nil)
+	if !slices.Equal(echo, []bool{true, true, true, true, true, true, true, true, false, false}) {
+		t.Fatalf("with End: echo %v", echo)
+	}
+	e.End = at.Row + maxEchoRows + 1
+	if e.valid() {
+		t.Error("an End beyond maxEchoRows is valid")
+	}
+}

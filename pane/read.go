@@ -879,6 +879,27 @@ func rowsOf(l string, v normalView, r int) int {
 	}
 }
 
+// lineStarts is the relative row each joined line starts at, from row r.
+// A row that tmux joins to the line above but that holds nothing (fish
+// leaves one after a line that fills its last row) belongs to that line:
+// a line whose text starts with no blank does not start on an empty row.
+func (v normalView) lineStarts(r int) []int {
+	at := make([]int, len(v.joined))
+	row := r
+	for i, l := range v.joined {
+		plain := trimRow(cleanLine(l, false))
+		for i > 0 && plain != "" && plain[0] != ' ' {
+			if s, ok := v.row(row); !ok || s != "" {
+				break
+			}
+			row++
+		}
+		at[i] = row
+		row += rowsOf(l, v, row)
+	}
+	return at
+}
+
 // finish builds the result from relative row r (skipping skip bytes of its
 // first line) and the cursor after it.
 func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOptions) ReadResult {
@@ -890,12 +911,11 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		active, held = opt.ledger.placesFrom(snap.HistorySize + r)
 	}
 	places := len(active)+len(held) > 0
-	row := r
+	var at []int
+	if places {
+		at = v.lineStarts(r)
+	}
 	for i, l := range v.joined {
-		at := row
-		if places {
-			row += rowsOf(l, v, row)
-		}
 		if i == 0 && skip > 0 {
 			l = cutPlainPrefix(l, skip) // the rest of the cursor's row
 			if strings.TrimSpace(cleanLine(l, false)) == "" {
@@ -903,7 +923,11 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 			}
 		}
 		lines = append(lines, cleanLine(l, opt.ANSI))
-		starts = append(starts, at)
+		if places {
+			starts = append(starts, at[i])
+		} else {
+			starts = append(starts, r)
+		}
 	}
 	for len(lines) > 0 && cleanLine(lines[len(lines)-1], false) == "" {
 		lines = lines[:len(lines)-1]
@@ -1165,7 +1189,8 @@ const offScreen = math.MinInt
 // that its text spans: its logical lines, and every line that starts in
 // the rows its text covers from the place (echoRows), for programs that
 // break a long line into rows themselves (zsh's line editor, fish) rather
-// than letting the terminal wrap it.
+// than letting the terminal wrap it, or up to the row where the shell left
+// the cursor when that is known (EchoEntry.End).
 //
 // A held entry whose place is found nowhere in the view (the history
 // before it was trimmed or cleared: where it was typed cannot be known)
@@ -1189,6 +1214,9 @@ func (v normalView) echoByPlace(starts []int, lines []string, active, held []Ech
 			found[j] = true
 			if v.landed(e, r) {
 				end := r + echoRows(e)
+				if e.End > 0 {
+					end = max(end, r+e.End-e.At.Row) // the rows before the shell's cursor
+				}
 				out[i] = true
 				for k := i + 1; k < len(out); k++ {
 					if k >= i+max(e.Lines, 1) && (starts[k] == offScreen || starts[k] >= end) || !e.goesOn(lines[k]) {

@@ -240,6 +240,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		s.prompt, _ = pane.LoadPrompt(ctx, c, id)
 		s.sh, _ = pane.ShellOf(pane.ForegroundOf(info).Command())
 	}
+	s.tall = s.shell && r.Ledger.Taller(opt.Text, info.Height)
 	if opt.Text != "" {
 		if err := pane.Type(ctx, c, id, r.Ledger, opt.Text, false); err != nil {
 			return res, err
@@ -354,6 +355,7 @@ type submission struct {
 	set    *recognize.Set
 	key    string // inputKey of the text ("" when there is none to look for)
 	shell  bool
+	tall   bool // the line is taller than the pane (pane.MarkEchoEnd)
 	enters int
 	// dialogNote says that the screen before Enter showed a dialog
 	dialogNote string
@@ -438,7 +440,7 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		// a busy program is then the dialog's choice at work, not the text
 		s.dialogNote = fmt.Sprintf("the screen before Enter showed a dialog (%s): Enter went to it, so the program turning busy does not count as the submission", describe(d))
 	}
-	if err := s.enter(ctx, true); err != nil {
+	if err := s.submit(ctx); err != nil {
 		return false, "", err
 	}
 	enteredAt := time.Now()
@@ -465,7 +467,7 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 			// screen is its own, not a continuation line), or for the next
 			// line of a command the shell finds unfinished
 			if programStarted(cur.scr.Info) {
-				return true, "", nil
+				return true, "", s.markEnd(ctx, cur)
 			}
 			if cur.held && strings.HasSuffix(squeeze(beforeCursor(cur.scr, true)), s.key) {
 				// a new input line that ends with the text: the shell
@@ -483,7 +485,7 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 				}
 				return false, "the shell did not run the line: it waits for the rest of an unfinished command (a continuation line; an open quote, bracket or a trailing backslash?); finish it, or cancel it with C-c", nil
 			}
-			return true, "", nil
+			return true, "", s.markEnd(ctx, cur)
 		case !s.shell && seen && !cur.held && quiet:
 			return true, "", nil // the input line no longer holds the text
 		case s.dialogNote == "" && s.busy(cur.scr):
@@ -495,7 +497,7 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 			// once more, well after the burst. (A program that has not
 			// reacted at all yet is left alone: a second Enter could accept
 			// whatever the first one opens.)
-			if err := s.enter(ctx, false); err != nil {
+			if err := s.enter(ctx); err != nil {
 				return false, "", err
 			}
 			enteredAt, quietSince = time.Now(), time.Now()
@@ -514,13 +516,26 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 	}
 }
 
-// enter presses Enter; the first time, the ledger records the pending text
-// as submitted in the same tmux command list.
-func (s *submission) enter(ctx context.Context, first bool) error {
-	s.enters++
-	if !first {
-		return s.c.SendKeys(ctx, s.id, "Enter")
+// markEnd records, for a line taller than the pane, that its echo ends
+// at the cursor's row: the shell took the line, and fish draws such a
+// line's pieces below the rows it needs.
+func (s *submission) markEnd(ctx context.Context, cur look) error {
+	if !s.tall {
+		return nil
 	}
+	return pane.MarkEchoEnd(ctx, s.c, s.id, cur.row, cur.scr.Info.Height)
+}
+
+// enter presses Enter once more.
+func (s *submission) enter(ctx context.Context) error {
+	s.enters++
+	return s.c.SendKeys(ctx, s.id, "Enter")
+}
+
+// submit presses Enter the first time; the ledger records the pending text as submitted in the
+// same tmux command list.
+func (s *submission) submit(ctx context.Context) error {
+	s.enters++
 	l, err := pane.LoadLedger(ctx, s.c, s.id)
 	if err != nil {
 		return err
