@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/acp"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
@@ -226,7 +227,7 @@ func runStatus(ctx context.Context, f *Factory, in schema.StatusInput) (schema.S
 		out.ExitStatus = t.Exit
 		note := fmt.Sprintf("the task ended: %s", t.Status)
 		if t.Signal != 0 {
-			note += fmt.Sprintf(", its command was killed by signal %d (%s)", t.Signal, pane.SignalName(t.Signal))
+			note += fmt.Sprintf(", its command was killed by signal %d (%s)", t.Signal, acp.SignalName(t.Signal))
 		}
 		out.Note = joinNote(out.Note, note)
 	case t != nil:

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
@@ -73,7 +74,7 @@ func frame(t pane.Task) (schema.CompletionFrame, error) {
 		}
 	}
 	fr.Seconds = round3(max(0, end.Sub(time.UnixMilli(t.Spec.Started)).Seconds()))
-	sum, err := pane.SummarizeJournal(t.Journal)
+	sum, err := journal.Summarize(t.Journal)
 	if err != nil {
 		return fr, err
 	}
@@ -427,15 +428,15 @@ func runTaskOutput(ctx context.Context, f *Factory, id string, compressed bool) 
 	if err != nil {
 		return err
 	}
-	d, err := pane.ReadJournal(t.Journal, -1)
+	d, err := journal.Read(t.Journal, -1)
 	if err != nil {
 		return err
 	}
 	if d.First > 0 {
-		fmt.Fprintf(f.IO.ErrOut, "note: the first %d bytes (%d lines) of the output left the journal, which keeps the newest %d MiB\n", d.First, d.FirstLine, pane.JournalMaxBytes>>20)
+		fmt.Fprintf(f.IO.ErrOut, "note: the first %d bytes (%d lines) of the output left the journal, which keeps the newest %d MiB\n", d.First, d.FirstLine, journal.MaxBytes>>20)
 	}
 	if compressed {
-		_, err = io.WriteString(f.IO.Out, pane.Compress(string(d.Data)))
+		_, err = io.WriteString(f.IO.Out, journal.Compress(string(d.Data)))
 		return err
 	}
 	_, err = f.IO.Out.Write(d.Data)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/acp"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
@@ -109,11 +109,11 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 	}
 	enc := json.NewEncoder(f.IO.Out)
 	enc.SetEscapeHTML(false)
-	emit := func(u pane.SessionUpdate) error {
+	emit := func(u acp.SessionUpdate) error {
 		if in.Format == "acp" {
-			return enc.Encode(pane.NewACPNotification(session, u))
+			return enc.Encode(acp.NewACPNotification(session, u))
 		}
-		for _, e := range pane.WatchEvents(p.ID, u) {
+		for _, e := range acp.WatchEvents(p.ID, u) {
 			if err := enc.Encode(e); err != nil {
 				return err
 			}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/charmbracelet/x/vt"
 	"github.com/panectl/panectl/internal/tmuxtest"
-	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/acp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -211,7 +211,7 @@ func TestWatchACP(t *testing.T) {
 		if err := params.Validate(inst.(map[string]any)["params"]); err != nil {
 			t.Errorf("line %d params do not validate against UpdateSessionNotification: %s\n%v", i, l, err)
 		}
-		n, err := pane.DecodeACPNotification(l)
+		n, err := acp.DecodeACPNotification(l)
 		if err != nil {
 			t.Fatalf("line %d: %v", i, err)
 		}
@@ -219,7 +219,7 @@ func TestWatchACP(t *testing.T) {
 			t.Errorf("line %d: sessionId %q", i, n.Params.SessionID)
 		}
 		switch u := n.Params.Update.(type) {
-		case pane.TerminalUpdate:
+		case acp.TerminalUpdate:
 			if u.TerminalID != id {
 				t.Errorf("line %d: terminalId %q, want %q", i, u.TerminalID, id)
 			}
@@ -245,7 +245,7 @@ func TestWatchACP(t *testing.T) {
 			} else if i == len(lines)-1 {
 				t.Errorf("last line has no exitStatus: %s", l)
 			}
-		case pane.TerminalOutputChunk:
+		case acp.TerminalOutputChunk:
 			if i == 0 {
 				t.Fatal("first line is a chunk")
 			}
@@ -294,9 +294,9 @@ func TestWatchRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, want 0", code)
 	}
-	var st pane.TerminalState
+	var st acp.TerminalState
 	for i, l := range lines {
-		n, err := pane.DecodeACPNotification(l)
+		n, err := acp.DecodeACPNotification(l)
 		if err != nil {
 			t.Fatalf("line %d: %v", i, err)
 		}
@@ -404,7 +404,7 @@ func TestWatchEvents(t *testing.T) {
 	var data []byte
 	sawCwd := false
 	for i, l := range lines {
-		var e pane.WatchEvent
+		var e acp.WatchEvent
 		if err := json.Unmarshal(l, &e); err != nil {
 			t.Fatalf("line %d: %v", i, err)
 		}
@@ -412,20 +412,20 @@ func TestWatchEvents(t *testing.T) {
 		if e.PaneID != id {
 			t.Errorf("line %d: pane_id %q", i, e.PaneID)
 		}
-		if e.Type == pane.EventSnapshot {
+		if e.Type == acp.EventSnapshot {
 			data = data[:0]
 		}
 		if e.Data != nil {
 			data = append(data, *e.Data...)
 		}
-		if e.Type == pane.EventCwd && e.Cwd != nil && *e.Cwd == "/tmp" {
+		if e.Type == acp.EventCwd && e.Cwd != nil && *e.Cwd == "/tmp" {
 			sawCwd = true
 		}
-		if e.Type == pane.EventExit && (e.ExitCode == nil || *e.ExitCode != 3) {
+		if e.Type == acp.EventExit && (e.ExitCode == nil || *e.ExitCode != 3) {
 			t.Errorf("exit event %s, want exit_code 3", l)
 		}
 	}
-	if types[0] != pane.EventSnapshot || types[len(types)-1] != pane.EventExit || !sawCwd {
+	if types[0] != acp.EventSnapshot || types[len(types)-1] != acp.EventExit || !sawCwd {
 		t.Errorf("event types %v (cwd /tmp seen: %v)", types, sawCwd)
 	}
 	if got := replay(80, 24, data); len(got) < 3 || got[len(got)-2] != "a" || got[len(got)-1] != "exit" {

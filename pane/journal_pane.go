@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -71,7 +72,7 @@ func AttachJournal(ctx context.Context, c *tmux.Client, paneID string) (string, 
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	return dir, c.SetPaneOption(ctx, paneID, JournalOption, dir)
+	return dir, c.SetPaneOption(ctx, paneID, journal.Option, dir)
 }
 
 // WriteJournal is the journal writer of a journaled pane: it appends its
@@ -84,7 +85,7 @@ func WriteJournal(ctx context.Context, c *tmux.Client, state, paneID string, in 
 			return err
 		}
 	}
-	w, err := CreateJournal(PaneJournalDir(state, paneID), 0)
+	w, err := journal.Create(PaneJournalDir(state, paneID), 0)
 	if err != nil {
 		return err
 	}

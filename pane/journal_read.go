@@ -3,19 +3,18 @@ package pane
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/tmux"
 )
 
 // JournalDir returns the journal directory of a pane ("" when it has none,
 // or when its journal was removed).
 func JournalDir(ctx context.Context, c *tmux.Client, id string) (string, error) {
-	dir, err := c.PaneOption(ctx, id, JournalOption)
+	dir, err := c.PaneOption(ctx, id, journal.Option)
 	if err != nil || dir == "" {
 		return "", err
 	}
@@ -35,7 +34,7 @@ const journalStartWait = 2 * time.Second
 func awaitWriter(ctx context.Context, dir string) {
 	deadline := time.Now().Add(journalStartWait)
 	for time.Now().Before(deadline) {
-		if segs, err := listSegments(dir); err != nil || len(segs) > 0 {
+		if segs, err := journal.Segments(dir); err != nil || len(segs) > 0 {
 			return
 		}
 		select {
@@ -69,7 +68,7 @@ func ReadAny(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur Cursor
 	if cur.Special != CursorHistory && !cur.Journal {
 		// rows from tmux; the journal point is taken first, so nothing
 		// written meanwhile is skipped by the next read
-		end, lines, jerr := JournalEnd(dir)
+		end, lines, jerr := journal.End(dir)
 		r, err := Read(ctx, c, info.ID, cur, opt)
 		if err != nil || jerr != nil {
 			return r, err
@@ -107,7 +106,7 @@ func ReadJournalAfter(dir string, cur Cursor, opt ReadOptions) (ReadResult, erro
 	case cur.Special != CursorHistory:
 		return ReadResult{}, fmt.Errorf("%w: a journal is read from history or a journal cursor", ErrBadCursor)
 	}
-	d, err := ReadJournal(dir, from)
+	d, err := journal.Read(dir, from)
 	if err != nil {
 		return ReadResult{}, err
 	}
@@ -118,17 +117,17 @@ func ReadJournalAfter(dir string, cur Cursor, opt ReadOptions) (ReadResult, erro
 			// the journal is shorter than the cursor: it was started again
 			res.Reset = true
 			res.Note = "the journal was started again since the cursor was made; output is all it holds now"
-			if d, err = ReadJournal(dir, -1); err != nil {
+			if d, err = journal.Read(dir, -1); err != nil {
 				return ReadResult{}, err
 			}
 		case cur.JournalOff < d.First:
 			res.LinesDropped = int(max(0, d.FirstLine-cur.JournalLine))
-			res.Note = fmt.Sprintf("%d lines after the cursor left the journal before they were read (a journal keeps the newest %d MiB)", res.LinesDropped, JournalMaxBytes>>20)
+			res.Note = fmt.Sprintf("%d lines after the cursor left the journal before they were read (a journal keeps the newest %d MiB)", res.LinesDropped, journal.MaxBytes>>20)
 		}
 	}
-	end := safeEnd(d.Data)
+	end := journal.SafeEnd(d.Data)
 	data := d.Data[:end]
-	lines, truncated := tailLines(data, opt.MaxLines, opt.ANSI)
+	lines, truncated := journal.TailLines(data, opt.MaxLines, opt.ANSI)
 	if n := len(lines); n > 0 && len(data) > 0 && data[len(data)-1] != '\n' && lines[n-1] == "" {
 		lines = lines[:n-1] // a partial last line with nothing to show yet
 	}
@@ -136,17 +135,4 @@ func ReadJournalAfter(dir string, cur Cursor, opt ReadOptions) (ReadResult, erro
 	res.Cursor = Cursor{PaneID: cur.PaneID, PanePID: cur.PanePID, Journal: true,
 		JournalOff: d.Start + int64(end), JournalLine: d.StartLine + int64(bytes.Count(data, []byte{'\n'}))}
 	return res, nil
-}
-
-// RemoveJournal deletes a journal directory (and the directory holding it
-// when that is left empty). A journal that is already gone is no error.
-func RemoveJournal(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	if err := os.RemoveAll(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	_ = os.Remove(filepath.Dir(dir)) // only when empty
-	return nil
 }

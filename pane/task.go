@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -164,7 +165,7 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 	if _, err := c.RunList(ctx, nil,
 		tmux.Command{"set-option", "-p", "-t", info.ID, "remain-on-exit", "on"},
 		tmux.Command{"set-option", "-p", "-t", info.ID, taskOpt, base64.RawURLEncoding.EncodeToString(b)},
-		tmux.Command{"set-option", "-p", "-t", info.ID, JournalOption, TaskJournal(dir)},
+		tmux.Command{"set-option", "-p", "-t", info.ID, journal.Option, TaskJournal(dir)},
 		respawn); err != nil {
 		_ = os.RemoveAll(dir)
 		return fail(err)

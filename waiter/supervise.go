@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -68,7 +69,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 		_ = pane.NotifyTaskEnded(ctx, c, paneID, code, sig)
 		return err
 	}
-	journal, err := pane.CreateJournal(pane.TaskJournal(dir), 0)
+	jw, err := journal.Create(pane.TaskJournal(dir), 0)
 	if err != nil {
 		toPane([]byte(fmt.Sprintf("panectl: cannot write the task's journal: %v\r\n", err)))
 		return finish(127, 0, 0)
@@ -76,9 +77,9 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 	spec, _ := pane.ReadTaskSpec(dir)
 	failStart := func(err error) error {
 		msg := fmt.Sprintf("panectl: cannot start %s: %v\r\n", argv[0], err)
-		_, _ = journal.Write([]byte(msg))
+		_, _ = jw.Write([]byte(msg))
 		toPane([]byte(msg))
-		end, _ := journal.Close()
+		end, _ := jw.Close()
 		return finish(127, 0, end)
 	}
 
@@ -103,7 +104,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 
 	if pane.TaskStopped(dir) != "" { // killed before it started
 		tty.Close()
-		end, _ := journal.Close()
+		end, _ := jw.Close()
 		return finish(0, int(syscall.SIGKILL), end)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -124,7 +125,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 		for {
 			n, err := ptmx.Read(buf)
 			if n > 0 {
-				_, _ = journal.Write(buf[:n])
+				_, _ = jw.Write(buf[:n])
 				toPane(buf[:n])
 			}
 			if err != nil {
@@ -200,7 +201,7 @@ wait:
 	case <-drained:
 	case <-time.After(time.Second):
 	}
-	end, _ := journal.Close()
+	end, _ := jw.Close()
 	code, sig := 0, 0
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
 		if ws.Signaled() {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -157,10 +158,10 @@ func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
 	id := pane.TaskIDOf(info.ID)
 	t, terr := pane.LoadTask(ctx, c, id)
 	isTask := terr == nil && t.Spec.PaneID == info.ID
-	journal := ""
+	jdir := ""
 	if !isTask {
 		var err error
-		if journal, err = pane.JournalDir(ctx, c, info.ID); err != nil {
+		if jdir, err = pane.JournalDir(ctx, c, info.ID); err != nil {
 			return err
 		}
 	}
@@ -178,7 +179,7 @@ func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
 			return err
 		}
 	}
-	return pane.RemoveJournal(journal)
+	return journal.Remove(jdir)
 }
 
 // FollowTasks calls emit with each task of the server that ends while it

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/acp"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -21,7 +22,7 @@ type TerminalOptions struct {
 	TerminalID string
 	// Emit receives each update, in order, from WatchTerminal's goroutine.
 	// An error ends the watch with that error.
-	Emit func(pane.SessionUpdate) error
+	Emit func(acp.SessionUpdate) error
 	// Once: look once (a timeout of 0): the first update, and the exit
 	// update when the process has already exited, then return.
 	Once bool
@@ -49,7 +50,7 @@ const (
 
 // WatchTerminal streams pane p as ACP terminal updates until its process
 // exits (SPEC.md section 10): a full-state terminal_update first (command,
-// cwd, size and an output snapshot, see pane.ScreenCapture), then
+// cwd, size and an output snapshot, see acp.ScreenCapture), then
 // terminal_output_chunk for each run of new bytes from a control-mode client,
 // terminal_update patches for cwd, size and foreground command changes, a
 // fresh output snapshot when tmux paused the pane's output (bytes were lost),
@@ -101,7 +102,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	info.Command = pane.CurrentCommand(info) // a task's command, not its supervisor
 	w.cur = info
 	w.lastSnap = data
-	if err := w.emit(pane.NewTerminalUpdate(w.tid, info.Command, info.CWD, sizeOf(info), data)); err != nil {
+	if err := w.emit(acp.NewTerminalUpdate(w.tid, info.Command, info.CWD, sizeOf(info), data)); err != nil {
 		return res, err
 	}
 	if info.Dead {
@@ -156,7 +157,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 				return w.gone(ctx, res, err)
 			}
 			w.lastSnap = snap
-			if err := w.emit(pane.TerminalUpdate{TerminalID: w.tid, Output: pane.Some(pane.TerminalOutput{Data: snap})}); err != nil {
+			if err := w.emit(acp.TerminalUpdate{TerminalID: w.tid, Output: acp.Some(acp.TerminalOutput{Data: snap})}); err != nil {
 				return res, err
 			}
 			if err := w.patch(info); err != nil {
@@ -188,14 +189,14 @@ type termWatch struct {
 	c        *tmux.Client
 	k        *tmux.Subscription // nil: polling
 	id, tid  string
-	emit     func(pane.SessionUpdate) error
+	emit     func(acp.SessionUpdate) error
 	q        *termQueue
 	cur      tmux.PaneInfo // what the stream has told so far
 	lastSnap []byte        // the last output snapshot sent (polling compares)
 }
 
-func sizeOf(p tmux.PaneInfo) pane.TerminalSize {
-	return pane.TerminalSize{Cols: uint16(max(1, p.Width)), Rows: uint16(max(1, p.Height))}
+func sizeOf(p tmux.PaneInfo) acp.TerminalSize {
+	return acp.TerminalSize{Cols: uint16(max(1, p.Width)), Rows: uint16(max(1, p.Height))}
 }
 
 func minTime(a, b time.Time) time.Time {
@@ -209,7 +210,7 @@ func minTime(a, b time.Time) time.Time {
 func (w *termWatch) chunks(data []byte) error {
 	for len(data) > 0 {
 		n := min(len(data), maxChunk)
-		if err := w.emit(pane.NewOutputChunk(w.tid, data[:n])); err != nil {
+		if err := w.emit(acp.NewOutputChunk(w.tid, data[:n])); err != nil {
 			return err
 		}
 		data = data[n:]
@@ -234,7 +235,7 @@ func (w *termWatch) look(ctx context.Context) (tmux.PaneInfo, error) {
 	}
 	if string(snap) != string(w.lastSnap) {
 		w.lastSnap = snap
-		if err := w.emit(pane.TerminalUpdate{TerminalID: w.tid, Output: pane.Some(pane.TerminalOutput{Data: snap})}); err != nil {
+		if err := w.emit(acp.TerminalUpdate{TerminalID: w.tid, Output: acp.Some(acp.TerminalOutput{Data: snap})}); err != nil {
 			return info, err
 		}
 	}
@@ -243,18 +244,18 @@ func (w *termWatch) look(ctx context.Context) (tmux.PaneInfo, error) {
 
 // patch emits a terminal_update with what changed since the last one.
 func (w *termWatch) patch(info tmux.PaneInfo) error {
-	u := pane.TerminalUpdate{TerminalID: w.tid}
+	u := acp.TerminalUpdate{TerminalID: w.tid}
 	any := false
 	if info.CWD != "" && info.CWD != w.cur.CWD {
-		u.Cwd, any = pane.Some(info.CWD), true
+		u.Cwd, any = acp.Some(info.CWD), true
 		w.cur.CWD = info.CWD
 	}
 	if info.Width != w.cur.Width || info.Height != w.cur.Height {
-		u.Size, any = pane.Some(sizeOf(info)), true
+		u.Size, any = acp.Some(sizeOf(info)), true
 		w.cur.Width, w.cur.Height = info.Width, info.Height
 	}
 	if cmd := pane.CurrentCommand(info); cmd != "" && cmd != w.cur.Command {
-		u.Command, any = pane.Some(cmd), true
+		u.Command, any = acp.Some(cmd), true
 		w.cur.Command = cmd
 	}
 	if !any {
@@ -271,19 +272,19 @@ func (w *termWatch) patch(info tmux.PaneInfo) error {
 // chunks: the final update of a dead pane also carries an output snapshot,
 // which replaces all output with what the pane shows.
 func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
-	u := pane.TerminalUpdate{TerminalID: w.tid}
-	st := pane.TerminalExitStatus{}
+	u := acp.TerminalUpdate{TerminalID: w.tid}
+	st := acp.TerminalExitStatus{}
 	if info != nil {
 		if _, snap, err := w.snapshot(ctx); err == nil {
-			u.Output = pane.Some(pane.TerminalOutput{Data: snap})
+			u.Output = acp.Some(acp.TerminalOutput{Data: snap})
 		}
 		if code, sig, ok := w.deadStatus(ctx); ok && sig != 0 {
-			st = pane.ExitStatusSignal(pane.SignalName(sig))
+			st = acp.ExitStatusSignal(acp.SignalName(sig))
 		} else if ok {
-			st = pane.ExitStatusCode(int64(code))
+			st = acp.ExitStatusCode(int64(code))
 		}
 	}
-	u.ExitStatus = pane.Some(st)
+	u.ExitStatus = acp.Some(st)
 	return w.emit(u)
 }
 
@@ -356,7 +357,7 @@ func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error) (Te
 }
 
 // snapshot captures the pane's history, screen and cursor as replayable
-// bytes (pane.ScreenCapture). Through the control client, output queued
+// bytes (acp.ScreenCapture). Through the control client, output queued
 // before the capture is dropped: the capture holds it.
 func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error) {
 	var info tmux.PaneInfo
@@ -390,7 +391,7 @@ func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error)
 				continue
 			}
 		}
-		sc := pane.ScreenCapture{CursorX: got.CursorX, CursorY: got.CursorY}
+		sc := acp.ScreenCapture{CursorX: got.CursorX, CursorY: got.CursorY}
 		if !info.AlternateOn {
 			sc.Rows = texts[0]
 			if got.Dead {

@@ -1,4 +1,4 @@
-package pane
+package journal
 
 import (
 	"bytes"
@@ -82,11 +82,11 @@ type OutputSummary struct {
 // is rendered from.
 const previewWindow = 16 << 10
 
-// SummarizeJournal builds the output part of a completion frame from a
+// Summarize builds the output part of a completion frame from a
 // journal: tokens of the whole stream when it is at most TokenSkipBytes,
 // the preview from its rendered tail.
-func SummarizeJournal(dir string) (OutputSummary, error) {
-	kept, dropped, err := JournalSize(dir)
+func Summarize(dir string) (OutputSummary, error) {
+	kept, dropped, err := Size(dir)
 	if err != nil {
 		return OutputSummary{}, err
 	}
@@ -94,7 +94,7 @@ func SummarizeJournal(dir string) (OutputSummary, error) {
 	sum.Bytes = kept
 	var text []byte
 	if !dropped && kept <= TokenSkipBytes {
-		d, err := ReadJournal(dir, -1)
+		d, err := Read(dir, -1)
 		if err != nil {
 			return OutputSummary{}, err
 		}
@@ -102,7 +102,7 @@ func SummarizeJournal(dir string) (OutputSummary, error) {
 		sum.Tokens = CountOutput(string(d.Data))
 	} else {
 		sum.Tokens = TokenStats{Skipped: true}
-		d, err := JournalTail(dir, previewWindow)
+		d, err := Tail(dir, previewWindow)
 		if err != nil {
 			return OutputSummary{}, err
 		}
@@ -118,7 +118,7 @@ func SummarizeJournal(dir string) (OutputSummary, error) {
 			sum.Truncated = true
 		}
 	}
-	lines := JournalLines(text, false, true)
+	lines := Lines(text, false, true)
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
 	}

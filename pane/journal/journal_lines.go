@@ -1,4 +1,4 @@
-package pane
+package journal
 
 import (
 	"bytes"
@@ -143,9 +143,9 @@ func plainLine(b []byte) bool {
 	return utf8.Valid(b)
 }
 
-// JournalLines splits journal bytes into rendered lines. A last line with
+// Lines splits journal bytes into rendered lines. A last line with
 // no newline is included when partial is true (it may still grow).
-func JournalLines(data []byte, keepSGR, partial bool) []string {
+func Lines(data []byte, keepSGR, partial bool) []string {
 	var lines []string
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
@@ -161,15 +161,15 @@ func JournalLines(data []byte, keepSGR, partial bool) []string {
 	return lines
 }
 
-// tailLines returns the rendered last n lines of data (a partial last line
+// TailLines returns the rendered last n lines of data (a partial last line
 // included) and whether there were more.
-func tailLines(data []byte, n int, keepSGR bool) ([]string, bool) {
+func TailLines(data []byte, n int, keepSGR bool) ([]string, bool) {
 	body := data
 	if len(body) > 0 && body[len(body)-1] == '\n' {
 		body = body[:len(body)-1]
 	}
 	if n <= 0 {
-		return JournalLines(data, keepSGR, true), false
+		return Lines(data, keepSGR, true), false
 	}
 	start, count := len(body), 0
 	for count < n {
@@ -177,17 +177,17 @@ func tailLines(data []byte, n int, keepSGR bool) ([]string, bool) {
 		count++
 		if i < 0 {
 			start = 0
-			return JournalLines(data[start:], keepSGR, true), false
+			return Lines(data[start:], keepSGR, true), false
 		}
 		start = i
 	}
-	return JournalLines(data[start+1:], keepSGR, true), true
+	return Lines(data[start+1:], keepSGR, true), true
 }
 
-// safeEnd is the length of the prefix of data a cursor may stop after: an
+// SafeEnd is the length of the prefix of data a cursor may stop after: an
 // incomplete UTF-8 character or escape sequence at its end is left for the
 // next read, so it is rendered whole.
-func safeEnd(data []byte) int {
+func SafeEnd(data []byte) int {
 	end := len(data)
 	// an unfinished escape sequence after the last newline
 	line := data[bytes.LastIndexByte(data, '\n')+1:]
@@ -224,7 +224,7 @@ func safeEnd(data []byte) int {
 // state a terminal shows, trailing blanks trimmed), with runs of identical
 // lines folded into the line and a count.
 func Compress(s string) string {
-	return strings.Join(compressLines(JournalLines([]byte(s), false, true), strings.HasSuffix(s, "\n")), "\n")
+	return strings.Join(compressLines(Lines([]byte(s), false, true), strings.HasSuffix(s, "\n")), "\n")
 }
 
 func compressLines(lines []string, endsInNewline bool) []string {

@@ -1,32 +1,6 @@
-// Package pane holds a tmux pane as data: snapshots, logical lines, cursors
-// over history, the echo ledger, background tasks, journals, and the ACP
-// terminal bridge's notifications and terminal-state patches. It never runs
+// Package acp holds the Agent Client Protocol v2 terminal types that
+// panectl produces and consumes, and their patch semantics. It runs no
 // tmux.
-//
-// # Journals
-//
-// A journal (journal.go) keeps everything a program wrote to its terminal,
-// byte for byte, in a private state directory (state.go), bounded to the
-// newest JournalMaxBytes with exact accounting of what was dropped.
-// Completion frames, `task output`, and capture and status on journaled
-// panes (ReadAny) read it, so they do not depend on history-limit. Two
-// writers fill journals, chosen after measuring both:
-//
-//   - background tasks: the supervisor (waiter.SuperviseTask) owns a
-//     pseudo-terminal for the command and copies its output to the journal
-//     and the pane. It sees every byte from the first, knows when the output
-//     is complete (the frame is exact) and owns the command's process group
-//     (kill stops it). Measured cost: about 25 ms more from start to the end
-//     of `true`, no visible change in throughput (tmux's drawing dominates).
-//   - journaled panes (new --journal): tmux pipe-pane, opened in the same
-//     command list that makes the pane, so tmux has not read one byte of the
-//     pane before the pipe exists (opened by a separate tmux process, the
-//     pipe lost the first line in 20 of 20 tries). The program keeps the
-//     pane's terminal, so the foreground command and directory tmux reports
-//     stay its own (run and the recognizers work as on any pane); a proxy
-//     terminal would hide them behind the supervisor.
-//
-// # ACP terminal updates
 //
 // `panectl watch PANE --format acp` (SPEC.md section 10) streams a pane as
 // Agent Client Protocol v2 notifications, one JSON-RPC 2.0 object per line,
@@ -73,4 +47,4 @@
 // (protocol v2). The vendored schema.json carries no version string of its
 // own, so the release is recorded here and in testdata/acp-v2. See also
 // https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches.
-package pane
+package acp

@@ -1,4 +1,4 @@
-package pane
+package acp
 
 import (
 	"fmt"
@@ -45,7 +45,10 @@ func (s ScreenCapture) Bytes() []byte {
 }
 
 func writeRows(b *strings.Builder, text string) {
-	for i, row := range splitRows(text) {
+	if text == "" {
+		return
+	}
+	for i, row := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
 		if i > 0 {
 			b.WriteString("\r\n")
 		}

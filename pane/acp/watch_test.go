@@ -1,4 +1,4 @@
-package pane
+package acp
 
 import "testing"
 

@@ -1,4 +1,4 @@
-package pane
+package journal
 
 import (
 	"bytes"
@@ -22,22 +22,22 @@ import (
 // The bytes are kept in segment files named by the offset of their first
 // byte and the number of newlines before it ("seg-OFFSET-LINES", decimal,
 // zero-padded, so names sort in order). A journal keeps at most
-// JournalMaxBytes: past that, the oldest segment is deleted whole. Readers
+// MaxBytes: past that, the oldest segment is deleted whole. Readers
 // then know exactly how many bytes and lines are gone (the first segment's
 // name says), so lines_dropped stays exact. Segments are cut after a
 // newline once they reach journalSegBytes (or, for a line with no end, at
 // twice that), so a dropped segment takes whole lines.
 const (
-	JournalMaxBytes = 64 << 20
+	MaxBytes = 64 << 20
 	journalSegBytes = 8 << 20
-	// JournalOption is the pane user option holding the pane's journal
+	// Option is the pane user option holding the pane's journal
 	// directory (tasks and journaled panes).
-	JournalOption = "@panectl_journal"
+	Option = "@panectl_journal"
 )
 
-// JournalWriter appends to a journal. It is safe for one writer process;
+// Writer appends to a journal. It is safe for one writer process;
 // readers may read at the same time.
-type JournalWriter struct {
+type Writer struct {
 	dir      string
 	max, seg int64
 
@@ -50,16 +50,16 @@ type JournalWriter struct {
 	closed bool
 }
 
-// CreateJournal makes the journal directory (0700) and its first segment.
-// max bounds the bytes kept (0: JournalMaxBytes).
-func CreateJournal(dir string, max int64) (*JournalWriter, error) {
+// Create makes the journal directory (0700) and its first segment.
+// max bounds the bytes kept (0: MaxBytes).
+func Create(dir string, max int64) (*Writer, error) {
 	if max <= 0 {
-		max = JournalMaxBytes
+		max = MaxBytes
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	w := &JournalWriter{dir: dir, max: max, seg: min(journalSegBytes, max/4+1)}
+	w := &Writer{dir: dir, max: max, seg: min(journalSegBytes, max/4+1)}
 	if err := w.open(); err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func CreateJournal(dir string, max int64) (*JournalWriter, error) {
 
 func segName(off, lines int64) string { return fmt.Sprintf("seg-%016d-%016d", off, lines) }
 
-func (w *JournalWriter) open() error {
+func (w *Writer) open() error {
 	f, err := os.OpenFile(filepath.Join(w.dir, segName(w.start, w.lines)), os.O_CREATE|os.O_WRONLY|os.O_APPEND|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func (w *JournalWriter) open() error {
 
 // Write appends p. After Close it discards p (and reports it written), so
 // a copy loop still running when its journal ended does not fail.
-func (w *JournalWriter) Write(p []byte) (int, error) {
+func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -114,7 +114,7 @@ func (w *JournalWriter) Write(p []byte) (int, error) {
 
 // rotate starts a new segment and deletes the oldest while the journal
 // holds more than max bytes.
-func (w *JournalWriter) rotate() error {
+func (w *Writer) rotate() error {
 	if err := w.f.Close(); err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func (w *JournalWriter) rotate() error {
 	if err := w.open(); err != nil {
 		return err
 	}
-	segs, err := listSegments(w.dir)
+	segs, err := Segments(w.dir)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (w *JournalWriter) rotate() error {
 
 // Close ends the journal: later writes are discarded. It returns the
 // journal's end offset.
-func (w *JournalWriter) Close() (int64, error) {
+func (w *Writer) Close() (int64, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -157,9 +157,9 @@ type segment struct {
 	size  int64
 }
 
-// listSegments lists the journal's segments, oldest first. A journal
+// Segments lists the journal's segments, oldest first. A journal
 // whose directory does not exist (yet: its writer has not started) has none.
-func listSegments(dir string) ([]segment, error) {
+func Segments(dir string) ([]segment, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -184,8 +184,8 @@ func listSegments(dir string) ([]segment, error) {
 	return segs, nil
 }
 
-// JournalData is a read of a journal from one offset to its end.
-type JournalData struct {
+// Data is a read of a journal from one offset to its end.
+type Data struct {
 	Data      []byte // the bytes from Start to End
 	Start     int64  // offset of Data[0]
 	StartLine int64  // newlines before Start
@@ -195,17 +195,17 @@ type JournalData struct {
 }
 
 // EndLine is the number of newlines before End.
-func (d JournalData) EndLine() int64 {
+func (d Data) EndLine() int64 {
 	return d.StartLine + int64(bytes.Count(d.Data, []byte{'\n'}))
 }
 
-// ErrNoJournal: the pane or task has no journal (or it was removed).
-var ErrNoJournal = errors.New("no journal")
+// ErrNotFound: the pane or task has no journal (or it was removed).
+var ErrNotFound = errors.New("no journal")
 
-// ReadJournal reads the journal in dir from offset from (clamped to what
+// Read reads the journal in dir from offset from (clamped to what
 // is kept; from < 0 means its oldest byte) to its end. The read is
 // consistent: a segment deleted meanwhile makes it start over.
-func ReadJournal(dir string, from int64) (JournalData, error) {
+func Read(dir string, from int64) (Data, error) {
 	for attempt := 0; ; attempt++ {
 		d, err := readJournal(dir, from)
 		if errors.Is(err, os.ErrNotExist) && attempt < 3 {
@@ -214,21 +214,21 @@ func ReadJournal(dir string, from int64) (JournalData, error) {
 			}
 		}
 		if errors.Is(err, os.ErrNotExist) {
-			return JournalData{}, fmt.Errorf("%w at %s", ErrNoJournal, dir)
+			return Data{}, fmt.Errorf("%w at %s", ErrNotFound, dir)
 		}
 		return d, err
 	}
 }
 
-func readJournal(dir string, from int64) (JournalData, error) {
-	segs, err := listSegments(dir)
+func readJournal(dir string, from int64) (Data, error) {
+	segs, err := Segments(dir)
 	if err != nil {
-		return JournalData{}, err
+		return Data{}, err
 	}
 	if len(segs) == 0 {
-		return JournalData{}, nil // its writer has not started yet: nothing written
+		return Data{}, nil // its writer has not started yet: nothing written
 	}
-	d := JournalData{First: segs[0].off, FirstLine: segs[0].lines}
+	d := Data{First: segs[0].off, FirstLine: segs[0].lines}
 	if from < segs[0].off {
 		from = segs[0].off
 	}
@@ -242,12 +242,12 @@ func readJournal(dir string, from int64) (JournalData, error) {
 	for i := range segs {
 		f, err := os.Open(filepath.Join(dir, segs[i].name))
 		if err != nil {
-			return JournalData{}, err
+			return Data{}, err
 		}
 		files = append(files, f)
 		st, err := f.Stat()
 		if err != nil {
-			return JournalData{}, err
+			return Data{}, err
 		}
 		segs[i].size = st.Size()
 	}
@@ -269,42 +269,42 @@ func readJournal(dir string, from int64) (JournalData, error) {
 			// newlines between the segment's start and from
 			head := make([]byte, skip)
 			if _, err := io.ReadFull(files[i], head); err != nil {
-				return JournalData{}, err
+				return Data{}, err
 			}
 			d.StartLine = s.lines + int64(bytes.Count(head, []byte{'\n'}))
 			lineCounted = true
 		}
 		if _, err := io.CopyN(&buf, files[i], s.size-skip); err != nil {
-			return JournalData{}, err
+			return Data{}, err
 		}
 	}
 	d.Data = buf.Bytes()
 	return d, nil
 }
 
-// JournalEnd is the journal's end offset and the newlines before it,
+// End is the journal's end offset and the newlines before it,
 // without keeping its bytes.
-func JournalEnd(dir string) (end, lines int64, err error) {
-	segs, err := listSegments(dir)
+func End(dir string) (end, lines int64, err error) {
+	segs, err := Segments(dir)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%w at %s", ErrNoJournal, dir)
+		return 0, 0, fmt.Errorf("%w at %s", ErrNotFound, dir)
 	}
 	if len(segs) == 0 {
 		return 0, 0, nil
 	}
-	d, err := ReadJournal(dir, segs[len(segs)-1].off)
+	d, err := Read(dir, segs[len(segs)-1].off)
 	if err != nil {
 		return 0, 0, err
 	}
 	return d.End, d.EndLine(), nil
 }
 
-// JournalSize is the number of bytes the journal keeps and whether older
+// Size is the number of bytes the journal keeps and whether older
 // bytes were deleted.
-func JournalSize(dir string) (kept int64, dropped bool, err error) {
-	segs, err := listSegments(dir)
+func Size(dir string) (kept int64, dropped bool, err error) {
+	segs, err := Segments(dir)
 	if err != nil {
-		return 0, false, fmt.Errorf("%w at %s", ErrNoJournal, dir)
+		return 0, false, fmt.Errorf("%w at %s", ErrNotFound, dir)
 	}
 	if len(segs) == 0 {
 		return 0, false, nil
@@ -317,19 +317,32 @@ func JournalSize(dir string) (kept int64, dropped bool, err error) {
 	return last.off + st.Size() - segs[0].off, segs[0].off > 0, nil
 }
 
-// JournalTail returns at most n of the journal's newest bytes.
-func JournalTail(dir string, n int64) (JournalData, error) {
-	segs, err := listSegments(dir)
+// Tail returns at most n of the journal's newest bytes.
+func Tail(dir string, n int64) (Data, error) {
+	segs, err := Segments(dir)
 	if err != nil {
-		return JournalData{}, fmt.Errorf("%w at %s", ErrNoJournal, dir)
+		return Data{}, fmt.Errorf("%w at %s", ErrNotFound, dir)
 	}
 	if len(segs) == 0 {
-		return JournalData{}, nil
+		return Data{}, nil
 	}
 	from := int64(0)
 	last := segs[len(segs)-1]
 	if st, err := os.Stat(filepath.Join(dir, last.name)); err == nil {
 		from = last.off + st.Size() - n
 	}
-	return ReadJournal(dir, max(from, 0))
+	return Read(dir, max(from, 0))
+}
+
+// Remove deletes a journal directory (and the directory holding it
+// when that is left empty). A journal that is already gone is no error.
+func Remove(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.RemoveAll(dir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	_ = os.Remove(filepath.Dir(dir)) // only when empty
+	return nil
 }

@@ -8,12 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/panectl/panectl/pane/journal"
 )
 
 func TestJournalKeepsEverythingUnderItsBound(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "journal")
-	w, err := CreateJournal(dir, 0)
+	w, err := journal.Create(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestJournalKeepsEverythingUnderItsBound(t *testing.T) {
 	if _, err := w.Write([]byte("after close")); err != nil {
 		t.Fatalf("a write after Close must be discarded quietly: %v", err)
 	}
-	d, err := ReadJournal(dir, -1)
+	d, err := journal.Read(dir, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestJournalKeepsEverythingUnderItsBound(t *testing.T) {
 func TestJournalDropsOldestSegmentsAndCountsLines(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "journal")
 	const max = 4000
-	w, err := CreateJournal(dir, max)
+	w, err := journal.Create(dir, max)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestJournalDropsOldestSegmentsAndCountsLines(t *testing.T) {
 	for i := 1; i < 3000; i++ {
 		write(fmt.Sprintf("line %d\n", i))
 	}
-	d, err := ReadJournal(dir, -1)
+	d, err := journal.Read(dir, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestJournalDropsOldestSegmentsAndCountsLines(t *testing.T) {
 // read, then its rest; an unfinished character or escape sequence waits.
 func TestJournalCursorContinues(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "journal")
-	w, err := CreateJournal(dir, 0)
+	w, err := journal.Create(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,57 +153,6 @@ func TestJournalCursorContinues(t *testing.T) {
 	if !r3.Reset || len(r3.Lines) == 0 {
 		t.Fatalf("reset=%v lines=%q", r3.Reset, r3.Lines)
 	}
-}
-
-func TestRenderLine(t *testing.T) {
-	cases := []struct{ in, plain, sgr string }{
-		{"plain text   ", "plain text", ""},
-		{"10%\r20%\r100%", "100%", ""},
-		{"downloading 10%\rok", "okwnloading 10%", ""},
-		{"downloading 10%\r\x1b[Kok", "ok", ""},
-		{"abc\x1b[2Kx", "   x", ""},
-		{"ab\bc", "ac", ""},
-		{"\x1b[31mred\x1b[0m text", "red text", "\x1b[31mred\x1b[0m text"},
-		{"中文|x", "中文|x", ""},
-		{"\x1b]0;title\x07after", "after", ""},
-		{"bad \xff byte", "bad \uFFFD byte", ""},
-		{"cut \x1b[3", "cut", ""},
-		{"col\x1b[10Gx", "col      x", ""},
-		{"a\tb", "a\tb", ""},
-		{"e\u0301!", "e\u0301!", ""},
-	}
-	for _, c := range cases {
-		if got := renderLine([]byte(c.in), false); got != c.plain {
-			t.Errorf("renderLine(%q) = %q; want %q", c.in, got, c.plain)
-		}
-		if c.sgr != "" {
-			if got := renderLine([]byte(c.in), true); got != c.sgr {
-				t.Errorf("renderLine(%q, keepSGR) = %q; want %q", c.in, got, c.sgr)
-			}
-		}
-	}
-}
-
-func FuzzJournalLines(f *testing.F) {
-	for _, s := range []string{"a\r\nb", "\x1b[31mx\x1b[0m\n", "10%\r20%\n", "\xc3", "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\\n", "中\b\b文\x1b[K\n"} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		lines := JournalLines(b, false, true)
-		if n, nl := len(lines), bytes.Count(b, []byte{'\n'}); n < nl || n > nl+1 {
-			t.Fatalf("%d lines from %d newlines", n, nl)
-		}
-		for _, l := range lines {
-			if !utf8.ValidString(l) || strings.ContainsAny(l, "\n\r\x1b") {
-				t.Fatalf("line %q is not plain valid text", l)
-			}
-		}
-		_ = JournalLines(b, true, true)
-		if e := safeEnd(b); e < 0 || e > len(b) {
-			t.Fatalf("safeEnd = %d of %d", e, len(b))
-		}
-		_ = Compress(string(b))
-	})
 }
 
 // The pipe command survives tmux's format and time expansion and the shell.
