@@ -3,7 +3,6 @@ package cmd_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/panectl/panectl/internal/schematest"
 	"os"
 	"os/exec"
 	"reflect"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/panectl/panectl/internal/schematest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/panectl/panectl/schema"

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
@@ -20,7 +21,7 @@ import (
 func summary(p tmux.PaneInfo) schema.PaneSummary {
 	return schema.PaneSummary{
 		PaneID: p.ID, SessionID: p.SessionID, SessionName: p.SessionName, WindowID: p.WindowID,
-		Command: pane.CurrentCommand(p), PID: p.PID, CWD: p.CWD, Width: p.Width, Height: p.Height, Dead: p.Dead, Title: p.Title,
+		Command: proc.CurrentCommand(p), PID: p.PID, CWD: p.CWD, Width: p.Width, Height: p.Height, Dead: p.Dead, Title: p.Title,
 	}
 }
 

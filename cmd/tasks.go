@@ -13,6 +13,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
@@ -337,7 +338,7 @@ itself; --json is not accepted).`,
 // newTaskExecCmd is the hidden supervisor command task panes run.
 func newTaskExecCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
-		Use:    pane.TaskExecVerb + " PANE DIR -- SHELL -c COMMAND",
+		Use:    proc.TaskExecVerb + " PANE DIR -- SHELL -c COMMAND",
 		Short:  "Supervise a background task's command (internal)",
 		Hidden: true,
 		Args:   cobra.MinimumNArgs(3),

@@ -1,8 +1,9 @@
 package cmd_test
 
 import (
-	"github.com/panectl/panectl/internal/schematest"
 	"strings"
+
+	"github.com/panectl/panectl/internal/schematest"
 
 	"github.com/panectl/panectl/schema"
 	"github.com/rogpeppe/go-internal/testscript"

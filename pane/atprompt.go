@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/panectl/panectl/pane/proc"
 )
 
 // QuestionPattern is the wording of a question a shell or a program asks
@@ -42,7 +44,7 @@ const fishReadPrompt = "read>"
 // shell whose terminal mode is the same at its prompt (fish's `read -P
 // 'Name: '`, dash's `printf 'Name: '; read x`), bash's `read -e`
 // (readline), and dash's `read x` at an empty prompt (PS1=”).
-func NotAtPrompt(sh Shell, args []string, mode TTYMode, line InputLine, prompt Prompt, warm bool) string {
+func NotAtPrompt(sh Shell, args []string, mode proc.TTYMode, line InputLine, prompt Prompt, warm bool) string {
 	text := strings.TrimRight(line.Left+line.Right, " ")
 	switch {
 	case questionRE.MatchString(text):
@@ -85,7 +87,7 @@ func editorOn(sh Shell, args []string) bool {
 // canonical mode is in a read, NotAtPrompt). A shell with its editor off
 // (bash --noediting, zsh +Z) and sh/dash read in canonical mode at their
 // prompt too: for them nothing tells.
-func Starting(sh Shell, args []string, mode TTYMode, warm bool) bool {
+func Starting(sh Shell, args []string, mode proc.TTYMode, warm bool) bool {
 	editor := sh == ShellFish || editorOn(sh, args)
 	return !warm && editor && mode.Known && mode.Canonical
 }
@@ -99,7 +101,7 @@ func Starting(sh Shell, args []string, mode TTYMode, warm bool) bool {
 // in its read builtin alike (canonical: a command runs, or fish is between
 // a command and its prompt). It returns what shows it, "" when nothing
 // does. A terminal whose mode cannot be read tells nothing.
-func AwayFromPrompt(sh Shell, args []string, mode TTYMode, line InputLine, prompt Prompt) string {
+func AwayFromPrompt(sh Shell, args []string, mode proc.TTYMode, line InputLine, prompt Prompt) string {
 	if why := NotAtPrompt(sh, args, mode, line, prompt, true); why != "" {
 		return why
 	}

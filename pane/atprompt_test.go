@@ -3,18 +3,20 @@ package pane
 import (
 	"strings"
 	"testing"
+
+	"github.com/panectl/panectl/pane/proc"
 )
 
 func TestNotAtPrompt(t *testing.T) {
-	raw := TTYMode{Known: true}
-	canon := TTYMode{Known: true, Canonical: true}
+	raw := proc.TTYMode{Known: true}
+	canon := proc.TTYMode{Known: true, Canonical: true}
 	seen := Prompt{Text: "$ ", Seen: true}
 	bash := []string{"bash", "--norc"}
 	for _, tc := range []struct {
 		name string
 		sh   Shell
 		args []string
-		mode TTYMode
+		mode proc.TTYMode
 		line InputLine
 		p    Prompt
 		warm bool
@@ -45,7 +47,7 @@ func TestNotAtPrompt(t *testing.T) {
 }
 
 func TestContinuationEmptyPrompt(t *testing.T) {
-	raw := TTYMode{Known: true}
+	raw := proc.TTYMode{Known: true}
 	if !(InputLine{}).Continuation(Prompt{Text: "$ ", Seen: true}, true, raw) {
 		t.Error("a blank row under a line editor with a prompt seen: want a continuation")
 	}
@@ -64,14 +66,14 @@ func TestContinuationEmptyPrompt(t *testing.T) {
 // prompt, a question, a canonical terminal under a line editor (fish's
 // included) are not that.
 func TestAwayFromPrompt(t *testing.T) {
-	raw := TTYMode{Known: true}
-	canon := TTYMode{Known: true, Canonical: true}
+	raw := proc.TTYMode{Known: true}
+	canon := proc.TTYMode{Known: true, Canonical: true}
 	seen := Prompt{Text: "$ ", Seen: true}
 	for _, tc := range []struct {
 		name string
 		sh   Shell
 		args []string
-		mode TTYMode
+		mode proc.TTYMode
 		line InputLine
 		want string // a word of the reason, "" for none
 	}{
@@ -83,7 +85,7 @@ func TestAwayFromPrompt(t *testing.T) {
 		{"zsh read -q question", ShellZsh, []string{"zsh"}, raw, InputLine{Left: "Continue? [y/N] "}, "question"},
 		{"dash prompt", ShellPOSIX, []string{"dash"}, canon, InputLine{Left: "$ "}, ""},
 		{"dash read x", ShellPOSIX, []string{"dash"}, canon, InputLine{}, "empty row"},
-		{"mode unknown", ShellFish, []string{"fish"}, TTYMode{}, InputLine{Left: "> "}, ""},
+		{"mode unknown", ShellFish, []string{"fish"}, proc.TTYMode{}, InputLine{Left: "> "}, ""},
 	} {
 		got := AwayFromPrompt(tc.sh, tc.args, tc.mode, tc.line, seen)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -155,7 +156,7 @@ var continuationRE = regexp.MustCompile(`^(?:[a-z]+ )*(?:[a-z]+)?> ?$`)
 // A shell with a line editor whose terminal is canonical now is running a
 // command, not editing: false. Text typed at a continuation would be joined
 // to the unfinished command.
-func (l InputLine) Continuation(prompt Prompt, editorShell bool, mode TTYMode) bool {
+func (l InputLine) Continuation(prompt Prompt, editorShell bool, mode proc.TTYMode) bool {
 	editing := mode.Known && !mode.Canonical
 	if editorShell && mode.Known && !editing {
 		return false // a command runs (or reads a line) in the foreground

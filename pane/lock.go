@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -219,7 +220,7 @@ func lockStale(v string, now time.Time) bool {
 	if !ok || now.After(expiry) {
 		return true
 	}
-	return ns != "" && ns == pidNamespace() && pid != os.Getpid() && !processAlive(pid)
+	return ns != "" && ns == pidNamespace() && pid != os.Getpid() && !proc.Alive(pid)
 }
 
 // lockHolder names the holder of lock value v for messages.

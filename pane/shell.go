@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/panectl/panectl/pane/proc"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -150,7 +151,7 @@ func TooLongToType(typed string) bool {
 // than typeLimit bytes on a line (typeTotal in all) into any shell; a line
 // editor (bash's readline, zsh's zle, fish) takes lines of any length but
 // redraws the line for each key, so typing that much is slow.
-func SourcedNote(typed string, mode TTYMode, shell string) string {
+func SourcedNote(typed string, mode proc.TTYMode, shell string) string {
 	longest := 0
 	for _, line := range strings.Split(typed, "\n") {
 		longest = max(longest, len(line))
@@ -158,8 +159,8 @@ func SourcedNote(typed string, mode TTYMode, shell string) string {
 	const sourced = "the shell sourced the command from a private file instead of having it typed: "
 	limits := fmt.Sprintf("it is longer than panectl types into a shell (%d bytes on a line, %d in all)", typeLimit, typeTotal)
 	switch {
-	case mode.Known && mode.Canonical && longest > MaxCanonLine:
-		return fmt.Sprintf(sourced+"%s reads from a terminal in canonical mode (no line editor), which cuts lines at %d bytes, and a line of it is %d bytes", shell, MaxCanonLine, longest)
+	case mode.Known && mode.Canonical && longest > proc.MaxCanonLine:
+		return fmt.Sprintf(sourced+"%s reads from a terminal in canonical mode (no line editor), which cuts lines at %d bytes, and a line of it is %d bytes", shell, proc.MaxCanonLine, longest)
 	case mode.Known && mode.Canonical:
 		return sourced + limits
 	case mode.Known:

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/panectl/panectl/pane/proc"
 )
 
 func TestShellOf(t *testing.T) {
@@ -189,18 +191,18 @@ func TestScan(t *testing.T) {
 func TestSourcedNote(t *testing.T) {
 	long := " printf x; { echo " + strings.Repeat("y", 5000) + "\n}; printf y"
 	mid := " printf x; { echo " + strings.Repeat("y", 2000) + "\n}; printf y"
-	canon := TTYMode{Known: true, Canonical: true}
-	editor := TTYMode{Known: true}
+	canon := proc.TTYMode{Known: true, Canonical: true}
+	editor := proc.TTYMode{Known: true}
 	cases := []struct {
 		typed   string
-		mode    TTYMode
+		mode    proc.TTYMode
 		want    []string
 		wantNot []string
 	}{
 		{long, canon, []string{"dash reads from a terminal in canonical mode", "cuts lines at 4095 bytes", "5018 bytes"}, []string{"line editor takes"}},
 		{mid, canon, []string{"longer than panectl types"}, []string{"line editor takes", "cuts lines"}},
 		{long, editor, []string{"dash's line editor", "longer than panectl types"}, []string{"canonical"}},
-		{mid, TTYMode{}, []string{"longer than panectl types"}, []string{"canonical mode", "line editor"}},
+		{mid, proc.TTYMode{}, []string{"longer than panectl types"}, []string{"canonical mode", "line editor"}},
 	}
 	for _, c := range cases {
 		note := SourcedNote(c.typed, c.mode, "dash")

@@ -2,9 +2,8 @@ package pane
 
 import (
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
+
+	"github.com/panectl/panectl/pane/proc"
 )
 
 // Verdicts of ShellTurn: what the terminal and /proc say about a shell
@@ -33,22 +32,6 @@ func (t ShellTurn) String() string {
 	return t.Verdict + ": " + t.Why
 }
 
-// ProcState is what /proc says about a process: its scheduling state and
-// the system call it is blocked in (proc(5): /proc/PID/stat, /proc/PID/syscall).
-type ProcState struct {
-	Known bool // /proc/PID/stat could be read
-	// State is the state letter of /proc/PID/stat: R running or runnable,
-	// S sleeping, D in uninterruptible sleep, T stopped, ...
-	State byte
-	// Syscall names the system call the process is blocked in: "read",
-	// another name or number, "running" when it is not blocked, "" when
-	// unknown (not readable, or an architecture panectl has no table for).
-	Syscall string
-	// ReadsTTY: blocked in read(2) on a terminal (the fd's target is a
-	// terminal device).
-	ReadsTTY bool
-}
-
 // JudgeShell is the pure part of ShellTurnOf: the verdict on the shell sh
 // (started with args, named name in messages) that is the foreground
 // process group leader of a terminal in mode, in the state p.
@@ -72,7 +55,7 @@ type ProcState struct {
 //   - Mode unknown and not running, or the system call unknown (another
 //     architecture than amd64 or arm64): an editor shell in canonical mode
 //     is not at its prompt; otherwise nothing tells (zero ShellTurn).
-func JudgeShell(sh Shell, args []string, name string, mode TTYMode, p ProcState) ShellTurn {
+func JudgeShell(sh Shell, args []string, name string, mode proc.TTYMode, p proc.State) ShellTurn {
 	editor := sh == ShellFish || editorOn(sh, args)
 	switch {
 	case mode.Known && !mode.Canonical:
@@ -99,60 +82,14 @@ func JudgeShell(sh Shell, args []string, name string, mode TTYMode, p ProcState)
 // (ReadTTYMode on fg.TTY) and the state of the foreground process group's
 // leader (fg.PID) in /proc. The zero ShellTurn when the foreground is not
 // such a shell or nothing could be read (no /proc: not Linux).
-func ShellTurnOf(fg Foreground) ShellTurn {
+func ShellTurnOf(fg proc.Foreground) ShellTurn {
 	sh, ok := ShellOf(fg.Name)
 	if !ok || fg.Command() != fg.Name || fg.PID <= 0 {
 		return ShellTurn{}
 	}
-	mode := TTYMode{}
+	mode := proc.TTYMode{}
 	if fg.TTY != "" {
-		mode, _ = ReadTTYMode(fg.TTY)
+		mode, _ = proc.ReadTTYMode(fg.TTY)
 	}
-	return JudgeShell(sh, fg.Args, fg.Name, mode, readProcState(fg.PID))
-}
-
-// readProcState reads /proc/PID/stat and /proc/PID/syscall (readable for a
-// process of the same user).
-func readProcState(pid int) ProcState {
-	f, ok := procStat(pid)
-	if !ok || len(f) < 1 || f[0] == "" {
-		return ProcState{}
-	}
-	p := ProcState{Known: true, State: f[0][0]}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/syscall", pid))
-	if err != nil {
-		return p
-	}
-	p.Syscall, p.ReadsTTY = parseSyscall(pid, string(b))
-	return p
-}
-
-// parseSyscall reads a /proc/PID/syscall line: "running", "-1 SP PC"
-// (blocked outside a system call), or "NR ARG1 ... SP PC". It names the
-// call (syscallName) and reports whether it is read(2) on a terminal.
-func parseSyscall(pid int, line string) (name string, readsTTY bool) {
-	f := strings.Fields(line)
-	switch {
-	case len(f) == 0:
-		return "", false
-	case f[0] == "running":
-		return "running", false
-	}
-	nr, err := strconv.Atoi(f[0])
-	if err != nil || nr < 0 {
-		return "", false
-	}
-	name = syscallName(nr)
-	if name == "" {
-		return "", false // no table for this architecture
-	}
-	if name != "read" || len(f) < 2 {
-		return name, false
-	}
-	fd, err := strconv.ParseInt(strings.TrimPrefix(f[1], "0x"), 16, 64)
-	if err != nil {
-		return name, false
-	}
-	t, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%d", pid, fd))
-	return name, err == nil && isTerminalPath(t)
+	return JudgeShell(sh, fg.Args, fg.Name, mode, proc.ReadState(fg.PID))
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -186,7 +187,7 @@ func pruneServers(parent, keep string, grace time.Duration) int {
 			continue
 		}
 		pid, err := strconv.Atoi(f[len(f)-2])
-		if err != nil || pid <= 0 || processAlive(pid) {
+		if err != nil || pid <= 0 || proc.Alive(pid) {
 			continue
 		}
 		if grace > 0 && time.Since(lastChange(dir)) < grace {

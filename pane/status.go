@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -144,7 +145,7 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	}
 	res := StatusResult{
 		Lines: r.Lines, First: !ok, Cursor: r.Cursor, LinesDropped: r.LinesDropped,
-		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p, Command: CurrentCommand(p), Task: task,
+		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p, Command: proc.CurrentCommand(p), Task: task,
 	}
 	if task != nil && task.Status != TaskRunning {
 		res.Command = task.Spec.Command // the supervisor's name says nothing

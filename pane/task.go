@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -156,7 +157,7 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 	if err := writeFileAtomic(filepath.Join(dir, "task.json"), b); err != nil {
 		return fail(err)
 	}
-	argv := append(append([]string{}, self...), TaskExecVerb, info.ID, dir, "--", spec.Shell, "-c", spec.Command)
+	argv := append(append([]string{}, self...), proc.TaskExecVerb, info.ID, dir, "--", spec.Shell, "-c", spec.Command)
 	respawn := tmux.Command{"respawn-pane", "-k", "-t", info.ID}
 	if cwd != "" {
 		respawn = append(respawn, "-c", tmux.FormatLiteral(cwd)) // tmux expands formats in -c
@@ -286,9 +287,9 @@ func taskFrom(id, dir string, spec TaskSpec, info tmux.PaneInfo) Task {
 	if b, err := os.ReadFile(filepath.Join(dir, "exit")); err == nil && json.Unmarshal(b, &ex) == nil {
 		t.Exit, t.Signal, t.Ended = ex.Code, ex.Signal, time.UnixMilli(ex.At)
 	} else {
-		sup, _, started := TaskRun(dir)
+		sup, _, started := proc.TaskRun(dir)
 		switch {
-		case started && processAlive(sup):
+		case started && proc.Alive(sup):
 			return t // running, or being stopped
 		case !started && info.ID != "" && !info.Dead:
 			return t // the supervisor is starting
@@ -318,23 +319,6 @@ func taskFrom(id, dir string, spec TaskSpec, info tmux.PaneInfo) Task {
 		t.Status = TaskFailed
 	}
 	return t
-}
-
-// TaskRun reads the pids the supervisor recorded once it started the
-// command: its own and the command's (which leads the command's process
-// group). started is false before that.
-func TaskRun(dir string) (supervisor, command int, started bool) {
-	b, err := os.ReadFile(filepath.Join(dir, "run"))
-	if err != nil {
-		return 0, 0, false
-	}
-	f := strings.Fields(string(b))
-	if len(f) != 2 {
-		return 0, 0, false
-	}
-	s, err1 := strconv.Atoi(f[0])
-	p, err2 := strconv.Atoi(f[1])
-	return s, p, err1 == nil && err2 == nil
 }
 
 // RecordTaskRun is called by the supervisor once the command started.
@@ -423,7 +407,7 @@ func TaskChannel(paneID string) string { return "panectl-task-" + TaskIDOf(paneI
 // command and its children get it, as they would from their terminal.
 // ok is false when there is no such group (not started yet, or ended).
 func SignalTask(t Task, sig syscall.Signal) (ok bool, err error) {
-	_, pgid, started := TaskRun(t.Dir)
+	_, pgid, started := proc.TaskRun(t.Dir)
 	if !started || pgid <= 0 {
 		return false, nil
 	}

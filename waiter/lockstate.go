@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -16,7 +17,7 @@ import (
 // was interrupted at its timeout) leaves the shell at its prompt, where the
 // answer to that command's question would run as a command.
 type paneState struct {
-	program   string // the foreground program (pane.Foreground.Command)
+	program   string // the foreground program (proc.Foreground.Command)
 	shell     bool   // it is a shell
 	away      bool   // a shell, not at its prompt (pane.AwayFromPrompt)
 	modeKnown bool
@@ -30,8 +31,8 @@ func lookState(ctx context.Context, c *tmux.Client, id string) (paneState, error
 	if err != nil {
 		return paneState{}, err
 	}
-	fg := pane.ForegroundOf(scr.Info)
-	mode, _ := pane.ReadTTYMode(scr.Info.TTY)
+	fg := proc.ForegroundOf(scr.Info)
+	mode, _ := proc.ReadTTYMode(scr.Info.TTY)
 	st := paneState{program: fg.Command(), modeKnown: mode.Known, canonical: mode.Canonical}
 	if _, ok := pane.ShellOf(st.program); ok {
 		st.shell = true

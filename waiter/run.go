@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -75,7 +76,7 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		}
 		// a shell interpreting a script (a script waiting in read) is
 		// named after the script: it is not at its prompt
-		fg := pane.ForegroundOf(info).Command()
+		fg := proc.ForegroundOf(info).Command()
 		sh, ok := pane.ShellOf(fg)
 		if !ok && time.Since(start) >= notShellGrace {
 			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
@@ -148,8 +149,8 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 // prompt, nothing typed into it lately). The tmux reads are made only for a
 // canonical terminal.
 func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh pane.Shell) (bool, error) {
-	args := pane.ForegroundOf(info).Args
-	mode, _ := pane.ReadTTYMode(info.TTY)
+	args := proc.ForegroundOf(info).Args
+	mode, _ := proc.ReadTTYMode(info.TTY)
 	if !pane.Starting(sh, args, mode, false) {
 		return false, nil
 	}
@@ -269,7 +270,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		return RunResult{}, err
 	}
 	defer src.Close()
-	mode, _ := pane.ReadTTYMode(opt.Info.TTY)
+	mode, _ := proc.ReadTTYMode(opt.Info.TTY)
 	sr, scr, seen, err := preflight(ctx, c, src, opt, mode)
 	if err != nil {
 		return RunResult{}, err
@@ -277,7 +278,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 	start, info, ledger := sr.Cursor, sr.Pane, sr.Ledger
 	w := runWatch{
 		prompt: pane.InputLineOf(scr).Left, seen: seen, editor: mode.Known && !mode.Canonical,
-		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(pane.CurrentCommand(info)),
+		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(proc.CurrentCommand(info)),
 	}
 	r := pane.NewRun(opt.Shell, opt.Command)
 	res := RunResult{Cursor: start}
@@ -451,7 +452,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 			if lost(rd.Lines, r.Begin, probes) {
 				// The shell may have changed since (a start-up that execs
 				// another shell): wrap for the one reading now.
-				if sh, ok := pane.ShellOf(pane.CurrentCommand(rd.Pane)); ok && sh != opt.Shell {
+				if sh, ok := pane.ShellOf(proc.CurrentCommand(rd.Pane)); ok && sh != opt.Shell {
 					opt.Shell = sh
 					if r, err = wrap(sh); err != nil {
 						return res, err
@@ -507,7 +508,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 // input line: text on it refuses the run, or is killed with ClearLine. It
 // returns the read, the screen the input line was judged on, and the prompt
 // a run saw last (@panectl_prompt).
-func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode pane.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt pane.Prompt, err error) {
+func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt pane.Prompt, err error) {
 	id := opt.Info.ID
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
 	if err != nil {
@@ -607,10 +608,10 @@ const notAtPromptSure = 150 * time.Millisecond
 // --clear-line does not change that: a question is answered, not cleared.
 // It returns the screen looked at last.
 func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt pane.Prompt, warm bool) (pane.Screen, error) {
-	args := pane.ForegroundOf(opt.Info).Args
+	args := proc.ForegroundOf(opt.Info).Args
 	since := time.Now()
 	for {
-		mode, _ := pane.ReadTTYMode(scr.Info.TTY)
+		mode, _ := proc.ReadTTYMode(scr.Info.TTY)
 		why := pane.NotAtPrompt(opt.Shell, args, mode, pane.InputLineOf(scr), prompt, warm)
 		if why == "" {
 			return scr, nil
@@ -643,11 +644,11 @@ func unfinishedReason(line pane.InputLine) string {
 // kill-buffer (C-x C-k); else end-of-line then backward kill (C-e C-u in
 // bash's readline and ksh's editors: from the end of the buffer to its
 // start, every line of it).
-func killLine(ctx context.Context, c *tmux.Client, id string, sh pane.Shell, mode pane.TTYMode) error {
+func killLine(ctx context.Context, c *tmux.Client, id string, sh pane.Shell, mode proc.TTYMode) error {
 	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
 }
 
-func killKeys(sh pane.Shell, mode pane.TTYMode) []string {
+func killKeys(sh pane.Shell, mode proc.TTYMode) []string {
 	switch {
 	case mode.Known && mode.Canonical:
 		return []string{"C-u"}
@@ -690,7 +691,7 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 	if err != nil || scr.Info.Dead {
 		return false, nil
 	}
-	fg := pane.ForegroundOf(scr.Info)
+	fg := proc.ForegroundOf(scr.Info)
 	sh, ok := pane.ShellOf(fg.Command())
 	if !ok {
 		return false, nil
@@ -702,7 +703,7 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 	if strings.Contains(line.Left+line.Right, nonce) {
 		return false, nil
 	}
-	mode, modeErr := pane.ReadTTYMode(scr.Info.TTY)
+	mode, modeErr := proc.ReadTTYMode(scr.Info.TTY)
 	if pane.AwayFromPrompt(sh, fg.Args, mode, line, w.seen) != "" {
 		// the command's own read (fish's "read> ", a question, a
 		// canonical terminal under a line editor): the shell runs it
@@ -832,7 +833,7 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 			// before they draw their prompt: canonical now, it is not
 			// drawn (fish stays raw while it runs a builtin: the row
 			// must rest)
-			if mode, err := pane.ReadTTYMode(scr.Info.TTY); err != nil || mode.Canonical {
+			if mode, err := proc.ReadTTYMode(scr.Info.TTY); err != nil || mode.Canonical {
 				return
 			}
 		}
@@ -985,7 +986,7 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen pane.Pro
 		if err != nil || scr.Info.Dead {
 			return "C-c was sent; the pane is gone or dead", nil
 		}
-		fg := pane.CurrentCommand(scr.Info)
+		fg := proc.CurrentCommand(scr.Info)
 		why := ""
 		if _, ok := pane.ShellOf(fg); !ok {
 			why = fmt.Sprintf("%q is still in the foreground", fg)
@@ -1035,16 +1036,16 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen pane.Pro
 // nothing shows it is not: a line panectl types for itself goes to the
 // shell only then.
 func shellAway(scr pane.Screen, seen pane.Prompt) string {
-	fg := pane.ForegroundOf(scr.Info)
+	fg := proc.ForegroundOf(scr.Info)
 	sh, ok := pane.ShellOf(fg.Command())
 	if !ok {
 		return fmt.Sprintf("%q is in the foreground", fg.Command())
 	}
-	mode, _ := pane.ReadTTYMode(scr.Info.TTY)
+	mode, _ := proc.ReadTTYMode(scr.Info.TTY)
 	if why := pane.AwayFromPrompt(sh, fg.Args, mode, pane.InputLineOf(scr), seen); why != "" {
 		return "the shell is not back at its prompt (" + why + ")"
 	}
-	if n, err := pane.UnreadInput(scr.Info.TTY); err == nil && n > 0 {
+	if n, err := proc.UnreadInput(scr.Info.TTY); err == nil && n > 0 {
 		// typed and not read yet: the shell has not taken the line
 		// typed before; a probe would queue behind it, for whatever
 		// that line runs to read

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/tmux"
 )
@@ -97,7 +98,7 @@ type SendResult struct {
 }
 
 // LineTooLongError: text holds a line longer than a terminal in canonical
-// mode passes on (pane.MaxCanonLine). It unwraps to ErrInvalid (exit 2).
+// mode passes on (proc.MaxCanonLine). It unwraps to ErrInvalid (exit 2).
 type LineTooLongError struct {
 	PaneID string
 	Len    int
@@ -105,7 +106,7 @@ type LineTooLongError struct {
 
 // Error says why the line cannot be typed and what to do.
 func (e *LineTooLongError) Error() string {
-	return fmt.Sprintf("pane %s: its terminal is in canonical mode (the program reads whole lines that the kernel edits) and a line there holds at most %d bytes; this line would be %d bytes and the kernel would cut it, so nothing was typed (send it in shorter lines, or from a file)", e.PaneID, pane.MaxCanonLine, e.Len)
+	return fmt.Sprintf("pane %s: its terminal is in canonical mode (the program reads whole lines that the kernel edits) and a line there holds at most %d bytes; this line would be %d bytes and the kernel would cut it, so nothing was typed (send it in shorter lines, or from a file)", e.PaneID, proc.MaxCanonLine, e.Len)
 }
 
 // Unwrap makes it invalid input.
@@ -214,10 +215,10 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	case opt.Bytes != nil:
 		return res, c.SendBytes(ctx, id, opt.Bytes)
 	}
-	mode, _ := pane.ReadTTYMode(info.TTY) // unknown when unreadable: no canonical check
+	mode, _ := proc.ReadTTYMode(info.TTY) // unknown when unreadable: no canonical check
 	if mode.Known && mode.Canonical {
 		pending, _ := r.Ledger.Pending()
-		if n := longestLine(pending, opt.Text, mode.CRToNL); n > pane.MaxCanonLine {
+		if n := longestLine(pending, opt.Text, mode.CRToNL); n > proc.MaxCanonLine {
 			return res, &LineTooLongError{PaneID: id, Len: n}
 		}
 	}
@@ -238,7 +239,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	s.shell = isShell(info)
 	if s.shell {
 		s.prompt, _ = pane.LoadPrompt(ctx, c, id)
-		s.sh, _ = pane.ShellOf(pane.ForegroundOf(info).Command())
+		s.sh, _ = pane.ShellOf(proc.ForegroundOf(info).Command())
 	}
 	s.tall = s.shell && r.Ledger.Taller(opt.Text, info.Height)
 	if opt.Text != "" {
@@ -335,7 +336,7 @@ func longestLine(pending, text string, crToNL bool) int {
 // isShell reports whether the pane's foreground program is an interactive
 // shell (its line editor: Enter always accepts the line).
 func isShell(info tmux.PaneInfo) bool {
-	_, ok := pane.ShellOf(pane.ForegroundOf(info).Command())
+	_, ok := pane.ShellOf(proc.ForegroundOf(info).Command())
 	return ok
 }
 
@@ -478,7 +479,7 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 				}
 				return false, "the shell did not run the line: it refused it (its message is above the prompt) and put it back on the input line, where it still sits; edit it, or clear it (C-u; in fish C-c) before typing more", nil
 			}
-			mode, _ := pane.ReadTTYMode(cur.scr.Info.TTY)
+			mode, _ := proc.ReadTTYMode(cur.scr.Info.TTY)
 			if pane.InputLineOf(cur.scr).Continuation(s.prompt, s.sh.HasLineEditor(), mode) {
 				if !quiet {
 					break // (a prompt may still be drawing)

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/acp"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -99,7 +99,7 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	if err != nil {
 		return res, err
 	}
-	info.Command = pane.CurrentCommand(info) // a task's command, not its supervisor
+	info.Command = proc.CurrentCommand(info) // a task's command, not its supervisor
 	w.cur = info
 	w.lastSnap = data
 	if err := w.emit(acp.NewTerminalUpdate(w.tid, info.Command, info.CWD, sizeOf(info), data)); err != nil {
@@ -254,7 +254,7 @@ func (w *termWatch) patch(info tmux.PaneInfo) error {
 		u.Size, any = acp.Some(sizeOf(info)), true
 		w.cur.Width, w.cur.Height = info.Width, info.Height
 	}
-	if cmd := pane.CurrentCommand(info); cmd != "" && cmd != w.cur.Command {
+	if cmd := proc.CurrentCommand(info); cmd != "" && cmd != w.cur.Command {
 		u.Command, any = acp.Some(cmd), true
 		w.cur.Command = cmd
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/tmux"
 )
@@ -52,13 +53,13 @@ type TurnResult struct {
 }
 
 // ScreenFor turns a pane screen into what the recognizers look at, with
-// what runs in the pane's foreground as /proc tells it (pane.ForegroundOf:
+// what runs in the pane's foreground as /proc tells it (proc.ForegroundOf:
 // through a background task's supervisor, a shell interpreting a script
 // named after the script, the argv for looking through node/bun wrappers,
 // the job an interactive shell runs, and whether a shell in the foreground
 // is at its prompt, pane.ShellTurnOf).
 func ScreenFor(s pane.Screen) recognize.Screen {
-	fg := pane.ForegroundOf(s.Info)
+	fg := proc.ForegroundOf(s.Info)
 	return recognize.Screen{
 		Rows: s.Rows, Title: s.Info.Title, Command: fg.Command(), Args: fg.Args,
 		CursorX: s.Info.CursorX, CursorY: s.Info.CursorY,

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
 
-package pane
+package proc
 
 import (
 	"errors"
@@ -8,13 +8,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// processAlive reports whether process pid exists (kill(2) with signal 0:
+// Alive reports whether process pid exists (kill(2) with signal 0:
 // ESRCH means it does not; EPERM means it does, owned by someone else) and
 // has not exited: a zombie (Linux: state Z or X in /proc/PID/stat) is an
 // exited process its parent has not reaped yet, which can last (a
 // daemonized tmux server's parent is pid 1, and in a container pid 1 may
 // never reap).
-func processAlive(pid int) bool {
+func Alive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

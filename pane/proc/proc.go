@@ -1,4 +1,8 @@
-package pane
+// Package proc reads what runs in a pane's terminal: the foreground job
+// and its command line from /proc (or ps on other systems), the
+// terminal's mode from termios, and a process's state. It looks through
+// panectl's task supervisor to the task's own command.
+package proc
 
 import (
 	"fmt"
@@ -12,7 +16,7 @@ import (
 
 // TaskExecVerb is the hidden command a background task's pane runs:
 // panectl's task supervisor (`panectl __task-exec %N DIR -- SHELL -c
-// COMMAND`, waiter.SuperviseTask).
+// COMMAND`, task.Supervise).
 const TaskExecVerb = "__task-exec"
 
 // Foreground is what runs in the foreground of a pane's terminal: the one

@@ -1,4 +1,4 @@
-package pane
+package proc
 
 import "golang.org/x/sys/unix"
 

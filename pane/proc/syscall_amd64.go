@@ -1,6 +1,6 @@
 //go:build linux
 
-package pane
+package proc
 
 import "strconv"
 

@@ -1,6 +1,6 @@
 //go:build !linux || !(amd64 || arm64)
 
-package pane
+package proc
 
 // syscallName returns "": panectl has no system call table for this
 // platform, so the call a process is blocked in is unknown.

@@ -1,6 +1,6 @@
 //go:build darwin || freebsd || netbsd || openbsd || dragonfly
 
-package pane
+package proc
 
 import "golang.org/x/sys/unix"
 
