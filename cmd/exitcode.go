@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
@@ -134,7 +135,7 @@ func codeOf(err error) (int, string) {
 		return ExitStopped, "refused"
 	case errors.Is(err, tmux.ErrPaneExited):
 		return ExitPaneExited, "exited"
-	case errors.Is(err, pane.ErrNoTask):
+	case errors.Is(err, task.ErrNoTask):
 		return ExitNotFound, "not_found"
 	case errors.Is(err, tmux.ErrNoServer):
 		return ExitNotFound, "no_server"

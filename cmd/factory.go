@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -109,8 +109,8 @@ func (f *Factory) Pane(ctx context.Context, target string) (*tmux.Client, tmux.P
 	if target == "" {
 		return nil, tmux.PaneInfo{}, usageErrorf("a pane is required: give its id, e.g. %%1 (see: panectl list)")
 	}
-	if pane.IsTaskID(target) { // a background task names its pane (SPEC.md section 8)
-		if t, err := pane.LoadTask(ctx, c, target); err == nil && t.Pane.ID != "" {
+	if task.IsTaskID(target) { // a background task names its pane (SPEC.md section 8)
+		if t, err := task.LoadTask(ctx, c, target); err == nil && t.Pane.ID != "" {
 			return c, t.Pane, nil
 		}
 	}

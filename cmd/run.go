@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
@@ -189,7 +190,7 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	if in.Background {
 		return runBackground(ctx, f, in)
 	}
-	if err := pane.CheckTypable(in.Command); err != nil {
+	if err := shell.CheckTypable(in.Command); err != nil {
 		return schema.RunOutput{}, usageErr(err)
 	}
 	started := time.Now()
@@ -201,8 +202,8 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
-	if sh, ok := pane.ShellOf(p.Command); ok {
-		if _, err := pane.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
+	if sh, ok := shell.ShellOf(p.Command); ok {
+		if _, err := shell.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
 			return schema.RunOutput{}, usageErr(err) // refused before waiting for anything
 		}
 	}
@@ -228,7 +229,7 @@ func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutp
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
-	if _, err := pane.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
+	if _, err := shell.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
 		return schema.RunOutput{}, usageErr(err)
 	}
 	r, err := waiter.Run(ctx, c, waiter.RunOptions{Info: p, Shell: sh, Command: in.Command, Deadline: deadline, MaxLines: n, ClearLine: in.ClearLine})

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/acp"
+	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
@@ -202,7 +204,7 @@ func runStatus(ctx context.Context, f *Factory, in schema.StatusInput) (schema.S
 		return schema.StatusOutput{}, err
 	}
 	n, _ := maxLines(0)
-	r, err := pane.Status(ctx, c, p.ID, pane.StatusOptions{Verbose: in.Verbose, Scrollback: in.ScrollbackLines, MaxLines: n})
+	r, err := tool.Status(ctx, c, p.ID, tool.StatusOptions{Verbose: in.Verbose, Scrollback: in.ScrollbackLines, MaxLines: n})
 	if err != nil {
 		return schema.StatusOutput{}, err
 	}
@@ -221,7 +223,7 @@ func runStatus(ctx context.Context, f *Factory, in schema.StatusInput) (schema.S
 		out.Note = joinNote(out.Note, "history was cleared since the previous status")
 	}
 	switch t := r.Task; {
-	case t != nil && t.Status != pane.TaskRunning:
+	case t != nil && t.Status != task.TaskRunning:
 		// the task's own ending, as its supervisor recorded it: no exit
 		// status when a signal ended it
 		out.ExitStatus = t.Exit

@@ -14,6 +14,8 @@ import (
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/shell"
+	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
@@ -26,9 +28,9 @@ func runBackground(ctx context.Context, f *Factory, in schema.RunInput) (schema.
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
-	sh, isShell := pane.ShellOf(p.Command)
+	sh, isShell := shell.ShellOf(p.Command)
 	if !isShell {
-		sh = pane.ShellPOSIX
+		sh = shell.ShellPOSIX
 	}
 	// A task's command is not typed (its supervisor runs it: control
 	// characters are the command's own), but it travels in arguments,
@@ -38,37 +40,37 @@ func runBackground(ctx context.Context, f *Factory, in schema.RunInput) (schema.
 	}
 	// A task's status is its whole script's: several statements are fine,
 	// but the command must parse.
-	if _, err := pane.CheckSingle(sh, in.Command, true); err != nil {
+	if _, err := shell.CheckSingle(sh, in.Command, true); err != nil {
 		return schema.RunOutput{}, usageErr(err)
 	}
 	self, err := os.Executable()
 	if err != nil {
 		return schema.RunOutput{}, fmt.Errorf("cannot find the panectl binary to supervise the task: %w", err)
 	}
-	spec := pane.TaskSpec{Command: in.Command, Shell: pane.TaskShell(p.Command), Started: time.Now().UnixMilli()}
+	spec := task.TaskSpec{Command: in.Command, Shell: task.TaskShell(p.Command), Started: time.Now().UnixMilli()}
 	var limit *float64 // the time limit used, when there is one
 	if in.Timeout != nil {
 		l := effectiveTimeout(in.Timeout)
 		limit = &l
 		spec.LimitMS = max(1, int64(l*1000)) // 0 would mean none: a limit of 0 s ends the task at once
 	}
-	t, err := pane.StartTask(ctx, c, spec, p.CWD, []string{self, "-S", c.Server.Socket})
+	t, err := task.StartTask(ctx, c, spec, p.CWD, []string{self, "-S", c.Server.Socket})
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
 	return schema.RunOutput{PaneID: t.Pane.ID, Command: in.Command, Output: []string{}, TaskID: t.ID,
-		SessionID: t.Pane.SessionID, Status: pane.TaskRunning, EffectiveTimeout: limit}, nil
+		SessionID: t.Pane.SessionID, Status: task.TaskRunning, EffectiveTimeout: limit}, nil
 }
 
 // frame builds a task's completion frame, its output read from the
 // task's journal.
-func frame(t pane.Task) (schema.CompletionFrame, error) {
+func frame(t task.Task) (schema.CompletionFrame, error) {
 	fr := schema.CompletionFrame{
 		FrameType: "task_running", TaskID: t.ID, PaneID: t.Spec.PaneID, SessionID: t.SessionID(),
 		Status: t.Status, ExitCode: t.Exit, Signal: t.Signal, Command: t.Spec.Command,
 	}
 	end := time.Now()
-	if t.Status != pane.TaskRunning {
+	if t.Status != task.TaskRunning {
 		fr.FrameType = "bash_completed"
 		if !t.Ended.IsZero() {
 			end = t.Ended
@@ -172,7 +174,7 @@ func runListTasks(ctx context.Context, f *Factory, in schema.ListTasksInput) (sc
 			return out, err
 		}
 	}
-	tasks, err := pane.ListTasks(ctx, c)
+	tasks, err := task.ListTasks(ctx, c)
 	if err != nil && in.Prune && errors.Is(err, tmux.ErrNoServer) {
 		return out, nil // the task session was the server's last: it exited with it
 	}
@@ -206,7 +208,7 @@ func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 	}
 	enc := json.NewEncoder(f.IO.Out)
 	enc.SetEscapeHTML(false)
-	outcome, err := waiter.FollowTasks(ctx, c, d, func(t pane.Task) error {
+	outcome, err := waiter.FollowTasks(ctx, c, d, func(t task.Task) error {
 		fr, err := frame(t)
 		if err != nil {
 			return nil // removed as it ended
@@ -383,7 +385,7 @@ func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (sche
 	timeout := effectiveTimeout(in.Timeout)
 	ctx, cancel := opContext(ctx, timeout, 0)
 	defer cancel()
-	var t pane.Task
+	var t task.Task
 	var outcome string
 	if in.Any {
 		t, outcome, err = waiter.WaitAnyTask(ctx, c, seconds(timeout))
@@ -408,7 +410,7 @@ func runKillTask(ctx context.Context, f *Factory, in schema.TaskInput) (schema.K
 	if err != nil {
 		return schema.KillTaskOutput{}, err
 	}
-	t, signals, err := waiter.KillTask(ctx, c, in.TaskID, pane.TaskKillGrace)
+	t, signals, err := waiter.KillTask(ctx, c, in.TaskID, task.TaskKillGrace)
 	if err != nil {
 		return schema.KillTaskOutput{}, err
 	}
@@ -425,7 +427,7 @@ func runTaskOutput(ctx context.Context, f *Factory, id string, compressed bool) 
 	if err != nil {
 		return err
 	}
-	t, err := pane.LoadTask(ctx, c, id)
+	t, err := task.LoadTask(ctx, c, id)
 	if err != nil {
 		return err
 	}

@@ -455,7 +455,7 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 			e.Submitted = now
 		}
 		if e.Text != "" || len(e.Marks) > 0 {
-			set[ledgerPrefix+nonce()] = encodeEntry(e)
+			set[ledgerPrefix+tmux.Nonce()] = encodeEntry(e)
 			live = append(live, kept{"", now})
 		}
 	}

@@ -2,6 +2,7 @@ package pane
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -83,4 +84,28 @@ func lastNonBlank(rows []string) int {
 		}
 	}
 	return -1
+}
+
+func SqueezeBlanks(s string) string {
+	return strings.Join(strings.Fields(s), "")
+}
+
+// CutCells is the longest prefix of plain text s that fills at most n
+// terminal cells (wide characters take two, combining ones none; an invalid
+// byte one), and the cells it fills.
+func CutCells(s string, n int) (string, int) {
+	w := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		rw := 1
+		if r != utf8.RuneError || size > 1 {
+			rw = ansi.StringWidth(s[i : i+size])
+		}
+		if w+rw > n {
+			return s[:i], w
+		}
+		w += rw
+		i += size
+	}
+	return s, w
 }

@@ -192,7 +192,7 @@ func (l *Lock) renew() {
 
 // newValue is a fresh lock value with a lease from now.
 func (l *Lock) newValue() string {
-	return fmt.Sprintf("%s.%d.%s.%s.%d", l.action, os.Getpid(), pidNamespace(), nonce(), time.Now().Add(lockLease).UnixMilli())
+	return fmt.Sprintf("%s.%d.%s.%s.%d", l.action, os.Getpid(), pidNamespace(), tmux.Nonce(), time.Now().Add(lockLease).UnixMilli())
 }
 
 // lockFields splits a lock value; ok=false when it is not one.

@@ -1079,7 +1079,7 @@ func (v normalView) prefixAt(snap tmux.PaneInfo) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	prefix, w := cutCells(s, snap.CursorX)
+	prefix, w := CutCells(s, snap.CursorX)
 	if pad := snap.CursorX - w; pad > 0 {
 		prefix += strings.Repeat(" ", pad)
 	}
@@ -1143,12 +1143,12 @@ func (v normalView) landed(e EchoEntry, r int) bool {
 // line's runs of printable characters instead (the completed word keeps
 // the typed part, or the text after it shows as typed).
 func landedOn(typed, shown string) bool {
-	got := squeezeBlanks(shown)
+	got := SqueezeBlanks(shown)
 	i := strings.IndexFunc(typed, unicode.IsControl)
 	if i < 0 {
 		return startsWith(got, typed)
 	}
-	if head := typed[:strings.LastIndexFunc(typed[:i], unicode.IsSpace)+1]; squeezeBlanks(head) != "" {
+	if head := typed[:strings.LastIndexFunc(typed[:i], unicode.IsSpace)+1]; SqueezeBlanks(head) != "" {
 		return startsWith(got, head)
 	}
 	runs := strings.FieldsFunc(typed, unicode.IsControl)
@@ -1169,7 +1169,7 @@ func startsWith(got, typed string) bool {
 
 // firstChars is the first landedChars characters of s, blanks aside.
 func firstChars(s string) string {
-	k := []rune(squeezeBlanks(s))
+	k := []rune(SqueezeBlanks(s))
 	return string(k[:min(len(k), landedChars)])
 }
 
@@ -1261,7 +1261,7 @@ func (v normalView) placed(p Place) bool {
 // echo); for one line broken into rows, a piece of it. Fingerprinted text
 // is checked on what its marks keep.
 func (e EchoEntry) goesOn(line string) bool {
-	got := squeezeBlanks(line)
+	got := SqueezeBlanks(line)
 	if got == "" {
 		return true // a blank row inside the echo
 	}
@@ -1273,7 +1273,7 @@ func (e EchoEntry) goesOn(line string) bool {
 			}
 		}
 		if len(starts) == 1 {
-			return strings.Contains(squeezeBlanks(starts[0]), got)
+			return strings.Contains(SqueezeBlanks(starts[0]), got)
 		}
 	} else {
 		if len(e.Marks) <= 1 {
@@ -1284,7 +1284,7 @@ func (e EchoEntry) goesOn(line string) bool {
 		}
 	}
 	for _, l := range starts {
-		want := squeezeBlanks(l)
+		want := SqueezeBlanks(l)
 		if want == "" {
 			continue
 		}

@@ -67,7 +67,7 @@ type Screen struct {
 	Job string
 	// Shell is, for a live pane whose foreground program is an interactive
 	// shell running no job, the verdict of its terminal mode and /proc
-	// (pane.ShellTurn: "at prompt: REASON", "busy: REASON" or "not at
+	// (shell.ShellTurn: "at prompt: REASON", "busy: REASON" or "not at
 	// prompt: REASON"); "" for a saved screen, another program, or when
 	// nothing tells. It is the "shell" region: a shell whose foreground
 	// name alone says "at the prompt" may be running a loop of its own.

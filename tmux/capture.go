@@ -58,7 +58,7 @@ func (c *Client) Snapshot(ctx context.Context, id string, specs ...CaptureSpec) 
 // one tmux process for a description, the captures and the options. An
 // empty prefix reads no options (nil map).
 func (c *Client) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
-	mark := recordSep + "panectl-" + nonce() + recordSep
+	mark := recordSep + "panectl-" + Nonce() + recordSep
 	list := CommandList{{"display-message", "-p", "-t", id, paneFormat}}
 	for _, s := range specs {
 		list = append(list, s.args(id), Command{"display-message", "-p", "-t", id, mark})

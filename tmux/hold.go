@@ -55,7 +55,7 @@ type exitHold struct {
 // when there is none yet (start-server), so it is there before the pane
 // is made.
 func (c *Client) startHold() (*exitHold, error) {
-	h := &exitHold{c: c, token: nonce()}
+	h := &exitHold{c: c, token: Nonce()}
 	g, err := c.guardWith(true, []GuardLine{{"run-shell", "-C", holdUndoScript(h.token, c.has(featRemainOnExitFormat))}})
 	if err != nil {
 		return nil, fmt.Errorf("cannot guard the new pane's options (panectl would not restore them if killed): %w", err)
@@ -162,7 +162,7 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 	// terminal closed but whose process tmux has not reaped yet (no exit
 	// status: it comes moments later, and with the hold undone tmux would
 	// close the pane then) stays held, and is looked at again.
-	mark := recordSep + "panectl-" + nonce() + recordSep
+	mark := recordSep + "panectl-" + Nonce() + recordSep
 	var out string
 	var p PaneInfo
 	for i := 0; ; i++ {

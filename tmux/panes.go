@@ -524,7 +524,7 @@ func (c *Client) thenCommands(ctx context.Context, create Command, opts NewOptio
 	case opts.SessionName != "":
 		target = "=" + opts.SessionName + ":"
 	default:
-		*tmpName = "panectl-new-" + nonce()
+		*tmpName = "panectl-new-" + Nonce()
 		create = append(create[:2:2], append(Command{"-s", *tmpName}, create[2:]...)...)
 		target = "=" + *tmpName + ":"
 		after = Command{"rename-session", "-t", "=" + *tmpName, "#{s/^[$]//:session_id}"}
@@ -605,7 +605,7 @@ func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bo
 	multiline := strings.Contains(text, "\n")
 	switch {
 	case multiline || len(text) > maxCommand/2 || strings.ContainsRune(text, 0):
-		buf := "panectl-" + nonce()
+		buf := "panectl-" + Nonce()
 		stdin = []byte(text)
 		list.Add("load-buffer", "-b", buf, "-")
 		paste := Command{"paste-buffer", "-d", "-b", buf, "-t", id}
@@ -654,7 +654,9 @@ func (c *Client) SendBytes(ctx context.Context, id string, b []byte) error {
 	return nil
 }
 
-func nonce() string {
+// Nonce is a random token of 16 hex digits, for names and markers that
+// must not collide.
+func Nonce() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])

@@ -22,7 +22,7 @@
 // ..."). WaitTask waits on the task's tmux wait-for channel,
 // which the task's supervisor signals once it has recorded the end, and
 // looks at the record once a second besides; FollowTasks does the same on
-// the channel every supervisor signals (pane.TasksChannel). Nothing here starts tmux processes
+// the channel every supervisor signals (task.TasksChannel). Nothing here starts tmux processes
 // itself: package tmux does.
 //
 // Every wait ends with an outcome string (OutcomeMatched, OutcomeStopped,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -19,7 +20,7 @@ import (
 type paneState struct {
 	program   string // the foreground program (proc.Foreground.Command)
 	shell     bool   // it is a shell
-	away      bool   // a shell, not at its prompt (pane.AwayFromPrompt)
+	away      bool   // a shell, not at its prompt (shell.AwayFromPrompt)
 	modeKnown bool
 	canonical bool // the terminal is in canonical mode
 }
@@ -34,9 +35,9 @@ func lookState(ctx context.Context, c *tmux.Client, id string) (paneState, error
 	fg := proc.ForegroundOf(scr.Info)
 	mode, _ := proc.ReadTTYMode(scr.Info.TTY)
 	st := paneState{program: fg.Command(), modeKnown: mode.Known, canonical: mode.Canonical}
-	if _, ok := pane.ShellOf(st.program); ok {
+	if _, ok := shell.ShellOf(st.program); ok {
 		st.shell = true
-		seen, _ := pane.LoadPrompt(ctx, c, id)
+		seen, _ := shell.LoadPrompt(ctx, c, id)
 		st.away = shellAway(scr, seen) != ""
 	}
 	return st, nil

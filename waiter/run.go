@@ -14,6 +14,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -57,7 +58,7 @@ const (
 // terminal is still in canonical mode is starting (stillStarting): it is
 // waited for up to the deadline, then *StartingError, nothing typed. info
 // is the pane as just described.
-func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ pane.Shell, err error) {
+func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ shell.Shell, err error) {
 	id := info.ID
 	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
 	start := time.Now()
@@ -77,7 +78,7 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		// a shell interpreting a script (a script waiting in read) is
 		// named after the script: it is not at its prompt
 		fg := proc.ForegroundOf(info).Command()
-		sh, ok := pane.ShellOf(fg)
+		sh, ok := shell.ShellOf(fg)
 		if !ok && time.Since(start) >= notShellGrace {
 			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
 		}
@@ -125,7 +126,7 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 						return info, sh, nil
 					}
 				}
-				if p, err := pane.LoadPrompt(ctx, c, info.ID); err == nil && p.Seen {
+				if p, err := shell.LoadPrompt(ctx, c, info.ID); err == nil && p.Seen {
 					return info, sh, nil
 				}
 			}
@@ -144,17 +145,17 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 }
 
 // stillStarting reports whether the pane's shell is still starting
-// (pane.Starting): its terminal in canonical mode although its line editor
+// (shell.Starting): its terminal in canonical mode although its line editor
 // reads the prompt in raw mode, and it is not warm (no run saw it at its
 // prompt, nothing typed into it lately). The tmux reads are made only for a
 // canonical terminal.
-func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh pane.Shell) (bool, error) {
+func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh shell.Shell) (bool, error) {
 	args := proc.ForegroundOf(info).Args
 	mode, _ := proc.ReadTTYMode(info.TTY)
-	if !pane.Starting(sh, args, mode, false) {
+	if !shell.Starting(sh, args, mode, false) {
 		return false, nil
 	}
-	if p, err := pane.LoadPrompt(ctx, c, info.ID); err != nil || p.Seen {
+	if p, err := shell.LoadPrompt(ctx, c, info.ID); err != nil || p.Seen {
 		return false, err
 	}
 	l, err := pane.LoadLedger(ctx, c, info.ID)
@@ -164,7 +165,7 @@ func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh p
 // RunOptions is a run request. Info and Shell come from Ready.
 type RunOptions struct {
 	Info     tmux.PaneInfo
-	Shell    pane.Shell
+	Shell    shell.Shell
 	Command  string
 	Deadline time.Time
 	MaxLines int           // newest lines kept (0: all)
@@ -216,7 +217,7 @@ const (
 
 // Run types a command into the pane's shell, wrapped so the shell prints a
 // begin marker, the command's output, and an end marker with its status
-// (pane.NewRun), and reads the output between the printed markers from a
+// (shell.NewRun), and reads the output between the printed markers from a
 // cursor taken before typing. The wrapper is recorded in the echo ledger so
 // other processes' waits discount its echo.
 //
@@ -224,9 +225,9 @@ const (
 // without Enter, or found after the prompt) refuses the run
 // (*RefusedError), unless ClearLine: then the line is killed first.
 //
-// A command too long to type whole (pane.TooLongToType: a terminal in
+// A command too long to type whole (shell.TooLongToType: a terminal in
 // canonical mode cuts lines at 4095 bytes, a line editor is slow with
-// long lines; Note says which, pane.SourcedNote) is written to a private file
+// long lines; Note says which, shell.SourcedNote) is written to a private file
 // (mode 0600 in a 0700 directory) that the shell sources and that removes
 // itself.
 //
@@ -277,27 +278,27 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 	}
 	start, info, ledger := sr.Cursor, sr.Pane, sr.Ledger
 	w := runWatch{
-		prompt: pane.InputLineOf(scr).Left, seen: seen, editor: mode.Known && !mode.Canonical,
+		prompt: shell.InputLineOf(scr).Left, seen: seen, editor: mode.Known && !mode.Canonical,
 		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(proc.CurrentCommand(info)),
 	}
-	r := pane.NewRun(opt.Shell, opt.Command)
+	r := shell.NewRun(opt.Shell, opt.Command)
 	res := RunResult{Cursor: start}
 	var sourced string // the file a long command goes through
-	wrap := func(sh pane.Shell) (pane.Run, error) {
+	wrap := func(sh shell.Shell) (shell.Run, error) {
 		if sourced == "" {
-			return pane.NewRun(sh, opt.Command), nil
+			return shell.NewRun(sh, opt.Command), nil
 		}
-		r, script := pane.NewSourcedRun(sh, sourced, opt.Command)
+		r, script := shell.NewSourcedRun(sh, sourced, opt.Command)
 		return r, os.WriteFile(sourced, []byte(script), 0o600)
 	}
-	if pane.TooLongToType(r.Typed) {
+	if shell.TooLongToType(r.Typed) {
 		dir, err := os.MkdirTemp("", "panectl-run-")
 		if err != nil {
 			return res, err
 		}
 		defer os.RemoveAll(dir)
 		sourced = filepath.Join(dir, "command")
-		res.Note = pane.SourcedNote(r.Typed, mode, w.shellName)
+		res.Note = shell.SourcedNote(r.Typed, mode, w.shellName)
 		if r, err = wrap(opt.Shell); err != nil {
 			return res, err
 		}
@@ -387,7 +388,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		res.Cursor, info = rd.Cursor, rd.Pane
 		sc := r.Scan(rd.Lines)
 		began = sc.Began
-		if sc.Ended && !sc.Began && opt.Shell == pane.ShellFish && rd.Whole() {
+		if sc.Ended && !sc.Began && opt.Shell == shell.ShellFish && rd.Whole() {
 			// fish's eval (source) printed no begin marker, and nothing
 			// was lost: it could not parse the command and ran none of it
 			return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: strings.Join(r.Unparsed(rd.Lines), " ")}
@@ -452,7 +453,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 			if lost(rd.Lines, r.Begin, probes) {
 				// The shell may have changed since (a start-up that execs
 				// another shell): wrap for the one reading now.
-				if sh, ok := pane.ShellOf(proc.CurrentCommand(rd.Pane)); ok && sh != opt.Shell {
+				if sh, ok := shell.ShellOf(proc.CurrentCommand(rd.Pane)); ok && sh != opt.Shell {
 					opt.Shell = sh
 					if r, err = wrap(sh); err != nil {
 						return res, err
@@ -474,7 +475,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 				if ok, err := mayProbe(ctx, c, src, id, w.seen); err != nil {
 					return ended(ctx, c, id, res, err)
 				} else if ok {
-					typed, printed := pane.Probe()
+					typed, printed := shell.Probe()
 					if err := clearLine(ctx, c, id); err != nil {
 						return res, err
 					}
@@ -508,7 +509,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 // input line: text on it refuses the run, or is killed with ClearLine. It
 // returns the read, the screen the input line was judged on, and the prompt
 // a run saw last (@panectl_prompt).
-func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt pane.Prompt, err error) {
+func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt shell.Prompt, err error) {
 	id := opt.Info.ID
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
 	if err != nil {
@@ -518,14 +519,14 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	if err != nil {
 		return sr, scr, prompt, err
 	}
-	prompt, _ = pane.LoadPrompt(ctx, via(c, src), id)
+	prompt, _ = shell.LoadPrompt(ctx, via(c, src), id)
 	// warm: seen at its prompt, or typed into lately (not a shell starting)
 	warm := prompt.Seen || sr.Ledger.Len() > 0
 	if scr, err = notAtPrompt(ctx, c, src, opt, scr, prompt, warm); err != nil {
 		return sr, scr, prompt, err
 	}
 	pending, _ := sr.Ledger.Pending()
-	line := pane.InputLineOf(scr)
+	line := shell.InputLineOf(scr)
 	text := line.Pending(pending, prompt.Text)
 	if text == "" && strings.TrimSpace(pending) != "" && !line.Bare(prompt) {
 		// typed by panectl without Enter, not killed, and the cursor is
@@ -562,7 +563,7 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		if scr, err = captureScreen(ctx, c, src, id); err != nil {
 			return sr, scr, prompt, err
 		}
-		line := pane.InputLineOf(scr)
+		line := shell.InputLineOf(scr)
 		left := line.Pending("", prompt.Text)
 		if left == "" && !line.Continuation(prompt, editorShell, mode) && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
 			break
@@ -598,21 +599,21 @@ func (e *StartingError) Error() string {
 func (e *StartingError) Unwrap() error { return context.DeadlineExceeded }
 
 // notAtPromptSure is how long a shell must stay away from its prompt
-// (pane.NotAtPrompt) to refuse a run: a shell between a command and its
+// (shell.NotAtPrompt) to refuse a run: a shell between a command and its
 // prompt is away for a moment.
 const notAtPromptSure = 150 * time.Millisecond
 
 // notAtPrompt refuses a run (*RefusedError) when the shell, though the
-// pane's foreground program, is not at its prompt (pane.NotAtPrompt: its
+// pane's foreground program, is not at its prompt (shell.NotAtPrompt: its
 // read builtin waits for an answer): the typed line would be that answer.
 // --clear-line does not change that: a question is answered, not cleared.
 // It returns the screen looked at last.
-func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt pane.Prompt, warm bool) (pane.Screen, error) {
+func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt shell.Prompt, warm bool) (pane.Screen, error) {
 	args := proc.ForegroundOf(opt.Info).Args
 	since := time.Now()
 	for {
 		mode, _ := proc.ReadTTYMode(scr.Info.TTY)
-		why := pane.NotAtPrompt(opt.Shell, args, mode, pane.InputLineOf(scr), prompt, warm)
+		why := shell.NotAtPrompt(opt.Shell, args, mode, shell.InputLineOf(scr), prompt, warm)
 		if why == "" {
 			return scr, nil
 		}
@@ -631,7 +632,7 @@ func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions
 
 // unfinishedReason says why an input line that Continuation found
 // unfinished cannot take a command.
-func unfinishedReason(line pane.InputLine) string {
+func unfinishedReason(line shell.InputLine) string {
 	if strings.TrimSpace(line.Left) == "" {
 		return "no prompt is drawn before the cursor: the shell's line editor holds an unfinished command on an earlier line (or the shell is still starting)"
 	}
@@ -644,17 +645,17 @@ func unfinishedReason(line pane.InputLine) string {
 // kill-buffer (C-x C-k); else end-of-line then backward kill (C-e C-u in
 // bash's readline and ksh's editors: from the end of the buffer to its
 // start, every line of it).
-func killLine(ctx context.Context, c *tmux.Client, id string, sh pane.Shell, mode proc.TTYMode) error {
+func killLine(ctx context.Context, c *tmux.Client, id string, sh shell.Shell, mode proc.TTYMode) error {
 	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
 }
 
-func killKeys(sh pane.Shell, mode proc.TTYMode) []string {
+func killKeys(sh shell.Shell, mode proc.TTYMode) []string {
 	switch {
 	case mode.Known && mode.Canonical:
 		return []string{"C-u"}
-	case sh == pane.ShellFish:
+	case sh == shell.ShellFish:
 		return []string{"C-c"}
-	case sh == pane.ShellZsh:
+	case sh == shell.ShellZsh:
 		// kill-buffer: the whole buffer, every line of it (C-u kills
 		// only the current line of a multi-line buffer)
 		return []string{"C-x", "C-k"}
@@ -664,11 +665,11 @@ func killKeys(sh pane.Shell, mode proc.TTYMode) []string {
 
 // runWatch tells how a run ended when its end marker never came.
 type runWatch struct {
-	prompt    string      // the input line up to the cursor before typing: the prompt
-	seen      pane.Prompt // the prompt a run saw last (@panectl_prompt), as preflight read it
-	editor    bool        // the shell edits its line itself (the terminal was not canonical)
-	startRow  int         // the cursor's absolute row when typing began
-	shellName string      // as the shell names itself in its messages ("bash", "fish")
+	prompt    string       // the input line up to the cursor before typing: the prompt
+	seen      shell.Prompt // the prompt a run saw last (@panectl_prompt), as preflight read it
+	editor    bool         // the shell edits its line itself (the terminal was not canonical)
+	startRow  int          // the cursor's absolute row when typing began
+	shellName string       // as the shell names itself in its messages ("bash", "fish")
 }
 
 // shellName is pane_current_command without a login dash or a path.
@@ -692,19 +693,19 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 		return false, nil
 	}
 	fg := proc.ForegroundOf(scr.Info)
-	sh, ok := pane.ShellOf(fg.Command())
+	sh, ok := shell.ShellOf(fg.Command())
 	if !ok {
 		return false, nil
 	}
 	if scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
 		return false, nil
 	}
-	line := pane.InputLineOf(scr)
+	line := shell.InputLineOf(scr)
 	if strings.Contains(line.Left+line.Right, nonce) {
 		return false, nil
 	}
 	mode, modeErr := proc.ReadTTYMode(scr.Info.TTY)
-	if pane.AwayFromPrompt(sh, fg.Args, mode, line, w.seen) != "" {
+	if shell.AwayFromPrompt(sh, fg.Args, mode, line, w.seen) != "" {
 		// the command's own read (fish's "read> ", a question, a
 		// canonical terminal under a line editor): the shell runs it
 		return false, nil
@@ -737,7 +738,7 @@ func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 		msg = append(msg, strings.TrimSpace(l))
 		for _, more := range lines[i+1:] {
 			t := strings.TrimSpace(more)
-			if t == "" || strings.Contains(more, nonce) || strings.Contains(more, "ANECTL") || strings.Trim(t, "^~ ") == "" || len(msg) >= 5 || (pane.InputLine{Left: more}).Prompted() {
+			if t == "" || strings.Contains(more, nonce) || strings.Contains(more, "ANECTL") || strings.Trim(t, "^~ ") == "" || len(msg) >= 5 || (shell.InputLine{Left: more}).Prompted() {
 				break
 			}
 			msg = append(msg, t)
@@ -748,11 +749,11 @@ func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 
 // interrupted ends a run the shell abandoned (an interrupt): it types a
 // status probe and reads the status the shell reports.
-func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, id string, sh pane.Shell,
-	typeLine func(string) error, res RunResult, sc pane.RunOutput, rd pane.ReadResult, maxLines int) (RunResult, error) {
+func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, id string, sh shell.Shell,
+	typeLine func(string) error, res RunResult, sc shell.RunOutput, rd pane.ReadResult, maxLines int) (RunResult, error) {
 	res.Outcome = OutcomeInterrupted
 	res.Output, res.Truncated = keepNewest(w.withoutPrompt(sc.Lines), maxLines)
-	typed, printed := pane.StatusProbe(sh)
+	typed, printed := shell.StatusProbe(sh)
 	if err := typeLine(typed); err != nil {
 		return res, err
 	}
@@ -762,7 +763,7 @@ func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, i
 		if err != nil {
 			break
 		}
-		if st, ok := pane.ScanStatus(r.Lines, printed); ok {
+		if st, ok := shell.ScanStatus(r.Lines, printed); ok {
 			res.ExitCode, res.StatusKnown = st, true
 			res.Note = joinNotes(res.Note, fmt.Sprintf("the command was interrupted: the shell came back to its prompt without finishing it and reports status %d", st))
 			return res, nil
@@ -781,7 +782,7 @@ func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, i
 func (w runWatch) withoutPrompt(lines []string) []string {
 	if n := len(lines); n > 0 {
 		last := strings.TrimRight(lines[n-1], " ")
-		if last == strings.TrimRight(w.prompt, " ") || (pane.InputLine{Left: last}).Prompted() {
+		if last == strings.TrimRight(w.prompt, " ") || (shell.InputLine{Left: last}).Prompted() {
 			lines = lines[:n-1]
 		}
 	}
@@ -816,14 +817,14 @@ const (
 // learnPrompt records the prompt the shell drew after the end marker (the
 // input line when it is empty of the wrapper), for the next preflight.
 func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) {
-	var last pane.InputLine
+	var last shell.InputLine
 	lastY := -1
 	for look := 0; look < learnLooks; look++ {
 		scr, err := captureScreen(ctx, c, src, id)
 		if err != nil || scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
 			return
 		}
-		line := pane.InputLineOf(scr)
+		line := shell.InputLineOf(scr)
 		empty := line.Left == "" // (an empty prompt, or one not drawn yet)
 		if !empty && strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
 			return // not a prompt alone
@@ -841,8 +842,8 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 		// when the cursor's row stays the same for a moment (a prompt
 		// still being drawn would be learned in part, or as empty)
 		if !empty && line.Prompted() || line == last && scr.Info.CursorY == lastY {
-			if old, _ := pane.LoadPrompt(ctx, via(c, src), id); !old.Seen || old.Text != line.Left {
-				_ = pane.SavePrompt(ctx, c, id, line.Left)
+			if old, _ := shell.LoadPrompt(ctx, via(c, src), id); !old.Seen || old.Text != line.Left {
+				_ = shell.SavePrompt(ctx, c, id, line.Left)
 			}
 			return
 		}
@@ -970,7 +971,7 @@ func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) Ru
 // run saw last. It returns a note on what happened, and an error only when
 // the server stopped answering (*tmux.NotRespondingError: the pane's state
 // is unknown).
-func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen pane.Prompt) (string, error) {
+func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen shell.Prompt) (string, error) {
 	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
 		if errors.Is(err, tmux.ErrNotResponding) {
 			return "", err
@@ -988,7 +989,7 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen pane.Pro
 		}
 		fg := proc.CurrentCommand(scr.Info)
 		why := ""
-		if _, ok := pane.ShellOf(fg); !ok {
+		if _, ok := shell.ShellOf(fg); !ok {
 			why = fmt.Sprintf("%q is still in the foreground", fg)
 		} else {
 			why = shellAway(scr, seen)
@@ -1010,7 +1011,7 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen pane.Pro
 	if err != nil {
 		return "C-c was sent", nil
 	}
-	typed, printed := pane.Probe()
+	typed, printed := shell.Probe()
 	if err := pane.Record(ctx, c, id, typed, true); err != nil {
 		if errors.Is(err, tmux.ErrNotResponding) {
 			return "", err
@@ -1032,17 +1033,17 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen pane.Pro
 }
 
 // shellAway says why the pane's shell (its foreground program) is not
-// reading a command line at its prompt now (pane.AwayFromPrompt), "" when
+// reading a command line at its prompt now (shell.AwayFromPrompt), "" when
 // nothing shows it is not: a line panectl types for itself goes to the
 // shell only then.
-func shellAway(scr pane.Screen, seen pane.Prompt) string {
+func shellAway(scr pane.Screen, seen shell.Prompt) string {
 	fg := proc.ForegroundOf(scr.Info)
-	sh, ok := pane.ShellOf(fg.Command())
+	sh, ok := shell.ShellOf(fg.Command())
 	if !ok {
 		return fmt.Sprintf("%q is in the foreground", fg.Command())
 	}
 	mode, _ := proc.ReadTTYMode(scr.Info.TTY)
-	if why := pane.AwayFromPrompt(sh, fg.Args, mode, pane.InputLineOf(scr), seen); why != "" {
+	if why := shell.AwayFromPrompt(sh, fg.Args, mode, shell.InputLineOf(scr), seen); why != "" {
 		return "the shell is not back at its prompt (" + why + ")"
 	}
 	if n, err := proc.UnreadInput(scr.Info.TTY); err == nil && n > 0 {
@@ -1064,7 +1065,7 @@ const probeSettle = 50 * time.Millisecond
 // its prompt with nothing typed waiting for it (shellAway), on two looks
 // probeSettle apart. Its only error is a server that does not answer (or
 // ctx's); any other failure to look is "no".
-func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen pane.Prompt) (bool, error) {
+func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen shell.Prompt) (bool, error) {
 	for look := 0; look < 2; look++ {
 		if look > 0 && !sleepCtx(ctx, probeSettle) {
 			return false, ctx.Err()

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/tmux"
 )
@@ -238,8 +239,8 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	s := submission{c: c, id: id, set: set, key: inputKey(opt.Text), pid: info.PID, action: opt.Action}
 	s.shell = isShell(info)
 	if s.shell {
-		s.prompt, _ = pane.LoadPrompt(ctx, c, id)
-		s.sh, _ = pane.ShellOf(proc.ForegroundOf(info).Command())
+		s.prompt, _ = shell.LoadPrompt(ctx, c, id)
+		s.sh, _ = shell.ShellOf(proc.ForegroundOf(info).Command())
 	}
 	s.tall = s.shell && r.Ledger.Taller(opt.Text, info.Height)
 	if opt.Text != "" {
@@ -336,7 +337,7 @@ func longestLine(pending, text string, crToNL bool) int {
 // isShell reports whether the pane's foreground program is an interactive
 // shell (its line editor: Enter always accepts the line).
 func isShell(info tmux.PaneInfo) bool {
-	_, ok := pane.ShellOf(proc.ForegroundOf(info).Command())
+	_, ok := shell.ShellOf(proc.ForegroundOf(info).Command())
 	return ok
 }
 
@@ -360,10 +361,10 @@ type submission struct {
 	enters int
 	// dialogNote says that the screen before Enter showed a dialog
 	dialogNote string
-	// prompt is the shell's prompt as a run last saw it (pane.LoadPrompt),
+	// prompt is the shell's prompt as a run last saw it (shell.LoadPrompt),
 	// to tell a fresh prompt from a continuation one; sh is the shell.
-	prompt pane.Prompt
-	sh     pane.Shell
+	prompt shell.Prompt
+	sh     shell.Shell
 	// pid is the pane's process the text was typed to; a look that finds
 	// another (respawn-pane) ends the submission: tmux.ErrPaneExited.
 	pid    int
@@ -480,7 +481,7 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 				return false, "the shell did not run the line: it refused it (its message is above the prompt) and put it back on the input line, where it still sits; edit it, or clear it (C-u; in fish C-c) before typing more", nil
 			}
 			mode, _ := proc.ReadTTYMode(cur.scr.Info.TTY)
-			if pane.InputLineOf(cur.scr).Continuation(s.prompt, s.sh.HasLineEditor(), mode) {
+			if shell.InputLineOf(cur.scr).Continuation(s.prompt, s.sh.HasLineEditor(), mode) {
 				if !quiet {
 					break // (a prompt may still be drawing)
 				}
@@ -596,24 +597,24 @@ func squeeze(s string) string {
 // wrapped into it (it fills the width) or, outside a shell, when nothing but
 // blanks and frame characters precede the cursor (a composer's new line:
 // the text sits on the row above).
-func beforeCursor(scr pane.Screen, shell bool) string {
+func beforeCursor(scr pane.Screen, inShell bool) string {
 	y := scr.Info.CursorY
 	if y < 0 || y >= len(scr.Rows) {
-		if shell || len(scr.Rows) == 0 {
+		if inShell || len(scr.Rows) == 0 {
 			return ""
 		}
 		y = len(scr.Rows) // below the last row with text: the row above is that one
 	}
 	left := ""
 	if y < len(scr.Rows) {
-		left = pane.InputLineOf(scr).Left
+		left = shell.InputLineOf(scr).Left
 	}
 	if y == 0 {
 		return left
 	}
 	above := strings.TrimRight(scr.Rows[y-1], " ")
 	wrapped := ansi.StringWidth(above) >= scr.Info.Width && scr.Info.Width > 0
-	if wrapped || !shell && squeeze(left) == "" {
+	if wrapped || !inShell && squeeze(left) == "" {
 		return above + left
 	}
 	return left

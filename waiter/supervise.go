@@ -14,14 +14,14 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
-	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/tmux"
 )
 
 // SuperviseTask is the supervisor a task pane runs (panectl -S SOCKET
 // __task-exec %N DIR -- SHELL -c COMMAND). DIR is the task's record
-// directory (pane.TaskDir).
+// directory (task.TaskDir).
 //
 // The command gets a terminal of its own: the supervisor opens a pseudo-
 // terminal (creack/pty), gives it the pane's terminal settings and size
@@ -48,7 +48,7 @@ import (
 // SIGKILL the same way (status timed_out).
 //
 // When the command has ended and its output is drained, the supervisor
-// records the exit code or signal with the journal's end (pane.RecordTaskExit),
+// records the exit code or signal with the journal's end (task.RecordTaskExit),
 // mirrors it in the pane's options, and signals the wait-for channels.
 func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 	sigs := make(chan os.Signal, 16)
@@ -63,18 +63,18 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 		}
 	}
 	finish := func(code, sig int, end int64) error {
-		err := pane.RecordTaskExit(dir, code, sig, end)
+		err := task.RecordTaskExit(dir, code, sig, end)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_ = pane.NotifyTaskEnded(ctx, c, paneID, code, sig)
+		_ = task.NotifyTaskEnded(ctx, c, paneID, code, sig)
 		return err
 	}
-	jw, err := journal.Create(pane.TaskJournal(dir), 0)
+	jw, err := journal.Create(task.TaskJournal(dir), 0)
 	if err != nil {
 		toPane([]byte(fmt.Sprintf("panectl: cannot write the task's journal: %v\r\n", err)))
 		return finish(127, 0, 0)
 	}
-	spec, _ := pane.ReadTaskSpec(dir)
+	spec, _ := task.ReadTaskSpec(dir)
 	failStart := func(err error) error {
 		msg := fmt.Sprintf("panectl: cannot start %s: %v\r\n", argv[0], err)
 		_, _ = jw.Write([]byte(msg))
@@ -102,7 +102,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 		defer func() { _ = term.Restore(stdin, st) }()
 	}
 
-	if pane.TaskStopped(dir) != "" { // killed before it started
+	if task.TaskStopped(dir) != "" { // killed before it started
 		tty.Close()
 		end, _ := jw.Close()
 		return finish(0, int(syscall.SIGKILL), end)
@@ -116,7 +116,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 	}
 	tty.Close() // the command holds it now: EOF on ptmx once it (and its children) are gone
 	pgid := cmd.Process.Pid
-	_ = pane.RecordTaskRun(dir, os.Getpid(), pgid)
+	_ = task.RecordTaskRun(dir, os.Getpid(), pgid)
 
 	drained := make(chan struct{})
 	go func() { // the command's output: journal first, then the pane
@@ -155,7 +155,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 				if err := syscall.Kill(-pgid, s); errors.Is(err, syscall.ESRCH) {
 					return // the whole group is gone
 				}
-				deadline := time.Now().Add(pane.TaskKillGrace)
+				deadline := time.Now().Add(task.TaskKillGrace)
 				for time.Now().Before(deadline) {
 					if syscall.Kill(-pgid, 0) != nil {
 						return
@@ -165,7 +165,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 			}
 		}()
 	}
-	if pane.TaskStopped(dir) != "" { // marked while it was starting
+	if task.TaskStopped(dir) != "" { // marked while it was starting
 		stop(syscall.SIGINT)
 	}
 	var limit <-chan time.Time
@@ -182,13 +182,13 @@ wait:
 				resize()
 			case syscall.SIGHUP: // the pane, its session or the server is gone
 				paneUp.Store(false)
-				_ = pane.MarkTask(dir, pane.TaskKilled)
+				_ = task.MarkTask(dir, task.TaskKilled)
 				stop(syscall.SIGHUP)
 			default:
 				_ = syscall.Kill(-pgid, s.(syscall.Signal))
 			}
 		case <-limit:
-			_ = pane.MarkTask(dir, pane.TaskTimedOut)
+			_ = task.MarkTask(dir, task.TaskTimedOut)
 			stop(syscall.SIGINT)
 		case <-exited:
 			break wait

@@ -10,6 +10,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -19,17 +20,17 @@ const OutcomeEnded = "ended"
 // WaitTask waits until the task has ended (its supervisor recorded how, or
 // it is gone without a record) or the timeout passes; it returns the task
 // as last read and OutcomeEnded or OutcomeTimeout. Unknown task:
-// pane.ErrNoTask; no server: tmux.ErrNoServer.
+// task.ErrNoTask; no server: tmux.ErrNoServer.
 //
 // When the server goes away during the wait, the task's pane goes with it
 // and its supervisor stops the command and records it as killed in the
 // task's record directory, which outlives the server: WaitTask then reads
 // the record alone until the end is recorded (or the timeout) and returns
 // the task as recorded with OutcomeExited.
-func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (pane.Task, string, error) {
+func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (task.Task, string, error) {
 	defer Waiting(ctx, "", timeout, "task "+id)()
 	deadline := time.Now().Add(timeout)
-	t, err := pane.LoadTask(ctx, c, id)
+	t, err := task.LoadTask(ctx, c, id)
 	if err != nil {
 		return t, "", err
 	}
@@ -37,9 +38,9 @@ func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Durat
 }
 
 // waitLoaded is WaitTask for a task already read once (t).
-func waitLoaded(ctx context.Context, c *tmux.Client, t pane.Task, deadline time.Time) (pane.Task, string, error) {
+func waitLoaded(ctx context.Context, c *tmux.Client, t task.Task, deadline time.Time) (task.Task, string, error) {
 	for {
-		if t.Status != pane.TaskRunning {
+		if t.Status != task.TaskRunning {
 			return t, OutcomeEnded, nil
 		}
 		left := time.Until(deadline)
@@ -49,11 +50,11 @@ func waitLoaded(ctx context.Context, c *tmux.Client, t pane.Task, deadline time.
 		// Event-driven: the supervisor signals the task's wait-for channel
 		// once it has recorded the end. A look every second covers a signal
 		// another waiter consumed and a supervisor killed with SIGKILL.
-		paneID, _ := pane.TaskPaneID(t.ID)
-		err := waitChannel(ctx, c, pane.TaskChannel(paneID), min(left, time.Second))
-		var nt pane.Task
+		paneID, _ := task.TaskPaneID(t.ID)
+		err := waitChannel(ctx, c, task.TaskChannel(paneID), min(left, time.Second))
+		var nt task.Task
 		if err == nil {
-			nt, err = pane.LoadTask(ctx, c, t.ID)
+			nt, err = task.LoadTask(ctx, c, t.ID)
 		}
 		if errors.Is(err, tmux.ErrNoServer) {
 			return waitRecord(ctx, t, deadline)
@@ -72,15 +73,15 @@ const recordPoll = 50 * time.Millisecond
 // waitRecord waits, reading the task's record alone, until its supervisor
 // has recorded the end or the deadline passes. The server is gone: the
 // outcome is OutcomeExited, with the task as last recorded.
-func waitRecord(ctx context.Context, t pane.Task, deadline time.Time) (pane.Task, string, error) {
+func waitRecord(ctx context.Context, t task.Task, deadline time.Time) (task.Task, string, error) {
 	for {
-		nt, err := pane.ReadTask(t.Dir, t.ID)
+		nt, err := task.ReadTask(t.Dir, t.ID)
 		if err != nil {
 			return t, "", err
 		}
 		t = nt
 		left := time.Until(deadline)
-		if t.Status != pane.TaskRunning || left <= 0 {
+		if t.Status != task.TaskRunning || left <= 0 {
 			return t, OutcomeExited, nil
 		}
 		select {
@@ -110,16 +111,16 @@ func waitChannel(ctx context.Context, c *tmux.Client, channel string, d time.Dur
 // process group gets SIGINT, and SIGTERM and SIGKILL each after grace while
 // it still runs. It returns the task once ended and the signals sent. A task
 // that already ended is returned as it is.
-func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duration) (pane.Task, []string, error) {
-	t, err := pane.LoadTask(ctx, c, id)
+func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duration) (task.Task, []string, error) {
+	t, err := task.LoadTask(ctx, c, id)
 	if err != nil {
 		return t, nil, err
 	}
 	sent := []string{}
-	if t.Status != pane.TaskRunning {
+	if t.Status != task.TaskRunning {
 		return t, sent, nil
 	}
-	if err := pane.MarkTask(t.Dir, pane.TaskKilled); err != nil {
+	if err := task.MarkTask(t.Dir, task.TaskKilled); err != nil {
 		return t, sent, err
 	}
 	// A supervisor that has not started the command yet sees the mark
@@ -128,7 +129,7 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 		sig  syscall.Signal
 		name string
 	}{{syscall.SIGINT, "SIGINT"}, {syscall.SIGTERM, "SIGTERM"}, {syscall.SIGKILL, "SIGKILL"}} {
-		ok, err := pane.SignalTask(t, s.sig)
+		ok, err := task.SignalTask(t, s.sig)
 		if err != nil {
 			return t, sent, err
 		}
@@ -140,7 +141,7 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 			return t, sent, err
 		}
 		t = nt
-		if t.Status != pane.TaskRunning {
+		if t.Status != task.TaskRunning {
 			return t, sent, nil
 		}
 	}
@@ -155,8 +156,8 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 // stay (tasks --prune removes them). A journaled pane's journal is removed
 // with it.
 func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
-	id := pane.TaskIDOf(info.ID)
-	t, terr := pane.LoadTask(ctx, c, id)
+	id := task.TaskIDOf(info.ID)
+	t, terr := task.LoadTask(ctx, c, id)
 	isTask := terr == nil && t.Spec.PaneID == info.ID
 	jdir := ""
 	if !isTask {
@@ -165,17 +166,17 @@ func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
 			return err
 		}
 	}
-	if isTask && t.Status == pane.TaskRunning {
-		if err := pane.MarkTask(t.Dir, pane.TaskKilled); err != nil {
+	if isTask && t.Status == task.TaskRunning {
+		if err := task.MarkTask(t.Dir, task.TaskKilled); err != nil {
 			return err
 		}
 	}
 	if err := c.KillPane(ctx, info.ID); err != nil {
 		return err
 	}
-	if isTask && t.Status == pane.TaskRunning {
+	if isTask && t.Status == task.TaskRunning {
 		// (the pane may have been the server's last: then the record tells)
-		if _, _, err := waitLoaded(ctx, c, t, time.Now().Add(2*pane.TaskKillGrace+time.Second)); err != nil {
+		if _, _, err := waitLoaded(ctx, c, t, time.Now().Add(2*task.TaskKillGrace+time.Second)); err != nil {
 			return err
 		}
 	}
@@ -193,28 +194,28 @@ func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
 // directory, which outlives the server: FollowTasks then reads the records
 // alone, emits each task as its end is recorded, and returns OutcomeExited
 // once none is left running (or at the timeout).
-func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emit func(pane.Task) error) (string, error) {
+func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emit func(task.Task) error) (string, error) {
 	deadline := time.Now().Add(timeout)
 	seen := map[string]bool{}
 	state, err := pane.FindStateDir(ctx, c)
 	if err != nil {
 		return "", err
 	}
-	tasks, err := pane.ListTasks(ctx, c)
+	tasks, err := task.ListTasks(ctx, c)
 	if err != nil {
 		return "", err
 	}
 	for _, t := range tasks {
-		if t.Status != pane.TaskRunning {
+		if t.Status != task.TaskRunning {
 			seen[t.ID] = true
 		}
 	}
 	// report emits the tasks that ended since the last look, in the order
 	// they ended (it never stops the follow: followRecords's stop).
-	report := func(tasks []pane.Task) (stop bool, err error) {
-		var ended []pane.Task
+	report := func(tasks []task.Task) (stop bool, err error) {
+		var ended []task.Task
 		for _, t := range tasks {
-			if t.Status != pane.TaskRunning && !seen[t.ID] {
+			if t.Status != task.TaskRunning && !seen[t.ID] {
 				seen[t.ID] = true
 				ended = append(ended, t)
 			}
@@ -234,13 +235,13 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		}
 		// Every supervisor signals TasksChannel when its task ends; a
 		// look every second covers a signal that fell between two waits.
-		err := waitChannel(ctx, c, pane.TasksChannel, min(left, time.Second))
+		err := waitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
 		if err == nil && state == "" { // no task yet when the follow began
 			state, err = pane.FindStateDir(ctx, c)
 		}
-		var tasks []pane.Task
+		var tasks []task.Task
 		if err == nil {
-			tasks, err = pane.ListTasks(ctx, c)
+			tasks, err = task.ListTasks(ctx, c)
 		}
 		if errors.Is(err, tmux.ErrNoServer) {
 			return followRecords(ctx, state, deadline, report)
@@ -258,7 +259,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 // keepTaskSession keeps a control client on the task session (in a
 // long-lived process, which keeps them: KeepControl), so it answers the
 // next listings.
-func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []pane.Task) {
+func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []task.Task) {
 	for _, t := range tasks {
 		if t.Pane.SessionID != "" {
 			_ = c.KeepAttached(ctx, t.Pane.SessionID)
@@ -274,30 +275,30 @@ func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []pane.Task) {
 // are, at once, else the next to end, until the timeout. Tasks that ended
 // before the wait began count, however long ago, until tasks --prune
 // removes them. The task returned is marked reported
-// (pane.ClaimTaskReport), so each ended task is returned once, also to
+// (task.ClaimTaskReport), so each ended task is returned once, also to
 // concurrent waits; WaitTask and FollowTasks neither mark nor skip marked
 // tasks. Outcomes: OutcomeEnded with the task; OutcomeTimeout with a zero
 // Task; OutcomeExited when the server went away during the wait (its
 // running tasks are killed and recorded): the first such task as recorded,
 // or a zero Task when none was left running. No server: tmux.ErrNoServer.
-func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (pane.Task, string, error) {
+func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (task.Task, string, error) {
 	defer Waiting(ctx, "", timeout, "any task to end")()
 	deadline := time.Now().Add(timeout)
 	state, err := pane.FindStateDir(ctx, c)
 	if err != nil {
-		return pane.Task{}, "", err
+		return task.Task{}, "", err
 	}
 	for {
 		if err == nil && state == "" { // no task yet
 			state, err = pane.FindStateDir(ctx, c)
 		}
-		var tasks []pane.Task
+		var tasks []task.Task
 		if err == nil && state != "" {
-			tasks, err = pane.ListTasks(ctx, c)
+			tasks, err = task.ListTasks(ctx, c)
 		}
 		if errors.Is(err, tmux.ErrNoServer) {
-			var t pane.Task
-			outcome, err := followRecords(ctx, state, deadline, func(tasks []pane.Task) (bool, error) {
+			var t task.Task
+			outcome, err := followRecords(ctx, state, deadline, func(tasks []task.Task) (bool, error) {
 				var ok bool
 				var err error
 				t, ok, err = claimEnded(tasks)
@@ -306,7 +307,7 @@ func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (pa
 			return t, outcome, err
 		}
 		if err != nil {
-			return pane.Task{}, "", err
+			return task.Task{}, "", err
 		}
 		keepTaskSession(ctx, c, tasks)
 		if t, ok, err := claimEnded(tasks); err != nil || ok {
@@ -314,31 +315,31 @@ func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (pa
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			return pane.Task{}, OutcomeTimeout, nil
+			return task.Task{}, OutcomeTimeout, nil
 		}
 		// Every supervisor signals TasksChannel when its task ends; a look
 		// every second covers a signal that fell between two waits or that
 		// another waiter consumed.
-		err = waitChannel(ctx, c, pane.TasksChannel, min(left, time.Second))
+		err = waitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
 		if err != nil && !errors.Is(err, tmux.ErrNoServer) {
-			return pane.Task{}, "", err
+			return task.Task{}, "", err
 		}
 	}
 }
 
 // claimEnded marks reported the task of tasks that ended first among those
 // not reported yet, and returns it (ok); ok is false when there is none.
-func claimEnded(tasks []pane.Task) (t pane.Task, ok bool, err error) {
-	var ended []pane.Task
+func claimEnded(tasks []task.Task) (t task.Task, ok bool, err error) {
+	var ended []task.Task
 	for _, t := range tasks {
-		if t.Status != pane.TaskRunning {
+		if t.Status != task.TaskRunning {
 			ended = append(ended, t)
 		}
 	}
 	// (tasks come in id order, which ties keep)
 	sort.SliceStable(ended, func(i, j int) bool { return ended[i].Ended.Before(ended[j].Ended) })
 	for _, t := range ended {
-		ok, err := pane.ClaimTaskReport(t.Dir)
+		ok, err := task.ClaimTaskReport(t.Dir)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // pruned meanwhile
 		}
@@ -346,16 +347,16 @@ func claimEnded(tasks []pane.Task) (t pane.Task, ok bool, err error) {
 			return t, ok, err
 		}
 	}
-	return pane.Task{}, false, nil
+	return task.Task{}, false, nil
 }
 
 // followRecords is FollowTasks once the server is gone: it reads the task
 // records in the state directory (none when the server never had one)
 // and passes them to report until no task is left running, report says
 // stop (WaitAnyTask got one), or the deadline; it returns OutcomeExited.
-func followRecords(ctx context.Context, state string, deadline time.Time, report func([]pane.Task) (bool, error)) (string, error) {
+func followRecords(ctx context.Context, state string, deadline time.Time, report func([]task.Task) (bool, error)) (string, error) {
 	for state != "" {
-		tasks, err := pane.ListTaskRecords(state)
+		tasks, err := task.ListTaskRecords(state)
 		if err != nil {
 			return "", err
 		}
@@ -366,7 +367,7 @@ func followRecords(ctx context.Context, state string, deadline time.Time, report
 		}
 		running := false
 		for _, t := range tasks {
-			running = running || t.Status == pane.TaskRunning
+			running = running || t.Status == task.TaskRunning
 		}
 		left := time.Until(deadline)
 		if !running || left <= 0 {
@@ -404,13 +405,13 @@ func PruneTasks(ctx context.Context, c *tmux.Client) (PruneResult, error) {
 	if err != nil {
 		return res, err
 	}
-	tasks, err := pane.ListTasks(ctx, c)
+	tasks, err := task.ListTasks(ctx, c)
 	if err != nil {
 		return res, err
 	}
 	pruned := []string{}
 	for _, t := range tasks {
-		if t.Status == pane.TaskRunning {
+		if t.Status == task.TaskRunning {
 			continue
 		}
 		if t.Pane.ID != "" {
@@ -418,7 +419,7 @@ func PruneTasks(ctx context.Context, c *tmux.Client) (PruneResult, error) {
 				return PruneResult{Tasks: pruned}, err
 			}
 		}
-		if err := pane.RemoveTask(t); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := task.RemoveTask(t); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return PruneResult{Tasks: pruned}, err
 		}
 		pruned = append(pruned, t.ID)

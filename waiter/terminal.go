@@ -293,7 +293,7 @@ func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 // until then pane_dead_status and pane_dead_signal are empty, so they are
 // read again for up to two seconds, the server nudged to reap after the
 // first empty read. A background task's supervisor records
-// how its command ended (pane.RecordTaskExit), which is used first: tmux
+// how its command ended (task.RecordTaskExit), which is used first: tmux
 // 3.3a sometimes never reports the status, and never a signal.
 func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 	const format = "#{pane_dead_status},#{pane_dead_signal},#{@panectl_task_exit}"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/tmux"
 )
@@ -57,14 +58,14 @@ type TurnResult struct {
 // through a background task's supervisor, a shell interpreting a script
 // named after the script, the argv for looking through node/bun wrappers,
 // the job an interactive shell runs, and whether a shell in the foreground
-// is at its prompt, pane.ShellTurnOf).
+// is at its prompt, shell.ShellTurnOf).
 func ScreenFor(s pane.Screen) recognize.Screen {
 	fg := proc.ForegroundOf(s.Info)
 	return recognize.Screen{
 		Rows: s.Rows, Title: s.Info.Title, Command: fg.Command(), Args: fg.Args,
 		CursorX: s.Info.CursorX, CursorY: s.Info.CursorY,
 		Width: s.Info.Width, Height: s.Info.Height, AlternateOn: s.Info.AlternateOn,
-		Job: fg.Job, Shell: pane.ShellTurnOf(fg).String(),
+		Job: fg.Job, Shell: shell.ShellTurnOf(fg).String(),
 	}
 }
 

@@ -1,4 +1,8 @@
-package pane
+// Package shell knows the shell families panectl types into (bash, zsh,
+// fish, POSIX sh, ksh). It wraps a command with end markers and parses
+// it (mvdan.cc/sh; fish by hand). It judges a pane's prompt and input
+// line: at the prompt, busy, or holding a continuation.
+package shell
 
 import (
 	"errors"
@@ -8,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/tmux"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -102,7 +107,7 @@ func NewRun(sh Shell, command string) Run {
 }
 
 func newRun() Run {
-	n := nonce()
+	n := tmux.Nonce()
 	return Run{Nonce: n, Begin: markerWord + ":B:" + n, End: markerWord + ":E:" + n}
 }
 
@@ -203,7 +208,7 @@ func quote(sh Shell, s string) string {
 // without its end marker, it reads the status the shell reports. The
 // printed line is printed + ":" + the status.
 func StatusProbe(sh Shell) (typed, printed string) {
-	n := nonce()
+	n := tmux.Nonce()
 	v := `"$?"`
 	if sh == ShellFish {
 		v = "$status"
@@ -236,7 +241,7 @@ func ScanStatus(lines []string, printed string) (int, bool) {
 // prints, the begin marker never came before it) from a slow shell (the
 // begin marker comes first: shells read their input in order).
 func Probe() (typed, printed string) {
-	n := nonce()
+	n := tmux.Nonce()
 	return " printf '" + `\120ANECTL:P:` + n + `\n'`, markerWord + ":P:" + n
 }
 

@@ -1,4 +1,7 @@
-package pane
+// Package tool holds the bodies of panectl's tools, which the CLI, call
+// and MCP share. It is the one place that combines several pane
+// packages for one answer.
+package tool
 
 import (
 	"context"
@@ -7,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -19,7 +24,7 @@ const statusMagic = "st1"
 
 // statusState is StatusOption decoded.
 type statusState struct {
-	Cursor  Cursor
+	Cursor  pane.Cursor
 	Command string
 	Dead    bool
 }
@@ -39,7 +44,7 @@ func parseStatusState(v string) (statusState, bool) {
 	if len(f) != 4 || f[0] != statusMagic {
 		return statusState{}, false
 	}
-	cur, err := ParseCursor(f[1])
+	cur, err := pane.ParseCursor(f[1])
 	if err != nil || cur.Special != "" {
 		return statusState{}, false
 	}
@@ -59,10 +64,10 @@ type StatusOptions struct {
 
 // StatusResult is what changed in a pane since its previous Status.
 type StatusResult struct {
-	Lines        []string // new lines (or the screen with Verbose), history context first
-	Changed      bool     // new output, a new foreground command, or the pane died
-	First        bool     // no previous status of this pane (or of this process in it)
-	Cursor       Cursor   // the point after the lines read
+	Lines        []string    // new lines (or the screen with Verbose), history context first
+	Changed      bool        // new output, a new foreground command, or the pane died
+	First        bool        // no previous status of this pane (or of this process in it)
+	Cursor       pane.Cursor // the point after the lines read
 	LinesDropped int
 	Truncated    bool
 	Reset        bool
@@ -75,7 +80,7 @@ type StatusResult struct {
 	// Task is the background task whose pane this is (nil for any other
 	// pane): its output was read from its journal, and its Status, Exit and
 	// Signal say how it ended, as its supervisor recorded it.
-	Task *Task
+	Task *task.Task
 }
 
 // Status returns what changed in the pane since the previous Status of the
@@ -102,15 +107,15 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	if ok && prev.Cursor.Check(info.ID, info.PID) != nil {
 		ok = false // respawned: start over
 	}
-	task := taskOfPane(ctx, c, info)
-	cur := Cursor{Special: CursorScreen}
-	if task != nil {
-		cur = Cursor{Special: CursorHistory} // the journal from its start
+	tk := taskOfPane(ctx, c, info)
+	cur := pane.Cursor{Special: pane.CursorScreen}
+	if tk != nil {
+		cur = pane.Cursor{Special: pane.CursorHistory} // the journal from its start
 	}
-	if ok && (task == nil || prev.Cursor.Journal) {
+	if ok && (tk == nil || prev.Cursor.Journal) {
 		cur = prev.Cursor
 	}
-	r, err := ReadAny(ctx, c, info, cur, ReadOptions{MaxLines: opt.MaxLines})
+	r, err := pane.ReadAny(ctx, c, info, cur, pane.ReadOptions{MaxLines: opt.MaxLines})
 	if err != nil {
 		return StatusResult{}, err
 	}
@@ -131,11 +136,11 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 			return StatusResult{}, err
 		}
 	}
-	if task != nil {
+	if tk != nil {
 		// A background task's pane runs panectl's supervisor, whose own
 		// status says nothing: the supervisor recorded how the command ended.
-		t := taskFrom(task.ID, task.Dir, task.Spec, p)
-		task = &t
+		t := task.Of(tk.ID, tk.Dir, tk.Spec, p)
+		tk = &t
 		if p.Dead && (t.Exit != nil || t.Signal != 0) {
 			p.DeadKnown, p.DeadStatus, p.DeadSignal = true, 0, t.Signal
 			if t.Exit != nil {
@@ -145,10 +150,10 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	}
 	res := StatusResult{
 		Lines: r.Lines, First: !ok, Cursor: r.Cursor, LinesDropped: r.LinesDropped,
-		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p, Command: proc.CurrentCommand(p), Task: task,
+		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p, Command: proc.CurrentCommand(p), Task: tk,
 	}
-	if task != nil && task.Status != TaskRunning {
-		res.Command = task.Spec.Command // the supervisor's name says nothing
+	if tk != nil && tk.Status != task.TaskRunning {
+		res.Command = tk.Spec.Command // the supervisor's name says nothing
 	}
 	res.Changed = !ok || len(r.Lines) > 0 || r.Reset || r.LinesDropped > 0 ||
 		prev.Command != res.Command || prev.Dead != p.Dead
@@ -157,16 +162,16 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	}
 	// readAll reads the pane's newest n lines from the cursor (screen or
 	// history): a task's from its journal, whatever the cursor
-	readAll := func(cur Cursor, n int) ([]string, error) {
-		if task != nil {
-			j, err := ReadJournalAfter(task.Journal, Cursor{Special: CursorHistory}, ReadOptions{MaxLines: n})
+	readAll := func(cur pane.Cursor, n int) ([]string, error) {
+		if tk != nil {
+			j, err := pane.ReadJournalAfter(tk.Journal, pane.Cursor{Special: pane.CursorHistory}, pane.ReadOptions{MaxLines: n})
 			return j.Lines, err
 		}
-		v, err := Read(ctx, c, id, cur, ReadOptions{MaxLines: n})
+		v, err := pane.Read(ctx, c, id, cur, pane.ReadOptions{MaxLines: n})
 		return v.Lines, err
 	}
 	if opt.Verbose {
-		v, err := readAll(Cursor{Special: CursorScreen}, opt.MaxLines)
+		v, err := readAll(pane.Cursor{Special: pane.CursorScreen}, opt.MaxLines)
 		if err != nil {
 			return StatusResult{}, err
 		}
@@ -175,11 +180,11 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	if opt.Scrollback > 0 && (res.Changed || opt.Verbose) {
 		// the lines before the output: read the tail of everything and cut
 		// the output off its end
-		lines, err := readAll(Cursor{Special: CursorHistory}, opt.Scrollback+len(res.Lines))
+		lines, err := readAll(pane.Cursor{Special: pane.CursorHistory}, opt.Scrollback+len(res.Lines))
 		if err != nil {
 			return StatusResult{}, err
 		}
-		all := ReadResult{Lines: lines}
+		all := pane.ReadResult{Lines: lines}
 		ctxLines := all.Lines[:max(0, len(all.Lines)-len(res.Lines))]
 		if len(ctxLines) > opt.Scrollback {
 			ctxLines = ctxLines[len(ctxLines)-opt.Scrollback:]
@@ -195,12 +200,12 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 
 // taskOfPane returns the background task whose pane info is (its journal is
 // the pane's journal), nil for any other pane.
-func taskOfPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) *Task {
-	dir, err := JournalDir(ctx, c, info.ID)
+func taskOfPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) *task.Task {
+	dir, err := pane.JournalDir(ctx, c, info.ID)
 	if err != nil || dir == "" {
 		return nil
 	}
-	t, err := LoadTask(ctx, c, TaskIDOf(info.ID))
+	t, err := task.LoadTask(ctx, c, task.TaskIDOf(info.ID))
 	if err != nil || t.Journal != dir {
 		return nil
 	}

@@ -1,13 +1,12 @@
-package pane
+package shell
 
 import (
 	"context"
 	"encoding/base64"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
@@ -38,13 +37,13 @@ type InputLine struct {
 }
 
 // InputLineOf cuts the cursor's row of a screen into an InputLine.
-func InputLineOf(s Screen) InputLine {
+func InputLineOf(s pane.Screen) InputLine {
 	y, x := s.Info.CursorY, s.Info.CursorX
 	if y < 0 || y >= len(s.Rows) {
 		return InputLine{Left: strings.Repeat(" ", x)}
 	}
 	row := s.Rows[y]
-	left, w := cutCells(row, x)
+	left, w := pane.CutCells(row, x)
 	right := row[len(left):]
 	if pad := x - w; pad > 0 && right == "" {
 		left += strings.Repeat(" ", pad) // blanks up to the cursor
@@ -71,7 +70,7 @@ func (l InputLine) Pending(pending, prompt string) string {
 	line := strings.TrimRight(l.Left, " ")
 	all := strings.TrimSpace(line + " " + l.Right)
 	if last := lastLine(pending); strings.TrimSpace(last) != "" {
-		if p := squeezeBlanks(last); p != "" && strings.HasSuffix(squeezeBlanks(line), p) {
+		if p := pane.SqueezeBlanks(last); p != "" && strings.HasSuffix(pane.SqueezeBlanks(line), p) {
 			return strings.TrimSpace(last + " " + l.Right)
 		}
 	}
@@ -101,10 +100,6 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
-}
-
-func squeezeBlanks(s string) string {
-	return strings.Join(strings.Fields(s), "")
 }
 
 // LoadPrompt reads the prompt last seen in the pane (Seen false when none),
@@ -193,24 +188,4 @@ func (l InputLine) Prompted() bool {
 		}
 	}
 	return false
-}
-
-// cutCells is the longest prefix of plain text s that fills at most n
-// terminal cells (wide characters take two, combining ones none; an invalid
-// byte one), and the cells it fills.
-func cutCells(s string, n int) (string, int) {
-	w := 0
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		rw := 1
-		if r != utf8.RuneError || size > 1 {
-			rw = ansi.StringWidth(s[i : i+size])
-		}
-		if w+rw > n {
-			return s[:i], w
-		}
-		w += rw
-		i += size
-	}
-	return s, w
 }

@@ -1,8 +1,9 @@
-package pane
+package shell
 
 import (
 	"testing"
 
+	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -32,7 +33,7 @@ func TestInputLinePending(t *testing.T) {
 		{"$ ", 2, "ignored since", "", ""},
 	}
 	for _, c := range cases {
-		l := InputLineOf(Screen{Rows: []string{c.row}, Info: tmux.PaneInfo{CursorX: c.x, CursorY: 0}})
+		l := InputLineOf(pane.Screen{Rows: []string{c.row}, Info: tmux.PaneInfo{CursorX: c.x, CursorY: 0}})
 		if got := l.Pending(c.pending, c.prompt); got != c.want {
 			t.Errorf("%q at %d (pending %q, prompt %q): got %q, want %q", c.row, c.x, c.pending, c.prompt, got, c.want)
 		}
@@ -47,7 +48,7 @@ func FuzzInputLinePending(f *testing.F) {
 		if x < 0 || x > 1000 {
 			return
 		}
-		l := InputLineOf(Screen{Rows: []string{row}, Info: tmux.PaneInfo{CursorX: x}})
+		l := InputLineOf(pane.Screen{Rows: []string{row}, Info: tmux.PaneInfo{CursorX: x}})
 		got := l.Pending(pending, prompt)
 		if len(got) > len(row)+len(pending)+1 {
 			t.Errorf("Pending made up text: %q from row %q", got, row)

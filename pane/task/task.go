@@ -1,4 +1,7 @@
-package pane
+// Package task keeps background tasks: their records in the state
+// directory, their panes, the supervisor that owns each command's
+// pseudo-terminal and process group, and kill and prune.
+package task
 
 import (
 	"context"
@@ -15,8 +18,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -143,7 +148,7 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 		_ = c.KillPane(ctx, info.ID)
 		return Task{}, err
 	}
-	state, err := StateDir(ctx, c)
+	state, err := pane.StateDir(ctx, c)
 	if err != nil {
 		return fail(err)
 	}
@@ -182,7 +187,7 @@ func LoadTask(ctx context.Context, c *tmux.Client, id string) (Task, error) {
 	if !ok {
 		return Task{}, fmt.Errorf("%w: %q is not a task id (tasks are named tN; see: panectl tasks)", ErrNoTask, id)
 	}
-	state, err := FindStateDir(ctx, c)
+	state, err := pane.FindStateDir(ctx, c)
 	if err != nil {
 		return Task{}, err
 	}
@@ -194,7 +199,7 @@ func LoadTask(ctx context.Context, c *tmux.Client, id string) (Task, error) {
 	if err != nil && !errors.Is(err, tmux.ErrPaneNotFound) {
 		return Task{}, err
 	}
-	return taskFrom(id, TaskDir(state, id), spec, info), nil
+	return Of(id, TaskDir(state, id), spec, info), nil
 }
 
 // ReadTask reads a task from its record directory alone, without asking
@@ -207,13 +212,13 @@ func ReadTask(dir, id string) (Task, error) {
 	if err != nil {
 		return Task{}, fmt.Errorf("%w %s (its record at %s: %v)", ErrNoTask, id, dir, err)
 	}
-	return taskFrom(id, dir, spec, tmux.PaneInfo{}), nil
+	return Of(id, dir, spec, tmux.PaneInfo{}), nil
 }
 
 // ListTasks reads every task of the server (those whose panes are gone
 // too), oldest first.
 func ListTasks(ctx context.Context, c *tmux.Client) ([]Task, error) {
-	state, err := FindStateDir(ctx, c)
+	state, err := pane.FindStateDir(ctx, c)
 	if err != nil || state == "" {
 		return nil, err
 	}
@@ -251,7 +256,7 @@ func listTasks(state string, byID map[string]tmux.PaneInfo) ([]Task, error) {
 		if err != nil {
 			continue // being made, or removed meanwhile
 		}
-		tasks = append(tasks, taskFrom(e.Name(), TaskDir(state, e.Name()), spec, byID[pid]))
+		tasks = append(tasks, Of(e.Name(), TaskDir(state, e.Name()), spec, byID[pid]))
 	}
 	sort.Slice(tasks, func(i, j int) bool {
 		a, _ := strconv.Atoi(tasks[i].ID[1:])
@@ -279,8 +284,8 @@ type taskExit struct {
 	End    int64 `json:"end"` // journal end offset
 }
 
-// taskFrom builds a task from its record and its pane (zero when gone).
-func taskFrom(id, dir string, spec TaskSpec, info tmux.PaneInfo) Task {
+// Of builds a task from its record and its pane (zero when gone).
+func Of(id, dir string, spec TaskSpec, info tmux.PaneInfo) Task {
 	t := Task{ID: id, Spec: spec, Pane: info, Status: TaskRunning, Dir: dir, Journal: TaskJournal(dir)}
 	stop := TaskStopped(dir)
 	var ex taskExit
@@ -426,7 +431,7 @@ func RemoveTask(t Task) error { return os.RemoveAll(t.Dir) }
 // TaskShell picks the shell a background command runs under: the shell of
 // the pane it was started from, else $SHELL, else sh.
 func TaskShell(paneCommand string) string {
-	if _, ok := ShellOf(paneCommand); ok {
+	if _, ok := shell.ShellOf(paneCommand); ok {
 		return strings.TrimPrefix(paneCommand, "-")
 	}
 	if s := os.Getenv("SHELL"); s != "" {
