@@ -12,9 +12,9 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -230,7 +230,7 @@ func runKill(ctx context.Context, f *Factory, in schema.PaneInput) (schema.KillP
 	if err != nil {
 		return schema.KillPaneOutput{}, err
 	}
-	if err := waiter.KillPane(ctx, c, p); err != nil {
+	if err := task.KillPane(ctx, c, p); err != nil {
 		return schema.KillPaneOutput{}, err
 	}
 	return schema.KillPaneOutput{PaneID: p.ID, Killed: true}, nil

@@ -168,7 +168,7 @@ func runListTasks(ctx context.Context, f *Factory, in schema.ListTasksInput) (sc
 	}
 	out := schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}}
 	if in.Prune {
-		res, err := waiter.PruneTasks(ctx, c)
+		res, err := task.Prune(ctx, c)
 		out.Pruned, out.PrunedServers = res.Tasks, res.Servers
 		if err != nil {
 			return out, err
@@ -447,7 +447,7 @@ func runTaskOutput(ctx context.Context, f *Factory, id string, compressed bool) 
 }
 
 // taskExec is the hidden `__task-exec %N DIR -- SHELL -c COMMAND` a task
-// pane runs: waiter.SuperviseTask does the work.
+// pane runs: task.Supervise does the work.
 func taskExec(f *Factory, paneID, dir string, argv []string) error {
 	if len(argv) > 0 && argv[0] == "--" {
 		argv = argv[1:]
@@ -460,5 +460,5 @@ func taskExec(f *Factory, paneID, dir string, argv []string) error {
 		return err
 	}
 	f.outlivesSignals.Store(true)
-	return waiter.SuperviseTask(c, paneID, dir, argv)
+	return task.Supervise(c, paneID, dir, argv)
 }

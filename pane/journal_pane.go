@@ -23,7 +23,7 @@ import (
 // foreground command and directory tmux reports stay its own.
 //
 // A background task's journal is written by its supervisor instead (see
-// waiter.SuperviseTask), which also knows when the output is complete.
+// task.Supervise), which also knows when the output is complete.
 
 // PaneJournalDir is the journal directory of journaled pane paneID.
 func PaneJournalDir(stateDir, paneID string) string {

@@ -1,10 +1,9 @@
 // Package waiter holds every wait of panectl (SPEC.md sections 5-8, 10, 11):
 // text (WaitForText, with Matcher), quiescence (WaitQuiet), turn state
 // (WaitForTurn, with package recognize), shell commands (Ready, Run),
-// background tasks (WaitTask, KillTask, KillPane, FollowTasks, PruneTasks,
-// and SuperviseTask, the supervisor a task pane runs: it owns the command's
-// pseudo-terminal and process group and writes its journal) and the ACP
-// terminal stream (WatchTerminal).
+// background tasks (WaitTask, KillTask, FollowTasks) and the ACP terminal
+// stream (WatchTerminal). The task supervisor, kill-pane and prune live in
+// package task.
 //
 // The waits on a pane (text, quiet, turn, run, watch) are event-driven:
 // Watch subscribes to the pane through a tmux control-mode client

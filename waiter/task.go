@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
-	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/tmux"
 )
@@ -39,72 +38,16 @@ func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Durat
 
 // waitLoaded is WaitTask for a task already read once (t).
 func waitLoaded(ctx context.Context, c *tmux.Client, t task.Task, deadline time.Time) (task.Task, string, error) {
-	for {
-		if t.Status != task.TaskRunning {
-			return t, OutcomeEnded, nil
-		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			return t, OutcomeTimeout, nil
-		}
-		// Event-driven: the supervisor signals the task's wait-for channel
-		// once it has recorded the end. A look every second covers a signal
-		// another waiter consumed and a supervisor killed with SIGKILL.
-		paneID, _ := task.TaskPaneID(t.ID)
-		err := waitChannel(ctx, c, task.TaskChannel(paneID), min(left, time.Second))
-		var nt task.Task
-		if err == nil {
-			nt, err = task.LoadTask(ctx, c, t.ID)
-		}
-		if errors.Is(err, tmux.ErrNoServer) {
-			return waitRecord(ctx, t, deadline)
-		}
-		if err != nil {
-			return t, "", err
-		}
-		t = nt
+	t, gone, err := task.Await(ctx, c, t, deadline)
+	switch {
+	case err != nil:
+		return t, "", err
+	case gone:
+		return t, OutcomeExited, nil
+	case t.Status != task.TaskRunning:
+		return t, OutcomeEnded, nil
 	}
-}
-
-// recordPoll is how often a wait reads task records once the server is
-// gone (no wait-for channel is left to wake it).
-const recordPoll = 50 * time.Millisecond
-
-// waitRecord waits, reading the task's record alone, until its supervisor
-// has recorded the end or the deadline passes. The server is gone: the
-// outcome is OutcomeExited, with the task as last recorded.
-func waitRecord(ctx context.Context, t task.Task, deadline time.Time) (task.Task, string, error) {
-	for {
-		nt, err := task.ReadTask(t.Dir, t.ID)
-		if err != nil {
-			return t, "", err
-		}
-		t = nt
-		left := time.Until(deadline)
-		if t.Status != task.TaskRunning || left <= 0 {
-			return t, OutcomeExited, nil
-		}
-		select {
-		case <-ctx.Done():
-			return t, "", ctx.Err()
-		case <-time.After(min(left, recordPoll)):
-		}
-	}
-}
-
-// waitChannel waits for a signal on a tmux wait-for channel, at most d.
-// It returns ctx's error, or the error of a server that went away.
-func waitChannel(ctx context.Context, c *tmux.Client, channel string, d time.Duration) error {
-	wctx, cancel := context.WithTimeout(ctx, d)
-	err := c.WaitFor(wctx, channel)
-	cancel()
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if err != nil && wctx.Err() == nil {
-		return err // the server went away
-	}
-	return nil
+	return t, OutcomeTimeout, nil
 }
 
 // KillTask stops a running task: it is marked killed, then its command's
@@ -147,40 +90,6 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 	}
 	t, _, err = waitLoaded(ctx, c, t, time.Now().Add(grace))
 	return t, sent, err
-}
-
-// KillPane kills a pane (kill-pane). A running task's pane: the task is
-// marked killed first, and KillPane waits (at most two grace periods and a
-// second) until the supervisor has stopped the command's process group and
-// recorded it, so `tasks` shows it killed. The task's record and journal
-// stay (tasks --prune removes them). A journaled pane's journal is removed
-// with it.
-func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
-	id := task.TaskIDOf(info.ID)
-	t, terr := task.LoadTask(ctx, c, id)
-	isTask := terr == nil && t.Spec.PaneID == info.ID
-	jdir := ""
-	if !isTask {
-		var err error
-		if jdir, err = pane.JournalDir(ctx, c, info.ID); err != nil {
-			return err
-		}
-	}
-	if isTask && t.Status == task.TaskRunning {
-		if err := task.MarkTask(t.Dir, task.TaskKilled); err != nil {
-			return err
-		}
-	}
-	if err := c.KillPane(ctx, info.ID); err != nil {
-		return err
-	}
-	if isTask && t.Status == task.TaskRunning {
-		// (the pane may have been the server's last: then the record tells)
-		if _, _, err := waitLoaded(ctx, c, t, time.Now().Add(2*task.TaskKillGrace+time.Second)); err != nil {
-			return err
-		}
-	}
-	return journal.Remove(jdir)
 }
 
 // FollowTasks calls emit with each task of the server that ends while it
@@ -235,7 +144,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		}
 		// Every supervisor signals TasksChannel when its task ends; a
 		// look every second covers a signal that fell between two waits.
-		err := waitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
+		err := task.WaitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
 		if err == nil && state == "" { // no task yet when the follow began
 			state, err = pane.FindStateDir(ctx, c)
 		}
@@ -320,7 +229,7 @@ func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (ta
 		// Every supervisor signals TasksChannel when its task ends; a look
 		// every second covers a signal that fell between two waits or that
 		// another waiter consumed.
-		err = waitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
+		err = task.WaitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
 		if err != nil && !errors.Is(err, tmux.ErrNoServer) {
 			return task.Task{}, "", err
 		}
@@ -376,62 +285,8 @@ func followRecords(ctx context.Context, state string, deadline time.Time, report
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()
-		case <-time.After(min(left, recordPoll)):
+		case <-time.After(min(left, task.RecordPoll)):
 		}
 	}
 	return OutcomeExited, nil
-}
-
-// PruneResult is what PruneTasks removed.
-type PruneResult struct {
-	Tasks   []string // ids of the tasks removed
-	Servers int      // state directories of servers that no longer run
-}
-
-// PruneTasks removes every task that has ended: its pane (if still there),
-// its record and its journal; the journals of journaled panes that are
-// gone; and the state directories (of this machine) of tmux servers that
-// no longer run. Running tasks are left alone. With no server at the
-// socket, only the last: the state directories of servers that no longer
-// run, where this process would make one for a server at the socket
-// (pane.PruneServersAt).
-func PruneTasks(ctx context.Context, c *tmux.Client) (PruneResult, error) {
-	res := PruneResult{Tasks: []string{}}
-	state, err := pane.FindStateDir(ctx, c)
-	if errors.Is(err, tmux.ErrNoServer) {
-		res.Servers = pane.PruneServersAt(c.Server.Socket)
-		return res, nil
-	}
-	if err != nil {
-		return res, err
-	}
-	tasks, err := task.ListTasks(ctx, c)
-	if err != nil {
-		return res, err
-	}
-	pruned := []string{}
-	for _, t := range tasks {
-		if t.Status == task.TaskRunning {
-			continue
-		}
-		if t.Pane.ID != "" {
-			if err := c.KillPane(ctx, t.Pane.ID); err != nil && !errors.Is(err, tmux.ErrPaneNotFound) {
-				return PruneResult{Tasks: pruned}, err
-			}
-		}
-		if err := task.RemoveTask(t); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return PruneResult{Tasks: pruned}, err
-		}
-		pruned = append(pruned, t.ID)
-	}
-	if err := pane.PruneJournals(ctx, c); err != nil && !errors.Is(err, tmux.ErrNoServer) {
-		return PruneResult{Tasks: pruned}, err // (no server: the task session was its last)
-	}
-	res.Tasks = pruned
-	if state != "" {
-		res.Servers = pane.PruneServers(state)
-	} else {
-		res.Servers = pane.PruneServersAt(c.Server.Socket)
-	}
-	return res, nil
 }

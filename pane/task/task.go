@@ -31,7 +31,7 @@ import (
 // tmux server, so neither are task ids).
 //
 // The pane runs panectl's supervisor (`panectl __task-exec`, see
-// waiter.SuperviseTask), which gives the command a terminal of its own and
+// Supervise), which gives the command a terminal of its own and
 // copies what the command writes both to the pane and to the task's journal.
 // The task's record lives in the state directory (state.go), in a directory
 // named by the task id, so it stays readable when the pane is gone:

@@ -1,4 +1,4 @@
-package waiter
+package task
 
 import (
 	"context"
@@ -15,13 +15,12 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
 	"github.com/panectl/panectl/pane/journal"
-	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/tmux"
 )
 
-// SuperviseTask is the supervisor a task pane runs (panectl -S SOCKET
+// Supervise is the supervisor a task pane runs (panectl -S SOCKET
 // __task-exec %N DIR -- SHELL -c COMMAND). DIR is the task's record
-// directory (task.TaskDir).
+// directory (TaskDir).
 //
 // The command gets a terminal of its own: the supervisor opens a pseudo-
 // terminal (creack/pty), gives it the pane's terminal settings and size
@@ -48,9 +47,9 @@ import (
 // SIGKILL the same way (status timed_out).
 //
 // When the command has ended and its output is drained, the supervisor
-// records the exit code or signal with the journal's end (task.RecordTaskExit),
+// records the exit code or signal with the journal's end (RecordTaskExit),
 // mirrors it in the pane's options, and signals the wait-for channels.
-func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
+func Supervise(c *tmux.Client, paneID, dir string, argv []string) error {
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGWINCH)
 	var paneUp atomic.Bool // the pane's terminal is still there
@@ -63,18 +62,18 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 		}
 	}
 	finish := func(code, sig int, end int64) error {
-		err := task.RecordTaskExit(dir, code, sig, end)
+		err := RecordTaskExit(dir, code, sig, end)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_ = task.NotifyTaskEnded(ctx, c, paneID, code, sig)
+		_ = NotifyTaskEnded(ctx, c, paneID, code, sig)
 		return err
 	}
-	jw, err := journal.Create(task.TaskJournal(dir), 0)
+	jw, err := journal.Create(TaskJournal(dir), 0)
 	if err != nil {
 		toPane([]byte(fmt.Sprintf("panectl: cannot write the task's journal: %v\r\n", err)))
 		return finish(127, 0, 0)
 	}
-	spec, _ := task.ReadTaskSpec(dir)
+	spec, _ := ReadTaskSpec(dir)
 	failStart := func(err error) error {
 		msg := fmt.Sprintf("panectl: cannot start %s: %v\r\n", argv[0], err)
 		_, _ = jw.Write([]byte(msg))
@@ -102,7 +101,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 		defer func() { _ = term.Restore(stdin, st) }()
 	}
 
-	if task.TaskStopped(dir) != "" { // killed before it started
+	if TaskStopped(dir) != "" { // killed before it started
 		tty.Close()
 		end, _ := jw.Close()
 		return finish(0, int(syscall.SIGKILL), end)
@@ -116,7 +115,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 	}
 	tty.Close() // the command holds it now: EOF on ptmx once it (and its children) are gone
 	pgid := cmd.Process.Pid
-	_ = task.RecordTaskRun(dir, os.Getpid(), pgid)
+	_ = RecordTaskRun(dir, os.Getpid(), pgid)
 
 	drained := make(chan struct{})
 	go func() { // the command's output: journal first, then the pane
@@ -155,7 +154,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 				if err := syscall.Kill(-pgid, s); errors.Is(err, syscall.ESRCH) {
 					return // the whole group is gone
 				}
-				deadline := time.Now().Add(task.TaskKillGrace)
+				deadline := time.Now().Add(TaskKillGrace)
 				for time.Now().Before(deadline) {
 					if syscall.Kill(-pgid, 0) != nil {
 						return
@@ -165,7 +164,7 @@ func SuperviseTask(c *tmux.Client, paneID, dir string, argv []string) error {
 			}
 		}()
 	}
-	if task.TaskStopped(dir) != "" { // marked while it was starting
+	if TaskStopped(dir) != "" { // marked while it was starting
 		stop(syscall.SIGINT)
 	}
 	var limit <-chan time.Time
@@ -182,13 +181,13 @@ wait:
 				resize()
 			case syscall.SIGHUP: // the pane, its session or the server is gone
 				paneUp.Store(false)
-				_ = task.MarkTask(dir, task.TaskKilled)
+				_ = MarkTask(dir, TaskKilled)
 				stop(syscall.SIGHUP)
 			default:
 				_ = syscall.Kill(-pgid, s.(syscall.Signal))
 			}
 		case <-limit:
-			_ = task.MarkTask(dir, task.TaskTimedOut)
+			_ = MarkTask(dir, TaskTimedOut)
 			stop(syscall.SIGINT)
 		case <-exited:
 			break wait

@@ -1,0 +1,100 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/tmux"
+)
+
+// KillPane kills a pane (kill-pane). A running task's pane: the task is
+// marked killed first, and KillPane waits (at most two grace periods and a
+// second) until the supervisor has stopped the command's process group and
+// recorded it, so `tasks` shows it killed. The task's record and journal
+// stay (tasks --prune removes them). A journaled pane's journal is removed
+// with it.
+func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
+	id := TaskIDOf(info.ID)
+	t, terr := LoadTask(ctx, c, id)
+	isTask := terr == nil && t.Spec.PaneID == info.ID
+	jdir := ""
+	if !isTask {
+		var err error
+		if jdir, err = pane.JournalDir(ctx, c, info.ID); err != nil {
+			return err
+		}
+	}
+	if isTask && t.Status == TaskRunning {
+		if err := MarkTask(t.Dir, TaskKilled); err != nil {
+			return err
+		}
+	}
+	if err := c.KillPane(ctx, info.ID); err != nil {
+		return err
+	}
+	if isTask && t.Status == TaskRunning {
+		// (the pane may have been the server's last: then the record tells)
+		if _, _, err := Await(ctx, c, t, time.Now().Add(2*TaskKillGrace+time.Second)); err != nil {
+			return err
+		}
+	}
+	return journal.Remove(jdir)
+}
+
+// PruneResult is what Prune removed.
+type PruneResult struct {
+	Tasks   []string // ids of the tasks removed
+	Servers int      // state directories of servers that no longer run
+}
+
+// Prune removes every task that has ended: its pane (if still there),
+// its record and its journal; the journals of journaled panes that are
+// gone; and the state directories (of this machine) of tmux servers that
+// no longer run. Running tasks are left alone. With no server at the
+// socket, only the last: the state directories of servers that no longer
+// run, where this process would make one for a server at the socket
+// (pane.PruneServersAt).
+func Prune(ctx context.Context, c *tmux.Client) (PruneResult, error) {
+	res := PruneResult{Tasks: []string{}}
+	state, err := pane.FindStateDir(ctx, c)
+	if errors.Is(err, tmux.ErrNoServer) {
+		res.Servers = pane.PruneServersAt(c.Server.Socket)
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	tasks, err := ListTasks(ctx, c)
+	if err != nil {
+		return res, err
+	}
+	pruned := []string{}
+	for _, t := range tasks {
+		if t.Status == TaskRunning {
+			continue
+		}
+		if t.Pane.ID != "" {
+			if err := c.KillPane(ctx, t.Pane.ID); err != nil && !errors.Is(err, tmux.ErrPaneNotFound) {
+				return PruneResult{Tasks: pruned}, err
+			}
+		}
+		if err := RemoveTask(t); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return PruneResult{Tasks: pruned}, err
+		}
+		pruned = append(pruned, t.ID)
+	}
+	if err := pane.PruneJournals(ctx, c); err != nil && !errors.Is(err, tmux.ErrNoServer) {
+		return PruneResult{Tasks: pruned}, err // (no server: the task session was its last)
+	}
+	res.Tasks = pruned
+	if state != "" {
+		res.Servers = pane.PruneServers(state)
+	} else {
+		res.Servers = pane.PruneServersAt(c.Server.Socket)
+	}
+	return res, nil
+}
