@@ -22,13 +22,13 @@ import (
 // and an exit status.
 const watchScript = `cd /tmp; printf 'a\n'; sleep 0.2; exit 3`
 
-// acpValidators compiles the published ACP v2 schema (pane/testdata/acp-v2,
+// acpValidators compiles the published ACP v2 schema (pane/acp/testdata/acp-v2,
 // Apache-2.0): the root document for a whole line, UpdateSessionNotification
 // for its params.
 func acpValidators(t *testing.T) (root, params *jsonschema.Schema) {
 	t.Helper()
 	const url = "https://panectl.invalid/acp-v2/schema.json"
-	f, err := os.Open(filepath.Join("..", "pane", "testdata", "acp-v2", "schema.json"))
+	f, err := os.Open(filepath.Join("..", "pane", "acp", "testdata", "acp-v2", "schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -294,3 +294,109 @@ func (c *Client) NudgeReap(ctx context.Context) error {
 	}
 	return syscall.Kill(pid, syscall.SIGCHLD)
 }
+
+// PaneHold keeps a live pane after its process exits, so the exit status can
+// be read (remain-on-exit), and undoes that afterwards, even when panectl
+// is killed (SIGKILL included): the undoing is a tmux guard script
+// (Guard) that runs when panectl closes it or dies. The script acts
+// only while the pane still carries this hold's token (@panectl-hold), so
+// it never undoes a later change. It does what the pane's own settings
+// would have done: a pane that died and would have closed is killed;
+// otherwise remain-on-exit and remain-on-exit-format get their own values
+// back (a format is kept in @panectl-hold-format meanwhile and put back
+// with set-option -F, which expands it once, to the text itself).
+type PaneHold struct {
+	c     *Client
+	guard *Guard // nil: nothing was changed
+}
+
+// Pane options of a PaneHold.
+const (
+	holdToken  = "@panectl-hold"
+	holdFormat = "@panectl-hold-format"
+)
+
+// HoldExit starts a PaneHold on pane id. Release ends it.
+func (c *Client) HoldExit(ctx context.Context, id string) (*PaneHold, error) {
+	h := &PaneHold{c: c}
+	eff, err := c.EffectiveOption(ctx, id, "remain-on-exit")
+	if err != nil {
+		return nil, err
+	}
+	if eff == "on" {
+		return h, nil
+	}
+	prevROE, err := c.PaneOption(ctx, id, "remain-on-exit")
+	if err != nil {
+		return nil, err
+	}
+	prevFmt := ""
+	if c.has(featRemainOnExitFormat) {
+		if prevFmt, err = c.PaneOption(ctx, id, "remain-on-exit-format"); err != nil {
+			return nil, err
+		}
+	}
+	token := Nonce()
+	// the kill condition: what the pane's own remain-on-exit would have
+	// closed (off: any death; failed: a clean exit)
+	closes := "#{pane_dead}"
+	if eff == "failed" {
+		closes = "#{&&:#{pane_dead},#{==:#{pane_dead_status},0}}"
+	}
+	restoreROE := GuardLine{"set-option", "-p", "-u", "-t", id, "remain-on-exit"}
+	if prevROE != "" {
+		restoreROE = GuardLine{"set-option", "-p", "-t", id, "remain-on-exit", prevROE}
+	}
+	restoreFmt := GuardLine{"set-option", "-p", "-u", "-t", id, "remain-on-exit-format"}
+	if prevFmt != "" {
+		restoreFmt = GuardLine{"set-option", "-p", "-F", "-t", id, "remain-on-exit-format", "#{" + holdFormat + "}"}
+	}
+	lines := []GuardLine{
+		{"if-shell", "-F", "-t", id, "#{==:#{" + holdToken + "}," + token + "}", "{"},
+		{"if-shell", "-F", "-t", id, closes, "{"},
+		{"kill-pane", "-t", id},
+		{"}", "{"},
+		restoreROE,
+	}
+	if c.has(featRemainOnExitFormat) {
+		// only where the option exists: a failing line skips the block's rest
+		lines = append(lines, restoreFmt)
+	}
+	lines = append(lines,
+		GuardLine{"set-option", "-p", "-u", "-t", id, holdFormat},
+		GuardLine{"set-option", "-p", "-u", "-t", id, holdToken},
+		GuardLine{"}"},
+		GuardLine{"}"})
+	guard, err := c.Guard(lines)
+	if err != nil {
+		return nil, fmt.Errorf("cannot guard the pane's options (panectl would not restore them if killed): %w", err)
+	}
+	h.guard = guard
+	set := CommandList{
+		{"set-option", "-p", "-t", id, holdToken, token},
+		{"set-option", "-p", "-t", id, "remain-on-exit", "on"},
+	}
+	if prevFmt != "" {
+		set = append(set, Command{"set-option", "-p", "-t", id, holdFormat, prevFmt})
+	}
+	if c.has(featRemainOnExitFormat) {
+		set = append(set, Command{"set-option", "-p", "-t", id, "remain-on-exit-format", ""})
+	}
+	if _, err := c.RunList(ctx, nil, set...); err != nil {
+		h.Release(ctx)
+		return nil, err
+	}
+	return h, nil
+}
+
+// Release undoes HoldExit now (the guard's script runs): a pane that died
+// and would not have remained by its own setting is killed; otherwise its
+// own values are put back. ctx is the watch's: the wait for the guard is
+// a cleanup (Client.CleanupContext).
+func (h *PaneHold) Release(ctx context.Context) {
+	if h != nil && h.guard != nil {
+		ctx, cancel := h.c.CleanupContext(ctx, DefaultCallTimeout)
+		defer cancel()
+		h.guard.Close(ctx)
+	}
+}

@@ -2,10 +2,7 @@ package waiter
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,7 +60,7 @@ const (
 // pane for the length of the watch; afterwards a pane that died is killed
 // if its original setting would have closed it, else the pane's own values
 // are put back, by a tmux guard client that does it even when panectl is
-// killed (see exitHold). A pane killed (rather than exited) ends the stream with an
+// killed (see tmux.PaneHold). A pane killed (rather than exited) ends the stream with an
 // exitStatus holding neither code nor signal.
 //
 // When the control client cannot attach (see Watch), output is followed by
@@ -74,11 +71,11 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	if w.tid == "" {
 		w.tid = p.ID
 	}
-	hold, err := holdExit(ctx, c, p.ID)
+	hold, err := c.HoldExit(ctx, p.ID)
 	if err != nil {
 		return res, err
 	}
-	defer hold.release(ctx)
+	defer hold.Release(ctx)
 
 	if tmux.WouldSendFocus(p) {
 		res.Note = "polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)"
@@ -475,116 +472,4 @@ func (q *termQueue) dropBeforeMark() {
 	q.data = append([]byte(nil), q.data[q.mark:]...)
 	q.mark = 0
 	q.paused = false
-}
-
-// exitHold keeps a pane after its process exits, so the exit status can
-// be read (remain-on-exit), and undoes that afterwards, even when panectl
-// is killed (SIGKILL included): the undoing is a tmux guard script
-// (tmux.Guard) that runs when panectl closes it or dies. The script acts
-// only while the pane still carries this hold's token (@panectl-watch), so
-// it never undoes a later change. It does what the pane's own settings
-// would have done: a pane that died and would have closed is killed;
-// otherwise remain-on-exit and remain-on-exit-format get their own values
-// back (a format is kept in @panectl-watch-format meanwhile and put back
-// with set-option -F, which expands it once, to the text itself).
-type exitHold struct {
-	c     *tmux.Client
-	guard *tmux.Guard // nil: nothing was changed
-}
-
-// Pane options of a hold.
-const (
-	holdToken  = "@panectl-watch"
-	holdFormat = "@panectl-watch-format"
-)
-
-func holdExit(ctx context.Context, c *tmux.Client, id string) (*exitHold, error) {
-	h := &exitHold{c: c}
-	eff, err := c.EffectiveOption(ctx, id, "remain-on-exit")
-	if err != nil {
-		return nil, err
-	}
-	if eff == "on" {
-		return h, nil
-	}
-	prevROE, err := c.PaneOption(ctx, id, "remain-on-exit")
-	if err != nil {
-		return nil, err
-	}
-	prevFmt := ""
-	if c.HasDeadFormat() {
-		if prevFmt, err = c.PaneOption(ctx, id, "remain-on-exit-format"); err != nil {
-			return nil, err
-		}
-	}
-	token := newToken()
-	// the kill condition: what the pane's own remain-on-exit would have
-	// closed (off: any death; failed: a clean exit)
-	closes := "#{pane_dead}"
-	if eff == "failed" {
-		closes = "#{&&:#{pane_dead},#{==:#{pane_dead_status},0}}"
-	}
-	restoreROE := tmux.GuardLine{"set-option", "-p", "-u", "-t", id, "remain-on-exit"}
-	if prevROE != "" {
-		restoreROE = tmux.GuardLine{"set-option", "-p", "-t", id, "remain-on-exit", prevROE}
-	}
-	restoreFmt := tmux.GuardLine{"set-option", "-p", "-u", "-t", id, "remain-on-exit-format"}
-	if prevFmt != "" {
-		restoreFmt = tmux.GuardLine{"set-option", "-p", "-F", "-t", id, "remain-on-exit-format", "#{" + holdFormat + "}"}
-	}
-	lines := []tmux.GuardLine{
-		{"if-shell", "-F", "-t", id, "#{==:#{" + holdToken + "}," + token + "}", "{"},
-		{"if-shell", "-F", "-t", id, closes, "{"},
-		{"kill-pane", "-t", id},
-		{"}", "{"},
-		restoreROE,
-	}
-	if c.HasDeadFormat() {
-		// only where the option exists: a failing line skips the block's rest
-		lines = append(lines, restoreFmt)
-	}
-	lines = append(lines,
-		tmux.GuardLine{"set-option", "-p", "-u", "-t", id, holdFormat},
-		tmux.GuardLine{"set-option", "-p", "-u", "-t", id, holdToken},
-		tmux.GuardLine{"}"},
-		tmux.GuardLine{"}"})
-	guard, err := c.Guard(lines)
-	if err != nil {
-		return nil, fmt.Errorf("cannot guard the pane's options (panectl would not restore them if killed): %w", err)
-	}
-	h.guard = guard
-	set := tmux.CommandList{
-		{"set-option", "-p", "-t", id, holdToken, token},
-		{"set-option", "-p", "-t", id, "remain-on-exit", "on"},
-	}
-	if prevFmt != "" {
-		set = append(set, tmux.Command{"set-option", "-p", "-t", id, holdFormat, prevFmt})
-	}
-	if c.HasDeadFormat() {
-		set = append(set, tmux.Command{"set-option", "-p", "-t", id, "remain-on-exit-format", ""})
-	}
-	if _, err := c.RunList(ctx, nil, set...); err != nil {
-		h.release(ctx)
-		return nil, err
-	}
-	return h, nil
-}
-
-// newToken is a random token naming one hold.
-func newToken() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// release undoes holdExit now (the guard's script runs): a pane that died
-// and would not have remained by its own setting is killed; otherwise its
-// own values are put back. ctx is the watch's: the wait for the guard is
-// a cleanup (tmux.Client.CleanupContext).
-func (h *exitHold) release(ctx context.Context) {
-	if h != nil && h.guard != nil {
-		ctx, cancel := h.c.CleanupContext(ctx, tmux.DefaultCallTimeout)
-		defer cancel()
-		h.guard.Close(ctx)
-	}
 }
