@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/panectl/panectl/tmux/imsg"
 )
 
 // protoClient is a control-mode client that panectl runs itself, speaking
@@ -21,7 +23,7 @@ import (
 // exit handshake.
 type protoClient struct {
 	conn     *net.UnixConn
-	layout   imsgLayout
+	layout   imsg.Layout
 	out      *os.File      // panectl's end of the pipe tmux writes the control stream to
 	sockDone chan struct{} // closed when serve has returned and closed the socket
 
@@ -43,7 +45,7 @@ var errRefused = errors.New("the tmux server refused panectl's control client")
 // no control state (the crash of tmux 3.3a to 3.6b). Every socket operation
 // of the handshake is bounded by deadline. It returns errRefused when the
 // server's binary is not the one whose version chose layout.
-func (c *Client) controlProto(ctx context.Context, k *Control, argv []string, layout imsgLayout, deadline time.Time) error {
+func (c *Client) controlProto(ctx context.Context, k *Control, argv []string, layout imsg.Layout, deadline time.Time) error {
 	d := net.Dialer{Deadline: deadline}
 	nc, err := d.DialContext(ctx, "unix", c.Server.Socket)
 	if err != nil {
@@ -84,16 +86,16 @@ func (c *Client) controlProto(ctx context.Context, k *Control, argv []string, la
 		return fail(fmt.Errorf("%w: %v", ErrControlUnavailable, err))
 	}
 	sendFD := func(typ uint32, f *os.File) error {
-		msg := layout.appendImsg(nil, typ, true, nil)
+		msg := layout.Append(nil, typ, true, nil)
 		n, _, err := conn.WriteMsgUnix(msg, syscall.UnixRights(int(f.Fd())), nil)
 		if err == nil && n != len(msg) {
 			err = io.ErrShortWrite
 		}
 		return err
 	}
-	err = sendFD(msgIdentifyStdin, inR)
+	err = sendFD(imsg.MsgIdentifyStdin, inR)
 	if err == nil {
-		err = sendFD(msgIdentifyStdout, outW)
+		err = sendFD(imsg.MsgIdentifyStdout, outW)
 	}
 	// The server holds its own copies now; panectl's must go, or the
 	// output pipe never reaches EOF.
@@ -101,8 +103,8 @@ func (c *Client) controlProto(ctx context.Context, k *Control, argv []string, la
 	outW.Close()
 	var chunk []byte
 	if err == nil {
-		chunk, err = layout.attachChunk(identity{
-			Flags: controlClientFlags, Term: os.Getenv("TERM"), CWD: clientCWD(), PID: int32(os.Getpid()),
+		chunk, err = layout.AttachChunk(imsg.Identity{
+			Flags: imsg.ControlClientFlags, Term: os.Getenv("TERM"), CWD: clientCWD(), PID: int32(os.Getpid()),
 		}, argv)
 	}
 	if err == nil {
@@ -162,8 +164,8 @@ func (pc *protoClient) serve() {
 	for {
 		n, err := pc.conn.Read(rd)
 		buf = append(buf, rd[:n]...)
-		for len(buf) >= imsgHeaderSize {
-			h, herr := pc.layout.parseHeader(buf)
+		for len(buf) >= imsg.HeaderSize {
+			h, herr := pc.layout.ParseHeader(buf)
 			if herr != nil {
 				pc.setExit("%exit lost server")
 				return
@@ -171,29 +173,29 @@ func (pc *protoClient) serve() {
 			if len(buf) < h.Len {
 				break
 			}
-			data := buf[imsgHeaderSize:h.Len]
+			data := buf[imsg.HeaderSize:h.Len]
 			switch h.Type {
-			case msgVersion:
+			case imsg.MsgVersion:
 				pc.mu.Lock()
 				pc.refused = true
 				pc.mu.Unlock()
-				pc.setExit(fmt.Sprintf("%%exit protocol version mismatch (client %d, server %d)", protocolVersion, h.PeerID&0xff))
+				pc.setExit(fmt.Sprintf("%%exit protocol version mismatch (client %d, server %d)", imsg.ProtocolVersion, h.PeerID&0xff))
 				return
-			case msgExit:
+			case imsg.MsgExit:
 				line := "%exit"
-				if m := exitMessage(data); m != "" {
+				if m := imsg.ExitMessage(data); m != "" {
 					line += " " + m
 				}
 				pc.exited(line)
-			case msgShutdown:
+			case imsg.MsgShutdown:
 				pc.exited("%exit server exited")
-			case msgDetach, msgDetachKill:
+			case imsg.MsgDetach, imsg.MsgDetachKill:
 				name := string(data)
 				if i := len(name) - 1; i >= 0 && name[i] == 0 {
 					name = name[:i]
 				}
 				pc.exited("%exit detached (from session " + name + ")")
-			case msgExited:
+			case imsg.MsgExited:
 				return
 			}
 			// MSG_FLAGS (the attach's -f flags) and MSG_READY need no
@@ -215,7 +217,7 @@ func (pc *protoClient) exited(line string) {
 	pc.mu.Unlock()
 	pc.setExit(line)
 	_ = pc.conn.SetWriteDeadline(time.Now().Add(time.Second))
-	_, _ = pc.conn.Write(pc.layout.appendImsg(nil, msgExiting, false, nil))
+	_, _ = pc.conn.Write(pc.layout.Append(nil, imsg.MsgExiting, false, nil))
 }
 
 func (pc *protoClient) setExit(line string) {

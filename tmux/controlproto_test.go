@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/panectl/panectl/tmux/imsg"
 	"golang.org/x/sys/unix"
 )
 
@@ -51,14 +52,14 @@ func TestProtoClientExitHandshake(t *testing.T) {
 		refused   bool
 		closeLast bool // the server closes the socket after the steps
 	}{
-		{"exit with message", []step{{msgFlags, "\x00\x20\x01\x10\x00\x00\x00\x00"}, {msgExit, "\x01\x00\x00\x00no sessions\x00"}, {msgExited, ""}}, 1, "%exit no sessions", false, false},
-		{"exit (session closed)", []step{{msgExit, "\x00\x00\x00\x00"}, {msgExited, ""}}, 1, "%exit", false, false},
-		{"detach", []step{{msgDetach, "$3\x00"}}, 1, "%exit detached (from session $3)", false, true},
-		{"shutdown", []step{{msgShutdown, ""}}, 1, "%exit server exited", false, true},
-		{"version mismatch", []step{{msgVersion, ""}}, 0, "%exit protocol version mismatch (client 8, server 8)", true, false},
+		{"exit with message", []step{{imsg.MsgFlags, "\x00\x20\x01\x10\x00\x00\x00\x00"}, {imsg.MsgExit, "\x01\x00\x00\x00no sessions\x00"}, {imsg.MsgExited, ""}}, 1, "%exit no sessions", false, false},
+		{"exit (session closed)", []step{{imsg.MsgExit, "\x00\x00\x00\x00"}, {imsg.MsgExited, ""}}, 1, "%exit", false, false},
+		{"detach", []step{{imsg.MsgDetach, "$3\x00"}}, 1, "%exit detached (from session $3)", false, true},
+		{"shutdown", []step{{imsg.MsgShutdown, ""}}, 1, "%exit server exited", false, true},
+		{"version mismatch", []step{{imsg.MsgVersion, ""}}, 0, "%exit protocol version mismatch (client 8, server 8)", true, false},
 		{"dropped", nil, 0, "%exit lost server", true, true},
 	} {
-		for _, layout := range []imsgLayout{imsgLayoutOld, imsgLayoutNew} {
+		for _, layout := range []imsg.Layout{imsg.LayoutOld, imsg.LayoutNew} {
 			t.Run(tc.name+"/"+layout.String(), func(t *testing.T) {
 				mine, server := socketPair(t)
 				pr, pw, err := os.Pipe()
@@ -70,7 +71,7 @@ func TestProtoClientExitHandshake(t *testing.T) {
 				go pc.serve()
 				var all []byte
 				for _, s := range tc.steps {
-					all = layout.appendImsg(all, s.typ, false, []byte(s.data))
+					all = layout.Append(all, s.typ, false, []byte(s.data))
 				}
 				// in pieces that cut headers and data, as a stream may
 				for len(all) > 0 {
@@ -111,16 +112,16 @@ func TestProtoClientExitHandshake(t *testing.T) {
 }
 
 // readAnswers reads n MSG_EXITING messages from the server's end.
-func readAnswers(t *testing.T, server *net.UnixConn, layout imsgLayout, n int) {
+func readAnswers(t *testing.T, server *net.UnixConn, layout imsg.Layout, n int) {
 	t.Helper()
 	_ = server.SetReadDeadline(time.Now().Add(10 * time.Second))
 	for range n {
-		b := make([]byte, imsgHeaderSize)
+		b := make([]byte, imsg.HeaderSize)
 		if _, err := io.ReadFull(server, b); err != nil {
 			t.Fatal(err)
 		}
-		h, err := layout.parseHeader(b)
-		if err != nil || h.Type != msgExiting || h.Len != imsgHeaderSize || h.HasFD {
+		h, err := layout.ParseHeader(b)
+		if err != nil || h.Type != imsg.MsgExiting || h.Len != imsg.HeaderSize || h.HasFD {
 			t.Fatalf("answer %+v %v, want MSG_EXITING", h, err)
 		}
 	}

@@ -128,8 +128,8 @@
 // identity (version_cache.go).
 //
 // Removing the workaround, once every supported tmux is 3.7 or later: raise
-// MinVersion to "3.7", delete controlproto.go, imsg.go (with imsg_test.go
-// and testdata/imsg-*, testdata/imsgcapture), socketlock.go and
+// MinVersion to "3.7", delete controlproto.go, the imsg package,
+// socketlock.go and
 // runSerialized (call Run again), make Control always use controlExec
 // without the lock, drop attachMode/modeFor/layoutFor and sameServerBinary,
 // and keep the stress test (stress_test.go) as a regression test.

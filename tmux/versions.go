@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/panectl/panectl/tmux/imsg"
 )
 
 // MinVersion is the oldest tmux panectl supports (control-mode flags
@@ -158,11 +160,11 @@ func readOnlyFlag(v string) bool {
 }
 
 // layoutFor is the imsg header layout of a tmux version.
-func layoutFor(v string) imsgLayout {
+func layoutFor(v string) imsg.Layout {
 	if _, _, ok := versionNumber(v); ok && has(v, featNewImsgHeader) {
-		return imsgLayoutNew
+		return imsg.LayoutNew
 	}
-	return imsgLayoutOld
+	return imsg.LayoutOld
 }
 
 // Tabs says how the server's tmux stores a tab written over blank cells:

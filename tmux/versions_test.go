@@ -1,6 +1,10 @@
 package tmux
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/panectl/panectl/tmux/imsg"
+)
 
 func TestFeatureTable(t *testing.T) {
 	for i, f := range features {
@@ -42,6 +46,28 @@ func TestTrimDeadLine(t *testing.T) {
 		}
 		if got := cur.TrimDeadLine(in); got != in {
 			t.Errorf("3.3a: TrimDeadLine(%q) = %q, want it unchanged", in, got)
+		}
+	}
+}
+
+// The attach mode and header layout of each version (the captures of
+// tmux/imsg pin the layouts' bytes).
+func TestModeFor(t *testing.T) {
+	for v, want := range map[string]attachMode{
+		"tmux 3.2": attachProto, "tmux 3.3a": attachProto, "tmux 3.5a": attachProto, "tmux 3.6b": attachProto,
+		"tmux 3.7": attachPlain, "tmux 3.7c": attachPlain, "tmux 4.0": attachPlain, "tmux next-3.8": attachPlain,
+		"tmux master": attachLocked, "tmux next-3.6": attachLocked, "tmux openbsd-7.5": attachLocked,
+		"tmux 3.6-rc": attachLocked, "": attachLocked, "tmux 3.1c": attachLocked,
+	} {
+		if got := modeFor(v); got != want {
+			t.Errorf("modeFor(%q) = %v, want %v", v, got, want)
+		}
+	}
+	for v, want := range map[string]imsg.Layout{
+		"tmux 3.2": imsg.LayoutOld, "tmux 3.5a": imsg.LayoutOld, "tmux 3.6": imsg.LayoutNew, "tmux 3.7c": imsg.LayoutNew,
+	} {
+		if got := layoutFor(v); got != want {
+			t.Errorf("layoutFor(%q) = %v, want %v", v, got, want)
 		}
 	}
 }

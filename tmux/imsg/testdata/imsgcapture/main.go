@@ -10,7 +10,7 @@
 // its bytes, and which of the client's pipes each passed descriptor is.
 // Then it closes the connection (the client exits: "lost server").
 //
-//	go run ./tmux/testdata/imsgcapture -tmux /usr/bin/tmux -old > tmux/testdata/imsg-3.3a.txt
+//	go run ./tmux/imsg/testdata/imsgcapture -tmux /usr/bin/tmux -old > tmux/imsg/testdata/imsg-3.3a.txt
 //
 // -old says the client uses the imsg header of tmux < 3.6 (to find message
 // boundaries); omit it for tmux 3.6 and later.
@@ -101,7 +101,7 @@ func run(bin string, old bool) error {
 	shown := strings.Join(append([]string{"tmux"}, args...), " ")
 	shown = strings.Replace(shown, sock, "SOCKET", 1)
 	fmt.Printf("# What `%s` (%s) sends to its server, captured by\n", shown, strings.TrimSpace(string(version)))
-	fmt.Printf("# tmux/testdata/imsgcapture (see its doc comment for how to rerun it): cwd /,\n")
+	fmt.Printf("# tmux/imsg/testdata/imsgcapture (see its doc comment for how to rerun it): cwd /,\n")
 	fmt.Printf("# environment TERM=xterm-256color LANG=C.UTF-8, stdin and stdout pipes, client pid %d.\n", cmd.Process.Pid)
 	fmt.Printf("# One \"read N fds ...\" line per recvmsg on the server's side of the socket, then its bytes in hex.\n")
 	fmt.Printf("version %s\npid %d\n", strings.TrimSpace(string(version)), cmd.Process.Pid)

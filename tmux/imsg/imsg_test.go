@@ -1,4 +1,4 @@
-package tmux
+package imsg
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 )
 
 // capture is one testdata/imsg-*.txt file: what a real `tmux -C` client
-// sent its server (tmux/testdata/imsgcapture made them).
+// sent its server (tmux/imsg/testdata/imsgcapture made them).
 type capture struct {
 	version string
 	pid     int32
@@ -70,7 +70,7 @@ func loadCapture(t *testing.T, path string) capture {
 
 // capturedMsg is one message of a capture, with the pipe its fd was.
 type capturedMsg struct {
-	h    imsgHeader
+	h    Header
 	raw  []byte
 	data []byte
 	fd   string
@@ -78,18 +78,18 @@ type capturedMsg struct {
 
 // split cuts a capture into messages; a read's fd belongs to its message
 // that says it carries one.
-func (c capture) split(t *testing.T, l imsgLayout) []capturedMsg {
+func (c capture) split(t *testing.T, l Layout) []capturedMsg {
 	t.Helper()
 	var msgs []capturedMsg
 	for _, r := range c.reads {
 		b := r.data
 		fds := r.fds
 		for len(b) > 0 {
-			h, err := l.parseHeader(b)
+			h, err := l.ParseHeader(b)
 			if err != nil || h.Len > len(b) {
 				t.Fatalf("%s: message split across reads or bad header at %x: %v", c.version, b, err)
 			}
-			m := capturedMsg{h: h, raw: b[:h.Len], data: b[imsgHeaderSize:h.Len]}
+			m := capturedMsg{h: h, raw: b[:h.Len], data: b[HeaderSize:h.Len]}
 			if h.HasFD {
 				if len(fds) == 0 {
 					t.Fatalf("%s: message %d says it carries an fd, its read has none", c.version, h.Type)
@@ -117,37 +117,34 @@ func TestImsgWireFormatMatchesTmuxClient(t *testing.T) {
 	for _, tc := range []struct {
 		file    string
 		version string
-		layout  imsgLayout
+		layout  Layout
 	}{
-		{"testdata/imsg-3.3a.txt", "tmux 3.3a", imsgLayoutOld},
-		{"testdata/imsg-3.6b.txt", "tmux 3.6b", imsgLayoutNew},
+		{"testdata/imsg-3.3a.txt", "tmux 3.3a", LayoutOld},
+		{"testdata/imsg-3.6b.txt", "tmux 3.6b", LayoutNew},
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			c := loadCapture(t, tc.file)
 			if c.version != tc.version {
 				t.Fatalf("capture of %q, want %q", c.version, tc.version)
 			}
-			if mode, layout := modeFor(c.version), layoutFor(c.version); mode != attachProto || layout != tc.layout {
-				t.Fatalf("%q: mode %v, layout %v; want attachProto, %v", c.version, mode, layout, tc.layout)
-			}
 			msgs := c.split(t, tc.layout)
 			var rest []byte
 			var fdMsgs [][]byte
 			for _, m := range msgs {
-				if m.h.PeerID != protocolVersion || m.h.PID != imsgPID {
-					t.Errorf("message %d: peerid %d pid %#x, want %d and %#x", m.h.Type, m.h.PeerID, m.h.PID, protocolVersion, imsgPID)
+				if m.h.PeerID != ProtocolVersion || m.h.PID != imsgPID {
+					t.Errorf("message %d: peerid %d pid %#x, want %d and %#x", m.h.Type, m.h.PeerID, m.h.PID, ProtocolVersion, imsgPID)
 				}
-				if got := tc.layout.appendImsg(nil, m.h.Type, m.h.HasFD, m.data); !bytes.Equal(got, m.raw) {
+				if got := tc.layout.Append(nil, m.h.Type, m.h.HasFD, m.data); !bytes.Equal(got, m.raw) {
 					t.Errorf("message %d encodes as\n%x\ntmux sent\n%x", m.h.Type, got, m.raw)
 				}
 				switch m.h.Type {
-				case msgIdentifyStdin, msgIdentifyStdout:
-					want := map[uint32]string{msgIdentifyStdin: "stdin", msgIdentifyStdout: "stdout"}[m.h.Type]
+				case MsgIdentifyStdin, MsgIdentifyStdout:
+					want := map[uint32]string{MsgIdentifyStdin: "stdin", MsgIdentifyStdout: "stdout"}[m.h.Type]
 					if m.fd != want || len(m.data) != 0 {
 						t.Errorf("message %d came with fd %q and %d data bytes, want the %s pipe and none", m.h.Type, m.fd, len(m.data), want)
 					}
 					fdMsgs = append(fdMsgs, m.raw)
-				case msgIdentifyEnviron:
+				case MsgIdentifyEnviron:
 				default:
 					if m.h.HasFD {
 						t.Errorf("message %d carries an fd", m.h.Type)
@@ -158,12 +155,12 @@ func TestImsgWireFormatMatchesTmuxClient(t *testing.T) {
 			if len(fdMsgs) != 2 {
 				t.Fatalf("%d fd messages, want STDIN and STDOUT", len(fdMsgs))
 			}
-			for i, typ := range []uint32{msgIdentifyStdin, msgIdentifyStdout} {
-				if got := tc.layout.appendImsg(nil, typ, true, nil); !bytes.Equal(got, fdMsgs[i]) {
+			for i, typ := range []uint32{MsgIdentifyStdin, MsgIdentifyStdout} {
+				if got := tc.layout.Append(nil, typ, true, nil); !bytes.Equal(got, fdMsgs[i]) {
 					t.Errorf("fd message %d is %x, tmux sent %x", typ, got, fdMsgs[i])
 				}
 			}
-			chunk, err := tc.layout.attachChunk(identity{Flags: controlClientFlags, Term: "xterm-256color", CWD: "/", PID: c.pid}, argv)
+			chunk, err := tc.layout.AttachChunk(Identity{Flags: ControlClientFlags, Term: "xterm-256color", CWD: "/", PID: c.pid}, argv)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,24 +172,24 @@ func TestImsgWireFormatMatchesTmuxClient(t *testing.T) {
 }
 
 func TestImsgHeaderLayouts(t *testing.T) {
-	for _, l := range []imsgLayout{imsgLayoutOld, imsgLayoutNew} {
+	for _, l := range []Layout{LayoutOld, LayoutNew} {
 		for _, fd := range []bool{false, true} {
-			b := l.appendImsg(nil, msgCommand, fd, []byte("abc"))
-			h, err := l.parseHeader(b)
-			if err != nil || h.Type != msgCommand || h.Len != imsgHeaderSize+3 || h.HasFD != fd || h.PeerID != protocolVersion {
+			b := l.Append(nil, MsgCommand, fd, []byte("abc"))
+			h, err := l.ParseHeader(b)
+			if err != nil || h.Type != MsgCommand || h.Len != HeaderSize+3 || h.HasFD != fd || h.PeerID != ProtocolVersion {
 				t.Errorf("%v fd=%v: %+v %v", l, fd, h, err)
 			}
 		}
-		if _, err := l.parseHeader(make([]byte, 10)); err == nil {
+		if _, err := l.ParseHeader(make([]byte, 10)); err == nil {
 			t.Errorf("%v: short header accepted", l)
 		}
-		bad := l.appendImsg(nil, msgExit, false, nil)
-		if l == imsgLayoutNew {
+		bad := l.Append(nil, MsgExit, false, nil)
+		if l == LayoutNew {
 			binary.NativeEndian.PutUint32(bad[4:], maxImsgSize+1)
 		} else {
 			binary.NativeEndian.PutUint16(bad[4:], 8)
 		}
-		if _, err := l.parseHeader(bad); err == nil {
+		if _, err := l.ParseHeader(bad); err == nil {
 			t.Errorf("%v: bad length accepted", l)
 		}
 	}
@@ -201,22 +198,22 @@ func TestImsgHeaderLayouts(t *testing.T) {
 	// reads the old fd flag into the length. Neither is taken for a
 	// message carrying an fd, which is why the layout must follow the
 	// server's version.
-	if h, err := imsgLayoutNew.parseHeader(imsgLayoutOld.appendImsg(nil, msgIdentifyStdin, true, nil)); err == nil {
+	if h, err := LayoutNew.ParseHeader(LayoutOld.Append(nil, MsgIdentifyStdin, true, nil)); err == nil {
 		t.Errorf("an old-layout fd message parses in the new layout: %+v", h)
 	}
-	if h, err := imsgLayoutOld.parseHeader(imsgLayoutNew.appendImsg(nil, msgIdentifyStdin, true, nil)); err == nil && h.HasFD {
+	if h, err := LayoutOld.ParseHeader(LayoutNew.Append(nil, MsgIdentifyStdin, true, nil)); err == nil && h.HasFD {
 		t.Errorf("a new-layout fd message parses as carrying an fd in the old layout: %+v", h)
 	}
 }
 
 func TestAttachChunkBounds(t *testing.T) {
-	if _, err := imsgLayoutOld.attachChunk(identity{}, []string{"a\x00b"}); err == nil {
+	if _, err := LayoutOld.AttachChunk(Identity{}, []string{"a\x00b"}); err == nil {
 		t.Error("a NUL in an argument was accepted")
 	}
-	if _, err := imsgLayoutOld.attachChunk(identity{}, []string{strings.Repeat("x", maxImsgSize)}); err == nil {
+	if _, err := LayoutOld.AttachChunk(Identity{}, []string{strings.Repeat("x", maxImsgSize)}); err == nil {
 		t.Error("a command longer than MAX_IMSGSIZE was accepted")
 	}
-	b, err := imsgLayoutNew.attachChunk(identity{Flags: controlClientFlags}, []string{"a", "bc"})
+	b, err := LayoutNew.AttachChunk(Identity{Flags: ControlClientFlags}, []string{"a", "bc"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,28 +230,8 @@ func TestExitMessage(t *testing.T) {
 		"\x01\x00\x00\x00no such\x00":  "no such",
 		"\x00\x00\x00\x00unterminated": "unterminated",
 	} {
-		if got := exitMessage([]byte(in)); got != want {
-			t.Errorf("exitMessage(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestModeFor(t *testing.T) {
-	for v, want := range map[string]attachMode{
-		"tmux 3.2": attachProto, "tmux 3.3a": attachProto, "tmux 3.5a": attachProto, "tmux 3.6b": attachProto,
-		"tmux 3.7": attachPlain, "tmux 3.7c": attachPlain, "tmux 4.0": attachPlain, "tmux next-3.8": attachPlain,
-		"tmux master": attachLocked, "tmux next-3.6": attachLocked, "tmux openbsd-7.5": attachLocked,
-		"tmux 3.6-rc": attachLocked, "": attachLocked, "tmux 3.1c": attachLocked,
-	} {
-		if got := modeFor(v); got != want {
-			t.Errorf("modeFor(%q) = %v, want %v", v, got, want)
-		}
-	}
-	for v, want := range map[string]imsgLayout{
-		"tmux 3.2": imsgLayoutOld, "tmux 3.5a": imsgLayoutOld, "tmux 3.6": imsgLayoutNew, "tmux 3.7c": imsgLayoutNew,
-	} {
-		if got := layoutFor(v); got != want {
-			t.Errorf("layoutFor(%q) = %v, want %v", v, got, want)
+		if got := ExitMessage([]byte(in)); got != want {
+			t.Errorf("ExitMessage(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

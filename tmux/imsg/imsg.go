@@ -1,4 +1,11 @@
-package tmux
+// Package imsg is tmux's client wire format, as far as panectl's control
+// client needs it: imsg headers, identify and attach messages, and the exit
+// message. It follows tmux-protocol.h and compat/imsg.h of tmux 3.2 to 3.7.
+// A client and the server exchange imsg messages over the server's Unix
+// socket: a 16-byte header in host byte order, then the data. File
+// descriptors travel as SCM_RIGHTS beside the message whose header says it
+// carries one. It is pure: the tmux package does the I/O.
+package imsg
 
 import (
 	"encoding/binary"
@@ -7,40 +14,33 @@ import (
 	"strings"
 )
 
-// tmux's client protocol, as far as panectl's control client needs it
-// (tmux-protocol.h and compat/imsg.h of tmux 3.2 to 3.7; see doc.go for
-// why panectl speaks it). A client and the server exchange imsg messages
-// over the server's Unix socket: a 16-byte header in host byte order, then
-// the data. File descriptors travel as SCM_RIGHTS beside the message whose
-// header says it carries one.
-
-// imsgLayout is the imsg header layout a tmux version uses.
-type imsgLayout int
+// Layout is the imsg header layout a tmux version uses.
+type Layout int
 
 const (
-	// imsgLayoutOld (tmux < 3.6): u32 type, u16 len, u16 flags (1: carries
+	// LayoutOld (tmux < 3.6): u32 type, u16 len, u16 flags (1: carries
 	// an fd), u32 peerid, u32 pid.
-	imsgLayoutOld imsgLayout = iota
-	// imsgLayoutNew (tmux >= 3.6, OpenBSD's newer imsg): u32 type, u32 len
+	LayoutOld Layout = iota
+	// LayoutNew (tmux >= 3.6, OpenBSD's newer imsg): u32 type, u32 len
 	// with the high bit set when the message carries an fd, u32 peerid,
 	// u32 pid.
-	imsgLayoutNew
+	LayoutNew
 )
 
-func (l imsgLayout) String() string {
-	if l == imsgLayoutNew {
+func (l Layout) String() string {
+	if l == LayoutNew {
 		return "imsg header of tmux 3.6 and later"
 	}
 	return "imsg header of tmux 3.5 and earlier"
 }
 
 const (
-	imsgHeaderSize = 16
+	HeaderSize = 16
 	// maxImsgSize is the largest message, header included (MAX_IMSGSIZE).
 	maxImsgSize = 16384
-	// protocolVersion goes in every header's peerid (PROTOCOL_VERSION; 8
+	// ProtocolVersion goes in every header's peerid (PROTOCOL_VERSION; 8
 	// since tmux 1.9, still 8 in 3.7).
-	protocolVersion = 8
+	ProtocolVersion = 8
 	// imsgPID is the header's pid field as tmux's own client fills it
 	// (proc_send passes -1).
 	imsgPID      = 0xffffffff
@@ -51,28 +51,28 @@ const (
 // Message types (enum msgtype in tmux-protocol.h; the values have not
 // changed from tmux 3.2 to 3.7).
 const (
-	msgVersion = 12
+	MsgVersion = 12
 
-	msgIdentifyFlags     = 100
-	msgIdentifyTerm      = 101
-	msgIdentifyTTYName   = 102
-	msgIdentifyStdin     = 104
-	msgIdentifyEnviron   = 105
-	msgIdentifyDone      = 106
-	msgIdentifyClientPID = 107
-	msgIdentifyCWD       = 108
-	msgIdentifyFeatures  = 109
-	msgIdentifyStdout    = 110
-	msgIdentifyLongFlags = 111
+	MsgIdentifyFlags     = 100
+	MsgIdentifyTerm      = 101
+	MsgIdentifyTTYName   = 102
+	MsgIdentifyStdin     = 104
+	MsgIdentifyEnviron   = 105
+	MsgIdentifyDone      = 106
+	MsgIdentifyClientPID = 107
+	MsgIdentifyCWD       = 108
+	MsgIdentifyFeatures  = 109
+	MsgIdentifyStdout    = 110
+	MsgIdentifyLongFlags = 111
 
-	msgCommand    = 200
-	msgDetach     = 201
-	msgDetachKill = 202
-	msgExit       = 203
-	msgExited     = 204
-	msgExiting    = 205
-	msgShutdown   = 210
-	msgFlags      = 218
+	MsgCommand    = 200
+	MsgDetach     = 201
+	MsgDetachKill = 202
+	MsgExit       = 203
+	MsgExited     = 204
+	MsgExiting    = 205
+	MsgShutdown   = 210
+	MsgFlags      = 218
 )
 
 // Client flags (CLIENT_* in tmux.h) that panectl's control client sends.
@@ -82,23 +82,23 @@ const (
 	clientStartServer = 0x10000000
 )
 
-// controlClientFlags are the flags `tmux -C attach-session` sends in a
+// ControlClientFlags are the flags `tmux -C attach-session` sends in a
 // UTF-8 locale: control mode, UTF-8, and "start a server" (attach-session
 // may start one; the flag only matters to the client, which decides
 // whether to start a server; panectl's never does). UTF-8 is always on:
 // otherwise tmux would replace non-ASCII text in command output.
-const controlClientFlags = clientControl | clientUTF8 | clientStartServer
+const ControlClientFlags = clientControl | clientUTF8 | clientStartServer
 
-// appendImsg appends one message in layout l. It panics on data too long for
-// one message: callers bound it first (attachChunk).
-func (l imsgLayout) appendImsg(b []byte, typ uint32, hasFD bool, data []byte) []byte {
-	n := imsgHeaderSize + len(data)
+// Append appends one message in layout l. It panics on data too long for
+// one message: callers bound it first (AttachChunk).
+func (l Layout) Append(b []byte, typ uint32, hasFD bool, data []byte) []byte {
+	n := HeaderSize + len(data)
 	if n > maxImsgSize {
 		panic(fmt.Sprintf("tmux: imsg %d of %d bytes", typ, n))
 	}
 	ne := binary.NativeEndian
 	b = ne.AppendUint32(b, typ)
-	if l == imsgLayoutNew {
+	if l == LayoutNew {
 		ln := uint32(n)
 		if hasFD {
 			ln |= imsgFDMark
@@ -112,13 +112,13 @@ func (l imsgLayout) appendImsg(b []byte, typ uint32, hasFD bool, data []byte) []
 		b = ne.AppendUint16(b, uint16(n))
 		b = ne.AppendUint16(b, flags)
 	}
-	b = ne.AppendUint32(b, protocolVersion)
+	b = ne.AppendUint32(b, ProtocolVersion)
 	b = ne.AppendUint32(b, imsgPID)
 	return append(b, data...)
 }
 
-// imsgHeader is a decoded message header.
-type imsgHeader struct {
+// Header is a decoded message header.
+type Header struct {
 	Type   uint32
 	Len    int // header included
 	HasFD  bool
@@ -126,17 +126,17 @@ type imsgHeader struct {
 	PID    uint32
 }
 
-var errImsgShort = errors.New("tmux: short imsg header")
+var ErrShort = errors.New("tmux: short imsg header")
 
-// parseHeader decodes the header at the start of b. A length outside
-// [imsgHeaderSize, maxImsgSize] is an error (tmux drops such a peer).
-func (l imsgLayout) parseHeader(b []byte) (imsgHeader, error) {
-	if len(b) < imsgHeaderSize {
-		return imsgHeader{}, errImsgShort
+// ParseHeader decodes the header at the start of b. A length outside
+// [HeaderSize, maxImsgSize] is an error (tmux drops such a peer).
+func (l Layout) ParseHeader(b []byte) (Header, error) {
+	if len(b) < HeaderSize {
+		return Header{}, ErrShort
 	}
 	ne := binary.NativeEndian
-	h := imsgHeader{Type: ne.Uint32(b[0:4]), PeerID: ne.Uint32(b[8:12]), PID: ne.Uint32(b[12:16])}
-	if l == imsgLayoutNew {
+	h := Header{Type: ne.Uint32(b[0:4]), PeerID: ne.Uint32(b[8:12]), PID: ne.Uint32(b[12:16])}
+	if l == LayoutNew {
 		ln := ne.Uint32(b[4:8])
 		h.HasFD = ln&imsgFDMark != 0
 		h.Len = int(ln &^ imsgFDMark)
@@ -144,15 +144,15 @@ func (l imsgLayout) parseHeader(b []byte) (imsgHeader, error) {
 		h.Len = int(ne.Uint16(b[4:6]))
 		h.HasFD = ne.Uint16(b[6:8])&imsgOldHasFD != 0
 	}
-	if h.Len < imsgHeaderSize || h.Len > maxImsgSize {
+	if h.Len < HeaderSize || h.Len > maxImsgSize {
 		return h, fmt.Errorf("tmux: imsg %d with length %d", h.Type, h.Len)
 	}
 	return h, nil
 }
 
-// identity is what a client tells the server about itself (the
+// Identity is what a client tells the server about itself (the
 // MSG_IDENTIFY_* messages other than the two file descriptors).
-type identity struct {
+type Identity struct {
 	Flags    uint64 // CLIENT_* flags
 	Term     string // $TERM ("" becomes "unknown" in tmux)
 	TTYName  string // the client's tty; "" for a pipe
@@ -163,7 +163,7 @@ type identity struct {
 
 func cString(s string) []byte { return append([]byte(s), 0) }
 
-// attachChunk is everything a control client sends after its two file
+// AttachChunk is everything a control client sends after its two file
 // descriptors, in one buffer: FLAGS (LONGFLAGS in the new layout, as tmux
 // 3.5 and later send), LONGFLAGS, TERM, FEATURES, TTYNAME,
 // CWD, CLIENTPID, DONE and the command (MSG_COMMAND: int32 argc, then each
@@ -171,7 +171,7 @@ func cString(s string) []byte { return append([]byte(s), 0) }
 // matters to attach-session without -E and to commands that create
 // sessions, and panectl's client sends neither. Strings must not hold NUL;
 // each message must fit MAX_IMSGSIZE.
-func (l imsgLayout) attachChunk(id identity, argv []string) ([]byte, error) {
+func (l Layout) AttachChunk(id Identity, argv []string) ([]byte, error) {
 	for _, s := range append([]string{id.Term, id.TTYName, id.CWD}, argv...) {
 		if strings.IndexByte(s, 0) >= 0 {
 			return nil, fmt.Errorf("tmux: %q holds a NUL byte", s)
@@ -182,33 +182,33 @@ func (l imsgLayout) attachChunk(id identity, argv []string) ([]byte, error) {
 		cmd = append(cmd, cString(a)...)
 	}
 	for _, s := range [][]byte{cString(id.Term), cString(id.CWD), cmd} {
-		if imsgHeaderSize+len(s) > maxImsgSize {
-			return nil, fmt.Errorf("tmux: a client message of %d bytes is longer than tmux accepts (%d)", imsgHeaderSize+len(s), maxImsgSize)
+		if HeaderSize+len(s) > maxImsgSize {
+			return nil, fmt.Errorf("tmux: a client message of %d bytes is longer than tmux accepts (%d)", HeaderSize+len(s), maxImsgSize)
 		}
 	}
 	ne := binary.NativeEndian
 	var b []byte
-	if l == imsgLayoutNew {
+	if l == LayoutNew {
 		// tmux 3.5 and later send LONGFLAGS twice where older clients
 		// sent the 32-bit FLAGS first; every server since 3.2 takes both
-		b = l.appendImsg(b, msgIdentifyLongFlags, false, ne.AppendUint64(nil, id.Flags))
+		b = l.Append(b, MsgIdentifyLongFlags, false, ne.AppendUint64(nil, id.Flags))
 	} else {
-		b = l.appendImsg(b, msgIdentifyFlags, false, ne.AppendUint32(nil, uint32(id.Flags)))
+		b = l.Append(b, MsgIdentifyFlags, false, ne.AppendUint32(nil, uint32(id.Flags)))
 	}
-	b = l.appendImsg(b, msgIdentifyLongFlags, false, ne.AppendUint64(nil, id.Flags))
-	b = l.appendImsg(b, msgIdentifyTerm, false, cString(id.Term))
-	b = l.appendImsg(b, msgIdentifyFeatures, false, ne.AppendUint32(nil, uint32(id.Features)))
-	b = l.appendImsg(b, msgIdentifyTTYName, false, cString(id.TTYName))
-	b = l.appendImsg(b, msgIdentifyCWD, false, cString(id.CWD))
-	b = l.appendImsg(b, msgIdentifyClientPID, false, ne.AppendUint32(nil, uint32(id.PID)))
-	b = l.appendImsg(b, msgIdentifyDone, false, nil)
-	b = l.appendImsg(b, msgCommand, false, cmd)
+	b = l.Append(b, MsgIdentifyLongFlags, false, ne.AppendUint64(nil, id.Flags))
+	b = l.Append(b, MsgIdentifyTerm, false, cString(id.Term))
+	b = l.Append(b, MsgIdentifyFeatures, false, ne.AppendUint32(nil, uint32(id.Features)))
+	b = l.Append(b, MsgIdentifyTTYName, false, cString(id.TTYName))
+	b = l.Append(b, MsgIdentifyCWD, false, cString(id.CWD))
+	b = l.Append(b, MsgIdentifyClientPID, false, ne.AppendUint32(nil, uint32(id.PID)))
+	b = l.Append(b, MsgIdentifyDone, false, nil)
+	b = l.Append(b, MsgCommand, false, cmd)
 	return b, nil
 }
 
-// exitMessage decodes MSG_EXIT's data (int32 exit status, then an optional
+// ExitMessage decodes MSG_EXIT's data (int32 exit status, then an optional
 // NUL-terminated message) into the message, "" when there is none.
-func exitMessage(data []byte) string {
+func ExitMessage(data []byte) string {
 	if len(data) <= 4 {
 		return ""
 	}
