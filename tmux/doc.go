@@ -39,7 +39,7 @@
 // `tmux -V`:
 //
 //   - tmux 3.2 to 3.6 (a release number): panectl's own client
-//     (controlproto.go, imsg.go). It connects to the socket, sends
+//     (controlproto.go, package imsg). It connects to the socket, sends
 //     MSG_IDENTIFY_STDIN and MSG_IDENTIFY_STDOUT with two pipes of its own,
 //     then FLAGS, LONGFLAGS, TERM, FEATURES, TTYNAME, CWD, CLIENTPID, DONE
 //     and MSG_COMMAND attach-session in ONE write: the server reads and
@@ -50,7 +50,7 @@
 //     MSG_EXITING. The imsg header changed in tmux 3.6 (u16 len + u16
 //     flags before, u32 len with a high "fd" bit from 3.6); the protocol
 //     version is 8 throughout. The messages are those tmux's own client
-//     sends, byte for byte (imsg_test.go holds captures of 3.3a and 3.6b),
+//     sends, byte for byte (tmux/imsg holds captures of 3.3a and 3.6b),
 //     minus MSG_IDENTIFY_ENVIRON (attach-session -E does not use it). It is
 //     only used when the server runs the binary whose version was read
 //     (Linux: SO_PEERCRED and /proc/PID/exe).

@@ -38,7 +38,7 @@ const (
 	// up to the pane's width (a row that wrapped early, before a wide
 	// character, gives a blank in the joined line).
 	featCaptureUsed
-	// the imsg header with a u32 length (imsg.go).
+	// the imsg header with a u32 length (package imsg).
 	featNewImsgHeader
 	// a control client no longer crashes the server while it is half
 	// identified (doc.go), and a read-only client makes send-keys from
