@@ -152,33 +152,20 @@ func Now(ctx context.Context, c *tmux.Client, id string) (Cursor, tmux.PaneInfo,
 // everything the pane holds), never guessed. Errors: tmux errors, and
 // ErrBadCursor wrapped when the cursor belongs to another pane or process.
 func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOptions) (ReadResult, error) {
-	var via tmux.Snapshotter = c
+	r := readCall{ctx: ctx, c: c, via: c, id: id, cur: cur, opt: opt}
 	if opt.Via != nil {
-		via = opt.Via
+		r.via = opt.Via
 	}
-	info := opt.Guess
-	switch {
-	case info.ID == id:
-	case cur.Special == CursorScreen:
-		// The screen's captures do not depend on the pane's history or
-		// size: they are planned for the normal screen and checked in the
-		// snapshot itself (one tmux call, no description first).
-		info = tmux.PaneInfo{ID: id}
-	default:
-		var err error
-		if info, _, _, err = via.SnapshotOptions(ctx, id, ""); err != nil {
-			return ReadResult{}, err
-		}
-		if err := cur.Check(info.ID, info.PID); err != nil {
-			return ReadResult{}, err
-		}
+	info, err := r.plan()
+	if err != nil {
+		return ReadResult{}, err
 	}
 	prefix := ""
 	if opt.Ledger {
 		prefix = ledgerPrefix
 	}
 	for attempt := 0; ; attempt++ {
-		v, snap, opts, err := capture(ctx, via, id, info, cur, false, prefix)
+		v, snap, opts, err := capture(ctx, r.via, id, info, cur, false, prefix)
 		if err != nil {
 			return ReadResult{}, err
 		}
@@ -189,46 +176,95 @@ func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOp
 			info = snap // output moved rows since the plan was made; plan again
 			continue
 		}
-		var place *Place
-		var prompt *PromptMark
-		if opt.Ledger {
-			l := ledgerFrom(opts)
-			opt.ledger = &l
-			place, prompt = v.placeAt(snap), v.promptAt(snap)
-		}
-		body := v.body
-		res, skip, ok := v.fromCursor(cur, snap, opt)
-		// (rows before the cursor's, or its own, redrawn: the evidence
-		// is partial, and a scroll and a clear-history look the same)
-		redrawn := ok && cur.Special == "" && (v.body != body || skip == 0 && cur.PrefixLen > 0)
-		if !ok || redrawn || mustLocate(cur, snap) {
-			// The cursor's rows are not where they were, or may be
-			// elsewhere too: look through the whole history.
-			fv, fsnap, _, err := capture(ctx, via, id, snap, cur, true, "")
-			if err != nil {
-				return ReadResult{}, err
-			}
-			p := fv.locate(cur, fsnap)
-			if !ok || p.kind != placeFound || p.row != v.body || p.skip != skip || !sameRows(snap, fsnap) {
-				ok = false
-				res = fv.readAt(p, cur, fsnap, opt)
-			}
-		}
-		if ok && opt.Stream && v.body == body {
-			// (a read from a row redrawn before the cursor's is not followed)
-			if res.Stream = newStream(v, snap, cur, skip, tabModeOf(c)); res.Stream != nil {
-				res.Stream.padWrap = c.JoinsWholeWidth()
-			}
-		}
-		if opt.Ledger {
-			res.Ledger = *opt.ledger
-			res.Ledger.at, res.Ledger.prompt = place, prompt
-			if res.Stream != nil {
-				res.Stream.keepEcho(res)
-			}
-		}
-		return res, nil
+		return r.result(v, snap, opts)
 	}
+}
+
+// readCall is one Read: its arguments, with Via or the client as the
+// source of snapshots.
+type readCall struct {
+	ctx context.Context
+	c   *tmux.Client
+	via tmux.Snapshotter
+	id  string
+	cur Cursor
+	opt ReadOptions
+}
+
+// plan is the pane description the first captures are planned from.
+func (r *readCall) plan() (tmux.PaneInfo, error) {
+	info := r.opt.Guess
+	switch {
+	case info.ID == r.id:
+	case r.cur.Special == CursorScreen:
+		// The screen's captures do not depend on the pane's history or
+		// size: they are planned for the normal screen and checked in the
+		// snapshot itself (one tmux call, no description first).
+		info = tmux.PaneInfo{ID: r.id}
+	default:
+		var err error
+		if info, _, _, err = r.via.SnapshotOptions(r.ctx, r.id, ""); err != nil {
+			return tmux.PaneInfo{}, err
+		}
+		if err := r.cur.Check(info.ID, info.PID); err != nil {
+			return tmux.PaneInfo{}, err
+		}
+	}
+	return info, nil
+}
+
+// result reads the lines after the cursor from the snapshot v of snap.
+// opts are the pane options the snapshot read.
+func (r *readCall) result(v normalView, snap tmux.PaneInfo, opts map[string]string) (ReadResult, error) {
+	var place *Place
+	var prompt *PromptMark
+	if r.opt.Ledger {
+		l := ledgerFrom(opts)
+		r.opt.ledger = &l
+		place, prompt = v.placeAt(snap), v.promptAt(snap)
+	}
+	body := v.body
+	res, skip, ok := v.fromCursor(r.cur, snap, r.opt)
+	res, ok, err := r.relocate(v, body, snap, res, skip, ok)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	if ok && r.opt.Stream && v.body == body {
+		// (a read from a row redrawn before the cursor's is not followed)
+		if res.Stream = newStream(v, snap, r.cur, skip, tabModeOf(r.c)); res.Stream != nil {
+			res.Stream.padWrap = r.c.JoinsWholeWidth()
+		}
+	}
+	if r.opt.Ledger {
+		res.Ledger = *r.opt.ledger
+		res.Ledger.at, res.Ledger.prompt = place, prompt
+		if res.Stream != nil {
+			res.Stream.keepEcho(res)
+		}
+	}
+	return res, nil
+}
+
+// relocate looks through the whole history when the cursor's rows are not
+// where they were, or may be elsewhere too. res, skip and ok are what
+// fromCursor found in v, whose body row was body before it. It returns
+// the result and whether it is still fromCursor's.
+func (r *readCall) relocate(v normalView, body int, snap tmux.PaneInfo, res ReadResult, skip int, ok bool) (ReadResult, bool, error) {
+	// (rows before the cursor's, or its own, redrawn: the evidence
+	// is partial, and a scroll and a clear-history look the same)
+	redrawn := ok && r.cur.Special == "" && (v.body != body || skip == 0 && r.cur.PrefixLen > 0)
+	if ok && !redrawn && !mustLocate(r.cur, snap) {
+		return res, ok, nil
+	}
+	fv, fsnap, _, err := capture(r.ctx, r.via, r.id, snap, r.cur, true, "")
+	if err != nil {
+		return ReadResult{}, false, err
+	}
+	p := fv.locate(r.cur, fsnap)
+	if !ok || p.kind != placeFound || p.row != v.body || p.skip != skip || !sameRows(snap, fsnap) {
+		return fv.readAt(p, r.cur, fsnap, r.opt), false, nil
+	}
+	return res, ok, nil
 }
 
 // samePlan reports whether captures planned from a pane description are

@@ -140,9 +140,7 @@ func newStream(v normalView, snap tmux.PaneInfo, cur Cursor, skip int, tabs tabM
 		// leave it, which the stream does not follow
 		return nil
 	}
-	if snap.AlternateOn || !snap.WrapFlag || snap.InsertFlag || snap.OriginFlag || snap.HistoryLimit <= 0 ||
-		snap.ScrollUpper != 0 || snap.ScrollLower != snap.Height-1 || snap.Width <= 0 || snap.Height <= 0 ||
-		snap.CursorY < 0 || snap.CursorY >= snap.Height || snap.CursorX < 0 || snap.CursorX > snap.Width {
+	if !streamFollows(snap) {
 		return nil
 	}
 	if v.body > snap.CursorY || v.body < v.start || len(v.rows) != snap.Height-v.start {
@@ -154,39 +152,8 @@ func newStream(v normalView, snap tmux.PaneInfo, cur Cursor, skip int, tabs tabM
 	}
 	s.bodyAbs = snap.HistorySize + v.body
 	s.firstAbs = snap.HistorySize + v.start
-	// The joined lines cover the rows from the read cursor's row to the
-	// bottom. From the bottom up, find the rows of each line until the
-	// one holding the terminal cursor: it and the rows below are open
-	// (they must be text the stream can place in cells); the lines above
-	// are frozen as captured.
-	end, i, open := snap.Height, len(v.joined)-1, -1
-	var wrapped []int // open rows that wrap into the next
-	for ; i >= 0 && open < 0; i-- {
-		plain := ansi.Strip(v.joined[i])
-		cells, ok := cellsOf(plain)
-		if !ok {
-			return nil
-		}
-		n := max(1, (len(cells)+s.w-1)/s.w)
-		start := end - n
-		if start < v.body {
-			return nil
-		}
-		for k := range n {
-			row, _ := v.row(start + k)
-			if strings.TrimRight(strings.Join(cells[k*s.w:min(len(cells), (k+1)*s.w)], ""), " \t") != row {
-				return nil // the rows do not hold the line as the stream would place it
-			}
-			if k < n-1 {
-				wrapped = append(wrapped, start+k)
-			}
-		}
-		if start <= s.cy {
-			open = start
-		}
-		end = start
-	}
-	if open < 0 {
+	open, frozen, wrapped, ok := openRows(v, s.w, s.h, s.cy)
+	if !ok {
 		return nil
 	}
 	for k, text := range v.rows {
@@ -205,7 +172,7 @@ func newStream(v normalView, snap tmux.PaneInfo, cur Cursor, skip int, tabs tabM
 			row.cells = append(row.cells, " ") // a wrapped row's trailing blanks are part of its line
 		}
 	}
-	for k, l := range v.joined[:i+1] {
+	for k, l := range v.joined[:frozen] {
 		line := cleanLine(l, false)
 		if k == 0 && skip > 0 {
 			line = cleanLine(cutPlainPrefix(l, skip), false)
@@ -217,6 +184,63 @@ func newStream(v normalView, snap tmux.PaneInfo, cur Cursor, skip int, tabs tabM
 	}
 	s.openIdx = open - v.start
 	return s
+}
+
+// streamFollows reports whether a stream can follow the pane in snap. It
+// cannot on the alternate screen, with insert or origin mode, without
+// autowrap or history, with a scroll region, or with the cursor off the
+// screen.
+func streamFollows(snap tmux.PaneInfo) bool {
+	if snap.AlternateOn || !snap.WrapFlag || snap.InsertFlag || snap.OriginFlag || snap.HistoryLimit <= 0 {
+		return false
+	}
+	if snap.ScrollUpper != 0 || snap.ScrollLower != snap.Height-1 || snap.Width <= 0 || snap.Height <= 0 {
+		return false
+	}
+	return snap.CursorY >= 0 && snap.CursorY < snap.Height && snap.CursorX >= 0 && snap.CursorX <= snap.Width
+}
+
+// openRows places the joined lines on the rows from the read cursor's row
+// to the bottom. From the bottom up, it finds the rows of each line until
+// the one holding the terminal cursor (row cy). That row and the rows
+// below are open: they must be text the stream can place in cells. The
+// lines above are frozen as captured. It returns the first open row, the
+// number of frozen lines, the open rows that wrap into the next, and false
+// when the rows do not hold the lines as the stream would place them.
+func openRows(v normalView, w, h, cy int) (open, frozen int, wrapped []int, ok bool) {
+	end, i := h, len(v.joined)-1
+	open = -1
+	for ; i >= 0 && open < 0; i-- {
+		cells, placeable := cellsOf(ansi.Strip(v.joined[i]))
+		if !placeable {
+			return 0, 0, nil, false
+		}
+		n := max(1, (len(cells)+w-1)/w)
+		start := end - n
+		if start < v.body || !rowsHold(v, start, n, cells, w) {
+			return 0, 0, nil, false
+		}
+		for k := start; k < start+n-1; k++ {
+			wrapped = append(wrapped, k)
+		}
+		if start <= cy {
+			open = start
+		}
+		end = start
+	}
+	return open, i + 1, wrapped, open >= 0
+}
+
+// rowsHold reports whether the n rows from start hold cells as the stream
+// would place them, w cells a row.
+func rowsHold(v normalView, start, n int, cells []string, w int) bool {
+	for k := range n {
+		row, _ := v.row(start + k)
+		if strings.TrimRight(strings.Join(cells[k*w:min(len(cells), (k+1)*w)], ""), " \t") != row {
+			return false
+		}
+	}
+	return true
 }
 
 // cellsOf splits text into cells of width 1; ok is false for any other

@@ -207,25 +207,57 @@ func (s *Set) Resolve(id string, scr Screen) (string, error) {
 	}
 	cmd := commandName(scr.Command)
 	wrapped := isWrapperCommand(s, cmd)
-	// 1. the foreground process by name
 	if cmd != "" && !wrapped {
-		for _, id := range s.ids {
-			m := s.byID[id]
-			if m.Wrapper {
-				continue
-			}
-			if contains(m.Processes, cmd) {
-				return id, nil
-			}
-			for i := range m.ProcessPatterns {
-				if ok, _ := m.ProcessPatterns[i].match(cmd); ok {
-					return id, nil
-				}
+		if id := s.byProcess(cmd); id != "" {
+			return id, nil
+		}
+	}
+	if id := s.byArgs(scr.Args, cmd); id != "" {
+		return id, nil
+	}
+	if scr.Title != "" {
+		if id := s.byTitle(scr.Title); id != "" {
+			return id, nil
+		}
+	}
+	if id := s.byScreen(scr); id != "" {
+		return id, nil
+	}
+	if wrapped {
+		if id := s.byWrapper(cmd); id != "" {
+			return id, nil
+		}
+	}
+	if _, ok := s.byID["generic"]; ok {
+		return "generic", nil
+	}
+	return "", fmt.Errorf("%w: auto found no recognizer and no generic manifest is loaded", ErrUnknownRecognizer)
+}
+
+// byProcess is Resolve's step 1: the foreground process by name. It
+// returns "" when no recognizer other than a wrapper claims cmd.
+func (s *Set) byProcess(cmd string) string {
+	for _, id := range s.ids {
+		m := s.byID[id]
+		if m.Wrapper {
+			continue
+		}
+		if contains(m.Processes, cmd) {
+			return id
+		}
+		for i := range m.ProcessPatterns {
+			if ok, _ := m.ProcessPatterns[i].match(cmd); ok {
+				return id
 			}
 		}
 	}
-	// 2. argv behind a wrapper
-	for i, arg := range scr.Args {
+	return ""
+}
+
+// byArgs is Resolve's step 2: a recognizer named by the argv behind a
+// wrapper. Options and argv[0] when it is cmd itself are skipped.
+func (s *Set) byArgs(args []string, cmd string) string {
+	for i, arg := range args {
 		if i == 0 && commandName(arg) == cmd {
 			continue
 		}
@@ -236,64 +268,74 @@ func (s *Set) Resolve(id string, scr Screen) (string, error) {
 			for _, id := range s.ids {
 				m := s.byID[id]
 				if !m.Wrapper && contains(m.Processes, name) {
-					return id, nil
+					return id
 				}
 			}
 		}
 	}
-	// 3. title cues
-	if scr.Title != "" {
-		for _, id := range s.ids {
-			m := s.byID[id]
-			for i := range m.TitleCues {
-				if ok, _ := m.TitleCues[i].match(scr.Title); ok {
-					return id, nil
-				}
-			}
+	return ""
+}
+
+// byTitle is Resolve's step 3: the first recognizer with a title cue
+// that matches.
+func (s *Set) byTitle(title string) string {
+	for _, id := range s.ids {
+		if matchAny(s.byID[id].TitleCues, title) {
+			return id
 		}
 	}
-	// 4. screen cues, lowest matching row wins; late cues (shell and REPL
-	// prompts) only after all others, and only near the bottom
+	return ""
+}
+
+// byScreen is Resolve's step 4: screen cues, where the lowest matching row
+// wins. Late cues (shell and REPL prompts) count only after all others, and
+// only near the bottom.
+func (s *Set) byScreen(scr Screen) string {
 	v := newView(scr)
 	for _, late := range []bool{false, true} {
 		rows := v.lastNonEmpty(len(v.rows), len(v.rows))
 		if late {
 			rows = v.lastNonEmpty(len(v.rows), 3)
 		}
-		best, bestRow := "", -1
-		for _, id := range s.ids {
-			m := s.byID[id]
-			if (m.Wrapper || m.LateCues) != late {
-				continue
-			}
-			for _, row := range rows { // bottom first
-				if row <= bestRow {
-					break
-				}
-				if matchAny(m.ScreenCues, v.text[row]) {
-					best, bestRow = id, row
-					break
-				}
-			}
-		}
-		if best != "" {
-			return best, nil
+		if best := s.lowestCue(v, rows, late); best != "" {
+			return best
 		}
 	}
-	// 5. the wrapper itself
-	if wrapped {
-		for _, id := range s.ids {
-			m := s.byID[id]
-			if m.Wrapper && contains(m.Processes, cmd) {
-				return id, nil
+	return ""
+}
+
+// lowestCue is the recognizer whose screen cue matches lowest on rows
+// (bottom first). Only recognizers whose cues are late, or not, count.
+func (s *Set) lowestCue(v *view, rows []int, late bool) string {
+	best, bestRow := "", -1
+	for _, id := range s.ids {
+		m := s.byID[id]
+		if (m.Wrapper || m.LateCues) != late {
+			continue
+		}
+		for _, row := range rows { // bottom first
+			if row <= bestRow {
+				break
+			}
+			if matchAny(m.ScreenCues, v.text[row]) {
+				best, bestRow = id, row
+				break
 			}
 		}
 	}
-	// 6. generic
-	if _, ok := s.byID["generic"]; ok {
-		return "generic", nil
+	return best
+}
+
+// byWrapper is Resolve's step 5: the wrapper recognizer that owns cmd,
+// such as node or python.
+func (s *Set) byWrapper(cmd string) string {
+	for _, id := range s.ids {
+		m := s.byID[id]
+		if m.Wrapper && contains(m.Processes, cmd) {
+			return id
+		}
 	}
-	return "", fmt.Errorf("%w: auto found no recognizer and no generic manifest is loaded", ErrUnknownRecognizer)
+	return ""
 }
 
 func matchAny(ps []Pattern, s string) bool {

@@ -312,6 +312,69 @@ type NewOptions struct {
 // long, is a *SocketPathError. An answer of tmux without a pane id is an
 // error, never a pane.
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
+	if c.Server.From == "-L" || c.Server.From == "default" {
+		// tmux makes its per-user socket directory only for -L; panectl
+		// always passes -S, so it makes it the same way (mode 0700).
+		if err := os.MkdirAll(filepath.Dir(c.Server.Socket), 0o700); err != nil {
+			return PaneInfo{}, err
+		}
+	}
+	if err := checkSocketDir(c.Server); err != nil {
+		return PaneInfo{}, err
+	}
+	plan := newPanePlan{opts: opts}
+	var hold *exitHold
+	if opts.ExitCheck > 0 {
+		var err error
+		if hold, err = c.startHold(); err != nil {
+			return PaneInfo{}, err
+		}
+		defer hold.release(ctx)
+		plan.hold = hold.commands()
+	}
+	plan.detachedSize = c.has(featDetachedSize)
+	plan.liveLimit = opts.HistoryLimit > 0 && c.has(featLiveHistoryLimit)
+	if plan.liveLimit && opts.WindowIn != "" {
+		if err := c.checkSessionHistoryLimit(ctx, opts); err != nil {
+			return PaneInfo{}, err
+		}
+	}
+	out, list, err := c.runNewPane(ctx, &plan)
+	if list == nil {
+		return PaneInfo{}, err // the list could not be built: nothing was sent
+	}
+	return c.finishNewPane(ctx, opts, hold, list, out, err)
+}
+
+// newPanePlan is what NewPane's command list depends on besides its
+// options. The server's facts and the target of thens are set by NewPane.
+type newPanePlan struct {
+	opts NewOptions
+	// detachedSize: new-session -d takes -x and -y (featDetachedSize).
+	detachedSize bool
+	// liveLimit: HistoryLimit is the new session's own option
+	// (featLiveHistoryLimit). Otherwise it is set globally around the creation.
+	liveLimit bool
+	hold      []Command // the exit hold's commands (hold.go), without -t
+	// window is the new window's index (WindowIn), when thens need a target.
+	window int
+	// tmpName is the new session's temporary name, when thens need a target
+	// and the session has no name of its own.
+	tmpName string
+}
+
+// savedHistoryLimit keeps the global history-limit while a pane is made.
+const savedHistoryLimit = "@panectl-saved-history-limit"
+
+// restoreHistoryLimit puts the global history-limit back.
+var restoreHistoryLimit = CommandList{
+	{"set-option", "-gF", "history-limit", "#{" + savedHistoryLimit + "}"},
+	{"set-option", "-gu", savedHistoryLimit},
+}
+
+// newPaneCreate is the command that makes the pane: new-window in
+// opts.WindowIn, or new-session.
+func newPaneCreate(opts NewOptions) Command {
 	var create Command
 	if opts.WindowIn != "" {
 		// "=" makes tmux match the session name exactly, never by prefix
@@ -322,12 +385,7 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		if opts.SessionName != "" {
 			create = append(create, "-s", FormatLiteral(opts.SessionName))
 		}
-		if opts.Width > 0 {
-			create = append(create, "-x", strconv.Itoa(opts.Width))
-		}
-		if opts.Height > 0 {
-			create = append(create, "-y", strconv.Itoa(opts.Height))
-		}
+		create = append(create, sizeArgs(opts)...)
 	}
 	if opts.CWD != "" {
 		create = append(create, "-c", FormatLiteral(opts.CWD))
@@ -339,115 +397,171 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 		create = append(create, "--")
 		create = append(create, opts.Command...)
 	}
-	if c.Server.From == "-L" || c.Server.From == "default" {
-		// tmux makes its per-user socket directory only for -L; panectl
-		// always passes -S, so it makes it the same way (mode 0700).
-		if err := os.MkdirAll(filepath.Dir(c.Server.Socket), 0o700); err != nil {
-			return PaneInfo{}, err
-		}
+	return create
+}
+
+// sizeArgs are -x and -y for the sizes opts asks for.
+func sizeArgs(opts NewOptions) []string {
+	var args []string
+	if opts.Width > 0 {
+		args = append(args, "-x", strconv.Itoa(opts.Width))
 	}
-	if err := checkSocketDir(c.Server); err != nil {
-		return PaneInfo{}, err
+	if opts.Height > 0 {
+		args = append(args, "-y", strconv.Itoa(opts.Height))
 	}
-	var thens []Command
-	var hold *exitHold
-	if opts.ExitCheck > 0 {
-		var err error
-		if hold, err = c.startHold(); err != nil {
-			return PaneInfo{}, err
-		}
-		defer hold.release(ctx)
-		thens = hold.commands()
+	return args
+}
+
+// thens are the commands run on the new pane in the list that makes it.
+// They have no target yet (thenCommands adds it).
+func (p newPanePlan) thens() []Command {
+	thens := append([]Command{}, p.hold...)
+	if len(p.opts.Then) > 0 {
+		thens = append(thens, p.opts.Then)
 	}
-	if len(opts.Then) > 0 {
-		thens = append(thens, opts.Then)
-	}
-	if opts.WindowIn == "" && (opts.Width > 0 || opts.Height > 0) && !c.has(featDetachedSize) {
+	if p.opts.WindowIn == "" && (p.opts.Width > 0 || p.opts.Height > 0) && !p.detachedSize {
 		// new-session -d ignores -x and -y: resize-window sets the size
 		// (and window-size manual for this window only)
-		size := Command{"resize-window"}
-		if opts.Width > 0 {
-			size = append(size, "-x", strconv.Itoa(opts.Width))
-		}
-		if opts.Height > 0 {
-			size = append(size, "-y", strconv.Itoa(opts.Height))
-		}
-		thens = append(thens, size)
+		thens = append(thens, append(Command{"resize-window"}, sizeArgs(p.opts)...))
 	}
 	// history-limit is read when a pane is made; before featLiveHistoryLimit
 	// it is set globally around the creation and put back (below); with it,
 	// setting the global option trims every pane on the server, so the new
 	// session gets its own option, which applies to its new pane at once.
-	liveLimit := opts.HistoryLimit > 0 && c.has(featLiveHistoryLimit)
-	if liveLimit && opts.WindowIn != "" {
-		// a window gets its session's limit: fine when that is the one
-		// asked for (a background task's window in panectl's session)
-		sess := "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"
-		// (show-options fails for a session that does not exist;
-		// display-message would answer for another one)
-		have, err := c.Run(ctx, "show-options", "-A", "-v", "-t", sess, "history-limit")
-		if err != nil {
-			return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
-		}
-		if strings.TrimSpace(have) != strconv.Itoa(opts.HistoryLimit) {
-			return PaneInfo{}, fmt.Errorf("%w: %s keeps one history-limit per session and applies it to every pane in it, so a window in session %q cannot have its own (the session's is %s); make a new session for it (no --window-in), or use tmux 3.6 or older", ErrUnsupported, c.version(), opts.WindowIn, strings.TrimSpace(have))
-		}
-	} else if liveLimit {
-		thens = append(thens, Command{"set-option", "history-limit", strconv.Itoa(opts.HistoryLimit)})
+	// (A window gets its session's: checkSessionHistoryLimit.)
+	if p.liveLimit && p.opts.WindowIn == "" {
+		thens = append(thens, Command{"set-option", "history-limit", strconv.Itoa(p.opts.HistoryLimit)})
 	}
-	const saved = "@panectl-saved-history-limit"
-	restore := CommandList{{"set-option", "-gF", "history-limit", "#{" + saved + "}"}, {"set-option", "-gu", saved}}
-	var tmpName string
+	return thens
+}
+
+// newPaneCommands is the command list that makes the pane. It runs no
+// tmux: the plan holds every fact about the server it needs.
+func newPaneCommands(p newPanePlan) CommandList {
+	create := newPaneCreate(p.opts)
+	list := CommandList{create}
+	if thens := p.thens(); len(thens) > 0 {
+		list = thenCommands(create, p, thens)
+	}
+	if p.opts.HistoryLimit > 0 && !p.liveLimit {
+		// One command list, so no other client's pane gets the limit, and
+		// the server started here cannot exit between two calls.
+		list = append(CommandList{{"start-server"},
+			{"set-option", "-gF", savedHistoryLimit, "#{history-limit}"},
+			{"set-option", "-g", "history-limit", strconv.Itoa(p.opts.HistoryLimit)}}, list...)
+		list = append(list, restoreHistoryLimit...)
+	}
+	return list
+}
+
+// checkSessionHistoryLimit refuses a window whose session has another
+// history-limit than opts asks for. From featLiveHistoryLimit on, a window
+// gets its session's limit. That is fine when it is the one asked for, as
+// for a background task's window in panectl's session.
+func (c *Client) checkSessionHistoryLimit(ctx context.Context, opts NewOptions) error {
+	sess := "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"
+	// (show-options fails for a session that does not exist;
+	// display-message would answer for another one)
+	have, err := c.Run(ctx, "show-options", "-A", "-v", "-t", sess, "history-limit")
+	if err != nil {
+		return c.sessionNotFound(opts.WindowIn, err)
+	}
+	if strings.TrimSpace(have) != strconv.Itoa(opts.HistoryLimit) {
+		return fmt.Errorf("%w: %s keeps one history-limit per session and applies it to every pane in it, so a window in session %q cannot have its own (the session's is %s); make a new session for it (no --window-in), or use tmux 3.6 or older", ErrUnsupported, c.version(), opts.WindowIn, strings.TrimSpace(have))
+	}
+	return nil
+}
+
+// targetNewPane chooses how thens name the new pane, when there are any.
+// A new window gets the index tmux would choose; a new session without a
+// name gets a temporary one.
+func (c *Client) targetNewPane(ctx context.Context, p *newPanePlan) error {
+	p.tmpName = ""
+	if len(p.thens()) == 0 {
+		return nil
+	}
+	switch {
+	case p.opts.WindowIn != "":
+		idx, err := c.freeWindowIndex(ctx, "="+strings.TrimPrefix(p.opts.WindowIn, "="))
+		if err != nil {
+			return err
+		}
+		p.window = idx
+	case p.opts.SessionName == "":
+		p.tmpName = "panectl-new-" + Nonce()
+	}
+	return nil
+}
+
+// freeWindowIndex is the first free window index of session from its
+// base-index: the one tmux would choose.
+func (c *Client) freeWindowIndex(ctx context.Context, session string) (int, error) {
+	out, err := c.Run(ctx, "list-windows", "-t", session+":", "-F", "#{window_index} #{base-index}")
+	if err != nil {
+		return 0, err
+	}
+	used := map[int]bool{}
+	base := 0
+	for _, row := range strings.Split(strings.TrimSpace(out), "\n") {
+		var i, b int
+		if _, err := fmt.Sscan(row, &i, &b); err != nil {
+			return 0, fmt.Errorf("tmux returned a malformed window row %q", row)
+		}
+		used[i], base = true, b
+	}
+	idx := base
+	for used[idx] {
+		idx++
+	}
+	return idx, nil
+}
+
+// runNewPane runs the command list that makes the pane, and tries again
+// where tmux's failure is one of a race. It returns tmux's answer and the
+// list last run, or no list when one could not be built.
+func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, CommandList, error) {
 	build := func() (CommandList, error) {
-		list := CommandList{create}
-		if len(thens) > 0 {
-			var err error
-			if list, err = c.thenCommands(ctx, create, opts, thens, &tmpName); err != nil {
-				return nil, err
-			}
+		if err := c.targetNewPane(ctx, p); err != nil {
+			return nil, c.sessionNotFound(p.opts.WindowIn, err)
 		}
-		if opts.HistoryLimit > 0 && !liveLimit {
-			// One command list, so no other client's pane gets the limit, and
-			// the server started here cannot exit between two calls.
-			list = append(CommandList{{"start-server"},
-				{"set-option", "-gF", saved, "#{history-limit}"},
-				{"set-option", "-g", "history-limit", strconv.Itoa(opts.HistoryLimit)}}, list...)
-			list = append(list, restore...)
-		}
-		return list, nil
+		return newPaneCommands(*p), nil
 	}
 	list, err := build()
 	if err != nil {
-		return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
+		return "", nil, err
 	}
 	out, err := c.runSerialized(ctx, list...)
-retry:
 	for try := 0; try < 5 && err != nil; try++ {
-		switch {
-		case errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly"):
+		if errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly") {
 			// The server was exiting (its last pane just closed) as this client
 			// connected; the next connection starts a new one.
 			time.Sleep(20 * time.Millisecond << try)
-		case len(thens) > 0 && opts.WindowIn != "" && strings.Contains(err.Error(), "in use"):
+		} else if len(p.thens()) > 0 && p.opts.WindowIn != "" && strings.Contains(err.Error(), "in use") {
 			// another client took the window index chosen: choose again
 			if list, err = build(); err != nil {
-				return PaneInfo{}, c.sessionNotFound(opts.WindowIn, err)
+				return "", nil, err
 			}
-		default:
-			break retry
+		} else {
+			break
 		}
 		out, err = c.runSerialized(ctx, list...)
 	}
-	if err != nil && opts.HistoryLimit > 0 && !liveLimit {
-		_, _ = c.RunList(ctx, nil, restore...) // the list stopped at the failed command
+	if err != nil && p.opts.HistoryLimit > 0 && !p.liveLimit {
+		_, _ = c.RunList(ctx, nil, restoreHistoryLimit...) // the list stopped at the failed command
 	}
-	if err != nil && tmpName != "" {
+	if err != nil && p.tmpName != "" {
 		// made, but the session could not take its default name (a
 		// session already has it): it keeps the temporary one
-		if id, err2 := c.Run(ctx, "display-message", "-p", "-t", "="+tmpName+":", "#{pane_id}"); err2 == nil {
+		if id, err2 := c.Run(ctx, "display-message", "-p", "-t", "="+p.tmpName+":", "#{pane_id}"); err2 == nil {
 			out, err = id, nil
 		}
 	}
+	return out, list, err
+}
+
+// finishNewPane turns the answer to the list that makes the pane into the
+// pane, or into the error NewPane returns.
+func (c *Client) finishNewPane(ctx context.Context, opts NewOptions, hold *exitHold, list CommandList, out string, err error) (PaneInfo, error) {
 	var nr *NotRespondingError
 	if errors.As(err, &nr) {
 		// The command list sits in the server's socket: a stopped server
@@ -490,44 +604,24 @@ retry:
 // as tmux names sessions); a new window gets an explicit index, the one
 // tmux would choose (the first free one from base-index), so its automatic
 // name is untouched.
-func (c *Client) thenCommands(ctx context.Context, create Command, opts NewOptions, thens []Command, tmpName *string) (CommandList, error) {
+func thenCommands(create Command, p newPanePlan, thens []Command) CommandList {
 	create = append(Command{}, create...)
 	target := ""
 	var after Command
-	*tmpName = ""
 	switch {
-	case opts.WindowIn != "":
-		sess := "=" + strings.TrimPrefix(opts.WindowIn, "=")
-		out, err := c.Run(ctx, "list-windows", "-t", sess+":", "-F", "#{window_index} #{base-index}")
-		if err != nil {
-			return nil, err
-		}
-		used := map[int]bool{}
-		base := 0
-		for _, row := range strings.Split(strings.TrimSpace(out), "\n") {
-			var i, b int
-			if _, err := fmt.Sscan(row, &i, &b); err != nil {
-				return nil, fmt.Errorf("tmux returned a malformed window row %q", row)
-			}
-			used[i], base = true, b
-		}
-		idx := base
-		for used[idx] {
-			idx++
-		}
-		target = sess + ":" + strconv.Itoa(idx)
+	case p.opts.WindowIn != "":
+		target = "=" + strings.TrimPrefix(p.opts.WindowIn, "=") + ":" + strconv.Itoa(p.window)
 		for i, a := range create {
 			if a == "-t" && i+1 < len(create) {
 				create[i+1] = target
 			}
 		}
-	case opts.SessionName != "":
-		target = "=" + opts.SessionName + ":"
+	case p.opts.SessionName != "":
+		target = "=" + p.opts.SessionName + ":"
 	default:
-		*tmpName = "panectl-new-" + Nonce()
-		create = append(create[:2:2], append(Command{"-s", *tmpName}, create[2:]...)...)
-		target = "=" + *tmpName + ":"
-		after = Command{"rename-session", "-t", "=" + *tmpName, "#{s/^[$]//:session_id}"}
+		create = append(create[:2:2], append(Command{"-s", p.tmpName}, create[2:]...)...)
+		target = "=" + p.tmpName + ":"
+		after = Command{"rename-session", "-t", "=" + p.tmpName, "#{s/^[$]//:session_id}"}
 	}
 	list := CommandList{create}
 	for _, t := range thens {
@@ -536,7 +630,7 @@ func (c *Client) thenCommands(ctx context.Context, create Command, opts NewOptio
 	if after != nil {
 		list = append(list, after)
 	}
-	return list, nil
+	return list
 }
 
 // exitedAtOnce is the error of a new pane whose command exited at once.

@@ -108,46 +108,15 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 		ok = false // respawned: start over
 	}
 	tk := taskOfPane(ctx, c, info)
-	cur := pane.Cursor{Special: pane.CursorScreen}
-	if tk != nil {
-		cur = pane.Cursor{Special: pane.CursorHistory} // the journal from its start
-	}
-	if ok && (tk == nil || prev.Cursor.Journal) {
-		cur = prev.Cursor
-	}
-	r, err := pane.ReadAny(ctx, c, info, cur, pane.ReadOptions{MaxLines: opt.MaxLines})
+	r, err := pane.ReadAny(ctx, c, info, statusCursor(prev, ok, tk), pane.ReadOptions{MaxLines: opt.MaxLines})
 	if err != nil {
 		return StatusResult{}, err
 	}
-	p := r.Pane
-	for i := 0; p.Dead && !p.DeadKnown && i < 25; i++ {
-		// the pty closed before tmux reaped the process: its exit status
-		// follows within moments, or never on a tmux that missed the
-		// SIGCHLD (tmux.Client.NudgeReap)
-		if i == 0 {
-			_ = c.NudgeReap(ctx)
-		}
-		select {
-		case <-ctx.Done():
-			return StatusResult{}, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-		if p, err = c.Pane(ctx, id); err != nil {
-			return StatusResult{}, err
-		}
+	p, err := awaitDeadStatus(ctx, c, id, r.Pane)
+	if err != nil {
+		return StatusResult{}, err
 	}
-	if tk != nil {
-		// A background task's pane runs panectl's supervisor, whose own
-		// status says nothing: the supervisor recorded how the command ended.
-		t := task.Of(tk.ID, tk.Dir, tk.Spec, p)
-		tk = &t
-		if p.Dead && (t.Exit != nil || t.Signal != 0) {
-			p.DeadKnown, p.DeadStatus, p.DeadSignal = true, 0, t.Signal
-			if t.Exit != nil {
-				p.DeadStatus = *t.Exit
-			}
-		}
-	}
+	tk, p = taskEnd(tk, p)
 	res := StatusResult{
 		Lines: r.Lines, First: !ok, Cursor: r.Cursor, LinesDropped: r.LinesDropped,
 		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note, Pane: p, Command: proc.CurrentCommand(p), Task: tk,
@@ -160,42 +129,105 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	if !res.Changed {
 		res.Lines = nil
 	}
-	// readAll reads the pane's newest n lines from the cursor (screen or
-	// history): a task's from its journal, whatever the cursor
-	readAll := func(cur pane.Cursor, n int) ([]string, error) {
-		if tk != nil {
-			j, err := pane.ReadJournalAfter(tk.Journal, pane.Cursor{Special: pane.CursorHistory}, pane.ReadOptions{MaxLines: n})
-			return j.Lines, err
-		}
-		v, err := pane.Read(ctx, c, id, cur, pane.ReadOptions{MaxLines: n})
-		return v.Lines, err
-	}
-	if opt.Verbose {
-		v, err := readAll(pane.Cursor{Special: pane.CursorScreen}, opt.MaxLines)
-		if err != nil {
-			return StatusResult{}, err
-		}
-		res.Lines = v
-	}
-	if opt.Scrollback > 0 && (res.Changed || opt.Verbose) {
-		// the lines before the output: read the tail of everything and cut
-		// the output off its end
-		lines, err := readAll(pane.Cursor{Special: pane.CursorHistory}, opt.Scrollback+len(res.Lines))
-		if err != nil {
-			return StatusResult{}, err
-		}
-		all := pane.ReadResult{Lines: lines}
-		ctxLines := all.Lines[:max(0, len(all.Lines)-len(res.Lines))]
-		if len(ctxLines) > opt.Scrollback {
-			ctxLines = ctxLines[len(ctxLines)-opt.Scrollback:]
-		}
-		res.Lines = append(append([]string{}, ctxLines...), res.Lines...)
+	if res.Lines, err = statusLines(ctx, c, id, tk, opt, res); err != nil {
+		return StatusResult{}, err
 	}
 	st := statusState{Cursor: r.Cursor, Command: res.Command, Dead: p.Dead}
 	if err := c.SetPaneOptions(ctx, id, map[string]string{StatusOption: st.encode()}, nil); err != nil {
 		return StatusResult{}, fmt.Errorf("saving the status point of %s: %w", id, err)
 	}
 	return res, nil
+}
+
+// statusCursor is where Status reads from. The first look reads the
+// screen, or a task's journal from its start; a later one the previous
+// point. A task's previous point counts only when it was in the journal.
+func statusCursor(prev statusState, ok bool, tk *task.Task) pane.Cursor {
+	cur := pane.Cursor{Special: pane.CursorScreen}
+	if tk != nil {
+		cur = pane.Cursor{Special: pane.CursorHistory} // the journal from its start
+	}
+	if ok && (tk == nil || prev.Cursor.Journal) {
+		cur = prev.Cursor
+	}
+	return cur
+}
+
+// awaitDeadStatus waits a moment for a dead pane's exit status. The pty
+// can close before tmux reaps the process. Its exit status follows within
+// moments, or never on a tmux that missed the SIGCHLD (tmux.Client.NudgeReap).
+func awaitDeadStatus(ctx context.Context, c *tmux.Client, id string, p tmux.PaneInfo) (tmux.PaneInfo, error) {
+	var err error
+	for i := 0; p.Dead && !p.DeadKnown && i < 25; i++ {
+		if i == 0 {
+			_ = c.NudgeReap(ctx)
+		}
+		select {
+		case <-ctx.Done():
+			return p, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		if p, err = c.Pane(ctx, id); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// taskEnd is the task as its record says, and the pane with its exit. A
+// background task's pane runs panectl's supervisor, whose own status says
+// nothing: the supervisor recorded how the command ended. It returns a nil
+// task and p unchanged for any other pane.
+func taskEnd(tk *task.Task, p tmux.PaneInfo) (*task.Task, tmux.PaneInfo) {
+	if tk == nil {
+		return nil, p
+	}
+	t := task.Of(tk.ID, tk.Dir, tk.Spec, p)
+	if p.Dead && (t.Exit != nil || t.Signal != 0) {
+		p.DeadKnown, p.DeadStatus, p.DeadSignal = true, 0, t.Signal
+		if t.Exit != nil {
+			p.DeadStatus = *t.Exit
+		}
+	}
+	return &t, p
+}
+
+// statusLines are the lines Status returns: res.Lines, or the screen with
+// Verbose, and then the Scrollback lines before them.
+func statusLines(ctx context.Context, c *tmux.Client, id string, tk *task.Task, opt StatusOptions, res StatusResult) ([]string, error) {
+	lines := res.Lines
+	if opt.Verbose {
+		v, err := statusNewest(ctx, c, id, tk, pane.Cursor{Special: pane.CursorScreen}, opt.MaxLines)
+		if err != nil {
+			return nil, err
+		}
+		lines = v
+	}
+	if opt.Scrollback > 0 && (res.Changed || opt.Verbose) {
+		// the lines before the output: read the tail of everything and cut
+		// the output off its end
+		all, err := statusNewest(ctx, c, id, tk, pane.Cursor{Special: pane.CursorHistory}, opt.Scrollback+len(lines))
+		if err != nil {
+			return nil, err
+		}
+		ctxLines := all[:max(0, len(all)-len(lines))]
+		if len(ctxLines) > opt.Scrollback {
+			ctxLines = ctxLines[len(ctxLines)-opt.Scrollback:]
+		}
+		lines = append(append([]string{}, ctxLines...), lines...)
+	}
+	return lines, nil
+}
+
+// statusNewest reads the pane's newest n lines from cur (screen or
+// history). A task's come from its journal, whatever the cursor.
+func statusNewest(ctx context.Context, c *tmux.Client, id string, tk *task.Task, cur pane.Cursor, n int) ([]string, error) {
+	if tk != nil {
+		j, err := pane.ReadJournalAfter(tk.Journal, pane.Cursor{Special: pane.CursorHistory}, pane.ReadOptions{MaxLines: n})
+		return j.Lines, err
+	}
+	v, err := pane.Read(ctx, c, id, cur, pane.ReadOptions{MaxLines: n})
+	return v.Lines, err
 }
 
 // taskOfPane returns the background task whose pane info is (its journal is

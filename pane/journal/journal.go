@@ -28,7 +28,7 @@ import (
 // newline once they reach journalSegBytes (or, for a line with no end, at
 // twice that), so a dropped segment takes whole lines.
 const (
-	MaxBytes = 64 << 20
+	MaxBytes        = 64 << 20
 	journalSegBytes = 8 << 20
 	// Option is the pane user option holding the pane's journal
 	// directory (tasks and journaled panes).

@@ -28,24 +28,9 @@ func renderLine(b []byte, keepSGR bool) string {
 	if !utf8.Valid(b) {
 		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
 	}
-	var (
-		cells   []string // one per column; "" after a wide character
-		col     int
-		pending string // SGR waiting for the next character
-		state   byte
-	)
+	r := lineRenderer{keepSGR: keepSGR}
+	var state byte
 	p := ansi.NewParser()
-	put := func(g string, w int) {
-		for len(cells) < col+w {
-			cells = append(cells, " ")
-		}
-		cells[col] = pending + g
-		pending = ""
-		for k := 1; k < w; k++ {
-			cells[col+k] = ""
-		}
-		col += w
-	}
 	for len(b) > 0 {
 		seq, width, n, newState := ansi.DecodeSequence(b, state, p)
 		if n <= 0 {
@@ -59,64 +44,101 @@ func renderLine(b []byte, keepSGR bool) string {
 		c := seq[0]
 		switch {
 		case width > 0:
-			put(string(seq), width)
+			r.put(string(seq), width)
 		case c >= 0xC0:
 			// a zero-width character: it joins the one before it
-			if col > 0 && col-1 < len(cells) {
-				cells[col-1] += string(seq)
+			if r.col > 0 && r.col-1 < len(r.cells) {
+				r.cells[r.col-1] += string(seq)
 			}
 		case c == '\r':
-			col = 0
+			r.col = 0
 		case c == '\b':
-			col = max(0, col-1)
+			r.col = max(0, r.col-1)
 		case c == '\t':
-			put("\t", 1)
+			r.put("\t", 1)
 		case ansi.HasCsiPrefix(seq):
-			cmd := ansi.Cmd(p.Command())
-			if cmd.Prefix() != 0 || cmd.Intermediate() != 0 {
-				break
-			}
-			arg := func(def int) int {
-				params := p.Params()
-				if len(params) == 0 {
-					return def
-				}
-				return ansi.Param(params[0]).Param(def)
-			}
-			switch cmd.Final() {
-			case 'K': // EL: erase in line
-				switch arg(0) {
-				case 0:
-					if col < len(cells) {
-						cells = cells[:col]
-					}
-				case 1:
-					for k := 0; k <= col && k < len(cells); k++ {
-						cells[k] = " "
-					}
-				case 2:
-					cells = cells[:0]
-				}
-			case 'G', '`': // CHA, HPA: to column
-				col = clampCol(max(0, arg(1)-1), len(cells))
-			case 'C', 'a': // CUF, HPR: forward
-				col = clampCol(col+max(1, arg(1)), len(cells))
-			case 'D': // CUB: back
-				col = max(0, col-max(1, arg(1)))
-			case 'm':
-				if keepSGR {
-					pending += string(seq)
-				}
-			}
+			r.csi(p, seq)
 		}
 	}
+	return r.text()
+}
+
+// lineRenderer is renderLine's row as it is drawn.
+type lineRenderer struct {
+	cells   []string // one per column; "" after a wide character
+	col     int
+	pending string // SGR waiting for the next character
+	keepSGR bool
+}
+
+// put writes the character g, w columns wide, at the column.
+func (r *lineRenderer) put(g string, w int) {
+	for len(r.cells) < r.col+w {
+		r.cells = append(r.cells, " ")
+	}
+	r.cells[r.col] = r.pending + g
+	r.pending = ""
+	for k := 1; k < w; k++ {
+		r.cells[r.col+k] = ""
+	}
+	r.col += w
+}
+
+// csi applies the control sequence seq that p parsed. Erase in line,
+// column moves and SGR count; any other is dropped.
+func (r *lineRenderer) csi(p *ansi.Parser, seq []byte) {
+	cmd := ansi.Cmd(p.Command())
+	if cmd.Prefix() != 0 || cmd.Intermediate() != 0 {
+		return
+	}
+	arg := func(def int) int {
+		params := p.Params()
+		if len(params) == 0 {
+			return def
+		}
+		return ansi.Param(params[0]).Param(def)
+	}
+	switch cmd.Final() {
+	case 'K': // EL: erase in line
+		r.eraseInLine(arg(0))
+	case 'G', '`': // CHA, HPA: to column
+		r.col = clampCol(max(0, arg(1)-1), len(r.cells))
+	case 'C', 'a': // CUF, HPR: forward
+		r.col = clampCol(r.col+max(1, arg(1)), len(r.cells))
+	case 'D': // CUB: back
+		r.col = max(0, r.col-max(1, arg(1)))
+	case 'm':
+		if r.keepSGR {
+			r.pending += string(seq)
+		}
+	}
+}
+
+// eraseInLine is EL: 0 erases to the end, 1 to the column, 2 the row.
+func (r *lineRenderer) eraseInLine(mode int) {
+	switch mode {
+	case 0:
+		if r.col < len(r.cells) {
+			r.cells = r.cells[:r.col]
+		}
+	case 1:
+		for k := 0; k <= r.col && k < len(r.cells); k++ {
+			r.cells[k] = " "
+		}
+	case 2:
+		r.cells = r.cells[:0]
+	}
+}
+
+// text is the row drawn, trailing blanks trimmed.
+func (r *lineRenderer) text() string {
 	var sb strings.Builder
-	for _, c := range cells {
+	for _, c := range r.cells {
 		sb.WriteString(c)
 	}
 	out := strings.TrimRight(sb.String(), " \t")
-	if keepSGR && pending != "" {
-		out += pending // a reset at the end of the line
+	if r.keepSGR && r.pending != "" {
+		out += r.pending // a reset at the end of the line
 	}
 	return out
 }

@@ -479,99 +479,138 @@ func fishHeredoc(command string) bool {
 // spelling): one exit status answers for the whole, which is what the
 // single-statement guard asks.
 func fishStatements(command string) int {
-	n, depth, paren := 0, 0, 0
-	first, cont, afterElse := true, false, false
-	joined := false // after &&, || or |, before the next word: a newline continues
-	var word strings.Builder
-	endWord := func() {
-		w := word.String()
-		word.Reset()
-		if w != "" {
-			joined = false
-		}
-		if w == "" || !first {
-			return
-		}
-		first = false
-		elsePrev := afterElse
-		afterElse = false
-		switch w {
-		case "and", "or":
-			first, cont = true, true
-			return
-		case "end":
-			depth = max(0, depth-1)
-			return
-		case "else":
-			first, afterElse = true, true
-			return
-		case "case":
-			return
-		}
-		if depth == 0 && !cont {
-			n++
-		}
-		switch w {
-		case "not", "command", "builtin", "exec", "time":
-			first, cont = true, true // the next word is the command
-		case "if":
-			if !elsePrev {
-				depth++
-			}
-		case "begin":
-			depth++
-			first, cont = true, true
-		case "for", "while", "function", "switch":
-			depth++
-		}
-	}
+	s := fishCounter{first: true}
 	for i := 0; i < len(command); i++ {
-		ch := command[i]
-		switch {
-		case ch == '\\' && i+1 < len(command):
-			word.WriteString(command[i : i+2])
-			i++
-		case ch == '\'' || ch == '"':
-			j := i + 1
-			for j < len(command) && command[j] != ch {
-				if command[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			word.WriteString(command[i:min(j+1, len(command))])
-			i = j
-		case ch == '(':
-			paren++
-			word.WriteByte(ch)
-		case ch == ')':
-			paren = max(0, paren-1)
-			word.WriteByte(ch)
-		case paren > 0:
-			word.WriteByte(ch)
-		case ch == '#' && word.Len() == 0:
-			for i+1 < len(command) && command[i+1] != '\n' {
-				i++
-			}
-		case ch == '\n' && joined && word.Len() == 0:
-			// `a &&` then b on the next line: one statement
-		case ch == '&' && (i+1 < len(command) && command[i+1] == '>' || strings.HasSuffix(word.String(), ">") || strings.HasSuffix(word.String(), "<")):
-			word.WriteByte(ch) // a redirection: &>file, 2>&1, <&3
-		case ch == ';' || ch == '\n' || ch == '&' && !(i+1 < len(command) && (command[i+1] == '&' || command[i+1] == '|')):
-			endWord()
-			first, cont, joined = true, false, false
-		case ch == '|' || ch == '&':
-			endWord()
-			if i+1 < len(command) && (command[i+1] == ch || ch == '&' && command[i+1] == '|') {
-				i++
-			}
-			first, cont, joined = true, true, true
-		case ch == ' ' || ch == '\t':
-			endWord()
-		default:
-			word.WriteByte(ch)
-		}
+		i = s.step(command, i)
 	}
-	endWord()
-	return n
+	s.endWord()
+	return s.n
+}
+
+// fishCounter is fishStatements' state as it reads a command byte by byte.
+type fishCounter struct {
+	n, depth, paren        int
+	first, cont, afterElse bool
+	joined                 bool // after &&, || or |, before the next word: a newline continues
+	word                   strings.Builder
+}
+
+// step reads command[i] and returns the index of the last byte it took.
+// Its complexity is above 20 because a tokenizer has a case per kind of
+// byte. Splitting them further would scatter the order they are tried in.
+func (s *fishCounter) step(command string, i int) int {
+	ch := command[i]
+	switch {
+	case ch == '\\' && i+1 < len(command):
+		s.word.WriteString(command[i : i+2])
+		i++
+	case ch == '\'' || ch == '"':
+		i = s.quote(command, i)
+	case ch == '(':
+		s.paren++
+		s.word.WriteByte(ch)
+	case ch == ')':
+		s.paren = max(0, s.paren-1)
+		s.word.WriteByte(ch)
+	case s.paren > 0:
+		s.word.WriteByte(ch)
+	case ch == '#' && s.word.Len() == 0:
+		for i+1 < len(command) && command[i+1] != '\n' {
+			i++
+		}
+	case ch == '\n' && s.joined && s.word.Len() == 0:
+		// `a &&` then b on the next line: one statement
+	case ch == ';' || ch == '\n' || ch == '&' || ch == '|':
+		i = s.operator(command, i)
+	case ch == ' ' || ch == '\t':
+		s.endWord()
+	default:
+		s.word.WriteByte(ch)
+	}
+	return i
+}
+
+// quote takes the quoted string that starts at command[i] into the word.
+// It returns the index of the closing quote.
+func (s *fishCounter) quote(command string, i int) int {
+	ch := command[i]
+	j := i + 1
+	for j < len(command) && command[j] != ch {
+		if command[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	s.word.WriteString(command[i:min(j+1, len(command))])
+	return j
+}
+
+// operator reads ';', a newline, '&' or '|' at command[i]. It is a
+// redirection, the end of a statement, or a join of two.
+func (s *fishCounter) operator(command string, i int) int {
+	ch := command[i]
+	var next byte
+	if i+1 < len(command) {
+		next = command[i+1]
+	}
+	w := s.word.String()
+	switch {
+	case ch == '&' && (next == '>' || strings.HasSuffix(w, ">") || strings.HasSuffix(w, "<")):
+		s.word.WriteByte(ch) // a redirection: &>file, 2>&1, <&3
+	case ch == ';' || ch == '\n' || ch == '&' && next != '&' && next != '|':
+		s.endWord()
+		s.first, s.cont, s.joined = true, false, false
+	default: // |, &&, || or &|
+		s.endWord()
+		if next == ch || ch == '&' && next == '|' {
+			i++
+		}
+		s.first, s.cont, s.joined = true, true, true
+	}
+	return i
+}
+
+// endWord ends the word being read. The first word of a statement is
+// where statements and blocks are counted.
+func (s *fishCounter) endWord() {
+	w := s.word.String()
+	s.word.Reset()
+	if w != "" {
+		s.joined = false
+	}
+	if w == "" || !s.first {
+		return
+	}
+	s.first = false
+	elsePrev := s.afterElse
+	s.afterElse = false
+	switch w {
+	case "and", "or":
+		s.first, s.cont = true, true
+		return
+	case "end":
+		s.depth = max(0, s.depth-1)
+		return
+	case "else":
+		s.first, s.afterElse = true, true
+		return
+	case "case":
+		return
+	}
+	if s.depth == 0 && !s.cont {
+		s.n++
+	}
+	switch w {
+	case "not", "command", "builtin", "exec", "time":
+		s.first, s.cont = true, true // the next word is the command
+	case "if":
+		if !elsePrev {
+			s.depth++
+		}
+	case "begin":
+		s.depth++
+		s.first, s.cont = true, true
+	case "for", "while", "function", "switch":
+		s.depth++
+	}
 }

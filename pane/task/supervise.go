@@ -52,51 +52,27 @@ import (
 func Supervise(c *tmux.Client, paneID, dir string, argv []string) error {
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGWINCH)
-	var paneUp atomic.Bool // the pane's terminal is still there
-	paneUp.Store(true)
-	toPane := func(b []byte) {
-		if paneUp.Load() {
-			if _, err := os.Stdout.Write(b); err != nil {
-				paneUp.Store(false)
-			}
-		}
-	}
-	finish := func(code, sig int, end int64) error {
-		err := RecordTaskExit(dir, code, sig, end)
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = NotifyTaskEnded(ctx, c, paneID, code, sig)
-		return err
-	}
+	s := &supervisor{c: c, paneID: paneID, dir: dir, argv: argv, stopDone: make(chan struct{})}
+	s.paneUp.Store(true)
 	jw, err := journal.Create(TaskJournal(dir), 0)
 	if err != nil {
-		toPane([]byte(fmt.Sprintf("panectl: cannot write the task's journal: %v\r\n", err)))
-		return finish(127, 0, 0)
+		s.toPane([]byte(fmt.Sprintf("panectl: cannot write the task's journal: %v\r\n", err)))
+		return s.finish(127, 0, 0)
 	}
+	s.journal = jw
 	spec, _ := ReadTaskSpec(dir)
-	failStart := func(err error) error {
-		msg := fmt.Sprintf("panectl: cannot start %s: %v\r\n", argv[0], err)
-		_, _ = jw.Write([]byte(msg))
-		toPane([]byte(msg))
-		end, _ := jw.Close()
-		return finish(127, 0, end)
-	}
 
 	ptmx, tty, err := pty.Open()
 	if err != nil {
-		return failStart(err)
+		return s.failStart(err)
 	}
 	defer ptmx.Close()
+	s.ptmx = ptmx
 	stdin := os.Stdin.Fd()
 	if st, err := term.GetState(stdin); err == nil {
 		_ = term.SetState(tty.Fd(), st) // the pane's settings (IUTF8, erase, ...)
 	}
-	resize := func() {
-		if ws, err := pty.GetsizeFull(os.Stdin); err == nil {
-			_ = pty.Setsize(ptmx, ws)
-		}
-	}
-	resize()
+	s.resize()
 	if st, err := term.MakeRaw(stdin); err == nil {
 		defer func() { _ = term.Restore(stdin, st) }()
 	}
@@ -104,112 +80,197 @@ func Supervise(c *tmux.Client, paneID, dir string, argv []string) error {
 	if TaskStopped(dir) != "" { // killed before it started
 		tty.Close()
 		end, _ := jw.Close()
-		return finish(0, int(syscall.SIGKILL), end)
+		return s.finish(0, int(syscall.SIGKILL), end)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		tty.Close()
-		return failStart(err)
+	cmd, err := s.start(tty)
+	if err != nil {
+		return s.failStart(err)
 	}
-	tty.Close() // the command holds it now: EOF on ptmx once it (and its children) are gone
-	pgid := cmd.Process.Pid
-	_ = RecordTaskRun(dir, os.Getpid(), pgid)
-
-	drained := make(chan struct{})
-	go func() { // the command's output: journal first, then the pane
-		defer close(drained)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := ptmx.Read(buf)
-			if n > 0 {
-				_, _ = jw.Write(buf[:n])
-				toPane(buf[:n])
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	drained := s.copyOutput()
 	go func() { _, _ = io.Copy(ptmx, os.Stdin) }() // what is typed into the pane
-
 	exited := make(chan struct{})
 	go func() {
 		_ = cmd.Wait()
 		close(exited)
 	}()
 
-	// stop escalates through signals, TaskKillGrace apart, while any
-	// process of the command's group is left.
-	var stopping atomic.Bool
-	stopDone := make(chan struct{})
-	stop := func(first syscall.Signal) {
-		if !stopping.CompareAndSwap(false, true) {
-			return
-		}
-		go func() {
-			defer close(stopDone)
-			for _, s := range []syscall.Signal{first, syscall.SIGTERM, syscall.SIGKILL} {
-				if err := syscall.Kill(-pgid, s); errors.Is(err, syscall.ESRCH) {
-					return // the whole group is gone
-				}
-				deadline := time.Now().Add(TaskKillGrace)
-				for time.Now().Before(deadline) {
-					if syscall.Kill(-pgid, 0) != nil {
-						return
-					}
-					time.Sleep(20 * time.Millisecond)
-				}
-			}
-		}()
-	}
 	if TaskStopped(dir) != "" { // marked while it was starting
-		stop(syscall.SIGINT)
+		s.stop(syscall.SIGINT)
 	}
-	var limit <-chan time.Time
-	if spec.LimitMS > 0 {
-		left := time.Duration(spec.LimitMS)*time.Millisecond - time.Since(time.UnixMilli(spec.Started))
-		limit = time.After(max(left, 0))
-	}
-wait:
-	for {
-		select {
-		case s := <-sigs:
-			switch s {
-			case syscall.SIGWINCH:
-				resize()
-			case syscall.SIGHUP: // the pane, its session or the server is gone
-				paneUp.Store(false)
-				_ = MarkTask(dir, TaskKilled)
-				stop(syscall.SIGHUP)
-			default:
-				_ = syscall.Kill(-pgid, s.(syscall.Signal))
-			}
-		case <-limit:
-			_ = MarkTask(dir, TaskTimedOut)
-			stop(syscall.SIGINT)
-		case <-exited:
-			break wait
-		}
-	}
-	if stopping.Load() {
-		<-stopDone // what is left of the group is stopped too
+	s.wait(sigs, exited, taskTimeLimit(spec))
+	if s.stopping.Load() {
+		<-s.stopDone // what is left of the group is stopped too
 	}
 	select { // the rest of the output; a process that kept the terminal may hold it open
 	case <-drained:
 	case <-time.After(time.Second):
 	}
 	end, _ := jw.Close()
-	code, sig := 0, 0
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
-		if ws.Signaled() {
-			sig = int(ws.Signal())
-		} else {
-			code = ws.ExitStatus()
-		}
-	}
+	code, sig := taskExitOf(cmd.ProcessState)
 	// How the command ended is in the record; the supervisor's own exit
 	// status is not used.
-	return finish(code, sig, end)
+	return s.finish(code, sig, end)
+}
+
+// supervisor is one Supervise: the task, the command's terminal and
+// process group, and how far stopping it has gone.
+type supervisor struct {
+	c      *tmux.Client
+	paneID string
+	dir    string // the task's record directory
+	argv   []string
+
+	paneUp  atomic.Bool // the pane's terminal is still there
+	journal *journal.Writer
+	ptmx    *os.File // the command's terminal, supervisor side
+	pgid    int      // the command's process group
+
+	stopping atomic.Bool
+	stopDone chan struct{} // closed when stop is done
+}
+
+// toPane writes b to the pane while its terminal is there.
+func (s *supervisor) toPane(b []byte) {
+	if s.paneUp.Load() {
+		if _, err := os.Stdout.Write(b); err != nil {
+			s.paneUp.Store(false)
+		}
+	}
+}
+
+// finish records how the command ended, with the journal's end, and
+// tells the pane's waiters.
+func (s *supervisor) finish(code, sig int, end int64) error {
+	err := RecordTaskExit(s.dir, code, sig, end)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = NotifyTaskEnded(ctx, s.c, s.paneID, code, sig)
+	return err
+}
+
+// failStart records a command that could not start, with why.
+func (s *supervisor) failStart(err error) error {
+	msg := fmt.Sprintf("panectl: cannot start %s: %v\r\n", s.argv[0], err)
+	_, _ = s.journal.Write([]byte(msg))
+	s.toPane([]byte(msg))
+	end, _ := s.journal.Close()
+	return s.finish(127, 0, end)
+}
+
+// resize gives the command's terminal the pane's size.
+func (s *supervisor) resize() {
+	if ws, err := pty.GetsizeFull(os.Stdin); err == nil {
+		_ = pty.Setsize(s.ptmx, ws)
+	}
+}
+
+// start starts the command as the leader of a new session on tty, and
+// records its process group.
+func (s *supervisor) start(tty *os.File) (*exec.Cmd, error) {
+	cmd := exec.Command(s.argv[0], s.argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		tty.Close()
+		return nil, err
+	}
+	tty.Close() // the command holds it now: EOF on ptmx once it (and its children) are gone
+	s.pgid = cmd.Process.Pid
+	_ = RecordTaskRun(s.dir, os.Getpid(), s.pgid)
+	return cmd, nil
+}
+
+// copyOutput copies the command's output to the journal first, then the
+// pane. The channel it returns is closed when the output is drained.
+func (s *supervisor) copyOutput() <-chan struct{} {
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := s.ptmx.Read(buf)
+			if n > 0 {
+				_, _ = s.journal.Write(buf[:n])
+				s.toPane(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return drained
+}
+
+// stop escalates through signals, TaskKillGrace apart, while any
+// process of the command's group is left. Only the first call counts.
+func (s *supervisor) stop(first syscall.Signal) {
+	if !s.stopping.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer close(s.stopDone)
+		for _, sig := range []syscall.Signal{first, syscall.SIGTERM, syscall.SIGKILL} {
+			if err := syscall.Kill(-s.pgid, sig); errors.Is(err, syscall.ESRCH) {
+				return // the whole group is gone
+			}
+			deadline := time.Now().Add(TaskKillGrace)
+			for time.Now().Before(deadline) {
+				if syscall.Kill(-s.pgid, 0) != nil {
+					return
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+	}()
+}
+
+// wait handles signals and the time limit until the command exits.
+func (s *supervisor) wait(sigs <-chan os.Signal, exited <-chan struct{}, limit <-chan time.Time) {
+	for {
+		select {
+		case sig := <-sigs:
+			s.signal(sig)
+		case <-limit:
+			_ = MarkTask(s.dir, TaskTimedOut)
+			s.stop(syscall.SIGINT)
+		case <-exited:
+			return
+		}
+	}
+}
+
+// signal handles a signal sent to the supervisor. A resize is passed on
+// as a size; a hang-up means the pane is gone; any other goes to the group.
+func (s *supervisor) signal(sig os.Signal) {
+	switch sig {
+	case syscall.SIGWINCH:
+		s.resize()
+	case syscall.SIGHUP: // the pane, its session or the server is gone
+		s.paneUp.Store(false)
+		_ = MarkTask(s.dir, TaskKilled)
+		s.stop(syscall.SIGHUP)
+	default:
+		_ = syscall.Kill(-s.pgid, sig.(syscall.Signal))
+	}
+}
+
+// taskTimeLimit fires when the task's time limit, counted from its start, is
+// up. It never fires for a task without one.
+func taskTimeLimit(spec TaskSpec) <-chan time.Time {
+	if spec.LimitMS <= 0 {
+		return nil
+	}
+	left := time.Duration(spec.LimitMS)*time.Millisecond - time.Since(time.UnixMilli(spec.Started))
+	return time.After(max(left, 0))
+}
+
+// taskExitOf is the command's exit code, or the signal that ended it.
+func taskExitOf(ps *os.ProcessState) (code, sig int) {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
+		if ws.Signaled() {
+			return 0, int(ws.Signal())
+		}
+		return ws.ExitStatus(), 0
+	}
+	return 0, 0
 }
