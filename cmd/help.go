@@ -56,8 +56,6 @@ func topicText(name string) string {
 // (help run is the manual, run --help the command's summary).
 func wireHelp(root *cobra.Command) {
 	root.AddCommand(helpTopics(root)...)
-	cobra.AddTemplateFunc("flagList", flagList)
-	cobra.AddTemplateFunc("topicNames", topicNames)
 	root.SetUsageTemplate(usageTemplate)
 	strictHelp(root)
 	help, _, _ := root.Find([]string{"help"})
@@ -73,6 +71,13 @@ func wireHelp(root *cobra.Command) {
 		}
 		return show(c, args)
 	}
+}
+
+// The template's functions are added once: Cobra keeps them in a global
+// map, and tests build command trees in parallel.
+func init() {
+	cobra.AddTemplateFunc("flagList", flagList)
+	cobra.AddTemplateFunc("topicNames", topicNames)
 }
 
 const usageTemplate = `{{if not .HasParent}}Usage:
