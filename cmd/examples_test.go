@@ -17,13 +17,23 @@ var (
 	stdinExample = regexp.MustCompile(`echo '([^']*)' \| panectl call (\w+) -`)
 )
 
+// docFiles are the documents a person reads: the README, docs/, and the
+// help topics (cmd/help, also in docs/help).
+func docFiles() []string {
+	files := []string{"../README.md"}
+	for _, glob := range []string{"../docs/*.md", "help/*.txt"} {
+		m, _ := filepath.Glob(glob)
+		files = append(files, m...)
+	}
+	return files
+}
+
 // TestDocExamplesValidate: the JSON input of every `panectl call` example
-// in the README and docs/ validates against its tool's input schema.
+// in the README, docs/ and the help topics validates against its tool's
+// input schema.
 func TestDocExamplesValidate(t *testing.T) {
-	files, _ := filepath.Glob("../docs/*.md")
-	files = append(files, "../README.md")
 	n := 0
-	for _, file := range files {
+	for _, file := range docFiles() {
 		b, err := os.ReadFile(file)
 		if os.IsNotExist(err) {
 			continue
@@ -54,7 +64,7 @@ func TestDocExamplesValidate(t *testing.T) {
 		}
 	}
 	if n == 0 {
-		t.Fatal("no panectl call examples found in README.md or docs/")
+		t.Fatal("no panectl call examples found in README.md, docs/ or cmd/help/")
 	}
 }
 
@@ -62,7 +72,18 @@ func TestDocExamplesValidate(t *testing.T) {
 // a `call send_text` in the same code block passes the cursor send_text
 // returned (without it the wait starts after a fast command's output).
 func TestDocExamplesPassCursor(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+	n := 0
+	for _, file := range docFiles() {
+		n += checkPassCursor(t, file)
+	}
+	if n == 0 {
+		t.Fatal("no call send_text / call wait_for_text example found in README.md or docs/")
+	}
+}
+
+// checkPassCursor checks one file's code blocks and counts the waits.
+func checkPassCursor(t *testing.T, file string) int {
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,12 +100,10 @@ func TestDocExamplesPassCursor(t *testing.T) {
 			case sent && strings.Contains(line, "call wait_for_text"):
 				n++
 				if !strings.Contains(line, `"cursor":`) {
-					t.Errorf("README: wait_for_text after send_text passes no cursor: %s", line)
+					t.Errorf("%s: wait_for_text after send_text passes no cursor: %s", file, line)
 				}
 			}
 		}
 	}
-	if n == 0 {
-		t.Fatal("README: no call send_text / call wait_for_text example found")
-	}
+	return n
 }

@@ -27,44 +27,6 @@ const (
 	ExitInterrupted = 130
 )
 
-const exitCodesHelp = `panectl exit codes (an unknown code means failure):
-
-  0    success; for waits: the condition was met
-  1    failure (tmux error, internal error) with tmux's own message
-  2    usage or invalid input: bad flag, invalid regex, bad cursor, unknown JSON field, out-of-range value
-  3    a stop pattern matched (wait-for-text); a guarded action was refused (approval pending, pane busy, text pending on the input line); wait-for-turn ended in a state other than awaiting_input
-  4    not found: no tmux server at the socket, no such pane, no such task
-  5    the pane or its process exited during the operation
-  124  timed out
-  130  interrupted (SIGINT/SIGTERM): panectl cleans up (control client detached) and exits
-
-A tmux server that does not answer (stopped, hung) is exit 1, naming the
-socket and saying "not responding", also when it stops in the middle of a
-command: every tmux command panectl runs has a deadline of 5 s, or the rest
-of the command's --timeout plus 1.5 s when that is sooner (run: plus 6.5 s,
-for C-c and the prompt after its timeout; send-text --submit: plus 5.5 s,
-for settling and verifying), and what panectl puts back afterwards is
-bounded by the same deadline. A wait (wait-for-text, wait-quiet,
-wait-for-turn, run, --when-ready) also ends with it about 5 s after the
-server stopped, whatever its --timeout: a command through its control
-client unanswered for 5 s while nothing at all came from the server. A
-server that is only slow answers within that, and a wait whose --timeout
-comes first ends at it with 124 when its last look is answered within the
-1.5 s margin.
-
-A pane whose process is replaced during a wait (tmux respawn-pane -k) is 5
-(outcome exited, with a note naming the old and the new process): what the
-wait waited on went with the old process. 130 comes only from SIGINT or SIGTERM (an MCP
-client's cancellation for a tool).
-
-run without --background exits with the command's own exit status when the
-command completed; panectl's own failures use the table above.
-With --json, errors are also printed on stderr as
-{"error":{"code":"...","message":"...","exit_code":N}}. An outcome is not an
-error: a wait that timed out or hit a stop pattern, or a run whose command
-failed, prints its JSON result on stdout and nothing on stderr.
-`
-
 // usageError is invalid input: exit 2.
 type usageError struct{ err error }
 

@@ -34,7 +34,7 @@ calls (waits, lookups and captures then start no tmux process), detached
 after --keep-idle seconds with no call (default 15; 0 keeps none: each call
 attaches its own), when its session goes, and before exit. While attached,
 tmux may take it for "the current client" of a tmux command that names
-none (switch-client without -c): see README, "Side effect".
+none (switch-client without -c): see panectl help waits.
 
 Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
 		Args: cobra.NoArgs,

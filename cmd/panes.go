@@ -70,27 +70,20 @@ func newNewCmd(f *Factory) *cobra.Command {
 		Use:   "new [flags] [-- COMMAND [ARG...]]",
 		Short: "Create a detached session (or a window) running a shell or COMMAND",
 		Long: `Create a detached session (or, with --window-in, a window in an existing
-session) running your shell or COMMAND, and print the new pane's id. Focus and
-attached clients are left alone.
+session) running your shell or COMMAND, and print the new pane's id. Focus
+and attached clients are left alone.
 
-Every argument reaches tmux as given: COMMAND and its arguments, --env values,
---cwd and --name may hold ";", "#" or quotes. --name must not hold ":" or "."
-(tmux would rename the session a_b; panectl refuses it, exit 2). --cwd must be
-an existing directory (exit 2).
-
-COMMAND that exits at once (within 150 ms, while panectl holds the pane with
-remain-on-exit, set in the command that makes it) is exit 5, with its status
-and last lines, also on a server started for it; its pane is then closed, as
-tmux would have closed it (unless your remain-on-exit keeps it), and a server
-started for it exits. panectl killed meanwhile: a guard client gives the pane
-its settings back.
-A server started by this command is a normal tmux server; -S PATH must be a
-socket or not exist (a file there is refused, exit 2, and left alone).
+Every argument reaches tmux as given (';', '#' and quotes too). --name must
+not hold ':' or '.', and --cwd must be an existing directory (exit 2).
+COMMAND that exits at once is exit 5, with its status and last lines; its
+pane then closes as tmux would have closed it.
 
 --history-limit changes no other pane's history. On tmux 3.7 and later it is
 the new session's own option; with --window-in it must equal that session's
 limit, else it is refused (exit 1): 3.7 applies one limit to every pane of a
-session (panectl help tmux-versions).`,
+session (panectl help tmux-versions).
+
+See: panectl help arguments, panectl help deaths`,
 		Example: `  panectl new --name build --size 120x40
   panectl new --history-limit 50000 -- python3 -q`,
 		RunE: func(c *cobra.Command, args []string) error {

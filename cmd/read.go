@@ -95,21 +95,15 @@ func newWaitForTextCmd(f *Factory) *cobra.Command {
 matches a pattern. Plain patterns match as substrings; --regex uses regexp2
 (lookaround, backreferences, (?i); ^ and $ anchor at line ends). A --stop
 pattern ends the wait with exit 3. Text panectl typed into the pane is not
-matched while pending and for 10 s after it was submitted (output identical
-to the typed text is therefore discounted too). The rows where typing landed
-(the echo of a command line, however the program redrew it) stay discounted
-after that, as long as panectl's ledger keeps the entry (its 16 newest); when
-history before them was trimmed or cleared, or the wait reads a journal, a
-line showing such text is discounted instead, and the note says so.
-
-A tab on the screen is spaces (tmux before 3.6 stores it as the cells it
-moved over): a pattern with a tab matches only lines read from a journal;
-to match the screen write --regex with \s+ or ' +' (a wait such a pattern
-did not match says so in its note).
+matched: not while pending, not for 10 s after it was submitted, and not
+where its echo landed while panectl's ledger keeps the entry. A tab on the
+screen is spaces before tmux 3.6: match it with --regex and \s+.
 
 Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited or its process
 was replaced (respawn-pane; the note names both processes), 1 the server
-stopped answering (about 5 s after it stopped).`,
+stopped answering (about 5 s after it stopped).
+
+See: panectl help echo, panectl help waits`,
 		Example: `  panectl wait-for-text %1 --pattern '$'
   C=$(panectl send-text %1 'make' --submit); panectl wait-for-text %1 --cursor "$C" --pattern 'Build OK' --stop 'Error'`,
 		Args: cobra.ExactArgs(1),

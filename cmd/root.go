@@ -87,11 +87,9 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "panectl",
 		Short: "Automate real tmux panes: type exactly, read since a cursor, wait without being fooled by echo",
-		Long: `panectl automates real tmux panes. Panes are named by id (%N). Every command
-prints plain lines for people, or exactly one JSON object with --json.
-
-Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
-5 pane exited, 124 timeout, 130 interrupted (see: panectl help exit-codes).`,
+		Long: `panectl automates real tmux panes, named by id (%N). It prints plain lines,
+or exactly one JSON object with --json. Exit codes: 0 ok, 1 failure, 2 usage,
+3 stopped or refused, 4 not found, 5 exited, 124 timeout, 130 interrupted.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildVersion().Version,
@@ -126,8 +124,7 @@ Exit codes: 0 ok/matched, 1 failure, 2 usage, 3 stopped/refused, 4 not found,
 		newMCPCmd(f),
 		newWatchCmd(f),
 	)
-	root.AddCommand(helpTopics()...)
-	strictHelp(root)
+	wireHelp(root)
 	wireCompletion(root, f) // after every AddCommand: completion by Use line and flag name
 	return root
 }

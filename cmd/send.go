@@ -26,50 +26,23 @@ func newSendTextCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "send-text PANE [TEXT]",
 		Short: "Type literal text into a pane (key names are not interpreted)",
-		Long: `Type TEXT into the pane exactly as given: tmux key names (Enter, C-c), a
-leading '-', a trailing ';', #{...}, tabs, wide and combining characters all
-arrive as written. Text with newlines arrives as one bracketed paste, so a
-shell runs nothing before the final Enter (dash has no bracketed paste and
-runs each line). The cursor printed is from before typing: pass it to
-wait-for-text or capture.
+		Long: `Type TEXT into the pane exactly as given: key names (Enter, C-c), a leading
+'-', ';', #{...}, tabs and wide characters arrive as written. Text with
+newlines is one bracketed paste. The cursor printed is from before typing:
+pass it to wait-for-text or capture.
 
---submit presses Enter as a keystroke of its own once the program has taken
-the text (its echo shows on the input line, or the screen went quiet; never
-within 200 ms of the text, which agent composers would take as a pasted
-newline), then verifies the submission: a shell's cursor left the input line;
-a program's input line no longer holds the text, or it turned busy. When the
-text still sits there, Enter is pressed once more. The output says
-submitted true or false (with --json; false is also said on stderr). It
-holds the pane's action lock, so concurrent runs and submissions are served
-in turn (each waits within its --timeout). One that had to wait for another
-action's lock types only if the pane is still as it was when the call began
-(the same foreground program, terminal mode, and a shell still at its prompt
-or still not): a run whose command was reading a line and ended meanwhile
-(its timeout pressed C-c) leaves the shell at its prompt, where the answer
-would run as a command, so nothing is typed and it exits 3. To answer a
-command that run is running, send-text without --submit and then
-send-keys PANE Enter: neither takes the lock.
+--submit presses Enter once the program has taken the text, then verifies
+the submission (submitted true or false). It holds the pane's action lock,
+so runs and submissions on one pane are served in turn. A program showing a
+dialog refuses --submit (exit 3): answer it with send-keys first.
+--when-ready types only once the pane awaits input by its recognizer (exit 3
+or 124 otherwise).
 
---when-ready types only once the pane awaits input by its recognizer (as
-wait-for-turn, quiet for 300 ms): awaiting_approval or unknown types nothing
-and exits 3; still busy at --timeout exits 124; both say the state and its
-evidence.
+Exit: 2 a line too long for a canonical-mode terminal, or a paste marker in
+multi-line text; 3 refused; 124 not ready or no lock in time; 5 the pane is
+dead, or its process died or was replaced.
 
-Without --when-ready, a program (not a shell) whose recognizer says
-awaiting_approval (a permission, trust or selection dialog, held for 400 ms)
-refuses --submit: nothing is typed, exit 3, and the message names the
-dialog; answer it with send-keys, or wait-for-turn, first (the Enter would
-choose the dialog's highlighted option; Codex takes y/p/a as answers).
-Plain send-text (no --submit) types into a dialog, since typing may be how
-the caller answers it, and its note says the pane showed a dialog. A dialog
-that comes up between typing and Enter is not taken for a submission when
-the program turns busy.
-
-A pane in copy mode is taken out of it first (note says so); a dead pane is
-exit 5, and so is a pane whose process dies or is replaced (respawn-pane)
-while --when-ready waits or --submit verifies (the message names the old
-and the new process). Into a terminal in canonical mode (no line editor: dash, cat, read)
-a line longer than 4095 bytes is refused with exit 2: the kernel would cut it.`,
+See: panectl help typing`,
 		Example: `  panectl send-text %1 'make test' --submit
   panectl send-text %1 'yes' && panectl send-keys %1 Enter   # answer the read of a command run is running
   printf 'line1\nline2\n' | panectl send-text %1 --stdin

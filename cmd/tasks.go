@@ -101,28 +101,18 @@ func newTasksCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tasks",
 		Short: "List background tasks (run --background) and their status; --follow streams frames as tasks end",
-		Long: `List the background tasks of the server: id, pane, status (running, completed,
-failed, killed, timed_out), exit code, seconds, command. With --json each task
-is its completion frame (output preview and token counts, read from the task's
-journal).
+		Long: `List the background tasks of the server: id, pane, status (running,
+completed, failed, killed, timed_out), exit code, seconds, command. With
+--json each task is its completion frame (output preview and token counts,
+read from the task's journal). A task stays listed after its pane is gone.
 
-Task panes live in the detached session panectl-tasks and stay after their
-command ends (remain-on-exit). A task's record and journal live in panectl's
-state directory (see: panectl help journals), so a task stays listed, with its
-frame, after its pane is gone: panectl kill tN stops the task (status killed)
-and removes its pane. --prune removes every task that has ended: its pane, its
-record and its journal (and the journals of journaled panes that are gone, and
-the state directories of this machine's tmux servers that no longer run).
---prune works without a server too: it then removes only the state directories
-of servers that no longer run (exit 0). Those are also removed, a minute after
-their last change, whenever panectl makes the state directory of a new server.
+--prune removes every task that has ended (its pane, record and journal) and
+the state of tmux servers that no longer run; it works without a server.
+--follow prints each task's completion frame as a JSON line the moment it
+ends, until --timeout (exit 124) or Ctrl-C (exit 130). When the tmux server
+goes away, --follow prints the frames of its killed tasks and exits 5.
 
---follow prints the completion frame of each task as a JSON line the moment it
-ends (tasks started by any panectl process on the server, in the order they
-end), until --timeout (exit 124) or Ctrl-C (exit 130); without --timeout it
-follows until interrupted. When the tmux server goes away, its running tasks
-are killed: --follow prints their frames from their records as their
-supervisors record them, then exits 5.`,
+See: panectl help tasks`,
 		Example: `  panectl tasks
   panectl tasks --follow --timeout 10m | jq -c '{task_id, status, exit_code}'
   panectl tasks --prune`,

@@ -201,28 +201,21 @@ func newWaitForTurnCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "wait-for-turn PANE",
 		Short: "Wait until an interactive program (agent, shell, REPL) ends its turn, or is busy",
-		Long: `Wait until the interactive program in the pane finishes its turn: its screen,
-title and foreground command say awaiting_input (reported only once the
-screen and the state have been unchanged for --quiet-ms) or
-awaiting_approval (a permission prompt, a trust, sign-in or selection
-dialog: reported once it has stayed on screen for 0.4 s after the wait
-began, whatever a spinner elsewhere does, so the frame a program drew
-before it reacted to a key is never the answer). By default the wait also
-returns as soon as the program is confirmed busy (outcome busy);
---wait-through-busy keeps waiting through it until the turn ends or the
-timeout (busy is confirmed by two looks 50 ms apart; at the deadline, as
-with --timeout 0, which looks once, a busy look is said busy, with a note).
-A screen nothing recognizable is on ends as unknown once quiet.
-The recognizer is picked as by recognize (default auto). A shell in the
-foreground is awaiting_input only at its prompt: running a loop of its own,
-waiting on a command substitution or its start-up files it is busy, in its
-read builtin (bash, zsh, fish) unknown, as its terminal mode and /proc say.
+		Long: `Wait until the interactive program in the pane finishes its turn: its
+screen, title and foreground command say awaiting_input (once quiet for
+--quiet-ms) or awaiting_approval (a dialog that stayed 0.4 s). By default
+the wait also ends as soon as the program is confirmed busy (outcome busy);
+--wait-through-busy waits through it. A screen nothing recognizable is on
+ends as unknown once quiet. The recognizer is picked as by recognize
+(default auto). A shell is awaiting_input only at its prompt.
 
 Exit: 0 only when the turn ended in awaiting_input (so
 "wait-for-turn P && send-text P ..." never types into a dialog or a busy
 program); 3 awaiting_approval, busy or unknown; 124 timeout; 5 the pane
 exited or its process was replaced (respawn-pane); 1 the server stopped
-answering.`,
+answering.
+
+See: panectl help turn-state`,
 		Example: `  panectl send-text %1 'fix the tests' --submit; panectl wait-for-turn %1 --wait-through-busy --timeout 600
   panectl wait-for-turn %1 && panectl send-text %1 'next task' --submit`,
 		Args: cobra.ExactArgs(1),

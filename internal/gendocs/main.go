@@ -1,9 +1,14 @@
-// Command gendocs writes panectl's man pages: one per command (section 1,
-// Cobra's doc generator) and one per help topic (section 7,
-// panectl-TOPIC.7). The release build runs it (.goreleaser.yaml
-// before.hooks) and ships the pages in the archives:
+// Command gendocs writes panectl's manual from the command tree and the
+// help topics (cmd/help/*.txt), the one source of both:
 //
-//	go run ./internal/gendocs -version 1.2.3 DIR
+//	go run ./internal/gendocs -version 1.2.3 DIR   # man pages
+//	go run ./internal/gendocs -topics docs/help    # the topics as Markdown
+//	go run ./internal/gendocs -markdown DIR        # commands and topics as Markdown
+//
+// Man pages are one per command (section 1, Cobra's doc generator) and one
+// per help topic (section 7, panectl-TOPIC.7). The release build runs it
+// (.goreleaser.yaml before.hooks) and ships the pages in the archives.
+// docs/help holds the topics as Markdown; a test keeps it up to date.
 //
 // It is a separate program so the doc generator (a Markdown parser and a
 // YAML library) is not linked into, or initialised by, panectl itself. The
@@ -26,12 +31,14 @@ import (
 
 func main() {
 	version := flag.String("version", "", "version written into the pages (default: the binary's)")
+	topics := flag.String("topics", "", "write the help topics as Markdown into this directory")
+	markdown := flag.String("markdown", "", "write every command and help topic as Markdown into this directory")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: gendocs [-version V] DIR")
+		fmt.Fprintln(os.Stderr, "usage: gendocs [-version V] [-topics DIR] [-markdown DIR] [MANDIR]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() != 1 {
+	if flag.NArg() > 1 || flag.NArg() == 0 && *topics == "" && *markdown == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -40,7 +47,17 @@ func main() {
 	if *version != "" {
 		root.Version = strings.TrimPrefix(*version, "v")
 	}
-	if err := writeManPages(root, flag.Arg(0)); err != nil {
+	var err error
+	if flag.NArg() == 1 {
+		err = writeManPages(root, flag.Arg(0))
+	}
+	if err == nil && *topics != "" {
+		err = writeTopicsMarkdown(*topics)
+	}
+	if err == nil && *markdown != "" {
+		err = writeMarkdown(root, *markdown)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gendocs:", err)
 		os.Exit(1)
 	}
@@ -58,12 +75,9 @@ func writeManPages(root *cobra.Command, dir string) error {
 	}
 	// Help topics are not commands, so GenManTree skips them: each gets a
 	// section 7 page with its text kept as written (tables stay tables).
-	for _, t := range root.Commands() {
-		if !t.IsAdditionalHelpTopicCommand() {
-			continue
-		}
-		h := &doc.GenManHeader{Title: "PANECTL-" + strings.ToUpper(t.Name()), Section: "7", Source: src, Manual: "panectl manual"}
-		if err := writeTopicPage(t, h, filepath.Join(dir, "panectl-"+t.Name()+".7")); err != nil {
+	for _, t := range cmd.Topics() {
+		h := &doc.GenManHeader{Title: "PANECTL-" + strings.ToUpper(t.Name), Section: "7", Source: src, Manual: "panectl manual"}
+		if err := writeTopicPage(t, h, filepath.Join(dir, "panectl-"+t.Name+".7")); err != nil {
 			return err
 		}
 	}
@@ -72,15 +86,49 @@ func writeManPages(root *cobra.Command, dir string) error {
 
 // writeTopicPage renders a help topic as a man page: NAME, then its text
 // verbatim (a code block), then SEE ALSO panectl(1).
-func writeTopicPage(t *cobra.Command, h *doc.GenManHeader, file string) error {
+func writeTopicPage(t cmd.Topic, h *doc.GenManHeader, file string) error {
 	// GenMan fills the header's date as it does for command pages.
 	if err := doc.GenMan(&cobra.Command{Use: "x", DisableAutoGenTag: true}, h, discard{}); err != nil {
 		return err
 	}
 	date := h.Date.Format("Jan 2006")
 	md := fmt.Sprintf("%% %q %q %q %q %q\n# NAME\npanectl-%s \\- %s\n\n# DESCRIPTION\n```\n%s```\n\n# SEE ALSO\n**panectl(1)**\n",
-		h.Title, h.Section, date, h.Source, h.Manual, t.Name(), t.Short, t.Long)
+		h.Title, h.Section, date, h.Source, h.Manual, t.Name, t.Short, t.Text)
 	return os.WriteFile(file, md2man.Render([]byte(md)), 0o644)
+}
+
+// writeMarkdown writes one Markdown page per command (Cobra's generator)
+// and the help topics, into dir.
+func writeMarkdown(root *cobra.Command, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	root.DisableAutoGenTag = true // no generation date: the pages stay the same
+	if err := doc.GenMarkdownTree(root, dir); err != nil {
+		return err
+	}
+	return writeTopicsMarkdown(dir)
+}
+
+// writeTopicsMarkdown writes each help topic as TOPIC.md into dir: a
+// title, its summary, and its text verbatim.
+func writeTopicsMarkdown(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, t := range cmd.Topics() {
+		if err := os.WriteFile(filepath.Join(dir, t.Name+".md"), []byte(topicMarkdown(t)), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// topicMarkdown is one topic's Markdown page.
+func topicMarkdown(t cmd.Topic) string {
+	return "<!-- Generated by go run ./internal/gendocs -topics docs/help from `panectl help " + t.Name +
+		"` (cmd/help). Do not edit. -->\n\n" +
+		"# panectl help " + t.Name + "\n\n" + t.Short + ".\n\n```text\n" + t.Text + "```\n"
 }
 
 type discard struct{}
