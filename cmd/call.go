@@ -3,12 +3,10 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"strings"
 
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
 	"github.com/spf13/cobra"
 )
@@ -45,12 +43,12 @@ CLI command would give (124 for a wait that timed out, and so on).`,
 					return err
 				}
 				if len(b) > maxCallInput {
-					return usageErrorf("input is larger than %d bytes", maxCallInput)
+					return tool.Usagef("input is larger than %d bytes", maxCallInput)
 				}
 				raw = b
 			}
 			if len(bytes.TrimSpace(raw)) == 0 {
-				return usageErrorf("empty input: give a JSON object, e.g. '{}' or '{\"pane_id\":\"%%1\"}' (see: panectl schema %s --input)", args[0])
+				return tool.Usagef("empty input: give a JSON object, e.g. '{}' or '{\"pane_id\":\"%%1\"}' (see: panectl schema %s --input)", args[0])
 			}
 			out, err := callTool(c.Context(), f, args[0], raw)
 			if out == nil {
@@ -73,72 +71,23 @@ func toolNames() []string {
 	return names
 }
 
-func lookupTool(name string) (schema.Tool, error) {
-	t, ok := schema.Lookup(name)
-	if !ok {
-		return schema.Tool{}, usageErrorf("unknown tool %q; tools: %s", name, strings.Join(toolNames(), ", "))
-	}
-	return t, nil
-}
-
-// callTool validates JSON input against the tool's input schema, runs the
-// tool with the same run function as its CLI command, and returns the
-// output value and the error the CLI would exit with: for outputs with an
-// outcome (schema.Outcomer) both the output and the outcome's exit error.
-// It is shared by `panectl call` and `panectl mcp`.
+// callTool runs a tool by name on JSON input (tool.Caller.Call), on
+// the command's tool environment. It returns the output value and the
+// error the CLI would exit with. It is shared by `panectl call` and
+// `panectl mcp`.
 func callTool(ctx context.Context, f *Factory, name string, raw []byte) (any, error) {
-	t, err := lookupTool(name)
+	t, err := tool.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	run, ok := runners()[t.Name]
-	if !ok {
-		return nil, fmt.Errorf("tool %s has no runner", t.Name)
-	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		raw = []byte("{}") // MCP: a call without arguments
-	}
-	if raw, err = schema.NormalizeInput(t, raw); err != nil {
-		return nil, usageErr(err)
-	}
-	if err := schema.ValidateInput(t, raw); err != nil {
-		var ve *schema.ValidationError
-		if errors.As(err, &ve) {
-			return nil, usageErr(err)
-		}
-		if strings.Contains(err.Error(), "invalid input") {
-			return nil, usageErr(err)
-		}
-		return nil, err
-	}
-	out, err := run(ctx, f, json.RawMessage(raw))
-	if err != nil {
-		return nil, err
-	}
-	return out, exitOf(out)
-}
-
-// exitOf is the exit error a tool's output calls for: a completed run
-// exits with its command's status; other waits by their outcome.
-func exitOf(out any) error {
-	switch o := out.(type) {
-	case schema.RunOutput:
-		return runExit(o)
-	case schema.WaitForTurnOutput:
-		return turnExit(o)
-	case schema.Outcomer:
-		return outcomeExit(o.OutcomeOf())
-	}
-	return nil
+	return t.Call(ctx, &f.Env, raw)
 }
 
 // forCall is a Factory for one tool call of a long-lived process (mcp):
 // the same server flags and tmux client (one `tmux -V`, shared kept
 // control clients), no terminal streams.
 func (f *Factory) forCall() *Factory {
-	return &Factory{
-		IO:         IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard},
-		SocketName: f.SocketName, SocketPath: f.SocketPath, JSON: true, parent: f,
-	}
+	fc := &Factory{IO: IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}, JSON: true}
+	fc.Share(&f.Env)
+	return fc
 }

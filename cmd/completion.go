@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
@@ -172,7 +173,7 @@ func runCompleter(c *cobra.Command, f *Factory, comp completer, args []string) (
 // completePaneIDs lists the live panes of the server -L/-S (or $TMUX, or
 // the default socket) name: "%3\tbash". No server: no candidates.
 func completePaneIDs(ctx context.Context, f *Factory, _ []string) []string {
-	out, err := runList(ctx, f, schema.ListPanesInput{})
+	out, err := tool.ListPanes.Run(ctx, &f.Env, schema.ListPanesInput{})
 	if err != nil {
 		return nil
 	}
@@ -187,11 +188,7 @@ func completePaneIDs(ctx context.Context, f *Factory, _ []string) []string {
 // has one: its output's "tasks" array, each with "task_id" (or "id") and
 // "command" described. No list_tasks tool yet: no candidates.
 func completeTaskIDs(ctx context.Context, f *Factory, _ []string) []string {
-	run, ok := runners()["list_tasks"]
-	if !ok {
-		return nil
-	}
-	out, err := run(ctx, f, nil)
+	out, err := tool.ListTasks.Run(ctx, &f.Env, schema.ListTasksInput{})
 	if err != nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/spf13/cobra"
@@ -30,7 +31,7 @@ the server and its socket. Exit 0 when the wait matched.`,
 			if err := f.emit(out, nil); err != nil {
 				return err
 			}
-			return outcomeExit(out.Outcome)
+			return tool.OutcomeExit(out.Outcome)
 		},
 	}
 }
@@ -46,8 +47,8 @@ func runDemo(ctx context.Context, f *Factory) (out schema.DemoOutput, err error)
 	if err != nil {
 		return out, err
 	}
-	demo := &Factory{IO: f.IO, SocketPath: srv.Socket}
-	demo.client = c
+	demo := &Factory{IO: f.IO, Env: tool.Env{SocketPath: srv.Socket}}
+	demo.SetClient(c)
 	defer func() {
 		// Cleanup even on failure or SIGINT: kill the server, remove the socket.
 		kerr := c.KillServer(context.WithoutCancel(ctx))
@@ -61,19 +62,19 @@ func runDemo(ctx context.Context, f *Factory) (out schema.DemoOutput, err error)
 	if bash, err := exec.LookPath("bash"); err == nil {
 		shell = []string{bash, "--noprofile", "--norc"}
 	}
-	p, err := runNew(ctx, demo, schema.NewPaneInput{Name: "demo", Size: "100x30", Command: shell})
+	p, err := tool.NewPane.Run(ctx, &demo.Env, schema.NewPaneInput{Name: "demo", Size: "100x30", Command: shell})
 	if err != nil {
 		return out, err
 	}
 	// The typed line contains the awaited text, so only echo discounting
 	// keeps the wait from matching the command line itself.
 	out.Command = "sleep 0.5; echo PANECTL_DEMO_DONE"
-	sent, err := runSendText(ctx, demo, schema.SendTextInput{PaneID: p.PaneID, Text: out.Command, Submit: true})
+	sent, err := tool.SendText.Run(ctx, &demo.Env, schema.SendTextInput{PaneID: p.PaneID, Text: out.Command, Submit: true})
 	if err != nil {
 		return out, err
 	}
 	timeout := 10.0
-	w, err := runWaitForText(ctx, demo, schema.WaitForTextInput{PaneID: p.PaneID, Patterns: schema.StringList{"PANECTL_DEMO_DONE"}, Cursor: sent.Cursor, Timeout: &timeout})
+	w, err := tool.WaitForText.Run(ctx, &demo.Env, schema.WaitForTextInput{PaneID: p.PaneID, Patterns: schema.StringList{"PANECTL_DEMO_DONE"}, Cursor: sent.Cursor, Timeout: &timeout})
 	if err != nil {
 		return out, err
 	}

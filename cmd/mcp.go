@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
@@ -41,7 +42,7 @@ Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			idle := tmux.DefaultKeepIdle
 			if keepIdle != nil {
-				idle = seconds(min(max(*keepIdle, 0), maxTimeout))
+				idle = tool.Seconds(min(max(*keepIdle, 0), tool.MaxTimeout))
 			}
 			f.KeepControl, f.KeepIdle = idle > 0, idle
 			defer f.Close()
@@ -136,7 +137,7 @@ func withProgress(ctx context.Context, req *mcp.CallToolRequest, t schema.Tool) 
 		}
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 			ProgressToken: token,
-			Progress:      round3(elapsed.Seconds()),
+			Progress:      tool.Round3(elapsed.Seconds()),
 			Total:         timeout.Seconds(),
 			Message:       msg,
 		})
@@ -148,7 +149,7 @@ func withProgress(ctx context.Context, req *mcp.CallToolRequest, t schema.Tool) 
 	_ = json.Unmarshal(req.Params.Arguments, &args) // validated by callTool; a bad one only names less
 	var timeout time.Duration
 	if args.Timeout != nil {
-		timeout = seconds(effectiveTimeout(args.Timeout))
+		timeout = tool.Seconds(tool.EffectiveTimeout(args.Timeout))
 	}
 	waiter.Waiting(ctx, args.PaneID, timeout, strings.ToLower(t.Title))
 	return ctx, stop

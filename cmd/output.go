@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/spf13/cobra"
 )
 
@@ -35,75 +35,28 @@ func printLines(w io.Writer, lines []string) {
 	}
 }
 
-// Timeouts (SPEC.md section 2): seconds as a number, or a Go duration such
-// as 500ms, 2s, 1m; default 30; clamped to [0, 3600].
-const (
-	defaultTimeout = 30.0
-	maxTimeout     = 3600.0
-)
-
 // parseTimeout reads a timeout flag value in seconds.
 func parseTimeout(s string) (float64, error) {
 	s = strings.TrimSpace(s)
 	if v, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
 		// a number too large for a float64 is +Inf, clamped like any other
 		if v != v { // NaN
-			return 0, usageErrorf("invalid timeout %q: want seconds (1.5) or a duration (500ms, 2s, 1m)", s)
+			return 0, tool.Usagef("invalid timeout %q: want seconds (1.5) or a duration (500ms, 2s, 1m)", s)
 		}
 		return v, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, usageErrorf("invalid timeout %q: want seconds (1.5) or a duration (500ms, 2s, 1m)", s)
+		return 0, tool.Usagef("invalid timeout %q: want seconds (1.5) or a duration (500ms, 2s, 1m)", s)
 	}
 	return d.Seconds(), nil
-}
-
-// effectiveTimeout applies the default and the clamp.
-func effectiveTimeout(v *float64) float64 {
-	if v == nil {
-		return defaultTimeout
-	}
-	return min(max(*v, 0), maxTimeout)
-}
-
-func seconds(v float64) time.Duration { return time.Duration(v * float64(time.Second)) }
-
-// opMargin is how far past its --timeout a wait may run: the last look at
-// the deadline (one tmux command) and detaching. Every tmux call of the
-// operation is bounded by the operation's deadline (timeout + opMargin) as
-// well as by its own (tmux.DefaultCallTimeout), so a server that stops
-// answering ends the command within the timeout plus this margin.
-const opMargin = 1500 * time.Millisecond
-
-// opContext bounds an operation that waits up to timeout seconds, plus
-// opMargin and extra (time the operation spends after its timeout on
-// purpose, e.g. run's recovery of the prompt).
-func opContext(ctx context.Context, timeout float64, extra time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(ctx, seconds(timeout)+opMargin+extra)
-}
-
-// round3 keeps durations readable in JSON (milliseconds).
-func round3(v float64) float64 {
-	return float64(int64(v*1000+0.5)) / 1000
-}
-
-// maxLines validates max_lines (1..10000, default 200).
-func maxLines(n int) (int, error) {
-	switch {
-	case n == 0:
-		return 200, nil
-	case n < 1 || n > 10000:
-		return 0, usageErrorf("max_lines %d is out of range: want 1..10000", n)
-	}
-	return n, nil
 }
 
 // explicitMaxLines rejects --max-lines 0 given on the command line (0 in
 // the input type means "not given": the default).
 func explicitMaxLines(c *cobra.Command, n int) error {
 	if c.Flags().Changed("max-lines") && n == 0 {
-		return usageErrorf("max_lines 0 is out of range: want 1..10000")
+		return tool.Usagef("max_lines 0 is out of range: want 1..10000")
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/panectl/panectl/cmd/tool"
 )
 
 func TestTimeoutFlag(t *testing.T) {
@@ -18,15 +20,15 @@ func TestTimeoutFlag(t *testing.T) {
 	for _, bad := range []string{"", " ", "NaN", "soon", "1x", "--"} {
 		var p *float64
 		err := (timeoutFlag{&p}).Set(bad)
-		var ue *usageError
+		var ue *tool.UsageError
 		if !errors.As(err, &ue) || p != nil {
 			t.Errorf("--timeout %q: %v, want a usage error", bad, err)
 		}
 	}
 	neg, big := -3.0, math.Inf(1)
 	for v, want := range map[*float64]float64{nil: 30, &neg: 0, &big: 3600} {
-		if got := effectiveTimeout(v); got != want {
-			t.Errorf("effectiveTimeout(%v) = %v, want %v", v, got, want)
+		if got := tool.EffectiveTimeout(v); got != want {
+			t.Errorf("tool.EffectiveTimeout(%v) = %v, want %v", v, got, want)
 		}
 	}
 }

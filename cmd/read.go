@@ -1,12 +1,11 @@
 package cmd
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
@@ -34,7 +33,7 @@ lines_dropped 0 (see: panectl help journals).`,
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
 			}
-			out, err := runCapture(c.Context(), f, in)
+			out, err := tool.Capture.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err
 			}
@@ -52,38 +51,6 @@ lines_dropped 0 (see: panectl help journals).`,
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines, 1..10000 (default 200)")
 	fl.BoolVar(&in.ANSI, "ansi", false, "keep colour escapes")
 	return cmd
-}
-
-func runCapture(ctx context.Context, f *Factory, in schema.CaptureInput) (schema.CaptureOutput, error) {
-	n, err := maxLines(in.MaxLines)
-	if err != nil {
-		return schema.CaptureOutput{}, err
-	}
-	cur := pane.Cursor{Special: pane.CursorScreen}
-	if in.Cursor != "" {
-		if cur, err = pane.ParseCursor(in.Cursor); err != nil {
-			return schema.CaptureOutput{}, err
-		}
-	}
-	c, p, err := f.Pane(ctx, in.PaneID)
-	if err != nil {
-		return schema.CaptureOutput{}, err
-	}
-	r, err := pane.ReadAny(ctx, c, p, cur, pane.ReadOptions{MaxLines: n, ANSI: in.ANSI})
-	if err != nil {
-		return schema.CaptureOutput{}, err
-	}
-	return schema.CaptureOutput{
-		PaneID: p.ID, Output: nonNil(r.Lines), Cursor: r.Cursor.Encode(), LinesDropped: r.LinesDropped,
-		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note,
-	}, nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 func newWaitForTextCmd(f *Factory) *cobra.Command {
@@ -112,7 +79,7 @@ See: panectl help echo, panectl help waits`,
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
 			}
-			out, err := runWaitForText(c.Context(), f, in)
+			out, err := tool.WaitForText.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err
 			}
@@ -136,7 +103,7 @@ See: panectl help echo, panectl help waits`,
 			}); perr != nil {
 				return perr
 			}
-			return outcomeExit(out.Outcome)
+			return tool.OutcomeExit(out.Outcome)
 		},
 	}
 	fl := cmd.Flags()
@@ -148,46 +115,4 @@ See: panectl help echo, panectl help waits`,
 	fl.StringVar(&in.Cursor, "cursor", "", "match output after this cursor; 'screen' accepts what is visible")
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, 1..10000 (default 200)")
 	return cmd
-}
-
-func runWaitForText(ctx context.Context, f *Factory, in schema.WaitForTextInput) (schema.WaitForTextOutput, error) {
-	if len(in.Patterns) == 0 {
-		return schema.WaitForTextOutput{}, usageErrorf("at least one --pattern is required")
-	}
-	n, err := maxLines(in.MaxLines)
-	if err != nil {
-		return schema.WaitForTextOutput{}, err
-	}
-	match, err := waiter.NewMatcher("pattern", in.Patterns, in.Regex, in.IgnoreCase)
-	if err != nil {
-		return schema.WaitForTextOutput{}, err
-	}
-	stop, err := waiter.NewMatcher("stop pattern", in.Stop, in.Regex, in.IgnoreCase)
-	if err != nil {
-		return schema.WaitForTextOutput{}, err
-	}
-	timeout := effectiveTimeout(in.Timeout)
-	ctx, cancel := opContext(ctx, timeout, 0)
-	defer cancel()
-	opt := waiter.TextOptions{Match: match, Stop: stop, Timeout: seconds(timeout), MaxLines: n}
-	if in.Cursor != "" {
-		if opt.Cursor, err = pane.ParseCursor(in.Cursor); err != nil {
-			return schema.WaitForTextOutput{}, err
-		}
-		opt.HasStart = true
-	}
-	c, p, err := f.paneOrID(ctx, in.PaneID)
-	if err != nil {
-		return schema.WaitForTextOutput{}, err
-	}
-	opt.PaneID, opt.Pane = p.ID, p
-	r, err := waiter.WaitForText(ctx, c, opt)
-	if err != nil {
-		return schema.WaitForTextOutput{}, err
-	}
-	return schema.WaitForTextOutput{
-		PaneID: p.ID, Outcome: r.Outcome, Output: nonNil(r.Output), Truncated: r.Truncated,
-		LinesDropped: r.LinesDropped, Cursor: r.Cursor.Encode(), Seconds: round3(r.Elapsed.Seconds()),
-		EffectiveTimeout: timeout, Matched: r.Matched, MatchedLine: r.MatchedLine, Note: r.Note,
-	}, nil
 }

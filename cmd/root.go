@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -51,7 +52,7 @@ func Main() int {
 			case <-time.After(interruptGrace):
 			}
 			fmt.Fprintln(os.Stderr, "panectl: interrupted")
-			os.Exit(ExitInterrupted)
+			os.Exit(tool.ExitInterrupted)
 		}
 	}()
 	root := NewRootCmd(f)
@@ -68,14 +69,14 @@ func Main() int {
 	stopProgress()
 	f.Close()
 	f.clearProgress()
-	var outcome *exitError
+	var outcome *tool.ExitError
 	switch {
 	case err == nil || ctx.Err() == nil || errors.Is(err, errInterrupted):
 	case errors.As(err, &outcome):
 		// an outcome (run's interrupted): its result is printed and says
 		// so; an outcome is not an error (help exit-codes): exit 130 with
 		// nothing on stderr
-		err = &exitError{ExitInterrupted, "interrupted"}
+		err = &tool.ExitError{Code: tool.ExitInterrupted, Msg: "interrupted"}
 	default:
 		err = errInterrupted
 	}
@@ -99,7 +100,7 @@ or exactly one JSON object with --json. Exit codes: 0 ok, 1 failure, 2 usage,
 	pf.StringVarP(&f.SocketName, "socket-name", "L", "", "tmux socket name (as tmux -L)")
 	pf.StringVarP(&f.SocketPath, "socket-path", "S", "", "tmux socket path (as tmux -S)")
 	pf.BoolVar(&f.JSON, "json", false, "print one JSON object (errors as JSON on stderr)")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageErr(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return tool.Usage(err) })
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return rejectEmptyFlags(c) }
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
@@ -153,7 +154,7 @@ func strictHelp(root *cobra.Command) {
 		show := help.Run
 		help.RunE = func(c *cobra.Command, args []string) error {
 			if cmd, _, err := root.Find(args); cmd == nil || err != nil {
-				return usageErrorf("unknown help topic %q: see panectl help", strings.Join(args, " "))
+				return tool.Usagef("unknown help topic %q: see panectl help", strings.Join(args, " "))
 			}
 			show(c, args)
 			return nil
@@ -178,7 +179,7 @@ func rejectEmptyFlags(c *cobra.Command) error {
 			if fl.Shorthand != "" {
 				name = "-" + fl.Shorthand + "/" + name
 			}
-			err = usageErrorf("%s is empty: give a value, or leave the flag out for its default (an unset variable?)", name)
+			err = tool.Usagef("%s is empty: give a value, or leave the flag out for its default (an unset variable?)", name)
 		}
 	})
 	return err

@@ -1,15 +1,11 @@
 package cmd
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
-	"github.com/panectl/panectl/pane"
-	"github.com/panectl/panectl/pane/shell"
-	"github.com/panectl/panectl/recognize"
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
@@ -46,9 +42,9 @@ See: panectl help run`,
 			in.PaneID = args[0]
 			switch {
 			case stdin && len(args) == 2:
-				return usageErrorf("give COMMAND or --stdin, not both")
+				return tool.Usagef("give COMMAND or --stdin, not both")
 			case stdin:
-				b, err := io.ReadAll(io.LimitReader(f.IO.In, maxText+1))
+				b, err := io.ReadAll(io.LimitReader(f.IO.In, tool.MaxText+1))
 				if err != nil {
 					return err
 				}
@@ -56,12 +52,12 @@ See: panectl help run`,
 			case len(args) == 2:
 				in.Command = args[1]
 			default:
-				return usageErrorf("no command: give COMMAND or --stdin")
+				return tool.Usagef("no command: give COMMAND or --stdin")
 			}
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
 			}
-			out, err := runRun(c.Context(), f, in)
+			out, err := tool.RunShellCommand.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err
 			}
@@ -81,7 +77,7 @@ See: panectl help run`,
 			}); perr != nil {
 				return perr
 			}
-			return runExit(out)
+			return tool.RunExit(out)
 		},
 	}
 	fl := cmd.Flags()
@@ -93,94 +89,4 @@ See: panectl help run`,
 	fl.BoolVar(&in.ClearLine, "clear-line", false, "kill text already on the shell's input line first (else it refuses the run, exit 3)")
 	fl.BoolVar(&in.WhenReady, "when-ready", false, "type only once the pane awaits input (its recognizer: quiescent awaiting_input); else type nothing: exit 3 or 124")
 	return cmd
-}
-
-// runRecovery is how long run may spend after its timeout pressing C-c
-// and waiting for the prompt (waiter.Run), beyond opMargin.
-const runRecovery = 5 * time.Second
-
-// runExit is the exit status of a run: the command's own when it completed.
-func runExit(out schema.RunOutput) error {
-	switch out.Outcome {
-	case waiter.OutcomeCompleted:
-		if out.ExitCode != nil && *out.ExitCode != 0 {
-			return &exitError{code: *out.ExitCode & 0xff, msg: fmt.Sprintf("the command exited with status %d", *out.ExitCode)}
-		}
-		return nil
-	case waiter.OutcomeInterrupted:
-		return &exitError{ExitInterrupted, "interrupted"}
-	}
-	return outcomeExit(out.Outcome)
-}
-
-func runRun(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutput, error) {
-	if in.Command == "" {
-		return schema.RunOutput{}, usageErrorf("the command is empty")
-	}
-	if len(in.Command) > maxText {
-		return schema.RunOutput{}, usageErrorf("the command is %d bytes; at most %d (1 MiB)", len(in.Command), maxText)
-	}
-	n, err := maxLines(in.MaxLines)
-	if err != nil {
-		return schema.RunOutput{}, err
-	}
-	if in.Background {
-		return runBackground(ctx, f, in)
-	}
-	if err := shell.CheckTypable(in.Command); err != nil {
-		return schema.RunOutput{}, usageErr(err)
-	}
-	started := time.Now()
-	timeout := effectiveTimeout(in.Timeout)
-	deadline := started.Add(seconds(timeout))
-	ctx, cancel := opContext(ctx, timeout, runRecovery)
-	defer cancel()
-	c, p, err := f.Pane(ctx, in.PaneID)
-	if err != nil {
-		return schema.RunOutput{}, err
-	}
-	if sh, ok := shell.ShellOf(p.Command); ok {
-		if _, err := shell.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
-			return schema.RunOutput{}, usageErr(err) // refused before waiting for anything
-		}
-	}
-	keepAttached(ctx, c, p)
-	lock, err := pane.AcquireLock(ctx, c, p.ID, "run", deadline)
-	if err != nil {
-		return schema.RunOutput{}, err
-	}
-	defer lock.Release(ctx)
-	if in.WhenReady {
-		set, err := recognizers()
-		if err != nil {
-			return schema.RunOutput{}, err
-		}
-		if _, err := waiter.WhenReady(ctx, c, p.ID, waiter.Readiness{Set: set, Recognizer: recognize.AutoID}, deadline); err != nil {
-			return schema.RunOutput{}, err
-		}
-		if p, err = c.Pane(ctx, p.ID); err != nil {
-			return schema.RunOutput{}, err
-		}
-	}
-	p, sh, err := waiter.Ready(ctx, c, p, deadline)
-	if err != nil {
-		return schema.RunOutput{}, err
-	}
-	if _, err := shell.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
-		return schema.RunOutput{}, usageErr(err)
-	}
-	r, err := waiter.Run(ctx, c, waiter.RunOptions{Info: p, Shell: sh, Command: in.Command, Deadline: deadline, MaxLines: n, ClearLine: in.ClearLine})
-	if err != nil {
-		return schema.RunOutput{}, err
-	}
-	out := schema.RunOutput{
-		PaneID: p.ID, Command: in.Command, Output: nonNil(r.Output), Truncated: r.Truncated,
-		Seconds: round3(time.Since(started).Seconds()), Cursor: r.Cursor.Encode(), Outcome: r.Outcome,
-		Attempts: r.Attempts, Note: r.Note, EffectiveTimeout: &timeout,
-	}
-	if r.StatusKnown && (r.Outcome == waiter.OutcomeCompleted || r.Outcome == waiter.OutcomeInterrupted) {
-		code := r.ExitCode
-		out.ExitCode = &code
-	}
-	return out, nil
 }

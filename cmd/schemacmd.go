@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
 	"github.com/spf13/cobra"
 )
@@ -33,11 +34,11 @@ Schemas are JSON Schema draft 2020-12 and reject unknown fields.`,
 		},
 		RunE: func(c *cobra.Command, args []string) error {
 			if input && output {
-				return usageErrorf("give --input or --output, not both")
+				return tool.Usagef("give --input or --output, not both")
 			}
 			if len(args) == 0 {
 				if input || output {
-					return usageErrorf("--input and --output need a TOOL")
+					return tool.Usagef("--input and --output need a TOOL")
 				}
 				var doc struct {
 					Tools []*mcp.Tool `json:"tools"`
@@ -120,5 +121,5 @@ func lookupToolOrCommand(name string) (schema.Tool, error) {
 			cmds = append(cmds, t.CLI)
 		}
 	}
-	return schema.Tool{}, usageErrorf("unknown tool or command %q; tools: %s; commands: %s", name, strings.Join(toolNames(), ", "), strings.Join(cmds, ", "))
+	return schema.Tool{}, tool.Usagef("unknown tool or command %q; tools: %s; commands: %s", name, strings.Join(toolNames(), ", "), strings.Join(cmds, ", "))
 }

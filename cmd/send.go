@@ -1,24 +1,15 @@
 package cmd
 
 import (
-	"context"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
-	"time"
 
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/pane"
-	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/tmux"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
-
-// maxText is the most text send-text types at once (SPEC.md section 3).
-const maxText = 1 << 20
 
 func newSendTextCmd(f *Factory) *cobra.Command {
 	var in schema.SendTextInput
@@ -52,9 +43,9 @@ See: panectl help typing`,
 			in.PaneID = args[0]
 			switch {
 			case stdin && len(args) == 2:
-				return usageErrorf("give TEXT or --stdin, not both")
+				return tool.Usagef("give TEXT or --stdin, not both")
 			case stdin:
-				b, err := io.ReadAll(io.LimitReader(f.IO.In, maxText+1))
+				b, err := io.ReadAll(io.LimitReader(f.IO.In, tool.MaxText+1))
 				if err != nil {
 					return err
 				}
@@ -62,9 +53,9 @@ See: panectl help typing`,
 			case len(args) == 2:
 				in.Text = args[1]
 			case !in.Submit:
-				return usageErrorf("no text: give TEXT, --stdin, or --submit to press Enter alone")
+				return tool.Usagef("no text: give TEXT, --stdin, or --submit to press Enter alone")
 			}
-			out, err := runSendText(c.Context(), f, in)
+			out, err := tool.SendText.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err
 			}
@@ -95,63 +86,6 @@ func (f *Factory) printSend(w io.Writer, out schema.SendOutput) {
 	}
 }
 
-// submitAfter is how long send-text --submit may take after its timeout
-// (the lock and --when-ready waits) on purpose, beyond opMargin: letting
-// the program show the typed text, and verifying the submission
-// (waiter.Send). A send that ends later is one whose server stopped
-// answering.
-const submitAfter = 4 * time.Second
-
-// sendOptions resolves the pane of a typing tool and fills what Send needs
-// for its guard: the deadline, and the recognizers for --when-ready.
-func sendOptions(ctx context.Context, f *Factory, paneID string, whenReady bool, timeout *float64) (*tmux.Client, waiter.SendOptions, error) {
-	c, p, err := f.Pane(ctx, paneID)
-	if err != nil {
-		return nil, waiter.SendOptions{}, err
-	}
-	opt := waiter.SendOptions{Info: p, Deadline: time.Now().Add(seconds(effectiveTimeout(timeout)))}
-	if whenReady {
-		set, err := recognizers()
-		if err != nil {
-			return nil, opt, err
-		}
-		opt.WhenReady = &waiter.Readiness{Set: set, Recognizer: recognize.AutoID}
-		opt.Set = set
-	}
-	return c, opt, nil
-}
-
-// sendOutput is the output of a send.
-func sendOutput(id string, n int, r waiter.SendResult) schema.SendOutput {
-	return schema.SendOutput{PaneID: id, Cursor: r.Cursor.Encode(), Bytes: n, Submitted: r.Submitted, Note: r.Note}
-}
-
-func runSendText(ctx context.Context, f *Factory, in schema.SendTextInput) (schema.SendOutput, error) {
-	if len(in.Text) > maxText {
-		return schema.SendOutput{}, usageErrorf("text is %d bytes; at most %d (1 MiB) can be typed at once", len(in.Text), maxText)
-	}
-	extra := time.Duration(0)
-	if in.Submit {
-		extra = submitAfter
-	}
-	ctx, cancel := opContext(ctx, effectiveTimeout(in.Timeout), extra)
-	defer cancel()
-	c, opt, err := sendOptions(ctx, f, in.PaneID, in.WhenReady, in.Timeout)
-	if err != nil {
-		return schema.SendOutput{}, err
-	}
-	opt.Recognizers = recognizers // (loaded only for a program's screen, not a shell's)
-	if in.Submit || in.WhenReady {
-		keepAttached(ctx, c, opt.Info) // (it looks at the pane many times)
-	}
-	opt.Action, opt.Text, opt.Submit = "send-text", in.Text, in.Submit
-	r, err := waiter.Send(ctx, c, opt)
-	if err != nil {
-		return schema.SendOutput{}, err
-	}
-	return sendOutput(opt.Info.ID, len(in.Text), r), nil
-}
-
 func newSendKeysCmd(f *Factory) *cobra.Command {
 	var in schema.SendSpecialsInput
 	cmd := &cobra.Command{
@@ -166,7 +100,7 @@ send-text.`,
 		Args:    cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			in.PaneID, in.Keys = args[0], args[1:]
-			out, err := runSendKeys(c.Context(), f, in)
+			out, err := tool.SendSpecials.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err
 			}
@@ -175,32 +109,6 @@ send-text.`,
 	}
 	addGuardFlags(cmd, &in.WhenReady, &in.Timeout)
 	return cmd
-}
-
-func runSendKeys(ctx context.Context, f *Factory, in schema.SendSpecialsInput) (schema.SendOutput, error) {
-	if len(in.Keys) == 0 {
-		return schema.SendOutput{}, usageErrorf("no keys given; valid keys: %s", pane.KeyNames)
-	}
-	keys := make([]string, len(in.Keys))
-	for i, k := range in.Keys {
-		tk, err := pane.TmuxKey(k)
-		if err != nil {
-			return schema.SendOutput{}, usageErr(err)
-		}
-		keys[i] = tk
-	}
-	ctx, cancel := opContext(ctx, effectiveTimeout(in.Timeout), 0)
-	defer cancel()
-	c, opt, err := sendOptions(ctx, f, in.PaneID, in.WhenReady, in.Timeout)
-	if err != nil {
-		return schema.SendOutput{}, err
-	}
-	opt.Action, opt.Keys = "send-keys", keys
-	r, err := waiter.Send(ctx, c, opt)
-	if err != nil {
-		return schema.SendOutput{}, err
-	}
-	return sendOutput(opt.Info.ID, len(keys), r), nil
 }
 
 func newSendASCIICmd(f *Factory) *cobra.Command {
@@ -220,12 +128,12 @@ func newSendASCIICmd(f *Factory) *cobra.Command {
 				for _, a := range args[1:] {
 					n, err := strconv.Atoi(a)
 					if err != nil {
-						return usageErrorf("byte %q is not a decimal number 0..255 (use --hex for hex)", a)
+						return tool.Usagef("byte %q is not a decimal number 0..255 (use --hex for hex)", a)
 					}
 					in.Codes = append(in.Codes, n)
 				}
 			}
-			out, err := runSendASCII(c.Context(), f, in)
+			out, err := tool.SendASCII.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err
 			}
@@ -235,49 +143,4 @@ func newSendASCIICmd(f *Factory) *cobra.Command {
 	cmd.Flags().BoolVar(&hexMode, "hex", false, "the bytes are hex pairs (c3 a9, or c3a9)")
 	addGuardFlags(cmd, &whenReady, &timeout)
 	return cmd
-}
-
-// asciiBytes validates and decodes send_ascii's input.
-func asciiBytes(in schema.SendASCIIInput) ([]byte, error) {
-	var b []byte
-	for _, n := range in.Codes {
-		if n < 0 || n > 255 {
-			return nil, usageErrorf("byte %d is out of range: want 0..255", n)
-		}
-		b = append(b, byte(n))
-	}
-	for _, h := range in.Hex {
-		h = strings.TrimPrefix(strings.ToLower(h), "0x")
-		d, err := hex.DecodeString(h)
-		if err != nil || len(d) == 0 {
-			return nil, usageErrorf("%q is not hex bytes: want pairs of hex digits such as c3 or c3a9", h)
-		}
-		b = append(b, d...)
-	}
-	if len(b) == 0 {
-		return nil, usageErrorf("no bytes given")
-	}
-	if len(b) > maxText {
-		return nil, usageErrorf("%d bytes; at most %d can be sent at once", len(b), maxText)
-	}
-	return b, nil
-}
-
-func runSendASCII(ctx context.Context, f *Factory, in schema.SendASCIIInput) (schema.SendOutput, error) {
-	b, err := asciiBytes(in)
-	if err != nil {
-		return schema.SendOutput{}, err
-	}
-	ctx, cancel := opContext(ctx, effectiveTimeout(in.Timeout), 0)
-	defer cancel()
-	c, opt, err := sendOptions(ctx, f, in.PaneID, in.WhenReady, in.Timeout)
-	if err != nil {
-		return schema.SendOutput{}, err
-	}
-	opt.Action, opt.Bytes = "send-ascii", b
-	r, err := waiter.Send(ctx, c, opt)
-	if err != nil {
-		return schema.SendOutput{}, err
-	}
-	return sendOutput(opt.Info.ID, len(b), r), nil
 }

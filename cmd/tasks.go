@@ -3,88 +3,21 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/proc"
-	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
-
-// runBackground starts a task (run --background).
-func runBackground(ctx context.Context, f *Factory, in schema.RunInput) (schema.RunOutput, error) {
-	c, p, err := f.Pane(ctx, in.PaneID)
-	if err != nil {
-		return schema.RunOutput{}, err
-	}
-	sh, isShell := shell.ShellOf(p.Command)
-	if !isShell {
-		sh = shell.ShellPOSIX
-	}
-	// A task's command is not typed (its supervisor runs it: control
-	// characters are the command's own), but it travels in arguments,
-	// which cannot hold a NUL byte.
-	if i := strings.IndexByte(in.Command, 0); i >= 0 {
-		return schema.RunOutput{}, usageErrorf("the command holds a NUL byte at byte %d: a program's arguments cannot hold one; have the command make it (printf '\\0')", i)
-	}
-	// A task's status is its whole script's: several statements are fine,
-	// but the command must parse.
-	if _, err := shell.CheckSingle(sh, in.Command, true); err != nil {
-		return schema.RunOutput{}, usageErr(err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return schema.RunOutput{}, fmt.Errorf("cannot find the panectl binary to supervise the task: %w", err)
-	}
-	spec := task.TaskSpec{Command: in.Command, Shell: task.TaskShell(p.Command), Started: time.Now().UnixMilli()}
-	var limit *float64 // the time limit used, when there is one
-	if in.Timeout != nil {
-		l := effectiveTimeout(in.Timeout)
-		limit = &l
-		spec.LimitMS = max(1, int64(l*1000)) // 0 would mean none: a limit of 0 s ends the task at once
-	}
-	t, err := task.StartTask(ctx, c, spec, p.CWD, []string{self, "-S", c.Server.Socket})
-	if err != nil {
-		return schema.RunOutput{}, err
-	}
-	return schema.RunOutput{PaneID: t.Pane.ID, Command: in.Command, Output: []string{}, TaskID: t.ID,
-		SessionID: t.Pane.SessionID, Status: task.TaskRunning, EffectiveTimeout: limit}, nil
-}
-
-// frame builds a task's completion frame, its output read from the
-// task's journal.
-func frame(t task.Task) (schema.CompletionFrame, error) {
-	fr := schema.CompletionFrame{
-		FrameType: "task_running", TaskID: t.ID, PaneID: t.Spec.PaneID, SessionID: t.SessionID(),
-		Status: t.Status, ExitCode: t.Exit, Signal: t.Signal, Command: t.Spec.Command,
-	}
-	end := time.Now()
-	if t.Status != task.TaskRunning {
-		fr.FrameType = "bash_completed"
-		if !t.Ended.IsZero() {
-			end = t.Ended
-		}
-	}
-	fr.Seconds = round3(max(0, end.Sub(time.UnixMilli(t.Spec.Started)).Seconds()))
-	sum, err := journal.Summarize(t.Journal)
-	if err != nil {
-		return fr, err
-	}
-	fr.OutputPreview, fr.OutputTruncated = sum.Preview, sum.Truncated
-	fr.OriginalTokens, fr.CompressedTokens, fr.TokensSkipped = sum.Tokens.Original, sum.Tokens.Compressed, sum.Tokens.Skipped
-	return fr, nil
-}
 
 func printFrame(w io.Writer, fr schema.CompletionFrame) {
 	code := "null"
@@ -120,14 +53,14 @@ See: panectl help tasks`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if follow {
 				if in.Prune {
-					return usageErrorf("--follow and --prune do not go together")
+					return tool.Usagef("--follow and --prune do not go together")
 				}
 				return runFollowTasks(c.Context(), f, timeout)
 			}
 			if timeout != nil {
-				return usageErrorf("--timeout goes with --follow")
+				return tool.Usagef("--timeout goes with --follow")
 			}
-			out, err := runListTasks(c.Context(), f, in)
+			out, err := tool.ListTasks.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err
 			}
@@ -151,36 +84,6 @@ See: panectl help tasks`,
 	return cmd
 }
 
-func runListTasks(ctx context.Context, f *Factory, in schema.ListTasksInput) (schema.ListTasksOutput, error) {
-	c, err := f.Client()
-	if err != nil {
-		return schema.ListTasksOutput{}, err
-	}
-	out := schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}}
-	if in.Prune {
-		res, err := task.Prune(ctx, c)
-		out.Pruned, out.PrunedServers = res.Tasks, res.Servers
-		if err != nil {
-			return out, err
-		}
-	}
-	tasks, err := task.ListTasks(ctx, c)
-	if err != nil && in.Prune && errors.Is(err, tmux.ErrNoServer) {
-		return out, nil // the task session was the server's last: it exited with it
-	}
-	if err != nil {
-		return schema.ListTasksOutput{}, err
-	}
-	for _, t := range tasks {
-		fr, err := frame(t)
-		if err != nil {
-			continue // removed meanwhile
-		}
-		out.Tasks = append(out.Tasks, fr)
-	}
-	return out, nil
-}
-
 // runFollowTasks prints frames as tasks end (tasks --follow).
 func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 	f.KeepControl = true // its reads go through a control client kept on the task session
@@ -190,16 +93,16 @@ func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 	}
 	d := time.Duration(1<<62 - 1)
 	if timeout != nil {
-		t := effectiveTimeout(timeout) // clamped to [0, 3600] like every wait's (SPEC 2)
-		d = seconds(t)
+		t := tool.EffectiveTimeout(timeout) // clamped to [0, 3600] like every wait's (SPEC 2)
+		d = tool.Seconds(t)
 		var cancel context.CancelFunc
-		ctx, cancel = opContext(ctx, t, 0)
+		ctx, cancel = tool.OpContext(ctx, t, 0)
 		defer cancel()
 	}
 	enc := json.NewEncoder(f.IO.Out)
 	enc.SetEscapeHTML(false)
 	outcome, err := waiter.FollowTasks(ctx, c, d, func(t task.Task) error {
-		fr, err := frame(t)
+		fr, err := tool.Frame(t)
 		if err != nil {
 			return nil // removed as it ended
 		}
@@ -211,7 +114,7 @@ func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 	if outcome == waiter.OutcomeExited && !f.JSON {
 		fmt.Fprintln(f.IO.ErrOut, "exited: the tmux server went away")
 	}
-	return outcomeExit(outcome)
+	return tool.OutcomeExit(outcome)
 }
 
 func newTaskCmd(f *Factory) *cobra.Command {
@@ -253,7 +156,7 @@ is that record (outcome exited).`,
 			if len(args) == 1 {
 				in.TaskID = args[0]
 			}
-			out, err := runWaitTask(c.Context(), f, in)
+			out, err := tool.WaitTask.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err
 			}
@@ -276,7 +179,7 @@ is that record (outcome exited).`,
 			}); err != nil {
 				return err
 			}
-			return exitOf(out)
+			return tool.WaitTask.ExitOf(out)
 		},
 	}
 	wait.Flags().VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
@@ -293,7 +196,7 @@ ended is left as it is. (panectl kill tN closes the task's pane instead, and
 so starts with SIGHUP, as a closing terminal does.)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			out, err := runKillTask(c.Context(), f, schema.TaskInput{TaskID: args[0]})
+			out, err := tool.KillTask.Run(c.Context(), &f.Env, schema.TaskInput{TaskID: args[0]})
 			if err != nil {
 				return err
 			}
@@ -317,7 +220,7 @@ itself; --json is not accepted).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if f.JSON {
-				return usageErrorf("task output prints the output itself; --json is not accepted (the frame is: panectl task wait ID --json)")
+				return tool.Usagef("task output prints the output itself; --json is not accepted (the frame is: panectl task wait ID --json)")
 			}
 			return runTaskOutput(c.Context(), f, args[0], compressed)
 		},
@@ -361,56 +264,6 @@ func newJournalWriteCmd(f *Factory) *cobra.Command {
 	return cmd
 }
 
-func runWaitTask(ctx context.Context, f *Factory, in schema.WaitTaskInput) (schema.WaitTaskOutput, error) {
-	switch {
-	case in.Any && in.TaskID != "":
-		return schema.WaitTaskOutput{}, usageErrorf("give a task id or any, not both")
-	case !in.Any && in.TaskID == "":
-		return schema.WaitTaskOutput{}, usageErrorf("a task id is required (or any: a task that ended and no any-wait returned yet, else the next to end); see: panectl tasks")
-	}
-	c, err := f.Client()
-	if err != nil {
-		return schema.WaitTaskOutput{}, err
-	}
-	timeout := effectiveTimeout(in.Timeout)
-	ctx, cancel := opContext(ctx, timeout, 0)
-	defer cancel()
-	var t task.Task
-	var outcome string
-	if in.Any {
-		t, outcome, err = waiter.WaitAnyTask(ctx, c, seconds(timeout))
-		if err == nil && t.ID == "" { // timeout, or the server went away with no task running
-			return schema.WaitTaskOutput{Outcome: outcome, EffectiveTimeout: timeout}, nil
-		}
-	} else {
-		t, outcome, err = waiter.WaitTask(ctx, c, in.TaskID, seconds(timeout))
-	}
-	if err != nil {
-		return schema.WaitTaskOutput{}, err
-	}
-	fr, err := frame(t)
-	if err != nil {
-		return schema.WaitTaskOutput{}, err
-	}
-	return schema.WaitTaskOutput{CompletionFrame: &fr, Outcome: outcome, EffectiveTimeout: timeout}, nil
-}
-
-func runKillTask(ctx context.Context, f *Factory, in schema.TaskInput) (schema.KillTaskOutput, error) {
-	c, err := f.Client()
-	if err != nil {
-		return schema.KillTaskOutput{}, err
-	}
-	t, signals, err := waiter.KillTask(ctx, c, in.TaskID, task.TaskKillGrace)
-	if err != nil {
-		return schema.KillTaskOutput{}, err
-	}
-	fr, err := frame(t)
-	if err != nil {
-		return schema.KillTaskOutput{}, err
-	}
-	return schema.KillTaskOutput{CompletionFrame: fr, Signals: signals}, nil
-}
-
 // runTaskOutput prints a task's journal (task output).
 func runTaskOutput(ctx context.Context, f *Factory, id string, compressed bool) error {
 	c, err := f.Client()
@@ -443,7 +296,7 @@ func taskExec(f *Factory, paneID, dir string, argv []string) error {
 		argv = argv[1:]
 	}
 	if len(argv) == 0 {
-		return usageErrorf("no command to supervise")
+		return tool.Usagef("no command to supervise")
 	}
 	c, err := f.Client()
 	if err != nil {

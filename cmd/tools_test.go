@@ -6,24 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	panectltool "github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
 )
 
-// Every tool of schema.Tools has a runner, and every runner a tool: the two
-// lists are kept by hand (and grow in several branches at once).
-func TestToolsHaveRunners(t *testing.T) {
-	run := runners()
-	seen := map[string]bool{}
-	for _, tool := range schema.Tools() {
-		seen[tool.Name] = true
-		if _, ok := run[tool.Name]; !ok {
-			t.Errorf("tool %s (schema.Tools) has no runner in cmd/tools.go runners()", tool.Name)
-		}
-	}
-	for name := range run {
-		if !seen[name] {
-			t.Errorf("runner %s (cmd/tools.go) has no tool in schema.Tools()", name)
-		}
+// Every tool of schema.Tools has a body in cmd/tool.
+func TestToolsHaveBodies(t *testing.T) {
+	if u := panectltool.Unbound(); len(u) > 0 {
+		t.Errorf("tools without a body in cmd/tool: %v", u)
 	}
 }
 
@@ -57,18 +47,18 @@ func TestCallValidation(t *testing.T) {
 		code     int
 		want     string
 	}{
-		{"wait_for_text", `{"pane_id":"%0","patterns":"x","bogus":1}`, ExitUsage, "bogus"},
-		{"wait_for_text", `{"pane_id":"%0","patterns":7}`, ExitUsage, "patterns"},
-		{"wait_for_text", `{"pane_id":"%0"}`, ExitUsage, "patterns"},
-		{"capture", `{"pane_id":"%0","max_lines":10001}`, ExitUsage, "max_lines"},
-		{"capture", `{"pane_id":"%0"`, ExitUsage, "not JSON"},
-		{"capture", `{} {}`, ExitUsage, "data after"},
-		{"capture", `[]`, ExitUsage, "input"},
-		{"nope", `{}`, ExitUsage, "list_panes"},
-		{"send_ascii", `{"pane_id":"%0","codes":[300]}`, ExitUsage, "codes"},
+		{"wait_for_text", `{"pane_id":"%0","patterns":"x","bogus":1}`, panectltool.ExitUsage, "bogus"},
+		{"wait_for_text", `{"pane_id":"%0","patterns":7}`, panectltool.ExitUsage, "patterns"},
+		{"wait_for_text", `{"pane_id":"%0"}`, panectltool.ExitUsage, "patterns"},
+		{"capture", `{"pane_id":"%0","max_lines":10001}`, panectltool.ExitUsage, "max_lines"},
+		{"capture", `{"pane_id":"%0"`, panectltool.ExitUsage, "not JSON"},
+		{"capture", `{} {}`, panectltool.ExitUsage, "data after"},
+		{"capture", `[]`, panectltool.ExitUsage, "input"},
+		{"nope", `{}`, panectltool.ExitUsage, "list_panes"},
+		{"send_ascii", `{"pane_id":"%0","codes":[300]}`, panectltool.ExitUsage, "codes"},
 		// valid input reaches the run function, which fails to start tmux
-		{"capture", `{"pane_id":"%0"}`, ExitFailure, "panectl-test-tmux"},
-		{"list_panes", ``, ExitFailure, "panectl-test-tmux"},
+		{"capture", `{"pane_id":"%0"}`, panectltool.ExitFailure, "panectl-test-tmux"},
+		{"list_panes", ``, panectltool.ExitFailure, "panectl-test-tmux"},
 	} {
 		out, err := callTool(context.Background(), f, c.tool, []byte(c.in))
 		code, _ := codeOf(err)
@@ -106,7 +96,7 @@ func FuzzCall(f *testing.F) {
 			// the decoder, is what fails (no tmux, or its own checks).
 			// The exception: a number the Go type cannot hold (1e700, an
 			// integer beyond int64) is a usage error naming the field.
-			if code, _ := codeOf(err); strings.Contains(err.Error(), "cannot unmarshal number") && code == ExitUsage {
+			if code, _ := codeOf(err); strings.Contains(err.Error(), "cannot unmarshal number") && code == panectltool.ExitUsage {
 				return
 			}
 			if strings.Contains(err.Error(), "invalid input") || errors.As(err, &ve) {

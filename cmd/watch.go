@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/pane/acp"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
@@ -51,7 +52,7 @@ See: panectl help watch`,
 // (nil), or with the context's error (timeout: 124, interrupt: 130).
 func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 	if in.Format != "acp" && in.Format != "events" {
-		return usageErrorf("--format must be acp or events, got %q", in.Format)
+		return tool.Usagef("--format must be acp or events, got %q", in.Format)
 	}
 	f.KeepControl = true // its reads go through its control client
 	c, p, err := f.Pane(ctx, in.PaneID)
@@ -59,13 +60,13 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 		return err
 	}
 	// A timeout is clamped to [0, 3600] like every wait's (SPEC 2).
-	once := in.Timeout != nil && effectiveTimeout(in.Timeout) == 0
+	once := in.Timeout != nil && tool.EffectiveTimeout(in.Timeout) == 0
 	var deadline time.Time
 	if in.Timeout != nil && !once {
-		timeout := effectiveTimeout(in.Timeout)
-		deadline = time.Now().Add(seconds(timeout))
+		timeout := tool.EffectiveTimeout(in.Timeout)
+		deadline = time.Now().Add(tool.Seconds(timeout))
 		var cancel context.CancelFunc
-		ctx, cancel = opContext(ctx, timeout, 0)
+		ctx, cancel = tool.OpContext(ctx, timeout, 0)
 		defer cancel()
 	}
 	session := in.SessionID
@@ -91,7 +92,7 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 	}
 	if errors.Is(err, context.DeadlineExceeded) || (err == nil && !res.Exited) {
 		fmt.Fprintf(f.IO.ErrOut, "timeout: the pane's process did not exit within %gs\n", *in.Timeout)
-		return &exitError{ExitTimeout, "timed out"}
+		return &tool.ExitError{Code: tool.ExitTimeout, Msg: "timed out"}
 	}
 	return err
 }

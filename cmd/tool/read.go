@@ -1,0 +1,83 @@
+package tool
+
+import (
+	"context"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/waiter"
+)
+
+func runCapture(ctx context.Context, f *Env, in schema.CaptureInput) (schema.CaptureOutput, error) {
+	n, err := maxLines(in.MaxLines)
+	if err != nil {
+		return schema.CaptureOutput{}, err
+	}
+	cur := pane.Cursor{Special: pane.CursorScreen}
+	if in.Cursor != "" {
+		if cur, err = pane.ParseCursor(in.Cursor); err != nil {
+			return schema.CaptureOutput{}, err
+		}
+	}
+	c, p, err := f.Pane(ctx, in.PaneID)
+	if err != nil {
+		return schema.CaptureOutput{}, err
+	}
+	r, err := pane.ReadAny(ctx, c, p, cur, pane.ReadOptions{MaxLines: n, ANSI: in.ANSI})
+	if err != nil {
+		return schema.CaptureOutput{}, err
+	}
+	return schema.CaptureOutput{
+		PaneID: p.ID, Output: nonNil(r.Lines), Cursor: r.Cursor.Encode(), LinesDropped: r.LinesDropped,
+		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note,
+	}, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func runWaitForText(ctx context.Context, f *Env, in schema.WaitForTextInput) (schema.WaitForTextOutput, error) {
+	if len(in.Patterns) == 0 {
+		return schema.WaitForTextOutput{}, Usagef("at least one --pattern is required")
+	}
+	n, err := maxLines(in.MaxLines)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	match, err := waiter.NewMatcher("pattern", in.Patterns, in.Regex, in.IgnoreCase)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	stop, err := waiter.NewMatcher("stop pattern", in.Stop, in.Regex, in.IgnoreCase)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	timeout := EffectiveTimeout(in.Timeout)
+	ctx, cancel := OpContext(ctx, timeout, 0)
+	defer cancel()
+	opt := waiter.TextOptions{Match: match, Stop: stop, Timeout: Seconds(timeout), MaxLines: n}
+	if in.Cursor != "" {
+		if opt.Cursor, err = pane.ParseCursor(in.Cursor); err != nil {
+			return schema.WaitForTextOutput{}, err
+		}
+		opt.HasStart = true
+	}
+	c, p, err := f.PaneOrID(ctx, in.PaneID)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	opt.PaneID, opt.Pane = p.ID, p
+	r, err := waiter.WaitForText(ctx, c, opt)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	return schema.WaitForTextOutput{
+		PaneID: p.ID, Outcome: r.Outcome, Output: nonNil(r.Output), Truncated: r.Truncated,
+		LinesDropped: r.LinesDropped, Cursor: r.Cursor.Encode(), Seconds: Round3(r.Elapsed.Seconds()),
+		EffectiveTimeout: timeout, Matched: r.Matched, MatchedLine: r.MatchedLine, Note: r.Note,
+	}, nil
+}

@@ -1,0 +1,190 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/recognize"
+	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/waiter"
+)
+
+func millis(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// recognizers loads the bundled manifests and the user's
+// ($XDG_CONFIG_HOME/panectl/recognizers); a broken manifest is an error
+// naming its file and line.
+func recognizers() (*recognize.Set, error) {
+	return recognize.Load(recognize.UserDir())
+}
+
+// recognizerErr makes an unknown recognizer a usage error.
+func recognizerErr(err error) error {
+	if errors.Is(err, recognize.ErrUnknownRecognizer) {
+		return Usage(err)
+	}
+	return err
+}
+
+func evidence(e recognize.Evidence) schema.Evidence {
+	return schema.Evidence{Rule: e.Rule, Region: e.Region, Line: e.Line, LookedFor: e.LookedFor}
+}
+
+func runRecognize(ctx context.Context, f *Env, in schema.RecognizeInput) (schema.RecognizeOutput, error) {
+	if in.Recognizer == "" {
+		in.Recognizer = recognize.AutoID
+	}
+	if in.File != "" {
+		if in.Screen != "" {
+			return schema.RecognizeOutput{}, Usagef("give --file or a screen text, not both")
+		}
+		text, err := readScreenFile(in.File)
+		if err != nil {
+			return schema.RecognizeOutput{}, err
+		}
+		in.Screen = text
+	}
+	saved := in.File != "" || in.Screen != ""
+	switch {
+	case saved && in.PaneID != "":
+		return schema.RecognizeOutput{}, Usagef("give a pane or a saved screen (--file, screen), not both")
+	case !saved && in.PaneID == "":
+		return schema.RecognizeOutput{}, Usagef("a pane (e.g. %%1) or a saved screen (--file SCREEN.txt; screen over call and MCP) is required")
+	case !saved && (in.Title != "" || in.Command != ""):
+		return schema.RecognizeOutput{}, Usagef("title and command describe a saved screen (--file, screen); a pane's own are used")
+	case len(in.Screen) > schema.MaxScreenBytes:
+		return schema.RecognizeOutput{}, Usagef("the screen text is %d bytes; a saved screen is at most %d (1 MiB)", len(in.Screen), schema.MaxScreenBytes)
+	}
+	set, err := recognizers()
+	if err != nil {
+		return schema.RecognizeOutput{}, err
+	}
+	var scr recognize.Screen
+	out := schema.RecognizeOutput{}
+	if saved {
+		rows := strings.Split(strings.ReplaceAll(ansi.Strip(in.Screen), "\r\n", "\n"), "\n")
+		for len(rows) > 0 && strings.TrimSpace(rows[len(rows)-1]) == "" {
+			rows = rows[:len(rows)-1]
+		}
+		scr = recognize.Screen{Rows: rows, Title: in.Title, Command: in.Command, CursorY: -1}
+	} else {
+		c, p, err := f.Pane(ctx, in.PaneID)
+		if err != nil {
+			return schema.RecognizeOutput{}, err
+		}
+		s, stable, err := pane.StableScreen(ctx, c, p.ID, false, pane.DefaultSettle)
+		if err != nil {
+			return schema.RecognizeOutput{}, err
+		}
+		scr = waiter.ScreenFor(s)
+		out.PaneID = p.ID
+		if !stable {
+			out.Note = "the screen kept changing for 1 s; classified the last frame"
+		}
+	}
+	r, err := set.Classify(in.Recognizer, scr)
+	if err != nil {
+		return schema.RecognizeOutput{}, recognizerErr(err)
+	}
+	out.State, out.Recognizer, out.Evidence, out.NeedsQuiet = string(r.State), r.Recognizer, evidence(r.Evidence), r.NeedsQuiet
+	out.Note = joinNote(out.Note, r.Note)
+	return out, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// readScreenFile reads a saved screen for recognize --file: a regular file
+// of at most schema.MaxScreenBytes. It is opened without blocking (a FIFO
+// with no writer would block a plain open forever) and checked before
+// anything is read; anything else is a usage error (exit 2) saying why.
+func readScreenFile(path string) (string, error) {
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", Usage(err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return "", Usage(err)
+	}
+	if !st.Mode().IsRegular() {
+		return "", Usagef("--file %s is %s, not a regular file: a saved screen is a capture-pane -p text file", path, fileKind(st.Mode()))
+	}
+	if st.Size() > schema.MaxScreenBytes {
+		return "", Usagef("--file %s is %d bytes; a saved screen is at most %d (1 MiB)", path, st.Size(), schema.MaxScreenBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, schema.MaxScreenBytes+1))
+	if err != nil {
+		return "", Usage(err)
+	}
+	if len(data) > schema.MaxScreenBytes { // it grew while we read it
+		return "", Usagef("--file %s is more than %d bytes (1 MiB), the most a saved screen may be", path, schema.MaxScreenBytes)
+	}
+	return string(data), nil
+}
+
+func runWaitForTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.WaitForTurnOutput, error) {
+	ms, err := quietWindow(in.QuietMS)
+	if err != nil {
+		return schema.WaitForTurnOutput{}, err
+	}
+	lines := in.Lines
+	switch {
+	case lines == 0:
+		lines = 40
+	case lines < 1 || lines > 10000:
+		return schema.WaitForTurnOutput{}, Usagef("lines %d is out of range: want 1..10000", lines)
+	}
+	if in.Recognizer == "" {
+		in.Recognizer = recognize.AutoID
+	}
+	set, err := recognizers()
+	if err != nil {
+		return schema.WaitForTurnOutput{}, err
+	}
+	if _, err := set.Resolve(in.Recognizer, recognize.Screen{}); err != nil {
+		return schema.WaitForTurnOutput{}, recognizerErr(err)
+	}
+	timeout := EffectiveTimeout(in.Timeout)
+	ctx, cancel := OpContext(ctx, timeout, 0)
+	defer cancel()
+	c, p, err := f.Pane(ctx, in.PaneID)
+	if err != nil {
+		return schema.WaitForTurnOutput{}, err
+	}
+	r, err := waiter.WaitForTurn(ctx, c, waiter.TurnOptions{
+		PaneID: p.ID, Set: set, Recognizer: in.Recognizer, Quiet: millis(ms), Timeout: Seconds(timeout),
+		WaitThroughBusy: in.WaitThroughBusy,
+	})
+	if err != nil {
+		return schema.WaitForTurnOutput{}, recognizerErr(err)
+	}
+	if r.Result.State == "" { // the pane was gone before the first look
+		r.Result.State, r.Result.Recognizer = recognize.Unknown, in.Recognizer
+	}
+	return schema.WaitForTurnOutput{
+		PaneID: p.ID, State: string(r.Result.State), Outcome: r.Outcome, Recognizer: r.Result.Recognizer,
+		Evidence: evidence(r.Result.Evidence), Screen: nonNil(r.Screen.Last(lines)),
+		Seconds: Round3(r.Elapsed.Seconds()), EffectiveTimeout: timeout, Note: r.Note,
+	}, nil
+}
