@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/cmd/tool"
-	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/pane/task"
@@ -257,7 +256,7 @@ func newJournalWriteCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return pane.WriteJournal(context.Background(), cl, state, args[0], f.IO.In)
+			return journal.Copy(context.Background(), cl, state, args[0], f.IO.In)
 		},
 	}
 	cmd.Flags().StringVar(&state, "state", "", "the server's state directory")

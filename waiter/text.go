@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -140,9 +141,9 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	w := &textWait{c: c, src: src, opt: opt, cur: cur, info: info}
 	if cur.Journal || cur.Special == pane.CursorHistory {
 		// a journaled pane read from a journal point (or from its
-		// oldest line): every check reads the journal (pane.ReadAny),
+		// oldest line): every check reads the journal (journal.ReadPane),
 		// which loses nothing to history-limit
-		if w.journal, err = pane.JournalDir(ctx, c, opt.PaneID); err != nil {
+		if w.journal, err = journal.DirOf(ctx, c, opt.PaneID); err != nil {
 			return TextResult{}, err
 		}
 	}
@@ -396,13 +397,13 @@ func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 	return res, done, err
 }
 
-// readJournal reads the journal after the cursor (pane.ReadAny) and the
+// readJournal reads the journal after the cursor (journal.ReadPane) and the
 // echo ledger, and decides (the echo is discounted by text: a journal has
 // no rows to find places in; text submitted more than pane.EchoWindow ago
 // too, while its entry is held by place: pane.Ledger.Unplaced).
 func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 	w.src.take(true)
-	r, err := pane.ReadAny(ctx, w.c, w.info, w.cur, pane.ReadOptions{})
+	r, err := journal.ReadPane(ctx, w.c, w.info, w.cur, pane.ReadOptions{})
 	if err == nil {
 		r.Ledger, err = pane.LoadLedgerVia(ctx, via(w.c, w.src), w.opt.PaneID)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
@@ -91,7 +92,7 @@ func runNew(ctx context.Context, f *Env, in schema.NewPaneInput) (schema.NewPane
 		// the state directory now, when the server runs: the writer then
 		// starts without asking tmux
 		state, _ := pane.StateDir(ctx, c)
-		opts.Then = pane.JournalPipe([]string{self, "-S", c.Server.Socket}, state)
+		opts.Then = journal.PipeCommand([]string{self, "-S", c.Server.Socket}, state)
 	}
 	p, err := c.NewPane(ctx, opts)
 	if err != nil {
@@ -99,7 +100,7 @@ func runNew(ctx context.Context, f *Env, in schema.NewPaneInput) (schema.NewPane
 	}
 	out := schema.NewPaneOutput{PaneSummary: summary(p), Cursor: pane.Cursor{Special: pane.CursorHistory}.Encode()}
 	if in.Journal {
-		if out.Journal, err = pane.AttachJournal(ctx, c, p.ID); err != nil {
+		if out.Journal, err = journal.Attach(ctx, c, p.ID); err != nil {
 			return out, err
 		}
 	}
@@ -146,8 +147,8 @@ func runCursor(ctx context.Context, f *Env, in schema.PaneInput) (schema.CursorO
 		return schema.CursorOutput{}, err
 	}
 	// (on a journaled pane the cursor carries the journal point too, so a
-	// later read from it loses nothing: pane.ReadAny)
-	r, err := pane.ReadAny(ctx, c, p, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1})
+	// later read from it loses nothing: journal.ReadPane)
+	r, err := journal.ReadPane(ctx, c, p, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1})
 	if err != nil {
 		return schema.CursorOutput{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
 )
@@ -23,7 +24,7 @@ func runCapture(ctx context.Context, f *Env, in schema.CaptureInput) (schema.Cap
 	if err != nil {
 		return schema.CaptureOutput{}, err
 	}
-	r, err := pane.ReadAny(ctx, c, p, cur, pane.ReadOptions{MaxLines: n, ANSI: in.ANSI})
+	r, err := journal.ReadPane(ctx, c, p, cur, pane.ReadOptions{MaxLines: n, ANSI: in.ANSI})
 	if err != nil {
 		return schema.CaptureOutput{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/tmux"
@@ -108,7 +109,7 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 		ok = false // respawned: start over
 	}
 	tk := taskOfPane(ctx, c, info)
-	r, err := pane.ReadAny(ctx, c, info, statusCursor(prev, ok, tk), pane.ReadOptions{MaxLines: opt.MaxLines})
+	r, err := journal.ReadPane(ctx, c, info, statusCursor(prev, ok, tk), pane.ReadOptions{MaxLines: opt.MaxLines})
 	if err != nil {
 		return StatusResult{}, err
 	}
@@ -223,7 +224,7 @@ func statusLines(ctx context.Context, c *tmux.Client, id string, tk *task.Task, 
 // history). A task's come from its journal, whatever the cursor.
 func statusNewest(ctx context.Context, c *tmux.Client, id string, tk *task.Task, cur pane.Cursor, n int) ([]string, error) {
 	if tk != nil {
-		j, err := pane.ReadJournalAfter(tk.Journal, pane.Cursor{Special: pane.CursorHistory}, pane.ReadOptions{MaxLines: n})
+		j, err := journal.ReadAfter(tk.Journal, pane.Cursor{Special: pane.CursorHistory}, pane.ReadOptions{MaxLines: n})
 		return j.Lines, err
 	}
 	v, err := pane.Read(ctx, c, id, cur, pane.ReadOptions{MaxLines: n})
@@ -233,7 +234,7 @@ func statusNewest(ctx context.Context, c *tmux.Client, id string, tk *task.Task,
 // taskOfPane returns the background task whose pane info is (its journal is
 // the pane's journal), nil for any other pane.
 func taskOfPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) *task.Task {
-	dir, err := pane.JournalDir(ctx, c, info.ID)
+	dir, err := journal.DirOf(ctx, c, info.ID)
 	if err != nil || dir == "" {
 		return nil
 	}

@@ -1,12 +1,13 @@
 // Package journal keeps byte-exact output journals on disk: the segments,
-// their logical lines, previews, compression and token counts. It runs no
-// tmux.
+// their logical lines, previews, compression and token counts. It also
+// ties a journal to its pane: it opens a pane's pipe into it, finds it
+// through the pane's option, and reads a pane's output from it (ReadPane).
 //
 // A journal keeps everything a program wrote to its terminal,
 // byte for byte, in a private state directory (pane.StateDir), bounded to the
 // newest MaxBytes with exact accounting of what was dropped.
 // Completion frames, `task output`, and capture and status on journaled
-// panes (pane.ReadAny) read it, so they do not depend on history-limit. Two
+// panes (journal.ReadPane) read it, so they do not depend on history-limit. Two
 // writers fill journals, chosen after measuring both:
 //
 //   - background tasks: the supervisor (task.Supervise) owns a

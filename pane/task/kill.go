@@ -24,7 +24,7 @@ func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
 	jdir := ""
 	if !isTask {
 		var err error
-		if jdir, err = pane.JournalDir(ctx, c, info.ID); err != nil {
+		if jdir, err = journal.DirOf(ctx, c, info.ID); err != nil {
 			return err
 		}
 	}
@@ -87,7 +87,7 @@ func Prune(ctx context.Context, c *tmux.Client) (PruneResult, error) {
 		}
 		pruned = append(pruned, t.ID)
 	}
-	if err := pane.PruneJournals(ctx, c); err != nil && !errors.Is(err, tmux.ErrNoServer) {
+	if err := journal.Prune(ctx, c); err != nil && !errors.Is(err, tmux.ErrNoServer) {
 		return PruneResult{Tasks: pruned}, err // (no server: the task session was its last)
 	}
 	res.Tasks = pruned

@@ -1,20 +1,19 @@
-package pane
+package journal
 
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane"
 )
 
 func TestJournalKeepsEverythingUnderItsBound(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "journal")
-	w, err := journal.Create(dir, 0)
+	w, err := Create(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,14 +32,14 @@ func TestJournalKeepsEverythingUnderItsBound(t *testing.T) {
 	if _, err := w.Write([]byte("after close")); err != nil {
 		t.Fatalf("a write after Close must be discarded quietly: %v", err)
 	}
-	d, err := journal.Read(dir, -1)
+	d, err := Read(dir, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(d.Data, all.Bytes()) || d.First != 0 || d.End != end || d.EndLine() != 20000 {
 		t.Fatalf("read %d bytes first=%d end=%d lines=%d; want all %d bytes", len(d.Data), d.First, d.End, d.EndLine(), all.Len())
 	}
-	r, err := ReadJournalAfter(dir, Cursor{Special: CursorHistory}, ReadOptions{MaxLines: 10000})
+	r, err := ReadAfter(dir, pane.Cursor{Special: pane.CursorHistory}, pane.ReadOptions{MaxLines: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +56,7 @@ func TestJournalKeepsEverythingUnderItsBound(t *testing.T) {
 func TestJournalDropsOldestSegmentsAndCountsLines(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "journal")
 	const max = 4000
-	w, err := journal.Create(dir, max)
+	w, err := Create(dir, max)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +68,11 @@ func TestJournalDropsOldestSegmentsAndCountsLines(t *testing.T) {
 		}
 	}
 	write("line 0\n")
-	early := Cursor{Journal: true, JournalOff: int64(all.Len()), JournalLine: 1}
+	early := pane.Cursor{Journal: true, JournalOff: int64(all.Len()), JournalLine: 1}
 	for i := 1; i < 3000; i++ {
 		write(fmt.Sprintf("line %d\n", i))
 	}
-	d, err := journal.Read(dir, -1)
+	d, err := Read(dir, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +89,7 @@ func TestJournalDropsOldestSegmentsAndCountsLines(t *testing.T) {
 	if all.Bytes()[d.First-1] != '\n' {
 		t.Fatal("a segment was cut inside a line")
 	}
-	r, err := ReadJournalAfter(dir, early, ReadOptions{})
+	r, err := ReadAfter(dir, early, pane.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,19 +108,19 @@ func TestJournalDropsOldestSegmentsAndCountsLines(t *testing.T) {
 // read, then its rest; an unfinished character or escape sequence waits.
 func TestJournalCursorContinues(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "journal")
-	w, err := journal.Create(dir, 0)
+	w, err := Create(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := func(cur Cursor) ReadResult {
+	read := func(cur pane.Cursor) pane.ReadResult {
 		t.Helper()
-		r, err := ReadJournalAfter(dir, cur, ReadOptions{})
+		r, err := ReadAfter(dir, cur, pane.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	r := read(Cursor{Special: CursorHistory})
+	r := read(pane.Cursor{Special: pane.CursorHistory})
 	if len(r.Lines) != 0 || r.Cursor.JournalOff != 0 {
 		t.Fatalf("empty journal: %q at %d", r.Lines, r.Cursor.JournalOff)
 	}
@@ -149,7 +148,7 @@ func TestJournalCursorContinues(t *testing.T) {
 		t.Fatalf("nothing new: got %q", a.Lines)
 	}
 	// a journal shorter than the cursor was started again
-	r3 := read(Cursor{Journal: true, JournalOff: 1 << 30, JournalLine: 7})
+	r3 := read(pane.Cursor{Journal: true, JournalOff: 1 << 30, JournalLine: 7})
 	if !r3.Reset || len(r3.Lines) == 0 {
 		t.Fatalf("reset=%v lines=%q", r3.Reset, r3.Lines)
 	}
@@ -166,43 +165,8 @@ func TestPipeQuote(t *testing.T) {
 			t.Errorf("pipeQuote(%q) = %q: sh printed %q, %v", s, q, out, err)
 		}
 	}
-	cmd := JournalPipe([]string{"/bin/panectl", "-S", "/tmp/s;"}, "/state")
+	cmd := PipeCommand([]string{"/bin/panectl", "-S", "/tmp/s;"}, "/state")
 	if cmd[0] != "pipe-pane" || !strings.HasSuffix(cmd[2], "'#{pane_id}'") {
-		t.Errorf("JournalPipe = %q", cmd)
-	}
-}
-
-func TestStateBase(t *testing.T) {
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	if got := StateBase("/tmp/tmux-0/default", env(map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"})); got != "/x/panectl/servers" {
-		t.Errorf("XDG_STATE_HOME set: %s", got)
-	}
-	if got := StateBase("/tmp/tmux-0/default", env(map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/h"})); got != "/h/.local/state/panectl/servers" {
-		t.Errorf("HOME only: %s", got)
-	}
-	if got := StateBase("/tmp/tmux-0/default", env(nil)); got != "/tmp/tmux-0/default.panectl" {
-		t.Errorf("no home: %s", got)
-	}
-	if k := serverKey("/tmp/tmux-0/my server", 42, 1700000000); strings.ContainsAny(k, " /") || !strings.HasSuffix(k, "-42-1700000000") {
-		t.Errorf("serverKey = %q", k)
-	}
-}
-
-func TestEnsurePrivateDir(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "a", "b")
-	if err := ensurePrivateDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(dir, 0o755)
-	if err := ensurePrivateDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
-		t.Errorf("mode %v; want 0700", st.Mode().Perm())
-	}
-	file := filepath.Join(t.TempDir(), "f")
-	os.WriteFile(file, nil, 0o600)
-	if err := ensurePrivateDir(file); err == nil {
-		t.Error("a file was taken for the state directory")
+		t.Errorf("PipeCommand = %q", cmd)
 	}
 }

@@ -1,4 +1,4 @@
-package pane
+package journal
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -25,19 +25,19 @@ import (
 // A background task's journal is written by its supervisor instead (see
 // task.Supervise), which also knows when the output is complete.
 
-// PaneJournalDir is the journal directory of journaled pane paneID.
-func PaneJournalDir(stateDir, paneID string) string {
+// PaneDir is the journal directory of journaled pane paneID.
+func PaneDir(stateDir, paneID string) string {
 	return filepath.Join(stateDir, "p"+strings.TrimPrefix(paneID, "%"), "journal")
 }
 
-// JournalPipe is the tmux command that opens the journal pipe of the pane
+// PipeCommand is the tmux command that opens the journal pipe of the pane
 // being made, for the command list that makes it: self is the panectl
 // binary and its leading arguments (-S socket), state the server's state
 // directory ("" when the server is not running yet: the writer finds it).
 // Every argument is quoted for the shell tmux runs the pipe with, and for
 // tmux's format and time expansion of the pipe command, so it arrives
 // unchanged.
-func JournalPipe(self []string, state string) []string {
+func PipeCommand(self []string, state string) []string {
 	var b strings.Builder
 	b.WriteString("exec")
 	argv := append(append([]string{}, self...), "__journal-write")
@@ -60,32 +60,32 @@ func pipeQuote(s string) string {
 	return strings.ReplaceAll(q, "%", "%%")
 }
 
-// AttachJournal records, once the pane exists, where its journal is: the
+// Attach records, once the pane exists, where its journal is: the
 // directory is made and the pane's option points to it. It returns the
 // directory.
-func AttachJournal(ctx context.Context, c *tmux.Client, paneID string) (string, error) {
-	state, err := StateDir(ctx, c)
+func Attach(ctx context.Context, c *tmux.Client, paneID string) (string, error) {
+	state, err := pane.StateDir(ctx, c)
 	if err != nil {
 		return "", err
 	}
-	dir := PaneJournalDir(state, paneID)
+	dir := PaneDir(state, paneID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	return dir, c.SetPaneOption(ctx, paneID, journal.Option, dir)
+	return dir, c.SetPaneOption(ctx, paneID, Option, dir)
 }
 
-// WriteJournal is the journal writer of a journaled pane: it appends its
+// Copy is the journal writer of a journaled pane: it appends its
 // input to the pane's journal until the pipe closes (the pane is gone).
 // state is the server's state directory ("": ask the server).
-func WriteJournal(ctx context.Context, c *tmux.Client, state, paneID string, in io.Reader) error {
+func Copy(ctx context.Context, c *tmux.Client, state, paneID string, in io.Reader) error {
 	if state == "" {
 		var err error
-		if state, err = StateDir(ctx, c); err != nil {
+		if state, err = pane.StateDir(ctx, c); err != nil {
 			return err
 		}
 	}
-	w, err := journal.Create(PaneJournalDir(state, paneID), 0)
+	w, err := Create(PaneDir(state, paneID), 0)
 	if err != nil {
 		return err
 	}
@@ -96,10 +96,10 @@ func WriteJournal(ctx context.Context, c *tmux.Client, state, paneID string, in 
 	return err
 }
 
-// PruneJournals removes the journals of journaled panes that are gone, and
+// Prune removes the journals of journaled panes that are gone, and
 // the state of servers that no longer run.
-func PruneJournals(ctx context.Context, c *tmux.Client) error {
-	state, err := FindStateDir(ctx, c)
+func Prune(ctx context.Context, c *tmux.Client) error {
+	state, err := pane.FindStateDir(ctx, c)
 	if err != nil || state == "" {
 		return err
 	}

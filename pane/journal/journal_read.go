@@ -1,4 +1,4 @@
-package pane
+package journal
 
 import (
 	"bytes"
@@ -7,14 +7,14 @@ import (
 	"os"
 	"time"
 
-	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/tmux"
 )
 
-// JournalDir returns the journal directory of a pane ("" when it has none,
+// DirOf returns the journal directory of a pane ("" when it has none,
 // or when its journal was removed).
-func JournalDir(ctx context.Context, c *tmux.Client, id string) (string, error) {
-	dir, err := c.PaneOption(ctx, id, journal.Option)
+func DirOf(ctx context.Context, c *tmux.Client, id string) (string, error) {
+	dir, err := c.PaneOption(ctx, id, Option)
 	if err != nil || dir == "" {
 		return "", err
 	}
@@ -34,7 +34,7 @@ const journalStartWait = 2 * time.Second
 func awaitWriter(ctx context.Context, dir string) {
 	deadline := time.Now().Add(journalStartWait)
 	for time.Now().Before(deadline) {
-		if segs, err := journal.Segments(dir); err != nil || len(segs) > 0 {
+		if segs, err := Segments(dir); err != nil || len(segs) > 0 {
 			return
 		}
 		select {
@@ -45,7 +45,7 @@ func awaitWriter(ctx context.Context, dir string) {
 	}
 }
 
-// ReadAny reads a pane's output after cur as capture and status do. On a
+// ReadPane reads a pane's output after cur as capture and status do. On a
 // pane with a journal, `history` and cursors that carry a journal point
 // read the journal: every line the program wrote is there, and
 // lines_dropped is exact (0 unless the journal passed JournalMaxBytes).
@@ -53,23 +53,23 @@ func awaitWriter(ctx context.Context, dir string) {
 // read from tmux as Read does. Either way the new cursor carries both the
 // row point and, on a journaled pane, the journal point, so every command
 // can take it.
-func ReadAny(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur Cursor, opt ReadOptions) (ReadResult, error) {
-	dir, err := JournalDir(ctx, c, info.ID)
+func ReadPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur pane.Cursor, opt pane.ReadOptions) (pane.ReadResult, error) {
+	dir, err := DirOf(ctx, c, info.ID)
 	if err != nil {
-		return ReadResult{}, err
+		return pane.ReadResult{}, err
 	}
 	if dir == "" {
 		if cur.Journal && cur.Special == "" && cur.Row == 0 && cur.AnchorLen == 0 && cur.PrefixLen == 0 {
-			cur = Cursor{Special: CursorHistory} // a journal point alone: all there is
+			cur = pane.Cursor{Special: pane.CursorHistory} // a journal point alone: all there is
 		}
-		return Read(ctx, c, info.ID, cur, opt)
+		return pane.Read(ctx, c, info.ID, cur, opt)
 	}
 	awaitWriter(ctx, dir)
-	if cur.Special != CursorHistory && !cur.Journal {
+	if cur.Special != pane.CursorHistory && !cur.Journal {
 		// rows from tmux; the journal point is taken first, so nothing
 		// written meanwhile is skipped by the next read
-		end, lines, jerr := journal.End(dir)
-		r, err := Read(ctx, c, info.ID, cur, opt)
+		end, lines, jerr := End(dir)
+		r, err := pane.Read(ctx, c, info.ID, cur, opt)
 		if err != nil || jerr != nil {
 			return r, err
 		}
@@ -77,16 +77,16 @@ func ReadAny(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur Cursor
 		return r, nil
 	}
 	if err := cur.Check(info.ID, info.PID); err != nil {
-		return ReadResult{}, err
+		return pane.ReadResult{}, err
 	}
 	// the row point first (the journal is never behind what tmux shows)
-	row, err := Read(ctx, c, info.ID, Cursor{Special: CursorScreen}, ReadOptions{MaxLines: 1})
+	row, err := pane.Read(ctx, c, info.ID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1})
 	if err != nil {
-		return ReadResult{}, err
+		return pane.ReadResult{}, err
 	}
-	r, err := ReadJournalAfter(dir, cur, opt)
+	r, err := ReadAfter(dir, cur, opt)
 	if err != nil {
-		return ReadResult{}, err
+		return pane.ReadResult{}, err
 	}
 	r.Pane = row.Pane
 	jc := r.Cursor
@@ -95,44 +95,44 @@ func ReadAny(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur Cursor
 	return r, nil
 }
 
-// ReadJournalAfter reads the journal in dir after cur: its journal point,
+// ReadAfter reads the journal in dir after cur: its journal point,
 // or its oldest byte for `history` (other cursors: an error). The result's
 // cursor holds only the journal point.
-func ReadJournalAfter(dir string, cur Cursor, opt ReadOptions) (ReadResult, error) {
+func ReadAfter(dir string, cur pane.Cursor, opt pane.ReadOptions) (pane.ReadResult, error) {
 	from := int64(-1)
 	switch {
 	case cur.Journal:
 		from = cur.JournalOff
-	case cur.Special != CursorHistory:
-		return ReadResult{}, fmt.Errorf("%w: a journal is read from history or a journal cursor", ErrBadCursor)
+	case cur.Special != pane.CursorHistory:
+		return pane.ReadResult{}, fmt.Errorf("%w: a journal is read from history or a journal cursor", pane.ErrBadCursor)
 	}
-	d, err := journal.Read(dir, from)
+	d, err := Read(dir, from)
 	if err != nil {
-		return ReadResult{}, err
+		return pane.ReadResult{}, err
 	}
-	res := ReadResult{DroppedExact: true}
+	res := pane.ReadResult{DroppedExact: true}
 	if cur.Journal {
 		switch {
 		case cur.JournalOff > d.End:
 			// the journal is shorter than the cursor: it was started again
 			res.Reset = true
 			res.Note = "the journal was started again since the cursor was made; output is all it holds now"
-			if d, err = journal.Read(dir, -1); err != nil {
-				return ReadResult{}, err
+			if d, err = Read(dir, -1); err != nil {
+				return pane.ReadResult{}, err
 			}
 		case cur.JournalOff < d.First:
 			res.LinesDropped = int(max(0, d.FirstLine-cur.JournalLine))
-			res.Note = fmt.Sprintf("%d lines after the cursor left the journal before they were read (a journal keeps the newest %d MiB)", res.LinesDropped, journal.MaxBytes>>20)
+			res.Note = fmt.Sprintf("%d lines after the cursor left the journal before they were read (a journal keeps the newest %d MiB)", res.LinesDropped, MaxBytes>>20)
 		}
 	}
-	end := journal.SafeEnd(d.Data)
+	end := SafeEnd(d.Data)
 	data := d.Data[:end]
-	lines, truncated := journal.TailLines(data, opt.MaxLines, opt.ANSI)
+	lines, truncated := TailLines(data, opt.MaxLines, opt.ANSI)
 	if n := len(lines); n > 0 && len(data) > 0 && data[len(data)-1] != '\n' && lines[n-1] == "" {
 		lines = lines[:n-1] // a partial last line with nothing to show yet
 	}
 	res.Lines, res.Truncated = lines, truncated
-	res.Cursor = Cursor{PaneID: cur.PaneID, PanePID: cur.PanePID, Journal: true,
+	res.Cursor = pane.Cursor{PaneID: cur.PaneID, PanePID: cur.PanePID, Journal: true,
 		JournalOff: d.Start + int64(end), JournalLine: d.StartLine + int64(bytes.Count(data, []byte{'\n'}))}
 	return res, nil
 }
