@@ -352,7 +352,7 @@ func (c *Client) attach(ctx context.Context, session string, opts ControlOptions
 	select {
 	case <-k.ready:
 	case <-k.done:
-		if pc, ok := k.end.(*protoClient); ok && pc.refusedAttach(k.sawLine.Load()) {
+		if pc, ok := k.end.(ownClient); ok && pc.RefusedAttach(k.sawLine.Load()) {
 			return nil, fmt.Errorf("%w: %s", errRefused, k.Reason())
 		}
 		k.mu.Lock()
@@ -706,8 +706,8 @@ func (k *Control) Close() {
 		quick := k.quick && k.lock == nil
 		k.mu.Unlock()
 		if quick {
-			if pc, ok := k.end.(*protoClient); ok {
-				go pc.kill()
+			if pc, ok := k.end.(ownClient); ok {
+				go pc.Kill()
 			}
 			return
 		}

@@ -3,7 +3,6 @@
 package tmux
 
 import (
-	"net"
 	"os/exec"
 	"syscall"
 )
@@ -15,7 +14,3 @@ func controlSysProcAttr() *syscall.SysProcAttr {
 }
 
 func startControl(cmd *exec.Cmd) error { return cmd.Start() }
-
-// sameServerBinary cannot tell the server's binary outside Linux: the
-// version of bin is trusted, as tmux's own client trusts its own.
-func sameServerBinary(conn *net.UnixConn, bin string) (same, known bool) { return false, false }

@@ -39,7 +39,7 @@
 // `tmux -V`:
 //
 //   - tmux 3.2 to 3.6 (a release number): panectl's own client
-//     (controlproto.go, package imsg). It connects to the socket, sends
+//     (package imsg, through controlproto.go). It connects to the socket, sends
 //     MSG_IDENTIFY_STDIN and MSG_IDENTIFY_STDOUT with two pipes of its own,
 //     then FLAGS, LONGFLAGS, TERM, FEATURES, TTYNAME, CWD, CLIENTPID, DONE
 //     and MSG_COMMAND attach-session in ONE write: the server reads and

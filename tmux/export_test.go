@@ -15,7 +15,7 @@ func ForceAttach(mode string) (restore func()) {
 
 // ControlKind is "proto" for panectl's own client, "exec" for `tmux -C`.
 func ControlKind(k *Control) string {
-	if _, ok := k.end.(*protoClient); ok {
+	if _, ok := k.end.(ownClient); ok {
 		return "proto"
 	}
 	return "exec"

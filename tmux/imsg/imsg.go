@@ -1,10 +1,13 @@
-// Package imsg is tmux's client wire format, as far as panectl's control
-// client needs it: imsg headers, identify and attach messages, and the exit
-// message. It follows tmux-protocol.h and compat/imsg.h of tmux 3.2 to 3.7.
+// Package imsg is tmux's client protocol, as far as panectl's own control
+// client needs it: imsg headers, identify and attach messages, the exit
+// handshake, and the client itself (Dial). It follows tmux-protocol.h and
+// compat/imsg.h of tmux 3.2 to 3.7.
 // A client and the server exchange imsg messages over the server's Unix
 // socket: a 16-byte header in host byte order, then the data. File
 // descriptors travel as SCM_RIGHTS beside the message whose header says it
-// carries one. It is pure: the tmux package does the I/O.
+// carries one. It starts no tmux process. The whole package is a workaround
+// for a crash of tmux 3.3a to 3.6b (see the tmux package's doc): remove it
+// when MinVersion reaches 3.7.
 package imsg
 
 import (

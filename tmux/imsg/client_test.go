@@ -1,4 +1,4 @@
-package tmux
+package imsg
 
 import (
 	"io"
@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/panectl/panectl/tmux/imsg"
 	"golang.org/x/sys/unix"
 )
 
@@ -52,14 +51,14 @@ func TestProtoClientExitHandshake(t *testing.T) {
 		refused   bool
 		closeLast bool // the server closes the socket after the steps
 	}{
-		{"exit with message", []step{{imsg.MsgFlags, "\x00\x20\x01\x10\x00\x00\x00\x00"}, {imsg.MsgExit, "\x01\x00\x00\x00no sessions\x00"}, {imsg.MsgExited, ""}}, 1, "%exit no sessions", false, false},
-		{"exit (session closed)", []step{{imsg.MsgExit, "\x00\x00\x00\x00"}, {imsg.MsgExited, ""}}, 1, "%exit", false, false},
-		{"detach", []step{{imsg.MsgDetach, "$3\x00"}}, 1, "%exit detached (from session $3)", false, true},
-		{"shutdown", []step{{imsg.MsgShutdown, ""}}, 1, "%exit server exited", false, true},
-		{"version mismatch", []step{{imsg.MsgVersion, ""}}, 0, "%exit protocol version mismatch (client 8, server 8)", true, false},
+		{"exit with message", []step{{MsgFlags, "\x00\x20\x01\x10\x00\x00\x00\x00"}, {MsgExit, "\x01\x00\x00\x00no sessions\x00"}, {MsgExited, ""}}, 1, "%exit no sessions", false, false},
+		{"exit (session closed)", []step{{MsgExit, "\x00\x00\x00\x00"}, {MsgExited, ""}}, 1, "%exit", false, false},
+		{"detach", []step{{MsgDetach, "$3\x00"}}, 1, "%exit detached (from session $3)", false, true},
+		{"shutdown", []step{{MsgShutdown, ""}}, 1, "%exit server exited", false, true},
+		{"version mismatch", []step{{MsgVersion, ""}}, 0, "%exit protocol version mismatch (client 8, server 8)", true, false},
 		{"dropped", nil, 0, "%exit lost server", true, true},
 	} {
-		for _, layout := range []imsg.Layout{imsg.LayoutOld, imsg.LayoutNew} {
+		for _, layout := range []Layout{LayoutOld, LayoutNew} {
 			t.Run(tc.name+"/"+layout.String(), func(t *testing.T) {
 				mine, server := socketPair(t)
 				pr, pw, err := os.Pipe()
@@ -67,7 +66,7 @@ func TestProtoClientExitHandshake(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer pr.Close()
-				pc := &protoClient{conn: mine, layout: layout, out: pr, sockDone: make(chan struct{})}
+				pc := &Client{conn: mine, layout: layout, out: pr, sockDone: make(chan struct{})}
 				go pc.serve()
 				var all []byte
 				for _, s := range tc.steps {
@@ -100,10 +99,10 @@ func TestProtoClientExitHandshake(t *testing.T) {
 				if got := strings.TrimSuffix(string(line), "\n"); got != tc.exit {
 					t.Errorf("exit line %q, want %q", got, tc.exit)
 				}
-				if got := pc.refusedAttach(false); got != tc.refused {
+				if got := pc.RefusedAttach(false); got != tc.refused {
 					t.Errorf("refused = %v, want %v", got, tc.refused)
 				}
-				if pc.refusedAttach(true) && tc.name == "dropped" {
+				if pc.RefusedAttach(true) && tc.name == "dropped" {
 					t.Error("a client that had output counts as refused")
 				}
 			})
@@ -112,16 +111,16 @@ func TestProtoClientExitHandshake(t *testing.T) {
 }
 
 // readAnswers reads n MSG_EXITING messages from the server's end.
-func readAnswers(t *testing.T, server *net.UnixConn, layout imsg.Layout, n int) {
+func readAnswers(t *testing.T, server *net.UnixConn, layout Layout, n int) {
 	t.Helper()
 	_ = server.SetReadDeadline(time.Now().Add(10 * time.Second))
 	for range n {
-		b := make([]byte, imsg.HeaderSize)
+		b := make([]byte, HeaderSize)
 		if _, err := io.ReadFull(server, b); err != nil {
 			t.Fatal(err)
 		}
 		h, err := layout.ParseHeader(b)
-		if err != nil || h.Type != imsg.MsgExiting || h.Len != imsg.HeaderSize || h.HasFD {
+		if err != nil || h.Type != MsgExiting || h.Len != HeaderSize || h.HasFD {
 			t.Fatalf("answer %+v %v, want MSG_EXITING", h, err)
 		}
 	}
