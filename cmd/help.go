@@ -3,8 +3,10 @@ package cmd
 import (
 	"embed"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -47,8 +49,16 @@ func topicText(name string) string {
 	if err != nil {
 		panic("no help topic file for " + name)
 	}
-	return string(b)
+	return topicBounds.Replace(string(b))
 }
+
+// topicBounds fills a topic's {NAME} with the bound it names, so a limit
+// is written once (package schema).
+var topicBounds = strings.NewReplacer(
+	"{max_timeout}", strconv.Itoa(schema.MaxTimeout),
+	"{default_timeout}", strconv.Itoa(schema.DefaultTimeout),
+	"{max_lines}", strconv.Itoa(schema.MaxLines),
+)
 
 // wireHelp adds the help topics and the help layout. Examples come before
 // usage and flags; the root lists its flags and topics in a few lines.

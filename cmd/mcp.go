@@ -42,14 +42,14 @@ Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			idle := tmux.DefaultKeepIdle
 			if keepIdle != nil {
-				idle = tool.Seconds(min(max(*keepIdle, 0), tool.MaxTimeout))
+				idle = tool.Seconds(min(max(*keepIdle, 0), schema.MaxTimeout))
 			}
 			f.KeepControl, f.KeepIdle = idle > 0, idle
 			defer f.Close()
 			return serveMCP(c.Context(), f, mcpStdio(f.IO.In, f.IO.Out))
 		},
 	}
-	c.Flags().Var(timeoutFlag{&keepIdle}, "keep-idle", "detach a kept control client after this long with no call (seconds or a duration, 0 to 3600; 0: keep none)")
+	c.Flags().Var(timeoutFlag{&keepIdle}, "keep-idle", "detach a kept control client after this long with no call (seconds or a duration, "+schema.Bound("clamp")+"; 0: keep none)")
 	return c
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/cmd/tool"
+	"github.com/panectl/panectl/schema"
 	"github.com/spf13/cobra"
 )
 
@@ -56,7 +57,7 @@ func parseTimeout(s string) (float64, error) {
 // the input type means "not given": the default).
 func explicitMaxLines(c *cobra.Command, n int) error {
 	if c.Flags().Changed("max-lines") && n == 0 {
-		return tool.Usagef("max_lines 0 is out of range: want 1..10000")
+		return tool.Usagef("max_lines 0 is out of range: want 1..%d", schema.MaxLines)
 	}
 	return nil
 }
@@ -94,6 +95,9 @@ func (f *Factory) clearProgress() {
 		f.progressShown = false
 	}
 }
+
+// timeoutHelp is the help of a --timeout flag.
+var timeoutHelp = "seconds (1.5) or a duration (500ms, 2s, 1m); " + schema.Bound("timeout")
 
 // timeoutFlag is a --timeout flag filling an input's Timeout field (nil
 // until given: the default applies): seconds (1.5) or a Go duration (500ms,

@@ -48,7 +48,7 @@ lines_dropped 0 (see: panectl help journals).`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&in.Cursor, "cursor", "", "read after this cursor ('screen' default, 'history' for all retained lines)")
-	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines, 1..10000 (default 200)")
+	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines, "+schema.Bound("max_lines"))
 	fl.BoolVar(&in.ANSI, "ansi", false, "keep colour escapes")
 	return cmd
 }
@@ -111,8 +111,8 @@ See: panectl help echo, panectl help waits`,
 	fl.BoolVarP(&in.Regex, "regex", "r", false, "patterns are regexp2 expressions")
 	fl.BoolVarP(&in.IgnoreCase, "ignore-case", "i", false, "match case-insensitively")
 	fl.StringArrayVar((*[]string)(&in.Stop), "stop", nil, "stop pattern: ends the wait with exit 3 (repeatable)")
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
 	fl.StringVar(&in.Cursor, "cursor", "", "match output after this cursor; 'screen' accepts what is visible")
-	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, 1..10000 (default 200)")
+	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, "+schema.Bound("max_lines"))
 	return cmd
 }

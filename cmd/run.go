@@ -44,7 +44,7 @@ See: panectl help run`,
 			case stdin && len(args) == 2:
 				return tool.Usagef("give COMMAND or --stdin, not both")
 			case stdin:
-				b, err := io.ReadAll(io.LimitReader(f.IO.In, tool.MaxText+1))
+				b, err := io.ReadAll(io.LimitReader(f.IO.In, schema.MaxText+1))
 				if err != nil {
 					return err
 				}
@@ -81,9 +81,9 @@ See: panectl help run`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]; with --background: the task's time limit")
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp+"; with --background: the task's time limit")
 	fl.BoolVar(&in.AllowMulti, "allow-multi", false, "accept several top-level statements (a; b)")
-	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, 1..10000 (default 200)")
+	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, "+schema.Bound("max_lines"))
 	fl.BoolVar(&stdin, "stdin", false, "read COMMAND from standard input (a final newline is dropped)")
 	fl.BoolVar(&in.Background, "background", false, "run in a new pane of the detached session panectl-tasks; print the task id")
 	fl.BoolVar(&in.ClearLine, "clear-line", false, "kill text already on the shell's input line first (else it refuses the run, exit 3)")

@@ -119,7 +119,7 @@ names the signal) and running_command is the task's command.`,
 // input type means "not given").
 func explicitQuiet(c *cobra.Command, ms int) error {
 	if c.Flags().Changed("quiet-ms") && ms == 0 {
-		return tool.Usagef("quiet_ms 0 is out of range: want 50..60000")
+		return tool.Usagef("quiet_ms 0 is out of range: want %s", schema.Bound("quiet_ms"))
 	}
 	return nil
 }
@@ -129,8 +129,8 @@ func newWaitQuietCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "wait-quiet PANE",
 		Short: "Wait until the screen has not changed for --quiet-ms",
-		Long: `Wait until the pane's screen has not changed for --quiet-ms milliseconds
-(default 600, 50..60000). Output events restart the quiet window only when a
+		Long: `Wait until the pane's screen has not changed for --quiet-ms milliseconds.
+Output events restart the quiet window only when a
 capture confirms the screen's content changed: a redraw of identical content
 or a cursor moving or blinking does not count. Prints the screen.
 
@@ -159,7 +159,7 @@ process was replaced (respawn-pane), 1 the server stopped answering.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds, 50..60000 (default 600)")
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
+	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds, "+schema.Bound("quiet_ms"))
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
 	return cmd
 }

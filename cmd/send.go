@@ -45,7 +45,7 @@ See: panectl help typing`,
 			case stdin && len(args) == 2:
 				return tool.Usagef("give TEXT or --stdin, not both")
 			case stdin:
-				b, err := io.ReadAll(io.LimitReader(f.IO.In, tool.MaxText+1))
+				b, err := io.ReadAll(io.LimitReader(f.IO.In, schema.MaxText+1))
 				if err != nil {
 					return err
 				}
@@ -71,7 +71,7 @@ See: panectl help typing`,
 // addGuardFlags adds --when-ready and --timeout to a typing command.
 func addGuardFlags(cmd *cobra.Command, whenReady *bool, timeout **float64) {
 	cmd.Flags().BoolVar(whenReady, "when-ready", false, "type only once the pane awaits input (its recognizer: quiescent awaiting_input); else type nothing: exit 3 (approval pending, unknown) or 124 (not ready in time)")
-	cmd.Flags().VarP(timeoutFlag{timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m) that --when-ready and the pane's action lock may wait; default 30, clamped to [0, 3600]")
+	cmd.Flags().VarP(timeoutFlag{timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m) that --when-ready and the pane's action lock may wait; "+schema.Bound("timeout"))
 }
 
 // printSend prints a send's cursor, and on stderr its note and a

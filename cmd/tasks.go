@@ -92,7 +92,7 @@ func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 	}
 	d := time.Duration(1<<62 - 1)
 	if timeout != nil {
-		t := tool.EffectiveTimeout(timeout) // clamped to [0, 3600] like every wait's (SPEC 2)
+		t := tool.EffectiveTimeout(timeout) // clamped like every wait's (SPEC 2)
 		d = tool.Seconds(t)
 		var cancel context.CancelFunc
 		ctx, cancel = tool.OpContext(ctx, t, 0)
@@ -181,7 +181,7 @@ is that record (outcome exited).`,
 			return tool.WaitTask.ExitOf(out)
 		},
 	}
-	wait.Flags().VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
+	wait.Flags().VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
 	wait.Flags().BoolVar(&in.Any, "any", false, "a task that ended and no --any wait returned yet (oldest end first), else the next to end, instead of ID")
 	kill := &cobra.Command{
 		Use:   "kill ID",

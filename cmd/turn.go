@@ -91,7 +91,7 @@ See: panectl help turn-state`,
 				return err
 			}
 			if c.Flags().Changed("lines") && in.Lines == 0 {
-				return tool.Usagef("lines 0 is out of range: want 1..10000")
+				return tool.Usagef("lines 0 is out of range: want 1..%d", schema.MaxLines)
 			}
 			out, err := tool.WaitForTurn.Run(c.Context(), &f.Env, in)
 			if err != nil {
@@ -115,9 +115,9 @@ See: panectl help turn-state`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&in.Recognizer, "recognizer", "auto", "recognizer id or alias, or auto")
-	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds, 50..60000 (default 600)")
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", "seconds (1.5) or a duration (500ms, 2s, 1m); default 30, clamped to [0, 3600]")
-	fl.IntVar(&in.Lines, "lines", 0, "rows of the screen to return, from the bottom, 1..10000 (default 40)")
+	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds, "+schema.Bound("quiet_ms"))
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
+	fl.IntVar(&in.Lines, "lines", 0, "rows of the screen to return, from the bottom, "+schema.Bound("turn_lines"))
 	fl.BoolVar(&in.WaitThroughBusy, "wait-through-busy", false, "keep waiting while the program is busy")
 	return cmd
 }

@@ -59,7 +59,7 @@ func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
 	if err != nil {
 		return err
 	}
-	// A timeout is clamped to [0, 3600] like every wait's (SPEC 2).
+	// A timeout is clamped like every wait's (SPEC 2).
 	once := in.Timeout != nil && tool.EffectiveTimeout(in.Timeout) == 0
 	var deadline time.Time
 	if in.Timeout != nil && !once {

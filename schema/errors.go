@@ -11,7 +11,7 @@ type ErrorOutput struct {
 type ErrorDetail struct {
 	Code     string `json:"code" jsonschema:"the error kind: usage, failure, no_server, not_found, stopped, exited, timeout, interrupted, ..."`
 	Message  string `json:"message" jsonschema:"the reason, for people"`
-	ExitCode int    `json:"exit_code" jsonschema:"the exit code of the CLI command (see: panectl help exit-codes)" limits:"minimum=0,maximum=255"`
+	ExitCode int    `json:"exit_code" jsonschema:"the exit code of the CLI command (see: panectl help exit-codes)" limits:"byte"`
 }
 
 // errorTool gives the error object a schema and a validator like a tool's.

@@ -25,7 +25,8 @@ const Draft = "https://json-schema.org/draft/2020-12/schema"
 //     KEY=VALUE pairs: minimum, maximum, minLength, maxLength (for an array
 //     or a StringList: of each string or number in it), minItems, maxItems
 //     (of the array form), default (a JSON value) and enum (strings
-//     separated by |). Example: `limits:"minimum=1,maximum=10000,default=200"`;
+//     separated by |), or the name of a bound (limits.go) whose words
+//     then end the description. Example: `limits:"max_lines"`;
 //   - an embedded pointer to a struct is an optional group of fields (nil
 //     writes none of them, as encoding/json does): its required fields are
 //     required together (dependentRequired: any one of them brings the
@@ -123,9 +124,12 @@ func applyLimits(t reflect.Type, s *jsonschema.Schema) error {
 				continue
 			}
 			if tag, ok := f.Tag.Lookup("limits"); ok {
-				if err := applyTag(prop, tag); err != nil {
+				if kw := keywords(tag); kw == "" {
+					// a bound of words only
+				} else if err := applyTag(prop, kw); err != nil {
 					return fmt.Errorf("%s.%s: %w", t.Name(), f.Name, err)
 				}
+				prop.Description = withBound(prop.Description, tag)
 			}
 			if err := applyLimits(f.Type, prop); err != nil {
 				return err

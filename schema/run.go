@@ -4,9 +4,9 @@ package schema
 type RunInput struct {
 	PaneID     string   `json:"pane_id" jsonschema:"pane id (%N), a target that names exactly one pane, or a task id; the pane's foreground program must be a shell"`
 	Command    string   `json:"command" jsonschema:"the shell command, in the pane shell's syntax; one top-level statement unless allow_multi"`
-	Timeout    *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait for the command, default 30, clamped to [0, 3600]; on timeout C-c is pressed (foreground runs), or the task's time limit (background runs, default none)"`
+	Timeout    *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait for the command; on timeout C-c is pressed (foreground runs), or the task's time limit (background runs)" limits:"run_timeout"`
 	AllowMulti bool     `json:"allow_multi,omitempty" jsonschema:"accept several top-level statements (a; b); the exit code is the last one's"`
-	MaxLines   int      `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
+	MaxLines   int      `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output" limits:"max_lines"`
 	Background bool     `json:"background,omitempty" jsonschema:"run in a new pane of the detached session panectl-tasks and return a task id at once"`
 	WhenReady  bool     `json:"when_ready,omitempty" jsonschema:"type the command only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is typed, exit 3; not ready before the timeout: exit 124"`
 	ClearLine  bool     `json:"clear_line,omitempty" jsonschema:"kill text already on the shell's input line first (else such text refuses the run, exit 3, naming it)"`
@@ -24,7 +24,7 @@ type RunOutput struct {
 	Seconds   float64  `json:"seconds" jsonschema:"how long the run took, in seconds"`
 	// EffectiveTimeout is a pointer: a background run without a time
 	// limit has none to report.
-	EffectiveTimeout *float64 `json:"effective_timeout,omitempty" jsonschema:"the timeout used, in seconds (timeout clamped to [0, 3600]); for a background run the task's time limit, absent when it has none"`
+	EffectiveTimeout *float64 `json:"effective_timeout,omitempty" jsonschema:"the timeout used, in seconds; for a background run the task's time limit, absent when it has none" limits:"clamp"`
 	Cursor           string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
 	Outcome          string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (an interrupt from anyone, e.g. C-c pressed in the pane or SIGINT to the command, or panectl itself was interrupted: exit 130)"`
 	Attempts         int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
@@ -43,7 +43,7 @@ type TaskInput struct {
 type WaitTaskInput struct {
 	TaskID  string   `json:"task_id,omitempty" jsonschema:"a task id (tN) from run_shell_command with background; required unless any"`
 	Any     bool     `json:"any,omitempty" jsonschema:"instead of task_id: a task of the server (whoever started it) that has ended and that no wait with any returned yet, the one that ended first, at once; else the next to end (each ended task is returned once)"`
-	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]" limits:"default=30"`
+	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait" limits:"timeout"`
 }
 
 // CompletionFrame is a background task's state: while it runs, and the

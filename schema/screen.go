@@ -3,7 +3,7 @@ package schema
 // ScreenInput is the input of screen.
 type ScreenInput struct {
 	PaneID string `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Lines  int    `json:"lines,omitempty" jsonschema:"return only the last N rows (after trailing blank rows are trimmed); 0: all" limits:"minimum=0,maximum=10000"`
+	Lines  int    `json:"lines,omitempty" jsonschema:"return only the last N rows (after trailing blank rows are trimmed); 0: all" limits:"rows"`
 	Diff   bool   `json:"diff,omitempty" jsonschema:"return only the rows changed since this pane's previous screen (changed_rows); the full frame on the first look or when most rows changed"`
 	ANSI   bool   `json:"ansi,omitempty" jsonschema:"keep colour escapes in the rows"`
 }
@@ -37,7 +37,7 @@ type ScreenOutput struct {
 type StatusInput struct {
 	PaneID          string `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
 	Verbose         bool   `json:"verbose,omitempty" jsonschema:"return the visible screen's lines whether or not anything changed"`
-	ScrollbackLines int    `json:"scrollback_lines,omitempty" jsonschema:"prepend up to N lines of history before the output, 0..10000" limits:"minimum=0,maximum=10000"`
+	ScrollbackLines int    `json:"scrollback_lines,omitempty" jsonschema:"prepend up to N lines of history before the output" limits:"rows"`
 }
 
 // StatusOutput is the output of status_check.
@@ -57,8 +57,8 @@ type StatusOutput struct {
 // WaitForQuietInput is the input of wait_for_quiet.
 type WaitForQuietInput struct {
 	PaneID  string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	QuietMS int      `json:"quiet_ms,omitempty" jsonschema:"the screen must stay unchanged this many milliseconds, 50..60000 (default 600)" limits:"minimum=50,maximum=60000,default=600"`
-	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]" limits:"default=30"`
+	QuietMS int      `json:"quiet_ms,omitempty" jsonschema:"the screen must stay unchanged this many milliseconds" limits:"quiet_ms"`
+	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait" limits:"timeout"`
 }
 
 // WaitForQuietOutput is the output of wait_for_quiet.

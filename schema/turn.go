@@ -9,17 +9,13 @@ type Evidence struct {
 	LookedFor []string `json:"looked_for,omitempty" jsonschema:"when no rule matched: the rules that were tried, in order"`
 }
 
-// MaxScreenBytes bounds a saved screen given to recognize (the `screen`
-// text, or the file of `recognize --file`): a screen is small.
-const MaxScreenBytes = 1 << 20
-
 // RecognizeInput is the input of recognize. Over call and MCP a saved screen
 // is given as text (Screen); the CLI's --file reads one (File, which is not
 // part of the tool's input: the server reads no paths for a client).
 type RecognizeInput struct {
 	PaneID     string `json:"pane_id,omitempty" jsonschema:"pane id (%N) or a target that names exactly one pane; not with screen"`
 	Recognizer string `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias: generic, shell, python, node, claude, codex, gemini, qwen, antigravity, cursor, opencode, copilot, grok, amp, droid, kimi, pi" limits:"minLength=1"`
-	Screen     string `json:"screen,omitempty" jsonschema:"classify this saved screen instead of a pane: capture-pane -p text, rows separated by newlines (ANSI sequences are stripped), at most 1 MiB" limits:"maxLength=1048576"`
+	Screen     string `json:"screen,omitempty" jsonschema:"classify this saved screen instead of a pane: capture-pane -p text, rows separated by newlines (ANSI sequences are stripped)" limits:"text"`
 	File       string `json:"-"`
 	Title      string `json:"title,omitempty" jsonschema:"with screen: the pane title it had"`
 	Command    string `json:"command,omitempty" jsonschema:"with screen: the foreground command it had (pane_current_command)"`
@@ -39,9 +35,9 @@ type RecognizeOutput struct {
 type WaitForTurnInput struct {
 	PaneID          string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
 	Recognizer      string   `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias" limits:"minLength=1"`
-	QuietMS         int      `json:"quiet_ms,omitempty" jsonschema:"quiet window in milliseconds, 50..60000 (default 600)" limits:"minimum=50,maximum=60000,default=600"`
-	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait, default 30, clamped to [0, 3600]" limits:"default=30"`
-	Lines           int      `json:"lines,omitempty" jsonschema:"rows of the screen to return, from the bottom, 1..10000 (default 40)" limits:"minimum=1,maximum=10000,default=40"`
+	QuietMS         int      `json:"quiet_ms,omitempty" jsonschema:"quiet window in milliseconds" limits:"quiet_ms"`
+	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait" limits:"timeout"`
+	Lines           int      `json:"lines,omitempty" jsonschema:"rows of the screen to return, from the bottom" limits:"turn_lines"`
 	WaitThroughBusy bool     `json:"wait_through_busy,omitempty" jsonschema:"keep waiting while the program is busy, until its turn ends or the timeout"`
 }
 

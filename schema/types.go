@@ -53,7 +53,7 @@ type NewPaneInput struct {
 	WindowIn     string   `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session" limits:"minLength=1"`
 	CWD          string   `json:"cwd,omitempty" jsonschema:"working directory of the new pane" limits:"minLength=1"`
 	Size         string   `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)" limits:"minLength=1"`
-	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"minimum=0,maximum=2147483647"`
+	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"history_limit"`
 	Env          []string `json:"env,omitempty" jsonschema:"environment variables as K=V"`
 	Command      []string `json:"command,omitempty" jsonschema:"command and arguments to run instead of the default shell"`
 	Journal      bool     `json:"journal,omitempty" jsonschema:"keep everything the pane's program writes in a journal file (bounded: the newest 64 MiB), independent of history-limit; capture and status then read it, losing no line"`
@@ -86,10 +86,10 @@ type CursorOutput struct {
 // SendTextInput is the input of send_text.
 type SendTextInput struct {
 	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Text      string   `json:"text" jsonschema:"literal text to type, at most 1 MiB (1048576 bytes of UTF-8); tmux key names are not interpreted; text with newlines is delivered as one bracketed paste" limits:"maxLength=1048576"`
+	Text      string   `json:"text" jsonschema:"literal text to type; tmux key names are not interpreted; text with newlines is delivered as one bracketed paste" limits:"text"`
 	Submit    bool     `json:"submit,omitempty" jsonschema:"press Enter once the program has taken the text (a keystroke of its own, after the echo or a short settle, so agent composers do not take it as a pasted newline), then verify that the text was submitted (submitted); holds the pane's action lock, so concurrent runs and submissions on the pane are served in turn (one that waited for the lock types only when the pane is still as it was, same foreground program, terminal mode and shell prompt state, else refused, exit 3: a run whose command read a line and ended meanwhile leaves the shell at its prompt; answer a command a run is running with send_text without submit, then send_specials Enter, which take no lock); a program showing a dialog (its recognizer says awaiting_approval) is refused: nothing is typed, error refused (exit 3), since the text and its Enter would answer the dialog"`
 	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"type only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: type nothing, exit 3; not ready before the timeout: type nothing, exit 124"`
-	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready and the wait for the pane's action lock may take, default 30, clamped to [0, 3600]" limits:"default=30"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready and the wait for the pane's action lock may take" limits:"timeout"`
 }
 
 // SendOutput is the output of send_text, send_specials and send_ascii.
@@ -106,23 +106,23 @@ type SendSpecialsInput struct {
 	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
 	Keys      []string `json:"keys" jsonschema:"key names: Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space" limits:"minItems=1"`
 	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"press the keys only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
-	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait, default 30, clamped to [0, 3600]" limits:"default=30"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait" limits:"timeout"`
 }
 
 // SendASCIIInput is the input of send_ascii.
 type SendASCIIInput struct {
 	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Codes     []int    `json:"codes,omitempty" jsonschema:"bytes as decimal numbers 0..255" limits:"minimum=0,maximum=255"`
+	Codes     []int    `json:"codes,omitempty" jsonschema:"bytes as decimal numbers" limits:"byte"`
 	Hex       []string `json:"hex,omitempty" jsonschema:"bytes as two hex digits each, e.g. c3 a9"`
 	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"send only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
-	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait, default 30, clamped to [0, 3600]" limits:"default=30"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait" limits:"timeout"`
 }
 
 // CaptureInput is the input of capture.
 type CaptureInput struct {
 	PaneID   string `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"read what came after this cursor; 'screen' (default): the visible screen; 'history': from the oldest retained line" limits:"minLength=1"`
-	MaxLines int    `json:"max_lines,omitempty" jsonschema:"keep the newest N lines, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
+	MaxLines int    `json:"max_lines,omitempty" jsonschema:"keep the newest N lines" limits:"max_lines"`
 	ANSI     bool   `json:"ansi,omitempty" jsonschema:"keep colour escapes"`
 }
 
@@ -140,13 +140,13 @@ type CaptureOutput struct {
 // WaitForTextInput is the input of wait_for_text.
 type WaitForTextInput struct {
 	PaneID     string     `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Patterns   StringList `json:"patterns" jsonschema:"pattern or patterns (at most 32, each at most 4096 characters); plain substrings unless regex" limits:"minItems=1,maxItems=32,maxLength=4096"`
+	Patterns   StringList `json:"patterns" jsonschema:"pattern or patterns, plain substrings unless regex" limits:"patterns"`
 	Regex      bool       `json:"regex,omitempty" jsonschema:"patterns are regexp2 (Perl/.NET) expressions matched per logical line"`
 	IgnoreCase bool       `json:"ignore_case,omitempty" jsonschema:"match case-insensitively"`
-	Stop       StringList `json:"stop,omitempty" jsonschema:"stop pattern or patterns: a match ends the wait with outcome stopped (exit 3)" limits:"maxItems=32,maxLength=4096"`
-	Timeout    *float64   `json:"timeout,omitempty" jsonschema:"seconds to wait (a number), default 30; values outside [0, 3600] are clamped to it, not rejected; the value used is reported as effective_timeout" limits:"default=30"`
+	Stop       StringList `json:"stop,omitempty" jsonschema:"stop pattern or patterns: a match ends the wait with outcome stopped (exit 3)" limits:"stop"`
+	Timeout    *float64   `json:"timeout,omitempty" jsonschema:"seconds to wait (a number), not rejected when out of range; the value used is reported as effective_timeout" limits:"timeout"`
 	Cursor     string     `json:"cursor,omitempty" jsonschema:"match only output after this cursor (default: when the wait starts); 'screen' also accepts what is visible" limits:"minLength=1"`
-	MaxLines   int        `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output, 1..10000 (default 200)" limits:"minimum=1,maximum=10000,default=200"`
+	MaxLines   int        `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output" limits:"max_lines"`
 }
 
 // WaitForTextOutput is the output of wait_for_text.

@@ -7,5 +7,5 @@ type WatchInput struct {
 	Format     string   `json:"format" jsonschema:"acp (ACP v2 session/update notifications) or events (panectl JSON Lines)"`
 	SessionID  string   `json:"session_id,omitempty" jsonschema:"ACP sessionId; default: the pane's session id"`
 	TerminalID string   `json:"terminal_id,omitempty" jsonschema:"ACP terminalId; default: the pane id"`
-	Timeout    *float64 `json:"timeout,omitempty" jsonschema:"seconds to watch at most, clamped to [0, 3600]; 0 looks once (the first update, and the exit update if the process has already exited), as for every wait; absent: until the pane's process exits"`
+	Timeout    *float64 `json:"timeout,omitempty" jsonschema:"seconds to watch at most; 0 looks once (the first update, and the exit update if the process has already exited), as for every wait; absent: until the pane's process exits" limits:"clamp"`
 }

@@ -3,21 +3,17 @@ package tool
 import (
 	"context"
 	"time"
+
+	"github.com/panectl/panectl/schema"
 )
 
-// Timeouts (SPEC.md section 2): Seconds as a number, or a Go duration such
-// as 500ms, 2s, 1m; default 30; clamped to [0, 3600].
-const (
-	defaultTimeout = 30.0
-	MaxTimeout     = 3600.0
-)
-
-// EffectiveTimeout applies the default and the clamp.
+// EffectiveTimeout applies the default and the clamp of a timeout in
+// seconds (SPEC.md section 2; schema.DefaultTimeout, schema.MaxTimeout).
 func EffectiveTimeout(v *float64) float64 {
 	if v == nil {
-		return defaultTimeout
+		return schema.DefaultTimeout
 	}
-	return min(max(*v, 0), MaxTimeout)
+	return min(max(*v, 0), schema.MaxTimeout)
 }
 
 func Seconds(v float64) time.Duration { return time.Duration(v * float64(time.Second)) }
@@ -41,13 +37,13 @@ func Round3(v float64) float64 {
 	return float64(int64(v*1000+0.5)) / 1000
 }
 
-// maxLines validates max_lines (1..10000, default 200).
+// maxLines validates max_lines (schema.Bound("max_lines")).
 func maxLines(n int) (int, error) {
 	switch {
 	case n == 0:
-		return 200, nil
-	case n < 1 || n > 10000:
-		return 0, Usagef("max_lines %d is out of range: want 1..10000", n)
+		return schema.DefaultMaxLines, nil
+	case n < 1 || n > schema.MaxLines:
+		return 0, Usagef("max_lines %d is out of range: want 1..%d", n, schema.MaxLines)
 	}
 	return n, nil
 }

@@ -47,12 +47,12 @@ func runNew(ctx context.Context, f *Env, in schema.NewPaneInput) (schema.NewPane
 		var err1, err2 error
 		opts.Width, err1 = strconv.Atoi(w)
 		opts.Height, err2 = strconv.Atoi(h)
-		if !ok || err1 != nil || err2 != nil || opts.Width < 2 || opts.Height < 2 || opts.Width > 10000 || opts.Height > 10000 {
+		if !ok || err1 != nil || err2 != nil || opts.Width < 2 || opts.Height < 2 || opts.Width > schema.MaxPaneSize || opts.Height > schema.MaxPaneSize {
 			return schema.NewPaneOutput{}, Usagef("invalid size %q: want COLSxROWS, e.g. 120x40", in.Size)
 		}
 	}
-	if in.HistoryLimit < 0 || in.HistoryLimit > maxHistoryLimit {
-		return schema.NewPaneOutput{}, Usagef("history_limit %d is out of range: want 0..%d (0: the server's default)", in.HistoryLimit, maxHistoryLimit)
+	if in.HistoryLimit < 0 || in.HistoryLimit > schema.MaxHistoryLimit {
+		return schema.NewPaneOutput{}, Usagef("history_limit %d is out of range: want 0..%d (0: the server's default)", in.HistoryLimit, schema.MaxHistoryLimit)
 	}
 	for _, e := range in.Env {
 		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
@@ -106,9 +106,6 @@ func runNew(ctx context.Context, f *Env, in schema.NewPaneInput) (schema.NewPane
 	}
 	return out, nil
 }
-
-// maxHistoryLimit is tmux's own bound on history-limit (INT_MAX).
-const maxHistoryLimit = 1<<31 - 1
 
 // newExitCheck is how long `new -- COMMAND` holds the new pane to see
 // whether COMMAND exits at once (exit 5).

@@ -34,8 +34,8 @@ func runRun(ctx context.Context, f *Env, in schema.RunInput) (schema.RunOutput, 
 	if in.Command == "" {
 		return schema.RunOutput{}, Usagef("the command is empty")
 	}
-	if len(in.Command) > MaxText {
-		return schema.RunOutput{}, Usagef("the command is %d bytes; at most %d (1 MiB)", len(in.Command), MaxText)
+	if len(in.Command) > schema.MaxText {
+		return schema.RunOutput{}, Usagef("the command is %d bytes; at most %d (1 MiB)", len(in.Command), schema.MaxText)
 	}
 	n, err := maxLines(in.MaxLines)
 	if err != nil {

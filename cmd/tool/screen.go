@@ -12,8 +12,8 @@ import (
 )
 
 func runScreen(ctx context.Context, f *Env, in schema.ScreenInput) (schema.ScreenOutput, error) {
-	if in.Lines < 0 || in.Lines > 10000 {
-		return schema.ScreenOutput{}, Usagef("lines %d is out of range: want 1..10000 (the last N rows), or 0 for all rows (the default)", in.Lines)
+	if in.Lines < 0 || in.Lines > schema.MaxLines {
+		return schema.ScreenOutput{}, Usagef("lines %d is out of range: want 1..%d (the last N rows), or 0 for all rows (the default)", in.Lines, schema.MaxLines)
 	}
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
@@ -88,8 +88,8 @@ func joinNote(a, b string) string {
 }
 
 func runStatus(ctx context.Context, f *Env, in schema.StatusInput) (schema.StatusOutput, error) {
-	if in.ScrollbackLines < 0 || in.ScrollbackLines > 10000 {
-		return schema.StatusOutput{}, Usagef("scrollback_lines %d is out of range: want 0..10000", in.ScrollbackLines)
+	if in.ScrollbackLines < 0 || in.ScrollbackLines > schema.MaxLines {
+		return schema.StatusOutput{}, Usagef("scrollback_lines %d is out of range: want 0..%d", in.ScrollbackLines, schema.MaxLines)
 	}
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
@@ -138,13 +138,13 @@ func runStatus(ctx context.Context, f *Env, in schema.StatusInput) (schema.Statu
 	return out, nil
 }
 
-// quietWindow validates quiet_ms (50..60000; 0: the default 600).
+// quietWindow validates quiet_ms (schema.Bound("quiet_ms"); 0: the default).
 func quietWindow(ms int) (int, error) {
 	switch {
 	case ms == 0:
 		return int(waiter.DefaultQuiet.Milliseconds()), nil
 	case ms < int(waiter.MinQuiet.Milliseconds()) || ms > int(waiter.MaxQuiet.Milliseconds()):
-		return 0, Usagef("quiet_ms %d is out of range: want 50..60000", ms)
+		return 0, Usagef("quiet_ms %d is out of range: want %s", ms, schema.Bound("quiet_ms"))
 	}
 	return ms, nil
 }

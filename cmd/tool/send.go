@@ -13,9 +13,6 @@ import (
 	"github.com/panectl/panectl/waiter"
 )
 
-// MaxText is the most text send-text types at once (SPEC.md section 3).
-const MaxText = 1 << 20
-
 // submitAfter is how long send-text --submit may take after its timeout
 // (the lock and --when-ready waits) on purpose, beyond opMargin: letting
 // the program show the typed text, and verifying the submission
@@ -48,8 +45,8 @@ func sendOutput(id string, n int, r waiter.SendResult) schema.SendOutput {
 }
 
 func runSendText(ctx context.Context, f *Env, in schema.SendTextInput) (schema.SendOutput, error) {
-	if len(in.Text) > MaxText {
-		return schema.SendOutput{}, Usagef("text is %d bytes; at most %d (1 MiB) can be typed at once", len(in.Text), MaxText)
+	if len(in.Text) > schema.MaxText {
+		return schema.SendOutput{}, Usagef("text is %d bytes; at most %d (1 MiB) can be typed at once", len(in.Text), schema.MaxText)
 	}
 	extra := time.Duration(0)
 	if in.Submit {
@@ -119,8 +116,8 @@ func asciiBytes(in schema.SendASCIIInput) ([]byte, error) {
 	if len(b) == 0 {
 		return nil, Usagef("no bytes given")
 	}
-	if len(b) > MaxText {
-		return nil, Usagef("%d bytes; at most %d can be sent at once", len(b), MaxText)
+	if len(b) > schema.MaxText {
+		return nil, Usagef("%d bytes; at most %d can be sent at once", len(b), schema.MaxText)
 	}
 	return b, nil
 }

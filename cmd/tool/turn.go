@@ -59,8 +59,8 @@ func runRecognize(ctx context.Context, f *Env, in schema.RecognizeInput) (schema
 		return schema.RecognizeOutput{}, Usagef("a pane (e.g. %%1) or a saved screen (--file SCREEN.txt; screen over call and MCP) is required")
 	case !saved && (in.Title != "" || in.Command != ""):
 		return schema.RecognizeOutput{}, Usagef("title and command describe a saved screen (--file, screen); a pane's own are used")
-	case len(in.Screen) > schema.MaxScreenBytes:
-		return schema.RecognizeOutput{}, Usagef("the screen text is %d bytes; a saved screen is at most %d (1 MiB)", len(in.Screen), schema.MaxScreenBytes)
+	case len(in.Screen) > schema.MaxText:
+		return schema.RecognizeOutput{}, Usagef("the screen text is %d bytes; a saved screen is at most %d (1 MiB)", len(in.Screen), schema.MaxText)
 	}
 	set, err := recognizers()
 	if err != nil {
@@ -114,7 +114,7 @@ func fileKind(m os.FileMode) string {
 }
 
 // readScreenFile reads a saved screen for recognize --file: a regular file
-// of at most schema.MaxScreenBytes. It is opened without blocking (a FIFO
+// of at most schema.MaxText. It is opened without blocking (a FIFO
 // with no writer would block a plain open forever) and checked before
 // anything is read; anything else is a usage error (exit 2) saying why.
 func readScreenFile(path string) (string, error) {
@@ -130,15 +130,15 @@ func readScreenFile(path string) (string, error) {
 	if !st.Mode().IsRegular() {
 		return "", Usagef("--file %s is %s, not a regular file: a saved screen is a capture-pane -p text file", path, fileKind(st.Mode()))
 	}
-	if st.Size() > schema.MaxScreenBytes {
-		return "", Usagef("--file %s is %d bytes; a saved screen is at most %d (1 MiB)", path, st.Size(), schema.MaxScreenBytes)
+	if st.Size() > schema.MaxText {
+		return "", Usagef("--file %s is %d bytes; a saved screen is at most %d (1 MiB)", path, st.Size(), schema.MaxText)
 	}
-	data, err := io.ReadAll(io.LimitReader(fh, schema.MaxScreenBytes+1))
+	data, err := io.ReadAll(io.LimitReader(fh, schema.MaxText+1))
 	if err != nil {
 		return "", Usage(err)
 	}
-	if len(data) > schema.MaxScreenBytes { // it grew while we read it
-		return "", Usagef("--file %s is more than %d bytes (1 MiB), the most a saved screen may be", path, schema.MaxScreenBytes)
+	if len(data) > schema.MaxText { // it grew while we read it
+		return "", Usagef("--file %s is more than %d bytes (1 MiB), the most a saved screen may be", path, schema.MaxText)
 	}
 	return string(data), nil
 }
@@ -151,9 +151,9 @@ func runWaitForTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (sc
 	lines := in.Lines
 	switch {
 	case lines == 0:
-		lines = 40
-	case lines < 1 || lines > 10000:
-		return schema.WaitForTurnOutput{}, Usagef("lines %d is out of range: want 1..10000", lines)
+		lines = schema.DefaultTurnLines
+	case lines < 1 || lines > schema.MaxLines:
+		return schema.WaitForTurnOutput{}, Usagef("lines %d is out of range: want 1..%d", lines, schema.MaxLines)
 	}
 	if in.Recognizer == "" {
 		in.Recognizer = recognize.AutoID
