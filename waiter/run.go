@@ -325,8 +325,9 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		// changes are events: the timer only paces the grace checks
 		interval, maxInterval = 100*time.Millisecond, 250*time.Millisecond
 	}
-	var lastFull, lastChange, lastPromptCheck time.Time
-	lastChange = typedAt
+	var lastFull, lastPromptCheck time.Time
+	pace := newPacer(src, opt.Deadline)
+	pace.changed = typedAt
 	began := false
 	for {
 		// A cheap look at the bottom of the pane finds the end marker; the
@@ -334,7 +335,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		// there, when the pane died, once per grace period while the
 		// begin marker is awaited, or when the screen has rested long
 		// enough to ask whether the shell is back at its prompt.
-		restful := time.Since(lastChange) >= promptQuiet && time.Since(lastPromptCheck) >= promptEvery
+		restful := pace.quietFor(time.Now()) >= promptQuiet && time.Since(lastPromptCheck) >= promptEvery
 		back := false // the shell is back at its prompt (one look at the screen)
 		if restful {
 			lastPromptCheck = time.Now()
@@ -351,12 +352,8 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		} else if seen, err := endVisible(ctx, c, src, id, r.End); errors.Is(err, tmux.ErrNotResponding) {
 			return ended(ctx, c, id, res, err)
 		} else if err == nil && !seen {
-			select {
-			case <-ctx.Done():
-				return ended(ctx, c, id, res, ctx.Err())
-			case <-time.After(min(interval, time.Until(opt.Deadline), promptQuiet)):
-			case <-src.Changed():
-				lastChange = time.Now()
+			if _, err := pace.pause(ctx, min(interval, promptQuiet)); err != nil {
+				return ended(ctx, c, id, res, err)
 			}
 			interval = min(interval*3/2+1, maxInterval)
 			continue
@@ -491,14 +488,10 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 			res.Note = joinNotes(res.Note, note)
 			return res, err
 		}
-		pause := min(interval, time.Until(opt.Deadline), promptQuiet)
+		pause := min(interval, promptQuiet)
 		interval = min(interval*3/2+1, maxInterval)
-		select {
-		case <-ctx.Done():
-			return ended(ctx, c, id, res, ctx.Err())
-		case <-time.After(pause):
-		case <-src.Changed():
-			lastChange = time.Now()
+		if _, err := pace.pause(ctx, pause); err != nil {
+			return ended(ctx, c, id, res, err)
 		}
 	}
 }
