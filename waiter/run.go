@@ -257,9 +257,8 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 	id := opt.Info.ID
 	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
 	defer Waiting(ctx, id, time.Until(opt.Deadline), "the command "+abbreviate(opt.Command, 40))()
-	grace := opt.Grace
-	if grace == 0 {
-		grace = time.Second
+	if opt.Grace == 0 {
+		opt.Grace = time.Second
 	}
 	// Attach first: the start cursor, the ledger and every look at the pane
 	// go through the control client (no tmux process each), aligned with
@@ -269,231 +268,412 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		return RunResult{}, err
 	}
 	defer src.Close()
-	mode, _ := pane.ReadTTYMode(opt.Info.TTY)
-	sr, scr, seen, err := preflight(ctx, c, src, opt, mode)
+	s, err := newRunState(ctx, c, src, opt)
 	if err != nil {
 		return RunResult{}, err
 	}
-	start, info, ledger := sr.Cursor, sr.Pane, sr.Ledger
-	w := runWatch{
-		prompt: pane.InputLineOf(scr).Left, seen: seen, editor: mode.Known && !mode.Canonical,
-		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(pane.CurrentCommand(info)),
-	}
-	r := pane.NewRun(opt.Shell, opt.Command)
-	res := RunResult{Cursor: start}
-	var sourced string // the file a long command goes through
-	wrap := func(sh pane.Shell) (pane.Run, error) {
-		if sourced == "" {
-			return pane.NewRun(sh, opt.Command), nil
-		}
-		r, script := pane.NewSourcedRun(sh, sourced, opt.Command)
-		return r, os.WriteFile(sourced, []byte(script), 0o600)
-	}
-	if pane.TooLongToType(r.Typed) {
+	if pane.TooLongToType(s.r.Typed) {
 		dir, err := os.MkdirTemp("", "panectl-run-")
 		if err != nil {
-			return res, err
+			return s.res, err
 		}
 		defer os.RemoveAll(dir)
-		sourced = filepath.Join(dir, "command")
-		res.Note = pane.SourcedNote(r.Typed, mode, w.shellName)
-		if r, err = wrap(opt.Shell); err != nil {
-			return res, err
+		if err := s.throughFile(filepath.Join(dir, "command")); err != nil {
+			return s.res, err
 		}
 	}
-	fresh := true // ledger is as read just now
-	typeLine := func(text string) error {
-		if !fresh {
-			var err error
-			if ledger, err = pane.LoadLedgerVia(ctx, via(c, src), id); err != nil {
-				return err
-			}
-		}
-		fresh = false
-		// one tmux process records the echo and types
-		return pane.Type(ctx, c, id, ledger, text, true)
+	if err := s.typeLine(ctx, s.r.Typed); err != nil {
+		return s.res, err
 	}
-	if err := typeLine(r.Typed); err != nil {
-		return res, err
-	}
-	res.Attempts = 1
-	typedAt := time.Now()
-	var probes []string // printed forms of the probes typed since the last attempt
-	interval := 4 * time.Millisecond
-	maxInterval := 150 * time.Millisecond
+	s.res.Attempts = 1
+	s.typedAt = time.Now()
+	s.interval, s.maxInterval = 4*time.Millisecond, 150*time.Millisecond
 	if src.Via() != nil {
 		// changes are events: the timer only paces the grace checks
-		interval, maxInterval = 100*time.Millisecond, 250*time.Millisecond
+		s.interval, s.maxInterval = 100*time.Millisecond, 250*time.Millisecond
 	}
-	var lastFull, lastPromptCheck time.Time
-	pace := newPacer(src, opt.Deadline)
-	pace.changed = typedAt
-	began := false
+	s.pace = newPacer(src, opt.Deadline)
+	s.pace.changed = s.typedAt
+	return s.loop(ctx)
+}
+
+// runState is one Run between its looks at the pane.
+type runState struct {
+	c    *tmux.Client
+	src  Source
+	opt  RunOptions // Shell follows the shell that reads the typed line
+	id   string
+	mode pane.TTYMode
+	w    runWatch
+	r    pane.Run
+	res  RunResult
+
+	start  pane.Cursor   // where the output is read from
+	info   tmux.PaneInfo // the pane as last read
+	ledger pane.Ledger
+	fresh  bool // ledger is as read just now
+
+	sourced string    // the file a long command goes through ("": typed whole)
+	typedAt time.Time // when the command was typed last
+	probes  []string  // printed forms of the probes typed since the last attempt
+	began   bool      // the begin marker printed
+
+	pace                      *pacer
+	interval, maxInterval     time.Duration // the pause between cheap looks, growing
+	lastFull, lastPromptCheck time.Time
+}
+
+// newRunState runs the preflight and wraps the command for the shell.
+func newRunState(ctx context.Context, c *tmux.Client, src Source, opt RunOptions) (*runState, error) {
+	mode, _ := pane.ReadTTYMode(opt.Info.TTY)
+	sr, scr, seen, err := preflight(ctx, c, src, opt, mode)
+	if err != nil {
+		return nil, err
+	}
+	s := &runState{
+		c: c, src: src, opt: opt, id: opt.Info.ID, mode: mode,
+		r:     pane.NewRun(opt.Shell, opt.Command),
+		res:   RunResult{Cursor: sr.Cursor},
+		start: sr.Cursor, info: sr.Pane, ledger: sr.Ledger, fresh: true,
+	}
+	s.w = runWatch{
+		prompt: pane.InputLineOf(scr).Left, seen: seen, editor: mode.Known && !mode.Canonical,
+		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(pane.CurrentCommand(s.info)),
+	}
+	return s, nil
+}
+
+// throughFile makes the command go through a file the shell sources.
+func (s *runState) throughFile(name string) (err error) {
+	s.sourced = name
+	s.res.Note = pane.SourcedNote(s.r.Typed, s.mode, s.w.shellName)
+	s.r, err = s.wrap(s.opt.Shell)
+	return err
+}
+
+// wrap wraps the command for shell sh, through the file when there is one.
+func (s *runState) wrap(sh pane.Shell) (pane.Run, error) {
+	if s.sourced == "" {
+		return pane.NewRun(sh, s.opt.Command), nil
+	}
+	r, script := pane.NewSourcedRun(sh, s.sourced, s.opt.Command)
+	return r, os.WriteFile(s.sourced, []byte(script), 0o600)
+}
+
+// typeLine types text and Enter. One tmux process records the echo and
+// types. The ledger is read again unless it was just read.
+func (s *runState) typeLine(ctx context.Context, text string) error {
+	if !s.fresh {
+		var err error
+		if s.ledger, err = pane.LoadLedgerVia(ctx, via(s.c, s.src), s.id); err != nil {
+			return err
+		}
+	}
+	s.fresh = false
+	return pane.Type(ctx, s.c, s.id, s.ledger, text, true)
+}
+
+// loop looks at the pane until the run ends. A cheap look at the bottom
+// of the pane finds the end marker. The whole output is read from the
+// start cursor only when the marker is there, or when readsInFull says so.
+func (s *runState) loop(ctx context.Context) (RunResult, error) {
 	for {
-		// A cheap look at the bottom of the pane finds the end marker; the
-		// whole output is read from the start cursor only when it is
-		// there, when the pane died, once per grace period while the
-		// begin marker is awaited, or when the screen has rested long
-		// enough to ask whether the shell is back at its prompt.
-		restful := pace.quietFor(time.Now()) >= promptQuiet && time.Since(lastPromptCheck) >= promptEvery
-		back := false // the shell is back at its prompt (one look at the screen)
-		if restful {
-			lastPromptCheck = time.Now()
-			if began {
-				var err error
-				if back, err = w.backAtPrompt(ctx, c, src, id, r.Nonce); err != nil {
-					return ended(ctx, c, id, res, err)
-				}
-				restful = back // else no need for a full read
-			}
-		}
-		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace || restful {
-			// fall through to the full read
-		} else if seen, err := endVisible(ctx, c, src, id, r.End); errors.Is(err, tmux.ErrNotResponding) {
-			return ended(ctx, c, id, res, err)
-		} else if err == nil && !seen {
-			if _, err := pace.pause(ctx, min(interval, promptQuiet)); err != nil {
-				return ended(ctx, c, id, res, err)
-			}
-			interval = min(interval*3/2+1, maxInterval)
-			continue
-		}
-		lastFull = time.Now()
-		rd, err := read(ctx, c, src, id, start, pane.ReadOptions{Guess: info})
-		note, replacedNow := replacedErr(src.Process(), err)
-		if !replacedNow && err == nil {
-			note, replacedNow = replaced(src.Process(), rd.Pane)
-		}
-		if replacedNow {
-			// the shell that ran the command is gone, with its output and
-			// the status it would have printed: unknowable (no C-c either:
-			// the new process is not the run's)
-			res.Outcome = OutcomeExited
-			res.Note = joinNotes(res.Note, note+"; the command's exit status is unknown")
-			return res, nil
-		}
+		restful, back, err := s.rested(ctx)
 		if err != nil {
-			if gone(err) {
-				res.Outcome = OutcomeExited
-				res.Note = joinNotes(res.Note, "the pane was closed while the command ran")
-				return res, nil
-			}
-			return ended(ctx, c, id, res, err)
+			return s.ended(ctx, err)
 		}
-		res.Cursor, info = rd.Cursor, rd.Pane
-		sc := r.Scan(rd.Lines)
-		began = sc.Began
-		if sc.Ended && !sc.Began && opt.Shell == pane.ShellFish && rd.Whole() {
-			// fish's eval (source) printed no begin marker, and nothing
-			// was lost: it could not parse the command and ran none of it
-			return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: strings.Join(r.Unparsed(rd.Lines), " ")}
-		}
-		if sc.Ended {
-			res.Outcome, res.ExitCode, res.StatusKnown = OutcomeCompleted, sc.Status, true
-			if sc.Status == interruptStatus {
-				// fish (eval) prints the end marker after C-c, on the
-				// line where the terminal echoed ^C
-				res.Outcome = OutcomeInterrupted
-				res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
-				sc.Lines = withoutCtrlC(sc.Lines)
+		due := s.pace.due(time.Now())
+		if !readsInFull(due, s.began, time.Since(s.lastFull), time.Since(s.typedAt), s.opt.Grace, restful) {
+			seen, err := endVisible(ctx, s.c, s.src, s.id, s.r.End)
+			if errors.Is(err, tmux.ErrNotResponding) {
+				return s.ended(ctx, err)
 			}
-			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			if !sc.Began && rd.Whole() {
-				// the history is whole (nothing trimmed or cleared since
-				// the start cursor, whose place is certain), yet the begin
-				// marker never printed: the shell did not run the typed
-				// line as typed
-				// (text on the input line joined it, after a prompt
-				// preflight could not tell from text)
-				w.learnPrompt(ctx, c, src, id, r.Nonce)
-				return res, &RefusedError{id, fmt.Sprintf("the shell did not run the command line as typed: its begin marker never printed, though the pane's history is whole (text already on the input line, after a prompt panectl did not recognize, was probably joined to it); what ran ended with status %d and its output cannot be told apart. Look at the pane (panectl screen %s) and clear its input line before the next run", sc.Status, id)}
-			}
-			if !sc.Began {
-				res.Truncated = true
-				res.Note = joinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
-			} else if rd.LinesDropped > 0 || rd.Reset {
-				res.Truncated = true
-				res.Note = joinNotes(res.Note, rd.Note)
-			}
-			if len(probes) > 0 {
-				// a probe typed while the shell was slow runs after the
-				// command: let it print so the prompt is clean afterwards
-				_, _ = waitProbe(ctx, c, id, rd.Cursor, probes[len(probes)-1], 2*time.Second)
-			}
-			w.learnPrompt(ctx, c, src, id, r.Nonce)
-			return res, nil
-		}
-		if rd.Pane.Dead {
-			res.Outcome = OutcomeExited
-			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
-			return res, nil
-		}
-		if restful {
-			// A message from the shell and no begin marker: the shell got
-			// a line the parser accepted (fish: a complete eval line), so
-			// a syntax error there means it read only part of it (input
-			// lost at start-up): it is typed again, and rejected only
-			// when every attempt was.
-			if msg, n := w.rejection(rd.Lines, r.Nonce); !sc.Began && n > 0 && n >= res.Attempts && res.Attempts >= 2 {
-				// a shell that keeps the rejected line (fish) gets it killed
-				_ = killLine(ctx, c, id, opt.Shell, mode)
-				return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: msg}
-			}
-			if sc.Began && back {
-				return w.interrupted(ctx, c, src, id, opt.Shell, typeLine, res, sc, rd, opt.MaxLines)
-			}
-		}
-		if !sc.Began && time.Since(typedAt) >= grace {
-			if lost(rd.Lines, r.Begin, probes) {
-				// The shell may have changed since (a start-up that execs
-				// another shell): wrap for the one reading now.
-				if sh, ok := pane.ShellOf(pane.CurrentCommand(rd.Pane)); ok && sh != opt.Shell {
-					opt.Shell = sh
-					if r, err = wrap(sh); err != nil {
-						return res, err
-					}
+			if err == nil && !seen {
+				if err := s.pause(ctx); err != nil {
+					return s.ended(ctx, err)
 				}
-				if err := clearLine(ctx, c, id); err != nil {
-					return res, err
-				}
-				if err := typeLine(r.Typed); err != nil {
-					return res, err
-				}
-				res.Attempts++
-				probes = nil
-				typedAt = time.Now()
-			} else if len(probes) == 0 || time.Since(typedAt) >= grace*time.Duration(len(probes)+1) {
-				// only into the shell at its prompt: a shell that took
-				// the command line and runs it (its begin marker not
-				// shown yet) would give the probe to the command's input
-				if ok, err := mayProbe(ctx, c, src, id, w.seen); err != nil {
-					return ended(ctx, c, id, res, err)
-				} else if ok {
-					typed, printed := pane.Probe()
-					if err := clearLine(ctx, c, id); err != nil {
-						return res, err
-					}
-					if err := typeLine(typed); err != nil {
-						return res, err
-					}
-					probes = append(probes, printed)
-				}
+				continue
 			}
 		}
-		if !time.Now().Before(opt.Deadline) {
-			res.Outcome = OutcomeTimeout
-			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			note, err := recoverPrompt(ctx, c, id, w.seen)
-			res.Note = joinNotes(res.Note, note)
+		res, done, err := s.round(ctx, restful, back)
+		if done || err != nil {
 			return res, err
 		}
-		pause := min(interval, promptQuiet)
-		interval = min(interval*3/2+1, maxInterval)
-		if _, err := pace.pause(ctx, pause); err != nil {
-			return ended(ctx, c, id, res, err)
+		if err := s.pause(ctx); err != nil {
+			return s.ended(ctx, err)
 		}
 	}
+}
+
+// readsInFull reports whether a round reads the whole output: at the
+// deadline, once per grace period while the begin marker is awaited, or
+// when the screen has rested long enough to ask whether the shell is back
+// at its prompt (restful).
+func readsInFull(due, began bool, sinceFull, sinceTyped, grace time.Duration, restful bool) bool {
+	return due || !began && sinceFull >= grace && sinceTyped >= grace || restful
+}
+
+// rested looks at the screen once it has rested for promptQuiet, at most
+// every promptEvery. After the begin marker it asks whether the shell is
+// back at its prompt; restful is then true only when it is.
+func (s *runState) rested(ctx context.Context) (restful, back bool, err error) {
+	if s.pace.quietFor(time.Now()) < promptQuiet || time.Since(s.lastPromptCheck) < promptEvery {
+		return false, false, nil
+	}
+	s.lastPromptCheck = time.Now()
+	if !s.began {
+		return true, false, nil
+	}
+	back, err = s.w.backAtPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
+	return back, back, err
+}
+
+// pause waits for a change or the next cheap look; the pause grows.
+func (s *runState) pause(ctx context.Context) error {
+	d := min(s.interval, promptQuiet)
+	s.interval = min(s.interval*3/2+1, s.maxInterval)
+	_, err := s.pace.pause(ctx, d)
+	return err
+}
+
+// ended is ended for this run.
+func (s *runState) ended(ctx context.Context, err error) (RunResult, error) {
+	return ended(ctx, s.c, s.id, s.res, err)
+}
+
+// runStep is what a run does after a full read (nextStep).
+type runStep int
+
+const (
+	stepWait        runStep = iota // nothing to do: look again
+	stepUnparsed                   // fish could not parse the command
+	stepEnded                      // the end marker printed
+	stepDead                       // the pane's process exited first
+	stepRejected                   // the shell rejected every attempt
+	stepInterrupted                // the shell is back at its prompt without the end marker
+	stepRetype                     // the typed line was lost: type it again
+	stepProbe                      // no begin marker yet: probe the shell
+)
+
+// runLook is what a full read found, for nextStep.
+type runLook struct {
+	began, ended bool // the markers printed
+	fishWhole    bool // the shell is fish, and nothing was lost from the read
+	dead         bool
+	restful      bool // the screen rested (and, after the begin marker, the shell is back)
+	back         bool // the shell is back at its prompt
+	rejections   int  // the shell's messages, when restful
+	attempts     int  // times the command was typed
+	graceOver    bool // the grace period since the last typing is over
+	lost         bool // a probe printed with no begin marker before it
+	probeDue     bool // a probe may be typed: none yet, or the last one is a grace old
+}
+
+// nextStep decides what a run does after a full read. The order matters.
+// The end marker wins over everything. A message from the shell and no
+// begin marker means the shell got a line the parser accepted (fish: a
+// complete eval line). A syntax error there means it read only part of
+// it (input lost at start-up). The line is typed again, and rejected only
+// when every attempt was.
+func nextStep(l runLook) runStep {
+	switch {
+	case l.ended && !l.began && l.fishWhole:
+		// fish's eval (source) printed no begin marker, and nothing
+		// was lost: it could not parse the command and ran none of it
+		return stepUnparsed
+	case l.ended:
+		return stepEnded
+	case l.dead:
+		return stepDead
+	case l.restful && !l.began && l.rejections > 0 && l.rejections >= l.attempts && l.attempts >= 2:
+		return stepRejected
+	case l.restful && l.began && l.back:
+		return stepInterrupted
+	case !l.began && l.graceOver && l.lost:
+		return stepRetype
+	case !l.began && l.graceOver && l.probeDue:
+		return stepProbe
+	}
+	return stepWait
+}
+
+// round reads the output in full and acts on it. done says the run ended.
+func (s *runState) round(ctx context.Context, restful, back bool) (RunResult, bool, error) {
+	s.lastFull = time.Now()
+	rd, err := read(ctx, s.c, s.src, s.id, s.start, pane.ReadOptions{Guess: s.info})
+	if res, done, err := s.readFailed(ctx, rd, err); done {
+		return res, true, err
+	}
+	s.res.Cursor, s.info = rd.Cursor, rd.Pane
+	sc := s.r.Scan(rd.Lines)
+	s.began = sc.Began
+	l := runLook{
+		began: sc.Began, ended: sc.Ended, fishWhole: s.opt.Shell == pane.ShellFish && rd.Whole(),
+		dead: rd.Pane.Dead, restful: restful, back: back, attempts: s.res.Attempts,
+		graceOver: time.Since(s.typedAt) >= s.opt.Grace,
+	}
+	if restful {
+		_, l.rejections = s.w.rejection(rd.Lines, s.r.Nonce)
+	}
+	if !l.began && l.graceOver {
+		l.lost = lost(rd.Lines, s.r.Begin, s.probes)
+		l.probeDue = len(s.probes) == 0 || time.Since(s.typedAt) >= s.opt.Grace*time.Duration(len(s.probes)+1)
+	}
+	switch nextStep(l) {
+	case stepUnparsed:
+		return s.res, true, &RejectedError{PaneID: s.id, Shell: s.w.shellName, Message: strings.Join(s.r.Unparsed(rd.Lines), " ")}
+	case stepEnded:
+		res, err := s.completed(ctx, rd, sc)
+		return res, true, err
+	case stepDead:
+		s.res.Outcome = OutcomeExited
+		s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
+		s.res.Note = joinNotes(s.res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
+		return s.res, true, nil
+	case stepRejected:
+		// a shell that keeps the rejected line (fish) gets it killed
+		msg, _ := s.w.rejection(rd.Lines, s.r.Nonce)
+		_ = killLine(ctx, s.c, s.id, s.opt.Shell, s.mode)
+		return s.res, true, &RejectedError{PaneID: s.id, Shell: s.w.shellName, Message: msg}
+	case stepInterrupted:
+		typeLine := func(text string) error { return s.typeLine(ctx, text) }
+		res, err := s.w.interrupted(ctx, s.c, s.src, s.id, s.opt.Shell, typeLine, s.res, sc, rd, s.opt.MaxLines)
+		return res, true, err
+	case stepRetype:
+		if err := s.retype(ctx, rd); err != nil {
+			return s.res, true, err
+		}
+	case stepProbe:
+		if res, done, err := s.probe(ctx); done {
+			return res, true, err
+		}
+	}
+	if s.pace.due(time.Now()) {
+		res, err := s.timedOut(ctx, sc)
+		return res, true, err
+	}
+	return s.res, false, nil
+}
+
+// readFailed ends the run when the full read failed, or found the pane's
+// process replaced. done is false when the read is good.
+func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error) (_ RunResult, done bool, _ error) {
+	note, replacedNow := replacedErr(s.src.Process(), err)
+	if !replacedNow && err == nil {
+		note, replacedNow = replaced(s.src.Process(), rd.Pane)
+	}
+	switch {
+	case replacedNow:
+		// the shell that ran the command is gone, with its output and
+		// the status it would have printed: unknowable (no C-c either:
+		// the new process is not the run's)
+		s.res.Outcome = OutcomeExited
+		s.res.Note = joinNotes(s.res.Note, note+"; the command's exit status is unknown")
+		return s.res, true, nil
+	case err == nil:
+		return s.res, false, nil
+	case gone(err):
+		s.res.Outcome = OutcomeExited
+		s.res.Note = joinNotes(s.res.Note, "the pane was closed while the command ran")
+		return s.res, true, nil
+	}
+	res, err := s.ended(ctx, err)
+	return res, true, err
+}
+
+// completed ends a run whose end marker printed.
+func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc pane.RunOutput) (RunResult, error) {
+	res := &s.res
+	res.Outcome, res.ExitCode, res.StatusKnown = OutcomeCompleted, sc.Status, true
+	if sc.Status == interruptStatus {
+		// fish (eval) prints the end marker after C-c, on the
+		// line where the terminal echoed ^C
+		res.Outcome = OutcomeInterrupted
+		res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
+		sc.Lines = withoutCtrlC(sc.Lines)
+	}
+	res.Output, res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
+	if !sc.Began && rd.Whole() {
+		// the history is whole (nothing trimmed or cleared since
+		// the start cursor, whose place is certain), yet the begin
+		// marker never printed: the shell did not run the typed
+		// line as typed
+		// (text on the input line joined it, after a prompt
+		// preflight could not tell from text)
+		s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
+		return *res, &RefusedError{s.id, fmt.Sprintf("the shell did not run the command line as typed: its begin marker never printed, though the pane's history is whole (text already on the input line, after a prompt panectl did not recognize, was probably joined to it); what ran ended with status %d and its output cannot be told apart. Look at the pane (panectl screen %s) and clear its input line before the next run", sc.Status, s.id)}
+	}
+	if !sc.Began {
+		res.Truncated = true
+		res.Note = joinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
+	} else if rd.LinesDropped > 0 || rd.Reset {
+		res.Truncated = true
+		res.Note = joinNotes(res.Note, rd.Note)
+	}
+	if len(s.probes) > 0 {
+		// a probe typed while the shell was slow runs after the
+		// command: let it print so the prompt is clean afterwards
+		_, _ = waitProbe(ctx, s.c, s.id, rd.Cursor, s.probes[len(s.probes)-1], 2*time.Second)
+	}
+	s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
+	return *res, nil
+}
+
+// retype types the command again after the shell threw it away. The
+// shell may have changed since (a start-up that execs another shell): the
+// command is wrapped for the one reading now.
+func (s *runState) retype(ctx context.Context, rd pane.ReadResult) error {
+	if sh, ok := pane.ShellOf(pane.CurrentCommand(rd.Pane)); ok && sh != s.opt.Shell {
+		s.opt.Shell = sh
+		var err error
+		if s.r, err = s.wrap(sh); err != nil {
+			return err
+		}
+	}
+	if err := clearLine(ctx, s.c, s.id); err != nil {
+		return err
+	}
+	if err := s.typeLine(ctx, s.r.Typed); err != nil {
+		return err
+	}
+	s.res.Attempts++
+	s.probes = nil
+	s.typedAt = time.Now()
+	return nil
+}
+
+// probe types a probe line, but only into the shell at its prompt: a
+// shell that took the command line and runs it (its begin marker not
+// shown yet) would give the probe to the command's input. done says the
+// run ended (an error, or a server that does not answer).
+func (s *runState) probe(ctx context.Context) (_ RunResult, done bool, _ error) {
+	ok, err := mayProbe(ctx, s.c, s.src, s.id, s.w.seen)
+	if err != nil {
+		res, err := s.ended(ctx, err)
+		return res, true, err
+	}
+	if !ok {
+		return s.res, false, nil
+	}
+	typed, printed := pane.Probe()
+	if err := clearLine(ctx, s.c, s.id); err != nil {
+		return s.res, true, err
+	}
+	if err := s.typeLine(ctx, typed); err != nil {
+		return s.res, true, err
+	}
+	s.probes = append(s.probes, printed)
+	return s.res, false, nil
+}
+
+// timedOut ends a run at its deadline: C-c, then the shell is waited for
+// until it prints a probe.
+func (s *runState) timedOut(ctx context.Context, sc pane.RunOutput) (RunResult, error) {
+	s.res.Outcome = OutcomeTimeout
+	s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
+	note, err := recoverPrompt(ctx, s.c, s.id, s.w.seen)
+	s.res.Note = joinNotes(s.res.Note, note)
+	return s.res, err
 }
 
 // preflight reads the start cursor and the ledger, and checks the shell's
