@@ -60,86 +60,117 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 	id := info.ID
 	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
 	start := time.Now()
-	promptBy := start.Add(promptWait)
-	if deadline.Before(promptBy) {
-		promptBy = deadline
-	}
-	lastText, quietSince := "", time.Time{}
-	ledgerRead := false
+	r := &readyWait{c: c, deadline: deadline, promptBy: minTime(start.Add(promptWait), deadline)}
 	for {
-		if info.Dead {
-			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
-		}
-		if info.InMode {
-			return info, "", &RefusedError{info.ID, "the pane is in copy mode (pane_in_mode); leave it (q or Escape) before running a command"}
-		}
-		// a shell interpreting a script (a script waiting in read) is
-		// named after the script: it is not at its prompt
-		fg := pane.ForegroundOf(info).Command()
-		sh, ok := pane.ShellOf(fg)
-		if !ok && time.Since(start) >= notShellGrace {
-			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
+		sh, ok, err := refusal(info, time.Since(start))
+		if err != nil {
+			return info, "", err
 		}
 		if ok && !info.AlternateOn {
-			if starting, err := stillStarting(ctx, c, info, sh); err != nil {
-				return info, "", err
-			} else if starting {
-				// its start-up files still run: whatever they read from
-				// the terminal would take the typed line
-				if !time.Now().Before(deadline) {
-					return info, "", &StartingError{info.ID, string(sh)}
-				}
-				// once it reads its prompt, the cold wait starts afresh
-				quietSince, promptBy = time.Time{}, time.Now().Add(promptWait)
-				if deadline.Before(promptBy) {
-					promptBy = deadline
-				}
-				goto next
-			}
-			if info.CursorX > 0 && quietSince.IsZero() {
-				return info, sh, nil // a prompt is drawn: the common, warm case
-			}
-			if !time.Now().Before(promptBy) {
-				return info, sh, nil
-			}
-			// cold: wait for a prompt on a quiet screen
-			_, texts, err := c.Snapshot(ctx, info.ID, tmux.CaptureSpec{Start: 0, ToBottom: true})
+			ready, err := r.prompted(ctx, info, sh)
 			if err != nil {
 				return info, "", err
 			}
-			switch {
-			case texts[0] != lastText || quietSince.IsZero():
-				lastText, quietSince = texts[0], time.Now()
-			case info.CursorX > 0 && time.Since(quietSince) >= quietFor:
+			if ready {
 				return info, sh, nil
-			case !ledgerRead && time.Since(quietSince) >= quietFor:
-				// a quiet screen with the cursor at the start of a row:
-				// a cold shell, text typed without Enter that ended in a
-				// newline (the line editor holds it), or a shell seen at
-				// its prompt before (an empty prompt, or a read: preflight
-				// judges)
-				ledgerRead = true
-				if l, err := pane.LoadLedger(ctx, c, info.ID); err == nil {
-					if p, long := l.Pending(); p != "" || long {
-						return info, sh, nil
-					}
-				}
-				if p, err := pane.LoadPrompt(ctx, c, info.ID); err == nil && p.Seen {
-					return info, sh, nil
-				}
 			}
 		}
-	next:
 		select {
 		case <-ctx.Done():
 			return info, "", ctx.Err()
 		case <-time.After(25 * time.Millisecond):
 		}
-		var err error
 		if info, err = c.Pane(ctx, info.ID); err != nil {
 			return info, "", err
 		}
 	}
+}
+
+// refusal refuses a pane that cannot take a typed command: dead, in copy
+// mode, or with a foreground program that is still not a shell after
+// notShellGrace. A shell interpreting a script (a script waiting in read)
+// is named after the script: it is not at its prompt. ok says a shell is
+// in the foreground.
+func refusal(info tmux.PaneInfo, waited time.Duration) (_ pane.Shell, ok bool, _ error) {
+	if info.Dead {
+		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
+	}
+	if info.InMode {
+		return "", false, &RefusedError{info.ID, "the pane is in copy mode (pane_in_mode); leave it (q or Escape) before running a command"}
+	}
+	fg := pane.ForegroundOf(info).Command()
+	sh, ok := pane.ShellOf(fg)
+	if !ok && waited >= notShellGrace {
+		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
+	}
+	return sh, ok, nil
+}
+
+// readyWait is Ready's wait for a prompt, between its looks.
+type readyWait struct {
+	c          *tmux.Client
+	deadline   time.Time
+	promptBy   time.Time // a cold shell is used anyway from then on
+	lastText   string    // the screen as last seen
+	quietSince time.Time // since when it has not changed (zero: not yet looked)
+	ledgerRead bool
+}
+
+// prompted reports whether the shell in the foreground has drawn its
+// prompt, or has been waited for long enough.
+func (r *readyWait) prompted(ctx context.Context, info tmux.PaneInfo, sh pane.Shell) (bool, error) {
+	starting, err := stillStarting(ctx, r.c, info, sh)
+	if err != nil {
+		return false, err
+	}
+	if starting {
+		// its start-up files still run: whatever they read from
+		// the terminal would take the typed line
+		if !time.Now().Before(r.deadline) {
+			return false, &StartingError{info.ID, string(sh)}
+		}
+		// once it reads its prompt, the cold wait starts afresh
+		r.quietSince, r.promptBy = time.Time{}, minTime(time.Now().Add(promptWait), r.deadline)
+		return false, nil
+	}
+	if info.CursorX > 0 && r.quietSince.IsZero() {
+		return true, nil // a prompt is drawn: the common, warm case
+	}
+	if !time.Now().Before(r.promptBy) {
+		return true, nil
+	}
+	// cold: wait for a prompt on a quiet screen
+	_, texts, err := r.c.Snapshot(ctx, info.ID, tmux.CaptureSpec{Start: 0, ToBottom: true})
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case texts[0] != r.lastText || r.quietSince.IsZero():
+		r.lastText, r.quietSince = texts[0], time.Now()
+	case info.CursorX > 0 && time.Since(r.quietSince) >= quietFor:
+		return true, nil
+	case !r.ledgerRead && time.Since(r.quietSince) >= quietFor:
+		// a quiet screen with the cursor at the start of a row:
+		// a cold shell, text typed without Enter that ended in a
+		// newline (the line editor holds it), or a shell seen at
+		// its prompt before (an empty prompt, or a read: preflight
+		// judges)
+		r.ledgerRead = true
+		return r.warm(ctx, info.ID), nil
+	}
+	return false, nil
+}
+
+// warm reports whether text typed without Enter waits in the shell, or a
+// run saw the shell at its prompt before.
+func (r *readyWait) warm(ctx context.Context, id string) bool {
+	if l, err := pane.LoadLedger(ctx, r.c, id); err == nil {
+		if p, long := l.Pending(); p != "" || long {
+			return true
+		}
+	}
+	p, err := pane.LoadPrompt(ctx, r.c, id)
+	return err == nil && p.Seen
 }
 
 // stillStarting reports whether the pane's shell is still starting

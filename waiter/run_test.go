@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/panectl/panectl/tmux"
 )
 
 func TestLost(t *testing.T) {
@@ -88,6 +90,35 @@ func TestReadsInFull(t *testing.T) {
 	for _, c := range cases {
 		if got := readsInFull(c.due, c.began, c.sinceFull, c.sinceTyped, g, c.restful); got != c.want {
 			t.Errorf("%s: readsInFull = %v; want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestRefusal(t *testing.T) {
+	shell := tmux.PaneInfo{ID: "%1", Command: "bash"}
+	cases := []struct {
+		name    string
+		info    tmux.PaneInfo
+		waited  time.Duration
+		ok      bool
+		refused string // part of the reason ("": not refused)
+	}{
+		{"a shell", shell, 0, true, ""},
+		{"dead", tmux.PaneInfo{ID: "%1", Command: "bash", Dead: true, DeadStatus: 3}, 0, false, "dead"},
+		{"copy mode", tmux.PaneInfo{ID: "%1", Command: "bash", InMode: true}, 0, false, "copy mode"},
+		{"not a shell yet", tmux.PaneInfo{ID: "%1", Command: "vim"}, 0, false, ""},
+		{"not a shell after the grace", tmux.PaneInfo{ID: "%1", Command: "vim"}, notShellGrace, false, `"vim"`},
+	}
+	for _, c := range cases {
+		_, ok, err := refusal(c.info, c.waited)
+		if ok != c.ok {
+			t.Errorf("%s: ok = %v; want %v", c.name, ok, c.ok)
+		}
+		switch {
+		case c.refused == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.name, err)
+		case c.refused != "" && (err == nil || !strings.Contains(err.Error(), c.refused)):
+			t.Errorf("%s: error %v; want one saying %q", c.name, err, c.refused)
 		}
 	}
 }
