@@ -736,8 +736,7 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		// its row does not show it (text that ended in a newline, pasted)
 		text = pending
 	}
-	editorShell := opt.Shell.HasLineEditor()
-	unfinished := text == "" && line.Continuation(prompt, editorShell, mode)
+	unfinished := text == "" && line.Continuation(prompt, opt.Shell.HasLineEditor(), mode)
 	if text == "" && !unfinished {
 		return sr, scr, prompt, nil
 	}
@@ -751,37 +750,49 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	if unfinished {
 		keys = []string{"C-c"} // the unfinished command is abandoned, all its lines
 	}
-	if err := c.SendKeys(ctx, id, keys...); err != nil {
+	if scr, err = clearInput(ctx, c, src, opt, mode, prompt, pending, keys); err != nil {
 		return sr, scr, prompt, err
 	}
+	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
+	return sr, scr, prompt, err
+}
+
+// clearInput presses keys to kill the shell's input line (--clear-line),
+// and waits up to a second for the line to be empty. A line that stays
+// refuses the run. It returns the screen looked at last.
+func clearInput(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode pane.TTYMode, prompt pane.Prompt, pending string, keys []string) (pane.Screen, error) {
+	id := opt.Info.ID
+	editorShell := opt.Shell.HasLineEditor()
+	if err := c.SendKeys(ctx, id, keys...); err != nil {
+		return pane.Screen{}, err
+	}
 	if err := pane.ClearPending(ctx, c, id); err != nil {
-		return sr, scr, prompt, err
+		return pane.Screen{}, err
 	}
 	by := time.Now().Add(time.Second)
 	for {
 		if !sleepCtx(ctx, lookEvery) {
-			return sr, scr, prompt, ctx.Err()
+			return pane.Screen{}, ctx.Err()
 		}
-		if scr, err = captureScreen(ctx, c, src, id); err != nil {
-			return sr, scr, prompt, err
+		scr, err := captureScreen(ctx, c, src, id)
+		if err != nil {
+			return scr, err
 		}
 		line := pane.InputLineOf(scr)
 		left := line.Pending("", prompt.Text)
 		if left == "" && !line.Continuation(prompt, editorShell, mode) && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
-			break
+			return scr, nil
 		}
 		if time.Now().After(by) {
 			if left == "" && line.Continuation(prompt, editorShell, mode) {
-				return sr, scr, prompt, &RefusedError{id, fmt.Sprintf("%s after %s was pressed to cancel it; cancel it yourself", unfinishedReason(line), strings.Join(keys, " "))}
+				return scr, &RefusedError{id, fmt.Sprintf("%s after %s was pressed to cancel it; cancel it yourself", unfinishedReason(line), strings.Join(keys, " "))}
 			}
 			if left == "" {
 				left = strings.TrimSpace(line.Left + " " + line.Right)
 			}
-			return sr, scr, prompt, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(keys, " "))}
+			return scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(keys, " "))}
 		}
 	}
-	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
-	return sr, scr, prompt, err
 }
 
 // StartingError: the shell had not reached its prompt by the deadline (its
