@@ -702,8 +702,8 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 		}
 		line := pane.InputLineOf(scr)
 		empty := line.Left == "" // (an empty prompt, or one not drawn yet)
-		if !empty && strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
-			return // not a prompt alone
+		if !promptAlone(line, nonce) {
+			return
 		}
 		if empty && w.editor {
 			// bash's and zsh's line editors take the terminal (raw mode)
@@ -732,6 +732,16 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 			return
 		}
 	}
+}
+
+// promptAlone reports whether an input line may hold a prompt alone: no
+// blanks only, nothing after the cursor, no marker of panectl's own. An
+// empty line may be an empty prompt, or one not drawn yet.
+func promptAlone(line pane.InputLine, nonce string) bool {
+	if line.Left != "" && strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" {
+		return false
+	}
+	return !strings.Contains(line.Left, nonce) && !strings.Contains(line.Left, "PANECTL")
 }
 
 func abbreviate(s string, n int) string {

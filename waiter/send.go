@@ -518,7 +518,7 @@ func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, 
 		switch {
 		case cur.scr.Info.Dead:
 			return true, "the pane's process exited after Enter", nil
-		case s.shell && (cur.row != before.row || seen && !cur.held):
+		case s.leftInput(before, cur, seen):
 			if done, ok, note, err := s.leftLine(ctx, cur, quiet); done {
 				return ok, note, err
 			}
@@ -537,6 +537,12 @@ func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, 
 			return false, s.unverified(before, cur, seen), nil
 		}
 	}
+}
+
+// leftInput reports whether the cursor left the shell's input line since
+// Enter: another row, or the text that showed there is gone.
+func (s *submission) leftInput(before, cur look, seen bool) bool {
+	return s.shell && (cur.row != before.row || seen && !cur.held)
 }
 
 // leftLine judges a look where the cursor left the shell's input line:

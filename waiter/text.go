@@ -570,16 +570,10 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 			continue
 		}
 		if r.IsEcho(i) {
-			if opt.Stop.Len()+opt.Match.Len() > 0 {
-				_, ok := opt.Match.Match(line)
-				if !ok {
-					_, ok = opt.Stop.Match(line)
-				}
-				if ok {
-					res.Discounted++
-					if i < len(r.Unplaced) && r.Unplaced[i] && !r.Ledger.IsEcho(line) {
-						unplaced++
-					}
+			if echoMatches(opt, line) {
+				res.Discounted++
+				if i < len(r.Unplaced) && r.Unplaced[i] && !r.Ledger.IsEcho(line) {
+					unplaced++
 				}
 			}
 			continue
@@ -617,6 +611,19 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		return res, true
 	}
 	return res, false
+}
+
+// echoMatches reports whether a line of echo matches a pattern or a stop
+// pattern: it is then discounted.
+func echoMatches(opt TextOptions, line string) bool {
+	if opt.Stop.Len()+opt.Match.Len() == 0 {
+		return false
+	}
+	if _, ok := opt.Match.Match(line); ok {
+		return true
+	}
+	_, ok := opt.Stop.Match(line)
+	return ok
 }
 
 // timedOut is m.TimedOut (0 for no matcher: Stop may be nil).
