@@ -168,7 +168,8 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 		if err != nil {
 			return finish(), err
 		}
-		// a timer that ends the window is checked at the loop's top
+		// a change, or a follow-up look; once the window has run out,
+		// the loop's top confirms it
 		if changed || clock.remaining(time.Now()) > 0 {
 			if done, err := look(); done || err != nil {
 				return finish(), err
