@@ -145,8 +145,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 	if done, err := look(); done || err != nil {
 		return finish(), err
 	}
-	timer := time.NewTimer(0)
-	defer timer.Stop()
+	p := newPacer(src, deadline)
 	for {
 		now := time.Now()
 		wait := clock.next(now)
@@ -161,27 +160,17 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 			}
 			wait = clock.next(time.Now())
 		}
-		if !now.Before(deadline) {
+		if p.due(now) {
 			res.Outcome = OutcomeTimeout
 			return finish(), nil
 		}
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
+		changed, err := p.pause(ctx, wait)
+		if err != nil {
+			return finish(), err
 		}
-		timer.Reset(min(wait, deadline.Sub(now)))
-		select {
-		case <-ctx.Done():
-			return finish(), ctx.Err()
-		case <-timer.C:
-			if clock.remaining(time.Now()) > 0 {
-				if done, err := look(); done || err != nil {
-					return finish(), err
-				}
-			}
-		case <-src.Changed():
+		// a change, or a follow-up look; once the window has run out,
+		// the loop's top confirms it
+		if changed || clock.remaining(time.Now()) > 0 {
 			if done, err := look(); done || err != nil {
 				return finish(), err
 			}

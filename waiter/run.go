@@ -25,143 +25,6 @@ const (
 	OutcomeInterrupted = "interrupted"
 )
 
-// ErrRefused: a guarded action was refused (exit 3): the pane is in copy
-// mode, dead, or its foreground program is not a shell.
-var ErrRefused = errors.New("refused")
-
-// RefusedError says why.
-type RefusedError struct {
-	PaneID string
-	Reason string
-}
-
-// Error names the pane and why it was refused.
-func (e *RefusedError) Error() string { return fmt.Sprintf("pane %s: %s", e.PaneID, e.Reason) }
-
-// Unwrap returns ErrRefused (exit 3).
-func (e *RefusedError) Unwrap() error { return ErrRefused }
-
-// Readiness waits. A non-shell foreground is re-checked for a moment (a
-// shell's start-up may run a helper in the foreground); a shell that has not
-// drawn its prompt yet is waited for up to promptWait.
-const (
-	notShellGrace = 500 * time.Millisecond
-	promptWait    = 5 * time.Second
-	quietFor      = 100 * time.Millisecond
-)
-
-// Ready checks that a pane can take a typed command: alive, not in copy
-// mode, a shell in the foreground, a prompt drawn (the cursor is past the
-// start of its row, and the screen stopped changing). A cold shell is waited
-// for, up to promptWait (or the deadline), then used anyway: Run detects
-// typed input the shell threw away. A shell with a line editor whose
-// terminal is still in canonical mode is starting (stillStarting): it is
-// waited for up to the deadline, then *StartingError, nothing typed. info
-// is the pane as just described.
-func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ shell.Shell, err error) {
-	id := info.ID
-	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
-	start := time.Now()
-	promptBy := start.Add(promptWait)
-	if deadline.Before(promptBy) {
-		promptBy = deadline
-	}
-	lastText, quietSince := "", time.Time{}
-	ledgerRead := false
-	for {
-		if info.Dead {
-			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
-		}
-		if info.InMode {
-			return info, "", &RefusedError{info.ID, "the pane is in copy mode (pane_in_mode); leave it (q or Escape) before running a command"}
-		}
-		// a shell interpreting a script (a script waiting in read) is
-		// named after the script: it is not at its prompt
-		fg := proc.ForegroundOf(info).Command()
-		sh, ok := shell.ShellOf(fg)
-		if !ok && time.Since(start) >= notShellGrace {
-			return info, "", &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
-		}
-		if ok && !info.AlternateOn {
-			if starting, err := stillStarting(ctx, c, info, sh); err != nil {
-				return info, "", err
-			} else if starting {
-				// its start-up files still run: whatever they read from
-				// the terminal would take the typed line
-				if !time.Now().Before(deadline) {
-					return info, "", &StartingError{info.ID, string(sh)}
-				}
-				// once it reads its prompt, the cold wait starts afresh
-				quietSince, promptBy = time.Time{}, time.Now().Add(promptWait)
-				if deadline.Before(promptBy) {
-					promptBy = deadline
-				}
-				goto next
-			}
-			if info.CursorX > 0 && quietSince.IsZero() {
-				return info, sh, nil // a prompt is drawn: the common, warm case
-			}
-			if !time.Now().Before(promptBy) {
-				return info, sh, nil
-			}
-			// cold: wait for a prompt on a quiet screen
-			_, texts, err := c.Snapshot(ctx, info.ID, tmux.CaptureSpec{Start: 0, ToBottom: true})
-			if err != nil {
-				return info, "", err
-			}
-			switch {
-			case texts[0] != lastText || quietSince.IsZero():
-				lastText, quietSince = texts[0], time.Now()
-			case info.CursorX > 0 && time.Since(quietSince) >= quietFor:
-				return info, sh, nil
-			case !ledgerRead && time.Since(quietSince) >= quietFor:
-				// a quiet screen with the cursor at the start of a row:
-				// a cold shell, text typed without Enter that ended in a
-				// newline (the line editor holds it), or a shell seen at
-				// its prompt before (an empty prompt, or a read: preflight
-				// judges)
-				ledgerRead = true
-				if l, err := pane.LoadLedger(ctx, c, info.ID); err == nil {
-					if p, long := l.Pending(); p != "" || long {
-						return info, sh, nil
-					}
-				}
-				if p, err := shell.LoadPrompt(ctx, c, info.ID); err == nil && p.Seen {
-					return info, sh, nil
-				}
-			}
-		}
-	next:
-		select {
-		case <-ctx.Done():
-			return info, "", ctx.Err()
-		case <-time.After(25 * time.Millisecond):
-		}
-		var err error
-		if info, err = c.Pane(ctx, info.ID); err != nil {
-			return info, "", err
-		}
-	}
-}
-
-// stillStarting reports whether the pane's shell is still starting
-// (shell.Starting): its terminal in canonical mode although its line editor
-// reads the prompt in raw mode, and it is not warm (no run saw it at its
-// prompt, nothing typed into it lately). The tmux reads are made only for a
-// canonical terminal.
-func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh shell.Shell) (bool, error) {
-	args := proc.ForegroundOf(info).Args
-	mode, _ := proc.ReadTTYMode(info.TTY)
-	if !shell.Starting(sh, args, mode, false) {
-		return false, nil
-	}
-	if p, err := shell.LoadPrompt(ctx, c, info.ID); err != nil || p.Seen {
-		return false, err
-	}
-	l, err := pane.LoadLedger(ctx, c, info.ID)
-	return err == nil && l.Len() == 0, err
-}
-
 // RunOptions is a run request. Info and Shell come from Ready.
 type RunOptions struct {
 	Info     tmux.PaneInfo
@@ -259,9 +122,8 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 	id := opt.Info.ID
 	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
 	defer Waiting(ctx, id, time.Until(opt.Deadline), "the command "+abbreviate(opt.Command, 40))()
-	grace := opt.Grace
-	if grace == 0 {
-		grace = time.Second
+	if opt.Grace == 0 {
+		opt.Grace = time.Second
 	}
 	// Attach first: the start cursor, the ledger and every look at the pane
 	// go through the control client (no tmux process each), aligned with
@@ -271,396 +133,412 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		return RunResult{}, err
 	}
 	defer src.Close()
-	mode, _ := proc.ReadTTYMode(opt.Info.TTY)
-	sr, scr, seen, err := preflight(ctx, c, src, opt, mode)
+	s, err := newRunState(ctx, c, src, opt)
 	if err != nil {
 		return RunResult{}, err
 	}
-	start, info, ledger := sr.Cursor, sr.Pane, sr.Ledger
-	w := runWatch{
-		prompt: shell.InputLineOf(scr).Left, seen: seen, editor: mode.Known && !mode.Canonical,
-		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(proc.CurrentCommand(info)),
-	}
-	r := shell.NewRun(opt.Shell, opt.Command)
-	res := RunResult{Cursor: start}
-	var sourced string // the file a long command goes through
-	wrap := func(sh shell.Shell) (shell.Run, error) {
-		if sourced == "" {
-			return shell.NewRun(sh, opt.Command), nil
-		}
-		r, script := shell.NewSourcedRun(sh, sourced, opt.Command)
-		return r, os.WriteFile(sourced, []byte(script), 0o600)
-	}
-	if shell.TooLongToType(r.Typed) {
+	if shell.TooLongToType(s.r.Typed) {
 		dir, err := os.MkdirTemp("", "panectl-run-")
 		if err != nil {
-			return res, err
+			return s.res, err
 		}
 		defer os.RemoveAll(dir)
-		sourced = filepath.Join(dir, "command")
-		res.Note = shell.SourcedNote(r.Typed, mode, w.shellName)
-		if r, err = wrap(opt.Shell); err != nil {
-			return res, err
+		if err := s.throughFile(filepath.Join(dir, "command")); err != nil {
+			return s.res, err
 		}
 	}
-	fresh := true // ledger is as read just now
-	typeLine := func(text string) error {
-		if !fresh {
-			var err error
-			if ledger, err = pane.LoadLedgerVia(ctx, via(c, src), id); err != nil {
-				return err
-			}
-		}
-		fresh = false
-		// one tmux process records the echo and types
-		return pane.Type(ctx, c, id, ledger, text, true)
+	if err := s.typeLine(ctx, s.r.Typed); err != nil {
+		return s.res, err
 	}
-	if err := typeLine(r.Typed); err != nil {
-		return res, err
-	}
-	res.Attempts = 1
-	typedAt := time.Now()
-	var probes []string // printed forms of the probes typed since the last attempt
-	interval := 4 * time.Millisecond
-	maxInterval := 150 * time.Millisecond
+	s.res.Attempts = 1
+	s.typedAt = time.Now()
+	s.interval, s.maxInterval = 4*time.Millisecond, 150*time.Millisecond
 	if src.Via() != nil {
 		// changes are events: the timer only paces the grace checks
-		interval, maxInterval = 100*time.Millisecond, 250*time.Millisecond
+		s.interval, s.maxInterval = 100*time.Millisecond, 250*time.Millisecond
 	}
-	var lastFull, lastChange, lastPromptCheck time.Time
-	lastChange = typedAt
-	began := false
+	s.pace = newPacer(src, opt.Deadline)
+	s.pace.changed = s.typedAt
+	return s.loop(ctx)
+}
+
+// runState is one Run between its looks at the pane.
+type runState struct {
+	c    *tmux.Client
+	src  Source
+	opt  RunOptions // Shell follows the shell that reads the typed line
+	id   string
+	mode proc.TTYMode
+	w    runWatch
+	r    shell.Run
+	res  RunResult
+
+	start  pane.Cursor   // where the output is read from
+	info   tmux.PaneInfo // the pane as last read
+	ledger pane.Ledger
+	fresh  bool // ledger is as read just now
+
+	sourced string    // the file a long command goes through ("": typed whole)
+	typedAt time.Time // when the command was typed last
+	probes  []string  // printed forms of the probes typed since the last attempt
+	began   bool      // the begin marker printed
+
+	pace                      *pacer
+	interval, maxInterval     time.Duration // the pause between cheap looks, growing
+	lastFull, lastPromptCheck time.Time
+}
+
+// newRunState runs the preflight and wraps the command for the shell.
+func newRunState(ctx context.Context, c *tmux.Client, src Source, opt RunOptions) (*runState, error) {
+	mode, _ := proc.ReadTTYMode(opt.Info.TTY)
+	sr, scr, seen, err := preflight(ctx, c, src, opt, mode)
+	if err != nil {
+		return nil, err
+	}
+	s := &runState{
+		c: c, src: src, opt: opt, id: opt.Info.ID, mode: mode,
+		r:     shell.NewRun(opt.Shell, opt.Command),
+		res:   RunResult{Cursor: sr.Cursor},
+		start: sr.Cursor, info: sr.Pane, ledger: sr.Ledger, fresh: true,
+	}
+	s.w = runWatch{
+		prompt: shell.InputLineOf(scr).Left, seen: seen, editor: mode.Known && !mode.Canonical,
+		startRow: scr.Info.HistorySize + scr.Info.CursorY, shellName: shellName(proc.CurrentCommand(s.info)),
+	}
+	return s, nil
+}
+
+// throughFile makes the command go through a file the shell sources.
+func (s *runState) throughFile(name string) (err error) {
+	s.sourced = name
+	s.res.Note = shell.SourcedNote(s.r.Typed, s.mode, s.w.shellName)
+	s.r, err = s.wrap(s.opt.Shell)
+	return err
+}
+
+// wrap wraps the command for shell sh, through the file when there is one.
+func (s *runState) wrap(sh shell.Shell) (shell.Run, error) {
+	if s.sourced == "" {
+		return shell.NewRun(sh, s.opt.Command), nil
+	}
+	r, script := shell.NewSourcedRun(sh, s.sourced, s.opt.Command)
+	return r, os.WriteFile(s.sourced, []byte(script), 0o600)
+}
+
+// typeLine types text and Enter. One tmux process records the echo and
+// types. The ledger is read again unless it was just read.
+func (s *runState) typeLine(ctx context.Context, text string) error {
+	if !s.fresh {
+		var err error
+		if s.ledger, err = pane.LoadLedgerVia(ctx, via(s.c, s.src), s.id); err != nil {
+			return err
+		}
+	}
+	s.fresh = false
+	return pane.Type(ctx, s.c, s.id, s.ledger, text, true)
+}
+
+// loop looks at the pane until the run ends. A cheap look at the bottom
+// of the pane finds the end marker. The whole output is read from the
+// start cursor only when the marker is there, or when readsInFull says so.
+func (s *runState) loop(ctx context.Context) (RunResult, error) {
 	for {
-		// A cheap look at the bottom of the pane finds the end marker; the
-		// whole output is read from the start cursor only when it is
-		// there, when the pane died, once per grace period while the
-		// begin marker is awaited, or when the screen has rested long
-		// enough to ask whether the shell is back at its prompt.
-		restful := time.Since(lastChange) >= promptQuiet && time.Since(lastPromptCheck) >= promptEvery
-		back := false // the shell is back at its prompt (one look at the screen)
-		if restful {
-			lastPromptCheck = time.Now()
-			if began {
-				var err error
-				if back, err = w.backAtPrompt(ctx, c, src, id, r.Nonce); err != nil {
-					return ended(ctx, c, id, res, err)
-				}
-				restful = back // else no need for a full read
-			}
-		}
-		if !time.Now().Before(opt.Deadline) || !began && time.Since(lastFull) >= grace && time.Since(typedAt) >= grace || restful {
-			// fall through to the full read
-		} else if seen, err := endVisible(ctx, c, src, id, r.End); errors.Is(err, tmux.ErrNotResponding) {
-			return ended(ctx, c, id, res, err)
-		} else if err == nil && !seen {
-			select {
-			case <-ctx.Done():
-				return ended(ctx, c, id, res, ctx.Err())
-			case <-time.After(min(interval, time.Until(opt.Deadline), promptQuiet)):
-			case <-src.Changed():
-				lastChange = time.Now()
-			}
-			interval = min(interval*3/2+1, maxInterval)
-			continue
-		}
-		lastFull = time.Now()
-		rd, err := read(ctx, c, src, id, start, pane.ReadOptions{Guess: info})
-		note, replacedNow := replacedErr(src.Process(), err)
-		if !replacedNow && err == nil {
-			note, replacedNow = replaced(src.Process(), rd.Pane)
-		}
-		if replacedNow {
-			// the shell that ran the command is gone, with its output and
-			// the status it would have printed: unknowable (no C-c either:
-			// the new process is not the run's)
-			res.Outcome = OutcomeExited
-			res.Note = joinNotes(res.Note, note+"; the command's exit status is unknown")
-			return res, nil
-		}
+		restful, back, err := s.rested(ctx)
 		if err != nil {
-			if gone(err) {
-				res.Outcome = OutcomeExited
-				res.Note = joinNotes(res.Note, "the pane was closed while the command ran")
-				return res, nil
-			}
-			return ended(ctx, c, id, res, err)
+			return s.ended(ctx, err)
 		}
-		res.Cursor, info = rd.Cursor, rd.Pane
-		sc := r.Scan(rd.Lines)
-		began = sc.Began
-		if sc.Ended && !sc.Began && opt.Shell == shell.ShellFish && rd.Whole() {
-			// fish's eval (source) printed no begin marker, and nothing
-			// was lost: it could not parse the command and ran none of it
-			return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: strings.Join(r.Unparsed(rd.Lines), " ")}
-		}
-		if sc.Ended {
-			res.Outcome, res.ExitCode, res.StatusKnown = OutcomeCompleted, sc.Status, true
-			if sc.Status == interruptStatus {
-				// fish (eval) prints the end marker after C-c, on the
-				// line where the terminal echoed ^C
-				res.Outcome = OutcomeInterrupted
-				res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
-				sc.Lines = withoutCtrlC(sc.Lines)
+		due := s.pace.due(time.Now())
+		if !readsInFull(due, s.began, time.Since(s.lastFull), time.Since(s.typedAt), s.opt.Grace, restful) {
+			seen, err := endVisible(ctx, s.c, s.src, s.id, s.r.End)
+			if errors.Is(err, tmux.ErrNotResponding) {
+				return s.ended(ctx, err)
 			}
-			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			if !sc.Began && rd.Whole() {
-				// the history is whole (nothing trimmed or cleared since
-				// the start cursor, whose place is certain), yet the begin
-				// marker never printed: the shell did not run the typed
-				// line as typed
-				// (text on the input line joined it, after a prompt
-				// preflight could not tell from text)
-				w.learnPrompt(ctx, c, src, id, r.Nonce)
-				return res, &RefusedError{id, fmt.Sprintf("the shell did not run the command line as typed: its begin marker never printed, though the pane's history is whole (text already on the input line, after a prompt panectl did not recognize, was probably joined to it); what ran ended with status %d and its output cannot be told apart. Look at the pane (panectl screen %s) and clear its input line before the next run", sc.Status, id)}
-			}
-			if !sc.Began {
-				res.Truncated = true
-				res.Note = joinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
-			} else if rd.LinesDropped > 0 || rd.Reset {
-				res.Truncated = true
-				res.Note = joinNotes(res.Note, rd.Note)
-			}
-			if len(probes) > 0 {
-				// a probe typed while the shell was slow runs after the
-				// command: let it print so the prompt is clean afterwards
-				_, _ = waitProbe(ctx, c, id, rd.Cursor, probes[len(probes)-1], 2*time.Second)
-			}
-			w.learnPrompt(ctx, c, src, id, r.Nonce)
-			return res, nil
-		}
-		if rd.Pane.Dead {
-			res.Outcome = OutcomeExited
-			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
-			return res, nil
-		}
-		if restful {
-			// A message from the shell and no begin marker: the shell got
-			// a line the parser accepted (fish: a complete eval line), so
-			// a syntax error there means it read only part of it (input
-			// lost at start-up): it is typed again, and rejected only
-			// when every attempt was.
-			if msg, n := w.rejection(rd.Lines, r.Nonce); !sc.Began && n > 0 && n >= res.Attempts && res.Attempts >= 2 {
-				// a shell that keeps the rejected line (fish) gets it killed
-				_ = killLine(ctx, c, id, opt.Shell, mode)
-				return res, &RejectedError{PaneID: id, Shell: w.shellName, Message: msg}
-			}
-			if sc.Began && back {
-				return w.interrupted(ctx, c, src, id, opt.Shell, typeLine, res, sc, rd, opt.MaxLines)
-			}
-		}
-		if !sc.Began && time.Since(typedAt) >= grace {
-			if lost(rd.Lines, r.Begin, probes) {
-				// The shell may have changed since (a start-up that execs
-				// another shell): wrap for the one reading now.
-				if sh, ok := shell.ShellOf(proc.CurrentCommand(rd.Pane)); ok && sh != opt.Shell {
-					opt.Shell = sh
-					if r, err = wrap(sh); err != nil {
-						return res, err
-					}
+			if err == nil && !seen {
+				if err := s.pause(ctx); err != nil {
+					return s.ended(ctx, err)
 				}
-				if err := clearLine(ctx, c, id); err != nil {
-					return res, err
-				}
-				if err := typeLine(r.Typed); err != nil {
-					return res, err
-				}
-				res.Attempts++
-				probes = nil
-				typedAt = time.Now()
-			} else if len(probes) == 0 || time.Since(typedAt) >= grace*time.Duration(len(probes)+1) {
-				// only into the shell at its prompt: a shell that took
-				// the command line and runs it (its begin marker not
-				// shown yet) would give the probe to the command's input
-				if ok, err := mayProbe(ctx, c, src, id, w.seen); err != nil {
-					return ended(ctx, c, id, res, err)
-				} else if ok {
-					typed, printed := shell.Probe()
-					if err := clearLine(ctx, c, id); err != nil {
-						return res, err
-					}
-					if err := typeLine(typed); err != nil {
-						return res, err
-					}
-					probes = append(probes, printed)
-				}
+				continue
 			}
 		}
-		if !time.Now().Before(opt.Deadline) {
-			res.Outcome = OutcomeTimeout
-			res.Output, res.Truncated = keepNewest(sc.Lines, opt.MaxLines)
-			note, err := recoverPrompt(ctx, c, id, w.seen)
-			res.Note = joinNotes(res.Note, note)
+		res, done, err := s.round(ctx, restful, back)
+		if done || err != nil {
 			return res, err
 		}
-		pause := min(interval, time.Until(opt.Deadline), promptQuiet)
-		interval = min(interval*3/2+1, maxInterval)
-		select {
-		case <-ctx.Done():
-			return ended(ctx, c, id, res, ctx.Err())
-		case <-time.After(pause):
-		case <-src.Changed():
-			lastChange = time.Now()
+		if err := s.pause(ctx); err != nil {
+			return s.ended(ctx, err)
 		}
 	}
 }
 
-// preflight reads the start cursor and the ledger, and checks the shell's
-// input line: text on it refuses the run, or is killed with ClearLine. It
-// returns the read, the screen the input line was judged on, and the prompt
-// a run saw last (@panectl_prompt).
-func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt shell.Prompt, err error) {
-	id := opt.Info.ID
-	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
-	if err != nil {
-		return sr, pane.Screen{}, prompt, err
-	}
-	scr, err = captureScreen(ctx, c, src, id)
-	if err != nil {
-		return sr, scr, prompt, err
-	}
-	prompt, _ = shell.LoadPrompt(ctx, via(c, src), id)
-	// warm: seen at its prompt, or typed into lately (not a shell starting)
-	warm := prompt.Seen || sr.Ledger.Len() > 0
-	if scr, err = notAtPrompt(ctx, c, src, opt, scr, prompt, warm); err != nil {
-		return sr, scr, prompt, err
-	}
-	pending, _ := sr.Ledger.Pending()
-	line := shell.InputLineOf(scr)
-	text := line.Pending(pending, prompt.Text)
-	if text == "" && strings.TrimSpace(pending) != "" && !line.Bare(prompt) {
-		// typed by panectl without Enter, not killed, and the cursor is
-		// not at a bare prompt: still in the line editor's buffer, though
-		// its row does not show it (text that ended in a newline, pasted)
-		text = pending
-	}
-	editorShell := opt.Shell.HasLineEditor()
-	unfinished := text == "" && line.Continuation(prompt, editorShell, mode)
-	if text == "" && !unfinished {
-		return sr, scr, prompt, nil
-	}
-	if !opt.ClearLine {
-		if unfinished {
-			return sr, scr, prompt, &RefusedError{id, unfinishedReason(line) + "; the command would be joined to it. Finish or cancel it (C-c), or pass --clear-line (clear_line) to cancel it first"}
-		}
-		return sr, scr, prompt, &RefusedError{id, fmt.Sprintf("text is already on the shell's input line: %q; the command would be typed after it and run with it. Submit or erase it, or pass --clear-line (clear_line) to kill the line first", abbreviate(text, 200))}
-	}
-	keys := killKeys(opt.Shell, mode)
-	if unfinished {
-		keys = []string{"C-c"} // the unfinished command is abandoned, all its lines
-	}
-	if err := c.SendKeys(ctx, id, keys...); err != nil {
-		return sr, scr, prompt, err
-	}
-	if err := pane.ClearPending(ctx, c, id); err != nil {
-		return sr, scr, prompt, err
-	}
-	by := time.Now().Add(time.Second)
-	for {
-		if !sleepCtx(ctx, lookEvery) {
-			return sr, scr, prompt, ctx.Err()
-		}
-		if scr, err = captureScreen(ctx, c, src, id); err != nil {
-			return sr, scr, prompt, err
-		}
-		line := shell.InputLineOf(scr)
-		left := line.Pending("", prompt.Text)
-		if left == "" && !line.Continuation(prompt, editorShell, mode) && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
-			break
-		}
-		if time.Now().After(by) {
-			if left == "" && line.Continuation(prompt, editorShell, mode) {
-				return sr, scr, prompt, &RefusedError{id, fmt.Sprintf("%s after %s was pressed to cancel it; cancel it yourself", unfinishedReason(line), strings.Join(keys, " "))}
-			}
-			if left == "" {
-				left = strings.TrimSpace(line.Left + " " + line.Right)
-			}
-			return sr, scr, prompt, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(keys, " "))}
-		}
-	}
-	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
-	return sr, scr, prompt, err
+// readsInFull reports whether a round reads the whole output: at the
+// deadline, once per grace period while the begin marker is awaited, or
+// when the screen has rested long enough to ask whether the shell is back
+// at its prompt (restful).
+func readsInFull(due, began bool, sinceFull, sinceTyped, grace time.Duration, restful bool) bool {
+	return due || !began && sinceFull >= grace && sinceTyped >= grace || restful
 }
 
-// StartingError: the shell had not reached its prompt by the deadline (its
-// terminal still in canonical mode: its start-up files run); nothing was
-// typed. It unwraps to context.DeadlineExceeded (exit 124).
-type StartingError struct {
-	PaneID string
-	Shell  string
-}
-
-// Error says what was waited for.
-func (e *StartingError) Error() string {
-	return fmt.Sprintf("pane %s: %s had not reached its prompt by the deadline (its terminal is still in canonical mode, as while its start-up files run; its line editor puts it in raw mode at the prompt); nothing was typed: run again with a longer --timeout", e.PaneID, e.Shell)
-}
-
-// Unwrap makes it a timeout.
-func (e *StartingError) Unwrap() error { return context.DeadlineExceeded }
-
-// notAtPromptSure is how long a shell must stay away from its prompt
-// (shell.NotAtPrompt) to refuse a run: a shell between a command and its
-// prompt is away for a moment.
-const notAtPromptSure = 150 * time.Millisecond
-
-// notAtPrompt refuses a run (*RefusedError) when the shell, though the
-// pane's foreground program, is not at its prompt (shell.NotAtPrompt: its
-// read builtin waits for an answer): the typed line would be that answer.
-// --clear-line does not change that: a question is answered, not cleared.
-// It returns the screen looked at last.
-func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt shell.Prompt, warm bool) (pane.Screen, error) {
-	args := proc.ForegroundOf(opt.Info).Args
-	since := time.Now()
-	for {
-		mode, _ := proc.ReadTTYMode(scr.Info.TTY)
-		why := shell.NotAtPrompt(opt.Shell, args, mode, shell.InputLineOf(scr), prompt, warm)
-		if why == "" {
-			return scr, nil
-		}
-		if time.Since(since) >= notAtPromptSure {
-			return scr, &RefusedError{opt.Info.ID, why + "; nothing was typed. Answer it (panectl send-text " + opt.Info.ID + " TEXT --submit) or cancel it (panectl send-keys " + opt.Info.ID + " C-c), then run again"}
-		}
-		if !sleepCtx(ctx, lookEvery) {
-			return scr, ctx.Err()
-		}
-		var err error
-		if scr, err = captureScreen(ctx, c, src, opt.Info.ID); err != nil {
-			return scr, err
-		}
+// rested looks at the screen once it has rested for promptQuiet, at most
+// every promptEvery. After the begin marker it asks whether the shell is
+// back at its prompt; restful is then true only when it is.
+func (s *runState) rested(ctx context.Context) (restful, back bool, err error) {
+	if s.pace.quietFor(time.Now()) < promptQuiet || time.Since(s.lastPromptCheck) < promptEvery {
+		return false, false, nil
 	}
-}
-
-// unfinishedReason says why an input line that Continuation found
-// unfinished cannot take a command.
-func unfinishedReason(line shell.InputLine) string {
-	if strings.TrimSpace(line.Left) == "" {
-		return "no prompt is drawn before the cursor: the shell's line editor holds an unfinished command on an earlier line (or the shell is still starting)"
+	s.lastPromptCheck = time.Now()
+	if !s.began {
+		return true, false, nil
 	}
-	return fmt.Sprintf("the shell is waiting for the rest of an unfinished command (its continuation prompt %q is on the input line)", strings.TrimSpace(line.Left))
+	back, err = s.w.backAtPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
+	return back, back, err
 }
 
-// killLine erases the shell's input line the way the shell understands:
-// the terminal's line kill (C-u, VKILL) in canonical mode; fish's
-// cancel-commandline (C-c: the whole buffer, $status untouched); zsh's
-// kill-buffer (C-x C-k); else end-of-line then backward kill (C-e C-u in
-// bash's readline and ksh's editors: from the end of the buffer to its
-// start, every line of it).
-func killLine(ctx context.Context, c *tmux.Client, id string, sh shell.Shell, mode proc.TTYMode) error {
-	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
+// pause waits for a change or the next cheap look; the pause grows.
+func (s *runState) pause(ctx context.Context) error {
+	d := min(s.interval, promptQuiet)
+	s.interval = min(s.interval*3/2+1, s.maxInterval)
+	_, err := s.pace.pause(ctx, d)
+	return err
 }
 
-func killKeys(sh shell.Shell, mode proc.TTYMode) []string {
+// ended is ended for this run.
+func (s *runState) ended(ctx context.Context, err error) (RunResult, error) {
+	return ended(ctx, s.c, s.id, s.res, err)
+}
+
+// runStep is what a run does after a full read (nextStep).
+type runStep int
+
+const (
+	stepWait        runStep = iota // nothing to do: look again
+	stepUnparsed                   // fish could not parse the command
+	stepEnded                      // the end marker printed
+	stepDead                       // the pane's process exited first
+	stepRejected                   // the shell rejected every attempt
+	stepInterrupted                // the shell is back at its prompt without the end marker
+	stepRetype                     // the typed line was lost: type it again
+	stepProbe                      // no begin marker yet: probe the shell
+)
+
+// runLook is what a full read found, for nextStep.
+type runLook struct {
+	began, ended bool // the markers printed
+	fishWhole    bool // the shell is fish, and nothing was lost from the read
+	dead         bool
+	restful      bool // the screen rested (and, after the begin marker, the shell is back)
+	back         bool // the shell is back at its prompt
+	rejections   int  // the shell's messages, when restful
+	attempts     int  // times the command was typed
+	graceOver    bool // the grace period since the last typing is over
+	lost         bool // a probe printed with no begin marker before it
+	probeDue     bool // a probe may be typed: none yet, or the last one is a grace old
+}
+
+// nextStep decides what a run does after a full read. The order matters.
+// The end marker wins over everything. A message from the shell and no
+// begin marker means the shell got a line the parser accepted (fish: a
+// complete eval line). A syntax error there means it read only part of
+// it (input lost at start-up). The line is typed again, and rejected only
+// when every attempt was.
+func nextStep(l runLook) runStep {
 	switch {
-	case mode.Known && mode.Canonical:
-		return []string{"C-u"}
-	case sh == shell.ShellFish:
-		return []string{"C-c"}
-	case sh == shell.ShellZsh:
-		// kill-buffer: the whole buffer, every line of it (C-u kills
-		// only the current line of a multi-line buffer)
-		return []string{"C-x", "C-k"}
+	case l.ended && !l.began && l.fishWhole:
+		// fish's eval (source) printed no begin marker, and nothing
+		// was lost: it could not parse the command and ran none of it
+		return stepUnparsed
+	case l.ended:
+		return stepEnded
+	case l.dead:
+		return stepDead
+	case l.restful && !l.began && l.rejections > 0 && l.rejections >= l.attempts && l.attempts >= 2:
+		return stepRejected
+	case l.restful && l.began && l.back:
+		return stepInterrupted
+	case !l.began && l.graceOver && l.lost:
+		return stepRetype
+	case !l.began && l.graceOver && l.probeDue:
+		return stepProbe
 	}
-	return []string{"C-e", "C-u"}
+	return stepWait
+}
+
+// round reads the output in full and acts on it. done says the run ended.
+func (s *runState) round(ctx context.Context, restful, back bool) (RunResult, bool, error) {
+	s.lastFull = time.Now()
+	rd, err := read(ctx, s.c, s.src, s.id, s.start, pane.ReadOptions{Guess: s.info})
+	if res, done, err := s.readFailed(ctx, rd, err); done {
+		return res, true, err
+	}
+	s.res.Cursor, s.info = rd.Cursor, rd.Pane
+	sc := s.r.Scan(rd.Lines)
+	s.began = sc.Began
+	l := runLook{
+		began: sc.Began, ended: sc.Ended, fishWhole: s.opt.Shell == shell.ShellFish && rd.Whole(),
+		dead: rd.Pane.Dead, restful: restful, back: back, attempts: s.res.Attempts,
+		graceOver: time.Since(s.typedAt) >= s.opt.Grace,
+	}
+	if restful {
+		_, l.rejections = s.w.rejection(rd.Lines, s.r.Nonce)
+	}
+	if !l.began && l.graceOver {
+		l.lost = lost(rd.Lines, s.r.Begin, s.probes)
+		l.probeDue = len(s.probes) == 0 || time.Since(s.typedAt) >= s.opt.Grace*time.Duration(len(s.probes)+1)
+	}
+	switch nextStep(l) {
+	case stepUnparsed:
+		return s.res, true, &RejectedError{PaneID: s.id, Shell: s.w.shellName, Message: strings.Join(s.r.Unparsed(rd.Lines), " ")}
+	case stepEnded:
+		res, err := s.completed(ctx, rd, sc)
+		return res, true, err
+	case stepDead:
+		s.res.Outcome = OutcomeExited
+		s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
+		s.res.Note = joinNotes(s.res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
+		return s.res, true, nil
+	case stepRejected:
+		// a shell that keeps the rejected line (fish) gets it killed
+		msg, _ := s.w.rejection(rd.Lines, s.r.Nonce)
+		_ = killLine(ctx, s.c, s.id, s.opt.Shell, s.mode)
+		return s.res, true, &RejectedError{PaneID: s.id, Shell: s.w.shellName, Message: msg}
+	case stepInterrupted:
+		typeLine := func(text string) error { return s.typeLine(ctx, text) }
+		res, err := s.w.interrupted(ctx, s.c, s.src, s.id, s.opt.Shell, typeLine, s.res, sc, rd, s.opt.MaxLines)
+		return res, true, err
+	case stepRetype:
+		if err := s.retype(ctx, rd); err != nil {
+			return s.res, true, err
+		}
+	case stepProbe:
+		if res, done, err := s.probe(ctx); done {
+			return res, true, err
+		}
+	}
+	if s.pace.due(time.Now()) {
+		res, err := s.timedOut(ctx, sc)
+		return res, true, err
+	}
+	return s.res, false, nil
+}
+
+// readFailed ends the run when the full read failed, or found the pane's
+// process replaced. done is false when the read is good.
+func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error) (_ RunResult, done bool, _ error) {
+	note, replacedNow := replacedErr(s.src.Process(), err)
+	if !replacedNow && err == nil {
+		note, replacedNow = replaced(s.src.Process(), rd.Pane)
+	}
+	switch {
+	case replacedNow:
+		// the shell that ran the command is gone, with its output and
+		// the status it would have printed: unknowable (no C-c either:
+		// the new process is not the run's)
+		s.res.Outcome = OutcomeExited
+		s.res.Note = joinNotes(s.res.Note, note+"; the command's exit status is unknown")
+		return s.res, true, nil
+	case err == nil:
+		return s.res, false, nil
+	case gone(err):
+		s.res.Outcome = OutcomeExited
+		s.res.Note = joinNotes(s.res.Note, "the pane was closed while the command ran")
+		return s.res, true, nil
+	}
+	res, err := s.ended(ctx, err)
+	return res, true, err
+}
+
+// completed ends a run whose end marker printed.
+func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.RunOutput) (RunResult, error) {
+	res := &s.res
+	res.Outcome, res.ExitCode, res.StatusKnown = OutcomeCompleted, sc.Status, true
+	if sc.Status == interruptStatus {
+		// fish (eval) prints the end marker after C-c, on the
+		// line where the terminal echoed ^C
+		res.Outcome = OutcomeInterrupted
+		res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
+		sc.Lines = withoutCtrlC(sc.Lines)
+	}
+	res.Output, res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
+	if !sc.Began && rd.Whole() {
+		// the history is whole (nothing trimmed or cleared since
+		// the start cursor, whose place is certain), yet the begin
+		// marker never printed: the shell did not run the typed
+		// line as typed
+		// (text on the input line joined it, after a prompt
+		// preflight could not tell from text)
+		s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
+		return *res, &RefusedError{s.id, fmt.Sprintf("the shell did not run the command line as typed: its begin marker never printed, though the pane's history is whole (text already on the input line, after a prompt panectl did not recognize, was probably joined to it); what ran ended with status %d and its output cannot be told apart. Look at the pane (panectl screen %s) and clear its input line before the next run", sc.Status, s.id)}
+	}
+	if !sc.Began {
+		res.Truncated = true
+		res.Note = joinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
+	} else if rd.LinesDropped > 0 || rd.Reset {
+		res.Truncated = true
+		res.Note = joinNotes(res.Note, rd.Note)
+	}
+	if len(s.probes) > 0 {
+		// a probe typed while the shell was slow runs after the
+		// command: let it print so the prompt is clean afterwards
+		_, _ = waitProbe(ctx, s.c, s.id, rd.Cursor, s.probes[len(s.probes)-1], 2*time.Second)
+	}
+	s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
+	return *res, nil
+}
+
+// retype types the command again after the shell threw it away. The
+// shell may have changed since (a start-up that execs another shell): the
+// command is wrapped for the one reading now.
+func (s *runState) retype(ctx context.Context, rd pane.ReadResult) error {
+	if sh, ok := shell.ShellOf(proc.CurrentCommand(rd.Pane)); ok && sh != s.opt.Shell {
+		s.opt.Shell = sh
+		var err error
+		if s.r, err = s.wrap(sh); err != nil {
+			return err
+		}
+	}
+	if err := clearLine(ctx, s.c, s.id); err != nil {
+		return err
+	}
+	if err := s.typeLine(ctx, s.r.Typed); err != nil {
+		return err
+	}
+	s.res.Attempts++
+	s.probes = nil
+	s.typedAt = time.Now()
+	return nil
+}
+
+// probe types a probe line, but only into the shell at its prompt: a
+// shell that took the command line and runs it (its begin marker not
+// shown yet) would give the probe to the command's input. done says the
+// run ended (an error, or a server that does not answer).
+func (s *runState) probe(ctx context.Context) (_ RunResult, done bool, _ error) {
+	ok, err := mayProbe(ctx, s.c, s.src, s.id, s.w.seen)
+	if err != nil {
+		res, err := s.ended(ctx, err)
+		return res, true, err
+	}
+	if !ok {
+		return s.res, false, nil
+	}
+	typed, printed := shell.Probe()
+	if err := clearLine(ctx, s.c, s.id); err != nil {
+		return s.res, true, err
+	}
+	if err := s.typeLine(ctx, typed); err != nil {
+		return s.res, true, err
+	}
+	s.probes = append(s.probes, printed)
+	return s.res, false, nil
+}
+
+// timedOut ends a run at its deadline: C-c, then the shell is waited for
+// until it prints a probe.
+func (s *runState) timedOut(ctx context.Context, sc shell.RunOutput) (RunResult, error) {
+	s.res.Outcome = OutcomeTimeout
+	s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
+	note, err := recoverPrompt(ctx, s.c, s.id, s.w.seen)
+	s.res.Note = joinNotes(s.res.Note, note)
+	return s.res, err
 }
 
 // runWatch tells how a run ended when its end marker never came.
@@ -826,8 +704,8 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 		}
 		line := shell.InputLineOf(scr)
 		empty := line.Left == "" // (an empty prompt, or one not drawn yet)
-		if !empty && strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" || strings.Contains(line.Left, nonce) || strings.Contains(line.Left, "PANECTL") {
-			return // not a prompt alone
+		if !promptAlone(line, nonce) {
+			return
 		}
 		if empty && w.editor {
 			// bash's and zsh's line editors take the terminal (raw mode)
@@ -856,6 +734,16 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 			return
 		}
 	}
+}
+
+// promptAlone reports whether an input line may hold a prompt alone: no
+// blanks only, nothing after the cursor, no marker of panectl's own. An
+// empty line may be an empty prompt, or one not drawn yet.
+func promptAlone(line shell.InputLine, nonce string) bool {
+	if line.Left != "" && strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" {
+		return false
+	}
+	return !strings.Contains(line.Left, nonce) && !strings.Contains(line.Left, "PANECTL")
 }
 
 func abbreviate(s string, n int) string {
@@ -917,194 +805,4 @@ func keepNewest(lines []string, n int) ([]string, bool) {
 		return lines[len(lines)-n:], true
 	}
 	return lines, false
-}
-
-// ended ends a run that stopped waiting for its command because of err:
-// panectl was interrupted (ctx cancelled: SIGINT, SIGTERM, an MCP
-// client's cancellation), the server does not answer, or the run's own
-// time (its context's deadline) ran out before the timeout's recovery
-// could finish. Only an interruption presses C-c (see interrupt): a run
-// that the server stopped answering ends with that error (exit 1), one out
-// of time with its context's error.
-func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err error) (RunResult, error) {
-	if ctx.Err() == context.Canceled {
-		return interrupt(ctx, c, id, res), nil
-	}
-	if gone(err) {
-		// the pane (or its server) went away under the command: exited,
-		// as when the full read finds it gone
-		res.Outcome = OutcomeExited
-		res.Note = joinNotes(res.Note, strings.Replace(goneNote(err), "during the wait", "while the command ran", 1))
-		return res, nil
-	}
-	return res, err
-}
-
-// interruptCleanup bounds interrupt's C-c: panectl exits within a second
-// of SIGINT or SIGTERM.
-const interruptCleanup = 500 * time.Millisecond
-
-// interrupt stops the command when panectl itself is interrupted (ctx
-// cancelled): C-c, as a cleanup (tmux.Client.CleanupContext).
-func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) RunResult {
-	ctx, cancel := c.CleanupContext(ctx, interruptCleanup)
-	defer cancel()
-	res.Outcome = OutcomeInterrupted
-	if ctx.Err() != nil {
-		res.Note = "panectl was interrupted; C-c was not sent to the pane: the tmux server did not answer panectl's last command"
-		return res
-	}
-	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
-		res.Note = "panectl was interrupted; C-c could not be sent to the pane: " + err.Error()
-		return res
-	}
-	res.Note = "panectl was interrupted; C-c was sent to the pane"
-	return res
-}
-
-// recoverPrompt presses C-c after a timeout and waits (up to 3 s, and
-// within ctx) for the shell to read input again: its foreground is the
-// shell, back at its prompt (shellAway: not in a read, its line editor
-// holding the terminal), and a probe prints. No probe is typed into
-// anything but the shell's prompt: it would be a program's input (the next
-// command's, when it waits in the terminal's queue). seen is the prompt a
-// run saw last. It returns a note on what happened, and an error only when
-// the server stopped answering (*tmux.NotRespondingError: the pane's state
-// is unknown).
-func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen shell.Prompt) (string, error) {
-	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
-		if errors.Is(err, tmux.ErrNotResponding) {
-			return "", err
-		}
-		return "C-c could not be sent: " + err.Error(), nil
-	}
-	by := time.Now().Add(3 * time.Second)
-	for {
-		scr, err := pane.CaptureScreen(ctx, c, id, false)
-		if errors.Is(err, tmux.ErrNotResponding) {
-			return "", err
-		}
-		if err != nil || scr.Info.Dead {
-			return "C-c was sent; the pane is gone or dead", nil
-		}
-		fg := proc.CurrentCommand(scr.Info)
-		why := ""
-		if _, ok := shell.ShellOf(fg); !ok {
-			why = fmt.Sprintf("%q is still in the foreground", fg)
-		} else {
-			why = shellAway(scr, seen)
-		}
-		if why == "" {
-			break
-		}
-		if time.Now().After(by) {
-			return "C-c was sent, but " + why + "; no probe was typed", nil
-		}
-		if !sleepCtx(ctx, 20*time.Millisecond) {
-			return "C-c was sent", nil
-		}
-	}
-	cur, _, err := pane.Now(ctx, c, id)
-	if errors.Is(err, tmux.ErrNotResponding) {
-		return "", err
-	}
-	if err != nil {
-		return "C-c was sent", nil
-	}
-	typed, printed := shell.Probe()
-	if err := pane.Record(ctx, c, id, typed, true); err != nil {
-		if errors.Is(err, tmux.ErrNotResponding) {
-			return "", err
-		}
-		return "C-c was sent", nil
-	}
-	if err := c.SendText(ctx, id, typed, true); err != nil {
-		if errors.Is(err, tmux.ErrNotResponding) {
-			return "", err
-		}
-		return "C-c was sent", nil
-	}
-	if ok, err := waitProbe(ctx, c, id, cur, printed, time.Until(by)); err != nil {
-		return "", err
-	} else if !ok {
-		return "C-c was sent; the shell did not answer a probe within 3 s", nil
-	}
-	return "C-c was sent; the shell is back at its prompt", nil
-}
-
-// shellAway says why the pane's shell (its foreground program) is not
-// reading a command line at its prompt now (shell.AwayFromPrompt), "" when
-// nothing shows it is not: a line panectl types for itself goes to the
-// shell only then.
-func shellAway(scr pane.Screen, seen shell.Prompt) string {
-	fg := proc.ForegroundOf(scr.Info)
-	sh, ok := shell.ShellOf(fg.Command())
-	if !ok {
-		return fmt.Sprintf("%q is in the foreground", fg.Command())
-	}
-	mode, _ := proc.ReadTTYMode(scr.Info.TTY)
-	if why := shell.AwayFromPrompt(sh, fg.Args, mode, shell.InputLineOf(scr), seen); why != "" {
-		return "the shell is not back at its prompt (" + why + ")"
-	}
-	if n, err := proc.UnreadInput(scr.Info.TTY); err == nil && n > 0 {
-		// typed and not read yet: the shell has not taken the line
-		// typed before; a probe would queue behind it, for whatever
-		// that line runs to read
-		return fmt.Sprintf("the shell has not read what was typed before (%d bytes wait in the terminal)", n)
-	}
-	return ""
-}
-
-// probeSettle is how long the shell must look ready for a probe
-// (shellAway says nothing) on two looks before one is typed: a line editor
-// that took a command line is still in raw mode for a moment before the
-// command runs.
-const probeSettle = 50 * time.Millisecond
-
-// mayProbe reports whether a probe line may be typed now: the shell is at
-// its prompt with nothing typed waiting for it (shellAway), on two looks
-// probeSettle apart. Its only error is a server that does not answer (or
-// ctx's); any other failure to look is "no".
-func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen shell.Prompt) (bool, error) {
-	for look := 0; look < 2; look++ {
-		if look > 0 && !sleepCtx(ctx, probeSettle) {
-			return false, ctx.Err()
-		}
-		scr, err := captureScreen(ctx, c, src, id)
-		if errors.Is(err, tmux.ErrNotResponding) || ctx.Err() != nil {
-			return false, cmp.Or(err, ctx.Err())
-		}
-		if err != nil || scr.Info.Dead || shellAway(scr, seen) != "" {
-			return false, nil
-		}
-	}
-	return true, nil
-}
-
-// waitProbe waits until the probe's marker is printed after cur; its only
-// error is a server that does not answer.
-func waitProbe(ctx context.Context, c *tmux.Client, id string, cur pane.Cursor, printed string, d time.Duration) (bool, error) {
-	by := time.Now().Add(d)
-	for {
-		rd, err := pane.Read(ctx, c, id, cur, pane.ReadOptions{})
-		if errors.Is(err, tmux.ErrNotResponding) {
-			return false, err
-		}
-		if err != nil {
-			return false, nil
-		}
-		for _, l := range rd.Lines {
-			if strings.Contains(l, printed) {
-				return true, nil
-			}
-		}
-		if time.Now().After(by) {
-			return false, nil
-		}
-		select {
-		case <-ctx.Done():
-			return false, nil
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
 }

@@ -3,6 +3,9 @@ package waiter
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/panectl/panectl/tmux"
 )
 
 func TestLost(t *testing.T) {
@@ -34,5 +37,88 @@ func TestKeepNewest(t *testing.T) {
 	}
 	if got, cut := keepNewest(lines, 0); len(got) != 4 || cut {
 		t.Errorf("keepNewest(0) = %q, %v", got, cut)
+	}
+}
+
+func TestNextStep(t *testing.T) {
+	cases := []struct {
+		name string
+		look runLook
+		want runStep
+	}{
+		{"nothing yet", runLook{}, stepWait},
+		{"end marker", runLook{began: true, ended: true}, stepEnded},
+		{"end marker wins over a dead pane", runLook{began: true, ended: true, dead: true}, stepEnded},
+		{"fish could not parse", runLook{ended: true, fishWhole: true}, stepUnparsed},
+		{"end without begin, not fish", runLook{ended: true}, stepEnded},
+		{"dead before the end", runLook{began: true, dead: true}, stepDead},
+		{"rejected on every attempt", runLook{restful: true, rejections: 2, attempts: 2}, stepRejected},
+		{"one attempt is not enough to reject", runLook{restful: true, rejections: 1, attempts: 1, graceOver: true}, stepWait},
+		{"fewer messages than attempts", runLook{restful: true, rejections: 1, attempts: 2}, stepWait},
+		{"messages while not rested", runLook{rejections: 2, attempts: 2}, stepWait},
+		{"back at the prompt after the begin marker", runLook{began: true, restful: true, back: true}, stepInterrupted},
+		{"back but not rested", runLook{began: true, back: true}, stepWait},
+		{"lost within the grace period", runLook{lost: true, probeDue: true}, stepWait},
+		{"lost after the grace period", runLook{graceOver: true, lost: true, probeDue: true}, stepRetype},
+		{"no begin marker after the grace period", runLook{graceOver: true, probeDue: true}, stepProbe},
+		{"a probe not due yet", runLook{graceOver: true}, stepWait},
+		{"began: no probe", runLook{began: true, graceOver: true, probeDue: true}, stepWait},
+	}
+	for _, c := range cases {
+		if got := nextStep(c.look); got != c.want {
+			t.Errorf("%s: nextStep = %d; want %d", c.name, got, c.want)
+		}
+	}
+}
+
+func TestReadsInFull(t *testing.T) {
+	const g = time.Second
+	cases := []struct {
+		name                  string
+		due, began, restful   bool
+		sinceFull, sinceTyped time.Duration
+		want                  bool
+	}{
+		{"a cheap look", false, false, false, 0, 0, false},
+		{"the deadline", true, true, false, 0, 0, true},
+		{"rested", false, true, true, 0, 0, true},
+		{"a grace period without the begin marker", false, false, false, g, g, true},
+		{"a full read within the grace period", false, false, false, g / 2, g, false},
+		{"typed again within the grace period", false, false, false, g, g / 2, false},
+		{"began: the grace does not matter", false, true, false, g, g, false},
+	}
+	for _, c := range cases {
+		if got := readsInFull(c.due, c.began, c.sinceFull, c.sinceTyped, g, c.restful); got != c.want {
+			t.Errorf("%s: readsInFull = %v; want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestRefusal(t *testing.T) {
+	shell := tmux.PaneInfo{ID: "%1", Command: "bash"}
+	cases := []struct {
+		name    string
+		info    tmux.PaneInfo
+		waited  time.Duration
+		ok      bool
+		refused string // part of the reason ("": not refused)
+	}{
+		{"a shell", shell, 0, true, ""},
+		{"dead", tmux.PaneInfo{ID: "%1", Command: "bash", Dead: true, DeadStatus: 3}, 0, false, "dead"},
+		{"copy mode", tmux.PaneInfo{ID: "%1", Command: "bash", InMode: true}, 0, false, "copy mode"},
+		{"not a shell yet", tmux.PaneInfo{ID: "%1", Command: "vim"}, 0, false, ""},
+		{"not a shell after the grace", tmux.PaneInfo{ID: "%1", Command: "vim"}, notShellGrace, false, `"vim"`},
+	}
+	for _, c := range cases {
+		_, ok, err := refusal(c.info, c.waited)
+		if ok != c.ok {
+			t.Errorf("%s: ok = %v; want %v", c.name, ok, c.ok)
+		}
+		switch {
+		case c.refused == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.name, err)
+		case c.refused != "" && (err == nil || !strings.Contains(err.Error(), c.refused)):
+			t.Errorf("%s: error %v; want one saying %q", c.name, err, c.refused)
+		}
 	}
 }

@@ -150,13 +150,12 @@ func checkPaste(text string) error {
 // verifies is tmux.ErrPaneExited too, naming the old and the new process.
 func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, err error) {
 	defer func() { err = goneDuring(opt.Info.ID, opt.Action, err) }() // (exit 5, as the waits)
-	info := opt.Info
-	id := info.ID
+	id := opt.Info.ID
 	var res SendResult
 	if err := checkPaste(opt.Text); err != nil {
 		return res, err
 	}
-	if err := alive(info); err != nil {
+	if err := alive(opt.Info); err != nil {
 		return res, err
 	}
 	if opt.Submit {
@@ -167,43 +166,15 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		}
 		defer lock.Release(ctx)
 	}
-	if opt.WhenReady != nil {
-		if _, err := WhenReady(ctx, c, id, *opt.WhenReady, opt.Deadline); err != nil {
-			return res, err
-		}
+	info, note, err := readyToType(ctx, c, opt)
+	res.Note = note
+	if err != nil {
+		return res, err
 	}
-	if opt.Submit || opt.WhenReady != nil || info.InMode {
-		var err error
-		if info, err = c.Pane(ctx, id); err != nil {
-			return res, err
-		}
-		if err := alive(info); err != nil {
-			return res, err
-		}
-	}
-	if info.InMode {
-		if err := c.LeaveMode(ctx, id); err != nil {
-			return res, err
-		}
-		res.Note = "the pane was in copy mode (pane_in_mode); it was left so that the keys reach the program"
-	}
-	set := opt.Set
-	if set == nil && opt.Recognizers != nil && opt.Keys == nil && opt.Bytes == nil && !isShell(info) {
-		// (a shell pane is not an agent: nothing to load or look at)
-		if set, err = opt.Recognizers(); err != nil {
-			return res, err
-		}
-	}
-	if opt.Keys == nil && opt.Bytes == nil && opt.WhenReady == nil && set != nil && !isShell(info) {
-		d, shown, err := dialogShown(ctx, c, id, set, opt.Submit)
-		switch {
-		case err != nil:
-			return res, err
-		case shown && opt.Submit:
-			return res, &DialogError{PaneID: id, Result: d}
-		case shown:
-			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane showed a dialog (%s): the text went to it, not to a prompt", describe(d)))
-		}
+	set, note, err := checkDialog(ctx, c, opt, info)
+	res.Note = joinNotes(res.Note, note)
+	if err != nil {
+		return res, err
 	}
 	r, err := pane.Read(ctx, c, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info, Ledger: true})
 	if err != nil {
@@ -216,42 +187,102 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	case opt.Bytes != nil:
 		return res, c.SendBytes(ctx, id, opt.Bytes)
 	}
+	return typeText(ctx, c, opt, info, set, r.Ledger, res)
+}
+
+// readyToType waits for readiness (WhenReady) and describes the pane
+// again when it may have changed. A pane in a mode is taken out of it;
+// the note says so.
+func readyToType(ctx context.Context, c *tmux.Client, opt SendOptions) (tmux.PaneInfo, string, error) {
+	info := opt.Info
+	if opt.WhenReady != nil {
+		if _, err := WhenReady(ctx, c, info.ID, *opt.WhenReady, opt.Deadline); err != nil {
+			return info, "", err
+		}
+	}
+	if opt.Submit || opt.WhenReady != nil || info.InMode {
+		var err error
+		if info, err = c.Pane(ctx, info.ID); err != nil {
+			return info, "", err
+		}
+		if err := alive(info); err != nil {
+			return info, "", err
+		}
+	}
+	if !info.InMode {
+		return info, "", nil
+	}
+	if err := c.LeaveMode(ctx, info.ID); err != nil {
+		return info, "", err
+	}
+	return info, "the pane was in copy mode (pane_in_mode); it was left so that the keys reach the program", nil
+}
+
+// checkDialog loads the recognizers for text typed to a program (never a
+// shell) and looks for a dialog. A dialog refuses a submission
+// (*DialogError); plain typing goes on, and the note names the dialog.
+func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo) (*recognize.Set, string, error) {
+	set := opt.Set
+	text := opt.Keys == nil && opt.Bytes == nil
+	if !text || isShell(info) {
+		// (a shell pane is not an agent: nothing to load or look at)
+		return set, "", nil
+	}
+	if set == nil && opt.Recognizers != nil {
+		var err error
+		if set, err = opt.Recognizers(); err != nil {
+			return set, "", err
+		}
+	}
+	if opt.WhenReady != nil || set == nil {
+		return set, "", nil
+	}
+	d, shown, err := dialogShown(ctx, c, info.ID, set, opt.Submit)
+	switch {
+	case err != nil:
+		return set, "", err
+	case shown && opt.Submit:
+		return set, "", &DialogError{PaneID: info.ID, Result: d}
+	case shown:
+		return set, fmt.Sprintf("the pane showed a dialog (%s): the text went to it, not to a prompt", describe(d)), nil
+	}
+	return set, "", nil
+}
+
+// typeText types opt.Text, and submits it with opt.Submit. A line too long
+// for a canonical terminal is refused first.
+func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set, l pane.Ledger, res SendResult) (SendResult, error) {
+	id := info.ID
 	mode, _ := proc.ReadTTYMode(info.TTY) // unknown when unreadable: no canonical check
 	if mode.Known && mode.Canonical {
-		pending, _ := r.Ledger.Pending()
+		pending, _ := l.Pending()
 		if n := longestLine(pending, opt.Text, mode.CRToNL); n > proc.MaxCanonLine {
 			return res, &LineTooLongError{PaneID: id, Len: n}
 		}
 	}
 	if !opt.Submit {
-		return res, pane.Type(ctx, c, id, r.Ledger, opt.Text, false)
+		return res, pane.Type(ctx, c, id, l, opt.Text, false)
 	}
 	if mode.Known && mode.Canonical && mode.CRToNL {
 		// The kernel ends the line at Enter whenever it comes: no composer
 		// to outwait, nothing to verify beyond it.
-		if err := pane.Type(ctx, c, id, r.Ledger, opt.Text, true); err != nil {
+		if err := pane.Type(ctx, c, id, l, opt.Text, true); err != nil {
 			return res, err
 		}
 		res.Submitted = ptr(true)
 		res.Note = joinNotes(res.Note, "the terminal is in canonical mode: Enter ends the line for the program")
 		return res, nil
 	}
-	s := submission{c: c, id: id, set: set, key: inputKey(opt.Text), pid: info.PID, action: opt.Action}
-	s.shell = isShell(info)
-	if s.shell {
-		s.prompt, _ = shell.LoadPrompt(ctx, c, id)
-		s.sh, _ = shell.ShellOf(proc.ForegroundOf(info).Command())
-	}
-	s.tall = s.shell && r.Ledger.Taller(opt.Text, info.Height)
+	s := newSubmission(ctx, c, opt, info, set, l)
 	if opt.Text != "" {
-		if err := pane.Type(ctx, c, id, r.Ledger, opt.Text, false); err != nil {
+		if err := pane.Type(ctx, c, id, l, opt.Text, false); err != nil {
 			return res, err
 		}
 	} else {
 		// Enter alone submits what is pending: outwait the burst of its typing
-		pending, _ := r.Ledger.Pending()
+		pending, _ := l.Pending()
 		s.key = inputKey(pending)
-		if last := r.Ledger.LastTyped(); !last.IsZero() {
+		if last := l.LastTyped(); !last.IsZero() {
 			sleepCtx(ctx, burstSettle-time.Since(last))
 		}
 	}
@@ -259,6 +290,18 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	res.Submitted = ptr(ok)
 	res.Note = joinNotes(joinNotes(res.Note, s.dialogNote), note)
 	return res, err
+}
+
+// newSubmission is the submission of opt.Text to the pane.
+func newSubmission(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set, l pane.Ledger) *submission {
+	s := &submission{c: c, id: info.ID, set: set, key: inputKey(opt.Text), pid: info.PID, action: opt.Action}
+	s.shell = isShell(info)
+	if s.shell {
+		s.prompt, _ = shell.LoadPrompt(ctx, c, info.ID)
+		s.sh, _ = shell.ShellOf(proc.ForegroundOf(info).Command())
+	}
+	s.tall = s.shell && l.Taller(opt.Text, info.Height)
+	return s
 }
 
 // dialogShown looks at a program's screen and reports whether its
@@ -401,42 +444,10 @@ func (s *submission) look(ctx context.Context) (look, error) {
 // run settles (when text was just typed), presses Enter, verifies, and
 // presses Enter once more when the text still sits on the input line.
 func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) {
-	start := time.Now()
-	var cur look
-	var err error
-	seen := false // the text showed on the input line before Enter
-	if typed {
-		var last pane.Screen
-		quietSince := start
-		for {
-			if cur, err = s.look(ctx); err != nil {
-				return false, "", err
-			}
-			if cur.scr.Info.Dead {
-				return false, "", alive(cur.scr.Info)
-			}
-			now := time.Now()
-			if !cur.scr.Same(last) {
-				last, quietSince = cur.scr, now
-			}
-			seen = seen || cur.held
-			settled := now.Sub(start) >= burstSettle && (cur.held || now.Sub(quietSince) >= unseenQuiet)
-			if s.shell && cur.held {
-				settled = true // a shell's line editor has no paste-burst rule
-			}
-			if settled || now.Sub(start) >= settleMax {
-				break
-			}
-			if !sleepCtx(ctx, lookEvery) {
-				return false, "", ctx.Err()
-			}
-		}
-	} else if cur, err = s.look(ctx); err != nil {
+	before, seen, err := s.settle(ctx, typed)
+	if err != nil {
 		return false, "", err
-	} else {
-		seen = cur.held
 	}
-	before := cur
 	if d, ok := s.dialog(before.scr); ok {
 		// (it came up after the check before typing) Enter answers it:
 		// a busy program is then the dialog's choice at work, not the text
@@ -445,13 +456,59 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 	if err := s.submit(ctx); err != nil {
 		return false, "", err
 	}
+	return s.verify(ctx, before, seen)
+}
+
+// settle waits, when text was just typed, until the program has taken it:
+// the text shows on the input line, or the screen was quiet, and never
+// within burstSettle of the text. It returns the look before Enter, and
+// whether the text showed on the input line.
+func (s *submission) settle(ctx context.Context, typed bool) (look, bool, error) {
+	if !typed {
+		cur, err := s.look(ctx)
+		return cur, cur.held, err
+	}
+	start := time.Now()
+	var last pane.Screen
+	quietSince := start
+	seen := false
+	for {
+		cur, err := s.look(ctx)
+		if err != nil {
+			return cur, seen, err
+		}
+		if cur.scr.Info.Dead {
+			return cur, seen, alive(cur.scr.Info)
+		}
+		now := time.Now()
+		if !cur.scr.Same(last) {
+			last, quietSince = cur.scr, now
+		}
+		seen = seen || cur.held
+		settled := now.Sub(start) >= burstSettle && (cur.held || now.Sub(quietSince) >= unseenQuiet)
+		if s.shell && cur.held {
+			settled = true // a shell's line editor has no paste-burst rule
+		}
+		if settled || now.Sub(start) >= settleMax {
+			return cur, seen, nil
+		}
+		if !sleepCtx(ctx, lookEvery) {
+			return cur, seen, ctx.Err()
+		}
+	}
+}
+
+// verify looks after Enter until the submission shows, or verifyMax
+// passes. It presses Enter once more when the text still sits unsent.
+func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, string, error) {
 	enteredAt := time.Now()
 	last, quietSince := before.scr, enteredAt
 	for {
 		if !sleepCtx(ctx, lookEvery) {
 			return false, "", ctx.Err()
 		}
-		if cur, err = s.look(ctx); err != nil {
+		cur, err := s.look(ctx)
+		if err != nil {
 			return false, "", err
 		}
 		now := time.Now()
@@ -463,59 +520,73 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		switch {
 		case cur.scr.Info.Dead:
 			return true, "the pane's process exited after Enter", nil
-		case s.shell && (cur.row != before.row || seen && !cur.held):
-			// the cursor left the shell's input line: for a new prompt, for
-			// a program the line started (it took the terminal: a cleared
-			// screen is its own, not a continuation line), or for the next
-			// line of a command the shell finds unfinished
-			if programStarted(cur.scr.Info) {
-				return true, "", s.markEnd(ctx, cur)
+		case s.leftInput(before, cur, seen):
+			if done, ok, note, err := s.leftLine(ctx, cur, quiet); done {
+				return ok, note, err
 			}
-			if cur.held && strings.HasSuffix(squeeze(beforeCursor(cur.scr, true)), s.key) {
-				// a new input line that ends with the text: the shell
-				// refused the line and put it back (fish does, for a line
-				// it cannot parse)
-				if !quiet {
-					break
-				}
-				return false, "the shell did not run the line: it refused it (its message is above the prompt) and put it back on the input line, where it still sits; edit it, or clear it (C-u; in fish C-c) before typing more", nil
-			}
-			mode, _ := proc.ReadTTYMode(cur.scr.Info.TTY)
-			if shell.InputLineOf(cur.scr).Continuation(s.prompt, s.sh.HasLineEditor(), mode) {
-				if !quiet {
-					break // (a prompt may still be drawing)
-				}
-				return false, "the shell did not run the line: it waits for the rest of an unfinished command (a continuation line; an open quote, bracket or a trailing backslash?); finish it, or cancel it with C-c", nil
-			}
-			return true, "", s.markEnd(ctx, cur)
 		case !s.shell && seen && !cur.held && quiet:
 			return true, "", nil // the input line no longer holds the text
 		case s.dialogNote == "" && s.busy(cur.scr):
 			return true, "", nil
-		case before.held && cur.held && quiet && s.enters < 2 && now.Sub(enteredAt) >= burstSettle && cursorMoved(before.scr, cur.scr):
-			// the text showed before Enter and still sits unsent, and the
-			// program moved its cursor since (the first Enter became a
-			// newline in the composer): Enter
-			// once more, well after the burst. (A program that has not
-			// reacted at all yet is left alone: a second Enter could accept
-			// whatever the first one opens.)
+		case s.again(before, cur, quiet, now.Sub(enteredAt)):
 			if err := s.enter(ctx); err != nil {
 				return false, "", err
 			}
 			enteredAt, quietSince = time.Now(), time.Now()
 			continue
 		}
-		if now.Sub(enteredAt) < verifyMax {
-			continue
+		if now.Sub(enteredAt) >= verifyMax {
+			return false, s.unverified(before, cur, seen), nil
 		}
-		if !seen {
-			return false, "the typed text never showed on the program's input line, so the submission could not be verified", nil
-		}
-		if cur.scr.Same(before.scr) {
-			return false, fmt.Sprintf("the program did not react to Enter within %v (pressed once): the submission could not be verified", verifyMax), nil
-		}
-		return false, fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters), nil
 	}
+}
+
+// leftInput reports whether the cursor left the shell's input line since
+// Enter: another row, or the text that showed there is gone.
+func (s *submission) leftInput(before, cur look, seen bool) bool {
+	return s.shell && (cur.row != before.row || seen && !cur.held)
+}
+
+// leftLine judges a look where the cursor left the shell's input line:
+// for a new prompt, for a program the line started (it took the terminal:
+// a cleared screen is its own, not a continuation line), or for the next
+// line of a command the shell finds unfinished. done is false while a
+// prompt may still be drawing.
+func (s *submission) leftLine(ctx context.Context, cur look, quiet bool) (done, ok bool, note string, err error) {
+	if programStarted(cur.scr.Info) {
+		return true, true, "", s.markEnd(ctx, cur)
+	}
+	if cur.held && strings.HasSuffix(squeeze(beforeCursor(cur.scr, true)), s.key) {
+		// a new input line that ends with the text: the shell
+		// refused the line and put it back (fish does, for a line
+		// it cannot parse)
+		return quiet, false, "the shell did not run the line: it refused it (its message is above the prompt) and put it back on the input line, where it still sits; edit it, or clear it (C-u; in fish C-c) before typing more", nil
+	}
+	mode, _ := proc.ReadTTYMode(cur.scr.Info.TTY)
+	if shell.InputLineOf(cur.scr).Continuation(s.prompt, s.sh.HasLineEditor(), mode) {
+		return quiet, false, "the shell did not run the line: it waits for the rest of an unfinished command (a continuation line; an open quote, bracket or a trailing backslash?); finish it, or cancel it with C-c", nil
+	}
+	return true, true, "", s.markEnd(ctx, cur)
+}
+
+// again reports whether Enter is pressed once more. The text showed
+// before Enter and still sits unsent, and the program moved its cursor
+// since: the first Enter became a newline in the composer. Enter goes
+// well after the burst. A program that has not reacted at all yet is
+// left alone: a second Enter could accept whatever the first one opens.
+func (s *submission) again(before, cur look, quiet bool, sinceEnter time.Duration) bool {
+	return before.held && cur.held && quiet && s.enters < 2 && sinceEnter >= burstSettle && cursorMoved(before.scr, cur.scr)
+}
+
+// unverified says why a submission could not be verified in time.
+func (s *submission) unverified(before, cur look, seen bool) string {
+	if !seen {
+		return "the typed text never showed on the program's input line, so the submission could not be verified"
+	}
+	if cur.scr.Same(before.scr) {
+		return fmt.Sprintf("the program did not react to Enter within %v (pressed once): the submission could not be verified", verifyMax)
+	}
+	return fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters)
 }
 
 // markEnd records, for a line taller than the pane, that its echo ends

@@ -77,29 +77,14 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	}
 	defer hold.Release(ctx)
 
-	if tmux.WouldSendFocus(p) {
-		res.Note = "polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)"
-	} else {
-		k, err := c.Subscribe(ctx, p, w.q.push)
-		switch {
-		case err == nil:
-			w.k = k
-			defer k.Close()
-		case errors.Is(err, tmux.ErrNoServer) || ctx.Err() != nil:
-			return res, err
-		default:
-			res.Note = "polling: " + err.Error()
-		}
-	}
-
-	info, data, err := w.snapshot(ctx)
-	if err != nil {
+	if res.Note, err = w.subscribe(ctx, p); err != nil {
 		return res, err
 	}
-	info.Command = proc.CurrentCommand(info) // a task's command, not its supervisor
-	w.cur = info
-	w.lastSnap = data
-	if err := w.emit(acp.NewTerminalUpdate(w.tid, info.Command, info.CWD, sizeOf(info), data)); err != nil {
+	if w.k != nil {
+		defer w.k.Close()
+	}
+	info, err := w.first(ctx)
+	if err != nil {
 		return res, err
 	}
 	if info.Dead {
@@ -109,12 +94,49 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	if opt.Once {
 		return res, nil
 	}
-	lookAt := time.Now().Add(lookIdle)
+	return w.follow(ctx, opt.Deadline, res)
+}
+
+// subscribe attaches a control client to the pane. When it cannot, the
+// watch polls, and the note says why. Its only errors are a server gone
+// and ctx's.
+func (w *termWatch) subscribe(ctx context.Context, p tmux.PaneInfo) (string, error) {
+	if tmux.WouldSendFocus(p) {
+		return "polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)", nil
+	}
+	k, err := w.c.Subscribe(ctx, p, w.q.push)
+	switch {
+	case err == nil:
+		w.k = k
+		return "", nil
+	case errors.Is(err, tmux.ErrNoServer) || ctx.Err() != nil:
+		return "", err
+	}
+	return "polling: " + err.Error(), nil
+}
+
+// first emits the full-state terminal_update: command, cwd, size and an
+// output snapshot.
+func (w *termWatch) first(ctx context.Context) (tmux.PaneInfo, error) {
+	info, data, err := w.snapshot(ctx)
+	if err != nil {
+		return info, err
+	}
+	info.Command = proc.CurrentCommand(info) // a task's command, not its supervisor
+	w.cur = info
+	w.lastSnap = data
+	return info, w.emit(acp.NewTerminalUpdate(w.tid, info.Command, info.CWD, sizeOf(info), data))
+}
+
+// follow streams updates until the pane's process exits, the deadline
+// passes or ctx ends.
+func (w *termWatch) follow(ctx context.Context, deadline time.Time, res TerminalResult) (TerminalResult, error) {
+	w.lookAt = time.Now().Add(lookIdle)
 	timer := time.NewTimer(lookIdle)
 	defer timer.Stop()
 	var end <-chan time.Time // the deadline
-	if !opt.Deadline.IsZero() {
-		t := time.NewTimer(time.Until(opt.Deadline))
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
 		defer t.Stop()
 		end = t.C
 	}
@@ -134,52 +156,72 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 			// the session or server went away, or the client was killed:
 			// look now, with tmux processes from here on
 			w.k = nil
-			lookAt = time.Now()
+			w.lookAt = time.Now()
 			if res.Note == "" {
 				res.Note = "polling: the control client ended"
 			}
 		}
-		data, paused, changed := w.q.take()
-		now := time.Now()
-		if len(data) > 0 {
-			if err := w.chunks(data); err != nil {
-				return res, err
-			}
-			lookAt = minTime(lookAt, now.Add(lookAfterOutput))
+		var done bool
+		var err error
+		if res, done, err = w.step(ctx, res); done || err != nil {
+			return res, err
 		}
-		if paused {
-			// tmux dropped output to let the client catch up: replace it all
-			info, snap, err := w.snapshot(ctx)
-			if err != nil {
-				return w.gone(ctx, res, err)
-			}
-			w.lastSnap = snap
-			if err := w.emit(acp.TerminalUpdate{TerminalID: w.tid, Output: acp.Some(acp.TerminalOutput{Data: snap})}); err != nil {
-				return res, err
-			}
-			if err := w.patch(info); err != nil {
-				return res, err
-			}
-		}
-		if changed {
-			lookAt = now
-		}
-		if !now.Before(lookAt) {
-			info, err := w.look(ctx)
-			if err != nil {
-				return w.gone(ctx, res, err)
-			}
-			if err := w.patch(info); err != nil {
-				return res, err
-			}
-			if info.Dead {
-				res.Exited = true
-				return res, w.exit(ctx, &info)
-			}
-			lookAt = now.Add(lookIdle)
-		}
-		timer.Reset(max(time.Until(lookAt), time.Millisecond))
+		timer.Reset(max(time.Until(w.lookAt), time.Millisecond))
 	}
+}
+
+// step sends what came from the control client, and looks at the pane
+// when a look is due. done says the watch ended.
+func (w *termWatch) step(ctx context.Context, res TerminalResult) (_ TerminalResult, done bool, _ error) {
+	data, paused, changed := w.q.take()
+	now := time.Now()
+	if len(data) > 0 {
+		if err := w.chunks(data); err != nil {
+			return res, true, err
+		}
+		w.lookAt = minTime(w.lookAt, now.Add(lookAfterOutput))
+	}
+	if paused {
+		// tmux dropped output to let the client catch up: replace it all
+		info, snap, err := w.snapshot(ctx)
+		if err != nil {
+			res, err := w.gone(ctx, res, err)
+			return res, true, err
+		}
+		if err := w.replace(info, snap); err != nil {
+			return res, true, err
+		}
+	}
+	if changed {
+		w.lookAt = now
+	}
+	if now.Before(w.lookAt) {
+		return res, false, nil
+	}
+	info, err := w.look(ctx)
+	if err != nil {
+		res, err := w.gone(ctx, res, err)
+		return res, true, err
+	}
+	if err := w.patch(info); err != nil {
+		return res, true, err
+	}
+	if info.Dead {
+		res.Exited = true
+		return res, true, w.exit(ctx, &info)
+	}
+	w.lookAt = now.Add(lookIdle)
+	return res, false, nil
+}
+
+// replace sends a fresh output snapshot that replaces all output, then a
+// patch for what else changed.
+func (w *termWatch) replace(info tmux.PaneInfo, snap []byte) error {
+	w.lastSnap = snap
+	if err := w.emit(acp.TerminalUpdate{TerminalID: w.tid, Output: acp.Some(acp.TerminalOutput{Data: snap})}); err != nil {
+		return err
+	}
+	return w.patch(info)
 }
 
 type termWatch struct {
@@ -190,6 +232,7 @@ type termWatch struct {
 	q        *termQueue
 	cur      tmux.PaneInfo // what the stream has told so far
 	lastSnap []byte        // the last output snapshot sent (polling compares)
+	lookAt   time.Time     // when the pane's description is looked at next
 }
 
 func sizeOf(p tmux.PaneInfo) acp.TerminalSize {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -103,32 +104,15 @@ const tabNote = "a pattern holds a tab, but this tmux (before 3.6) keeps a tab o
 // waitForText is WaitForText without the note on tabs.
 func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	start := time.Now()
-	cur := opt.Cursor
-	info := opt.Pane // the pane as last seen: plans the next read
+	cur, info, wasGone, err := textStart(ctx, c, opt)
 	exited := func(err error) (TextResult, error) {
 		return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err), Elapsed: time.Since(start)}, nil
 	}
-	// The wait's start is taken before subscribing, so output that comes
-	// while the control client attaches is after the cursor: the first
-	// check, right after attaching, reads it. Every later check goes
-	// through the control client. Without a description of the pane, the
-	// start's snapshot describes it (one tmux call for both).
-	described := info.ID == opt.PaneID && info.SessionID != ""
-	switch {
-	case !opt.HasStart:
-		r, err := pane.Read(ctx, c, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info})
-		if gone(err) && described {
-			return exited(err) // it was there a moment ago
-		}
-		if err != nil {
-			return TextResult{}, err
-		}
-		cur, info = r.Cursor, r.Pane
-	case !described:
-		var err error
-		if info, err = c.Pane(ctx, opt.PaneID); err != nil {
-			return TextResult{}, err
-		}
+	if wasGone {
+		return exited(err) // it was there a moment ago
+	}
+	if err != nil {
+		return TextResult{}, err
 	}
 	src, err := watchPane(ctx, c, info, true)
 	if gone(err) {
@@ -138,7 +122,7 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 		return TextResult{}, err
 	}
 	defer src.Close()
-	w := &textWait{c: c, src: src, opt: opt, cur: cur, info: info}
+	w := &textWait{c: c, src: src, opt: opt, cur: cur, info: info, quiet: true, reread: true}
 	if cur.Journal || cur.Special == pane.CursorHistory {
 		// a journaled pane read from a journal point (or from its
 		// oldest line): every check reads the journal (journal.ReadPane),
@@ -150,112 +134,150 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	if sub := src.subscription(); sub != nil {
 		pane.Prefetch(sub) // the pane's geometry and ledger come with its output
 	}
-	deadline := start.Add(opt.Timeout)
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
+	p := newPacer(src, start.Add(opt.Timeout))
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, "text matching "+strings.Join(opt.Match.raw, " | "))()
-	var last, lastChange time.Time
-	var lagDue time.Time // when a wait on a journal looks again after a change
-	var seen TextResult  // the last look, for a pane that vanishes
-	quiet := true        // no change came within minCheckGap of the one before
-	look := true         // the next round reads the pane (else it follows the stream)
-	throttle := func() error {
-		if gap := time.Since(last); !quiet && gap < minCheckGap {
-			// output keeps coming: ask tmux at most every minCheckGap, so
-			// a flood does not turn into back-to-back checks competing
-			// with tmux for the CPU (the first change after a quiet spell
-			// is checked at once)
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(minCheckGap - gap):
-			}
-			lastChange = time.Now() // what came while throttled counts as now
-			look = w.follow() || look
-		}
-		last = time.Now()
-		return nil
-	}
 	for {
-		var res TextResult
-		var done, checked bool
-		var err error
-		switch {
-		case look || w.stream == nil:
-			if err := throttle(); err != nil {
-				return TextResult{}, err
-			}
-			res, done, err = w.capture(ctx)
-			checked = true
-		case w.candidate():
-			switch {
-			case w.fresh != nil:
-				// the pane as read right after the output: no tmux command
-				res, done, checked = w.decide(*w.fresh)
-			case w.prefetching():
-				// the pane's state after this output is on its way
-			default:
-				if err := throttle(); err != nil {
-					return TextResult{}, err
-				}
-				res, done, checked, err = w.confirm(ctx)
-			}
-			if !checked && w.stream == nil { // it could not say: read the pane
-				look = true
-				continue
-			}
-		}
+		res, done, checked, err := w.round(ctx)
 		if err != nil {
 			return res, err
 		}
 		if checked {
-			res.Elapsed = time.Since(start)
-			if res.Outcome == OutcomeExited && res.Output == nil {
-				// the pane is gone with its lines: say what was seen last
-				res.Output, res.Truncated, res.LinesDropped = seen.Output, seen.Truncated, seen.LinesDropped
-			}
-			if res.Outcome != OutcomeExited {
-				// (a control client ends with its pane: no fallback to speak of)
-				res.Note = joinNotes(res.Note, src.Note())
-			}
+			res = w.finish(res, start)
 			if done {
 				return res, nil
 			}
-			seen = res
+			w.seen = res
 		}
-		if !time.Now().Before(deadline) {
-			res = seen
+		if p.due(time.Now()) {
+			res = w.seen
 			res.Elapsed = time.Since(start)
 			res.Outcome = OutcomeTimeout
 			return res, nil
 		}
-		look = false
-	wait:
-		for {
-			select {
-			case <-ctx.Done():
-				return seen, ctx.Err()
-			case <-timer.C:
-				deadline = time.Now() // one last look at the deadline
-				quiet, look = true, true
-				break wait
-			case <-src.Changed():
-				now := time.Now()
-				quiet = now.Sub(lastChange) >= minCheckGap
-				lastChange = now
-				look = w.follow()
-				if w.journal != "" {
-					lagDue = now.Add(journalLagWait)
-				}
-				break wait
-			case <-after(lagDue):
-				// the journal's writer (tmux's pipe-pane) may lag the
-				// output the client saw: look once more after a change
-				lagDue, look = time.Time{}, true
-				break wait
-			}
+		w.reread = false
+		if err := w.pause(ctx, p); err != nil {
+			return w.seen, err
 		}
 	}
+}
+
+// textStart finds where the wait starts and describes the pane. The start
+// is taken before subscribing, so output that comes while the control
+// client attaches is after the cursor: the first check reads it. Without
+// a description of the pane, the start's snapshot describes it (one tmux
+// call for both). wasGone says the pane described a moment ago is gone.
+func textStart(ctx context.Context, c *tmux.Client, opt TextOptions) (_ pane.Cursor, _ tmux.PaneInfo, wasGone bool, _ error) {
+	cur, info := opt.Cursor, opt.Pane
+	described := info.ID == opt.PaneID && info.SessionID != ""
+	switch {
+	case !opt.HasStart:
+		r, err := pane.Read(ctx, c, opt.PaneID, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info})
+		if err != nil {
+			return cur, info, gone(err) && described, err
+		}
+		return r.Cursor, r.Pane, false, nil
+	case !described:
+		info, err := c.Pane(ctx, opt.PaneID)
+		return cur, info, false, err
+	}
+	return cur, info, false, nil
+}
+
+// round makes one check. It reads the pane when the stream cannot say
+// what a capture would. Otherwise it decides on the stream, but only when
+// a line there may match. checked is false when nothing was decided.
+func (w *textWait) round(ctx context.Context) (res TextResult, done, checked bool, err error) {
+	if !w.reread && w.stream != nil {
+		if !w.candidate() {
+			return TextResult{}, false, false, nil
+		}
+		res, done, checked, err = w.onStream(ctx)
+		if checked || w.stream != nil || err != nil {
+			return res, done, checked, err
+		}
+		w.reread = true // it could not say: read the pane
+	}
+	if err := w.throttle(ctx); err != nil {
+		return TextResult{}, false, false, err
+	}
+	res, done, err = w.capture(ctx)
+	return res, done, true, err
+}
+
+// onStream decides on a stream line that may match. The pane as read
+// right after the output needs no tmux command. While that read is on its
+// way, it waits for it.
+func (w *textWait) onStream(ctx context.Context) (TextResult, bool, bool, error) {
+	switch {
+	case w.fresh != nil:
+		res, done, checked := w.decide(*w.fresh)
+		return res, done, checked, nil
+	case w.prefetching():
+		return TextResult{}, false, false, nil
+	}
+	if err := w.throttle(ctx); err != nil {
+		return TextResult{}, false, false, err
+	}
+	return w.confirm(ctx)
+}
+
+// throttle paces the checks. While output keeps coming, tmux is asked at
+// most every minCheckGap, so a flood does not turn into back-to-back
+// checks that compete with tmux for the CPU. The first change after a
+// quiet spell is checked at once.
+func (w *textWait) throttle(ctx context.Context) error {
+	if gap := time.Since(w.last); !w.quiet && gap < minCheckGap {
+		if !sleepCtx(ctx, minCheckGap-gap) {
+			return ctx.Err()
+		}
+		w.lastChange = time.Now() // what came while throttled counts as now
+		w.reread = w.follow() || w.reread
+	}
+	w.last = time.Now()
+	return nil
+}
+
+// finish completes a checked result with its time and the source's note.
+// A pane gone with its lines keeps the lines seen last.
+func (w *textWait) finish(res TextResult, start time.Time) TextResult {
+	res.Elapsed = time.Since(start)
+	if res.Outcome == OutcomeExited && res.Output == nil {
+		res.Output, res.Truncated, res.LinesDropped = w.seen.Output, w.seen.Truncated, w.seen.LinesDropped
+	}
+	if res.Outcome != OutcomeExited {
+		// (a control client ends with its pane: no fallback to speak of)
+		res.Note = joinNotes(res.Note, w.src.Note())
+	}
+	return res
+}
+
+// pause waits for a change, the journal's lag or the deadline. It then
+// plans the next round: follow the stream, or read the pane.
+func (w *textWait) pause(ctx context.Context, p *pacer) error {
+	lag := time.Duration(math.MaxInt64)
+	if !w.lagDue.IsZero() {
+		lag = time.Until(w.lagDue)
+	}
+	changed, err := p.pause(ctx, lag)
+	now := time.Now()
+	switch {
+	case err != nil:
+		return err
+	case changed:
+		w.quiet = now.Sub(w.lastChange) >= minCheckGap
+		w.lastChange = now
+		w.reread = w.follow()
+		if w.journal != "" {
+			w.lagDue = now.Add(journalLagWait)
+		}
+	case p.due(now):
+		w.quiet, w.reread = true, true // one last look at the deadline
+	default:
+		// the journal's writer (tmux's pipe-pane) may lag the output
+		// the client saw: look once more after a change
+		w.lagDue, w.reread = time.Time{}, true
+	}
+	return nil
 }
 
 // Test hooks: followStream off makes every look a capture (a wait as it
@@ -286,6 +308,15 @@ type textWait struct {
 	// journal is the journal directory of a journaled pane read from its
 	// journal ("" otherwise): no stream; every look reads the journal.
 	journal string
+
+	// The pacing of the checks. last is when the last check began,
+	// lastChange when the last change came, lagDue when a wait on a
+	// journal looks again after a change. seen is the last look, for a
+	// pane that vanishes. quiet says no change came within minCheckGap
+	// of the one before. reread says the next round reads the pane.
+	last, lastChange, lagDue time.Time
+	seen                     TextResult
+	quiet, reread            bool
 }
 
 // described is the pane's geometry and echo ledger at a point of the
@@ -299,14 +330,6 @@ type described struct {
 // more: the journal's writer copies the pane's output a moment after tmux
 // reads it.
 const journalLagWait = 50 * time.Millisecond
-
-// after fires at t (nil, never, for the zero time).
-func after(t time.Time) <-chan time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return time.After(time.Until(t))
-}
 
 // follow feeds the stream what came since the last look; it returns true
 // when the stream cannot say what a capture would (then the wait looks).
@@ -548,16 +571,10 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 			continue
 		}
 		if r.IsEcho(i) {
-			if opt.Stop.Len()+opt.Match.Len() > 0 {
-				_, ok := opt.Match.Match(line)
-				if !ok {
-					_, ok = opt.Stop.Match(line)
-				}
-				if ok {
-					res.Discounted++
-					if i < len(r.Unplaced) && r.Unplaced[i] && !r.Ledger.IsEcho(line) {
-						unplaced++
-					}
+			if echoMatches(opt, line) {
+				res.Discounted++
+				if i < len(r.Unplaced) && r.Unplaced[i] && !r.Ledger.IsEcho(line) {
+					unplaced++
 				}
 			}
 			continue
@@ -595,6 +612,19 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		return res, true
 	}
 	return res, false
+}
+
+// echoMatches reports whether a line of echo matches a pattern or a stop
+// pattern: it is then discounted.
+func echoMatches(opt TextOptions, line string) bool {
+	if opt.Stop.Len()+opt.Match.Len() == 0 {
+		return false
+	}
+	if _, ok := opt.Match.Match(line); ok {
+		return true
+	}
+	_, ok := opt.Stop.Match(line)
+	return ok
 }
 
 // timedOut is m.TimedOut (0 for no matcher: Stop may be nil).

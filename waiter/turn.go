@@ -186,15 +186,13 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		res.Note = joinNotes(joinNotes(res.Note, res.Result.Note), src.Note())
 		return res
 	}
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	p := newPacer(src, deadline)
 	for {
 		done, wait, err := look()
 		if done || err != nil {
 			return finish(), err
 		}
-		now := time.Now()
-		if !now.Before(deadline) {
+		if p.due(time.Now()) {
 			res.Outcome = OutcomeTimeout
 			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && !opt.WaitThroughBusy {
 				// busy from a strong rule, with no time left for the
@@ -204,18 +202,8 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 			}
 			return finish(), nil
 		}
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
-		}
-		timer.Reset(min(wait, deadline.Sub(now)))
-		select {
-		case <-ctx.Done():
-			return finish(), ctx.Err()
-		case <-timer.C:
-		case <-src.Changed():
+		if _, err := p.pause(ctx, wait); err != nil {
+			return finish(), err
 		}
 	}
 }

@@ -1,0 +1,351 @@
+package waiter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/shell"
+	"github.com/panectl/panectl/tmux"
+)
+
+// ErrRefused: a guarded action was refused (exit 3): the pane is in copy
+// mode, dead, or its foreground program is not a shell.
+var ErrRefused = errors.New("refused")
+
+// RefusedError says why.
+type RefusedError struct {
+	PaneID string
+	Reason string
+}
+
+// Error names the pane and why it was refused.
+func (e *RefusedError) Error() string { return fmt.Sprintf("pane %s: %s", e.PaneID, e.Reason) }
+
+// Unwrap returns ErrRefused (exit 3).
+func (e *RefusedError) Unwrap() error { return ErrRefused }
+
+// Readiness waits. A non-shell foreground is re-checked for a moment (a
+// shell's start-up may run a helper in the foreground); a shell that has not
+// drawn its prompt yet is waited for up to promptWait.
+const (
+	notShellGrace = 500 * time.Millisecond
+	promptWait    = 5 * time.Second
+	quietFor      = 100 * time.Millisecond
+)
+
+// Ready checks that a pane can take a typed command: alive, not in copy
+// mode, a shell in the foreground, a prompt drawn (the cursor is past the
+// start of its row, and the screen stopped changing). A cold shell is waited
+// for, up to promptWait (or the deadline), then used anyway: Run detects
+// typed input the shell threw away. A shell with a line editor whose
+// terminal is still in canonical mode is starting (stillStarting): it is
+// waited for up to the deadline, then *StartingError, nothing typed. info
+// is the pane as just described.
+func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ shell.Shell, err error) {
+	id := info.ID
+	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
+	start := time.Now()
+	r := &readyWait{c: c, deadline: deadline, promptBy: minTime(start.Add(promptWait), deadline)}
+	for {
+		sh, ok, err := refusal(info, time.Since(start))
+		if err != nil {
+			return info, "", err
+		}
+		if ok && !info.AlternateOn {
+			ready, err := r.prompted(ctx, info, sh)
+			if err != nil {
+				return info, "", err
+			}
+			if ready {
+				return info, sh, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return info, "", ctx.Err()
+		case <-time.After(25 * time.Millisecond):
+		}
+		if info, err = c.Pane(ctx, info.ID); err != nil {
+			return info, "", err
+		}
+	}
+}
+
+// refusal refuses a pane that cannot take a typed command: dead, in copy
+// mode, or with a foreground program that is still not a shell after
+// notShellGrace. A shell interpreting a script (a script waiting in read)
+// is named after the script: it is not at its prompt. ok says a shell is
+// in the foreground.
+func refusal(info tmux.PaneInfo, waited time.Duration) (_ shell.Shell, ok bool, _ error) {
+	if info.Dead {
+		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
+	}
+	if info.InMode {
+		return "", false, &RefusedError{info.ID, "the pane is in copy mode (pane_in_mode); leave it (q or Escape) before running a command"}
+	}
+	fg := proc.ForegroundOf(info).Command()
+	sh, ok := shell.ShellOf(fg)
+	if !ok && waited >= notShellGrace {
+		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
+	}
+	return sh, ok, nil
+}
+
+// readyWait is Ready's wait for a prompt, between its looks.
+type readyWait struct {
+	c          *tmux.Client
+	deadline   time.Time
+	promptBy   time.Time // a cold shell is used anyway from then on
+	lastText   string    // the screen as last seen
+	quietSince time.Time // since when it has not changed (zero: not yet looked)
+	ledgerRead bool
+}
+
+// prompted reports whether the shell in the foreground has drawn its
+// prompt, or has been waited for long enough.
+func (r *readyWait) prompted(ctx context.Context, info tmux.PaneInfo, sh shell.Shell) (bool, error) {
+	starting, err := stillStarting(ctx, r.c, info, sh)
+	if err != nil {
+		return false, err
+	}
+	if starting {
+		// its start-up files still run: whatever they read from
+		// the terminal would take the typed line
+		if !time.Now().Before(r.deadline) {
+			return false, &StartingError{info.ID, string(sh)}
+		}
+		// once it reads its prompt, the cold wait starts afresh
+		r.quietSince, r.promptBy = time.Time{}, minTime(time.Now().Add(promptWait), r.deadline)
+		return false, nil
+	}
+	if info.CursorX > 0 && r.quietSince.IsZero() {
+		return true, nil // a prompt is drawn: the common, warm case
+	}
+	if !time.Now().Before(r.promptBy) {
+		return true, nil
+	}
+	// cold: wait for a prompt on a quiet screen
+	_, texts, err := r.c.Snapshot(ctx, info.ID, tmux.CaptureSpec{Start: 0, ToBottom: true})
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case texts[0] != r.lastText || r.quietSince.IsZero():
+		r.lastText, r.quietSince = texts[0], time.Now()
+	case info.CursorX > 0 && time.Since(r.quietSince) >= quietFor:
+		return true, nil
+	case !r.ledgerRead && time.Since(r.quietSince) >= quietFor:
+		// a quiet screen with the cursor at the start of a row:
+		// a cold shell, text typed without Enter that ended in a
+		// newline (the line editor holds it), or a shell seen at
+		// its prompt before (an empty prompt, or a read: preflight
+		// judges)
+		r.ledgerRead = true
+		return r.warm(ctx, info.ID), nil
+	}
+	return false, nil
+}
+
+// warm reports whether text typed without Enter waits in the shell, or a
+// run saw the shell at its prompt before.
+func (r *readyWait) warm(ctx context.Context, id string) bool {
+	if l, err := pane.LoadLedger(ctx, r.c, id); err == nil {
+		if p, long := l.Pending(); p != "" || long {
+			return true
+		}
+	}
+	p, err := shell.LoadPrompt(ctx, r.c, id)
+	return err == nil && p.Seen
+}
+
+// stillStarting reports whether the pane's shell is still starting
+// (shell.Starting): its terminal in canonical mode although its line editor
+// reads the prompt in raw mode, and it is not warm (no run saw it at its
+// prompt, nothing typed into it lately). The tmux reads are made only for a
+// canonical terminal.
+func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh shell.Shell) (bool, error) {
+	args := proc.ForegroundOf(info).Args
+	mode, _ := proc.ReadTTYMode(info.TTY)
+	if !shell.Starting(sh, args, mode, false) {
+		return false, nil
+	}
+	if p, err := shell.LoadPrompt(ctx, c, info.ID); err != nil || p.Seen {
+		return false, err
+	}
+	l, err := pane.LoadLedger(ctx, c, info.ID)
+	return err == nil && l.Len() == 0, err
+}
+
+// preflight reads the start cursor and the ledger, and checks the shell's
+// input line: text on it refuses the run, or is killed with ClearLine. It
+// returns the read, the screen the input line was judged on, and the prompt
+// a run saw last (@panectl_prompt).
+func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt shell.Prompt, err error) {
+	id := opt.Info.ID
+	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
+	if err != nil {
+		return sr, pane.Screen{}, prompt, err
+	}
+	scr, err = captureScreen(ctx, c, src, id)
+	if err != nil {
+		return sr, scr, prompt, err
+	}
+	prompt, _ = shell.LoadPrompt(ctx, via(c, src), id)
+	// warm: seen at its prompt, or typed into lately (not a shell starting)
+	warm := prompt.Seen || sr.Ledger.Len() > 0
+	if scr, err = notAtPrompt(ctx, c, src, opt, scr, prompt, warm); err != nil {
+		return sr, scr, prompt, err
+	}
+	pending, _ := sr.Ledger.Pending()
+	line := shell.InputLineOf(scr)
+	text := line.Pending(pending, prompt.Text)
+	if text == "" && strings.TrimSpace(pending) != "" && !line.Bare(prompt) {
+		// typed by panectl without Enter, not killed, and the cursor is
+		// not at a bare prompt: still in the line editor's buffer, though
+		// its row does not show it (text that ended in a newline, pasted)
+		text = pending
+	}
+	unfinished := text == "" && line.Continuation(prompt, opt.Shell.HasLineEditor(), mode)
+	if text == "" && !unfinished {
+		return sr, scr, prompt, nil
+	}
+	if !opt.ClearLine {
+		if unfinished {
+			return sr, scr, prompt, &RefusedError{id, unfinishedReason(line) + "; the command would be joined to it. Finish or cancel it (C-c), or pass --clear-line (clear_line) to cancel it first"}
+		}
+		return sr, scr, prompt, &RefusedError{id, fmt.Sprintf("text is already on the shell's input line: %q; the command would be typed after it and run with it. Submit or erase it, or pass --clear-line (clear_line) to kill the line first", abbreviate(text, 200))}
+	}
+	keys := killKeys(opt.Shell, mode)
+	if unfinished {
+		keys = []string{"C-c"} // the unfinished command is abandoned, all its lines
+	}
+	if scr, err = clearInput(ctx, c, src, opt, mode, prompt, pending, keys); err != nil {
+		return sr, scr, prompt, err
+	}
+	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: scr.Info, Ledger: true})
+	return sr, scr, prompt, err
+}
+
+// clearInput presses keys to kill the shell's input line (--clear-line),
+// and waits up to a second for the line to be empty. A line that stays
+// refuses the run. It returns the screen looked at last.
+func clearInput(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode, prompt shell.Prompt, pending string, keys []string) (pane.Screen, error) {
+	id := opt.Info.ID
+	editorShell := opt.Shell.HasLineEditor()
+	if err := c.SendKeys(ctx, id, keys...); err != nil {
+		return pane.Screen{}, err
+	}
+	if err := pane.ClearPending(ctx, c, id); err != nil {
+		return pane.Screen{}, err
+	}
+	by := time.Now().Add(time.Second)
+	for {
+		if !sleepCtx(ctx, lookEvery) {
+			return pane.Screen{}, ctx.Err()
+		}
+		scr, err := captureScreen(ctx, c, src, id)
+		if err != nil {
+			return scr, err
+		}
+		line := shell.InputLineOf(scr)
+		left := line.Pending("", prompt.Text)
+		if left == "" && !line.Continuation(prompt, editorShell, mode) && (line.Bare(prompt) || strings.TrimSpace(pending) == "") {
+			return scr, nil
+		}
+		if time.Now().After(by) {
+			if left == "" && line.Continuation(prompt, editorShell, mode) {
+				return scr, &RefusedError{id, fmt.Sprintf("%s after %s was pressed to cancel it; cancel it yourself", unfinishedReason(line), strings.Join(keys, " "))}
+			}
+			if left == "" {
+				left = strings.TrimSpace(line.Left + " " + line.Right)
+			}
+			return scr, &RefusedError{id, fmt.Sprintf("the input line still holds %q after %s was pressed to kill it (a line editor in vi mode does not take it); erase it yourself", abbreviate(left, 200), strings.Join(keys, " "))}
+		}
+	}
+}
+
+// StartingError: the shell had not reached its prompt by the deadline (its
+// terminal still in canonical mode: its start-up files run); nothing was
+// typed. It unwraps to context.DeadlineExceeded (exit 124).
+type StartingError struct {
+	PaneID string
+	Shell  string
+}
+
+// Error says what was waited for.
+func (e *StartingError) Error() string {
+	return fmt.Sprintf("pane %s: %s had not reached its prompt by the deadline (its terminal is still in canonical mode, as while its start-up files run; its line editor puts it in raw mode at the prompt); nothing was typed: run again with a longer --timeout", e.PaneID, e.Shell)
+}
+
+// Unwrap makes it a timeout.
+func (e *StartingError) Unwrap() error { return context.DeadlineExceeded }
+
+// notAtPromptSure is how long a shell must stay away from its prompt
+// (shell.NotAtPrompt) to refuse a run: a shell between a command and its
+// prompt is away for a moment.
+const notAtPromptSure = 150 * time.Millisecond
+
+// notAtPrompt refuses a run (*RefusedError) when the shell, though the
+// pane's foreground program, is not at its prompt (shell.NotAtPrompt: its
+// read builtin waits for an answer): the typed line would be that answer.
+// --clear-line does not change that: a question is answered, not cleared.
+// It returns the screen looked at last.
+func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt shell.Prompt, warm bool) (pane.Screen, error) {
+	args := proc.ForegroundOf(opt.Info).Args
+	since := time.Now()
+	for {
+		mode, _ := proc.ReadTTYMode(scr.Info.TTY)
+		why := shell.NotAtPrompt(opt.Shell, args, mode, shell.InputLineOf(scr), prompt, warm)
+		if why == "" {
+			return scr, nil
+		}
+		if time.Since(since) >= notAtPromptSure {
+			return scr, &RefusedError{opt.Info.ID, why + "; nothing was typed. Answer it (panectl send-text " + opt.Info.ID + " TEXT --submit) or cancel it (panectl send-keys " + opt.Info.ID + " C-c), then run again"}
+		}
+		if !sleepCtx(ctx, lookEvery) {
+			return scr, ctx.Err()
+		}
+		var err error
+		if scr, err = captureScreen(ctx, c, src, opt.Info.ID); err != nil {
+			return scr, err
+		}
+	}
+}
+
+// unfinishedReason says why an input line that Continuation found
+// unfinished cannot take a command.
+func unfinishedReason(line shell.InputLine) string {
+	if strings.TrimSpace(line.Left) == "" {
+		return "no prompt is drawn before the cursor: the shell's line editor holds an unfinished command on an earlier line (or the shell is still starting)"
+	}
+	return fmt.Sprintf("the shell is waiting for the rest of an unfinished command (its continuation prompt %q is on the input line)", strings.TrimSpace(line.Left))
+}
+
+// killLine erases the shell's input line the way the shell understands:
+// the terminal's line kill (C-u, VKILL) in canonical mode; fish's
+// cancel-commandline (C-c: the whole buffer, $status untouched); zsh's
+// kill-buffer (C-x C-k); else end-of-line then backward kill (C-e C-u in
+// bash's readline and ksh's editors: from the end of the buffer to its
+// start, every line of it).
+func killLine(ctx context.Context, c *tmux.Client, id string, sh shell.Shell, mode proc.TTYMode) error {
+	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
+}
+
+func killKeys(sh shell.Shell, mode proc.TTYMode) []string {
+	switch {
+	case mode.Known && mode.Canonical:
+		return []string{"C-u"}
+	case sh == shell.ShellFish:
+		return []string{"C-c"}
+	case sh == shell.ShellZsh:
+		// kill-buffer: the whole buffer, every line of it (C-u kills
+		// only the current line of a multi-line buffer)
+		return []string{"C-x", "C-k"}
+	}
+	return []string{"C-e", "C-u"}
+}

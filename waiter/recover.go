@@ -1,0 +1,205 @@
+package waiter
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/shell"
+	"github.com/panectl/panectl/tmux"
+)
+
+// ended ends a run that stopped waiting for its command because of err:
+// panectl was interrupted (ctx cancelled: SIGINT, SIGTERM, an MCP
+// client's cancellation), the server does not answer, or the run's own
+// time (its context's deadline) ran out before the timeout's recovery
+// could finish. Only an interruption presses C-c (see interrupt): a run
+// that the server stopped answering ends with that error (exit 1), one out
+// of time with its context's error.
+func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err error) (RunResult, error) {
+	if ctx.Err() == context.Canceled {
+		return interrupt(ctx, c, id, res), nil
+	}
+	if gone(err) {
+		// the pane (or its server) went away under the command: exited,
+		// as when the full read finds it gone
+		res.Outcome = OutcomeExited
+		res.Note = joinNotes(res.Note, strings.Replace(goneNote(err), "during the wait", "while the command ran", 1))
+		return res, nil
+	}
+	return res, err
+}
+
+// interruptCleanup bounds interrupt's C-c: panectl exits within a second
+// of SIGINT or SIGTERM.
+const interruptCleanup = 500 * time.Millisecond
+
+// interrupt stops the command when panectl itself is interrupted (ctx
+// cancelled): C-c, as a cleanup (tmux.Client.CleanupContext).
+func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) RunResult {
+	ctx, cancel := c.CleanupContext(ctx, interruptCleanup)
+	defer cancel()
+	res.Outcome = OutcomeInterrupted
+	if ctx.Err() != nil {
+		res.Note = "panectl was interrupted; C-c was not sent to the pane: the tmux server did not answer panectl's last command"
+		return res
+	}
+	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
+		res.Note = "panectl was interrupted; C-c could not be sent to the pane: " + err.Error()
+		return res
+	}
+	res.Note = "panectl was interrupted; C-c was sent to the pane"
+	return res
+}
+
+// recoverPrompt presses C-c after a timeout and waits (up to 3 s, and
+// within ctx) for the shell to read input again: its foreground is the
+// shell, back at its prompt (shellAway: not in a read, its line editor
+// holding the terminal), and a probe prints. No probe is typed into
+// anything but the shell's prompt: it would be a program's input (the next
+// command's, when it waits in the terminal's queue). seen is the prompt a
+// run saw last. It returns a note on what happened, and an error only when
+// the server stopped answering (*tmux.NotRespondingError: the pane's state
+// is unknown).
+func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen shell.Prompt) (string, error) {
+	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return "", err
+		}
+		return "C-c could not be sent: " + err.Error(), nil
+	}
+	by := time.Now().Add(3 * time.Second)
+	for {
+		scr, err := pane.CaptureScreen(ctx, c, id, false)
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return "", err
+		}
+		if err != nil || scr.Info.Dead {
+			return "C-c was sent; the pane is gone or dead", nil
+		}
+		fg := proc.CurrentCommand(scr.Info)
+		why := ""
+		if _, ok := shell.ShellOf(fg); !ok {
+			why = fmt.Sprintf("%q is still in the foreground", fg)
+		} else {
+			why = shellAway(scr, seen)
+		}
+		if why == "" {
+			break
+		}
+		if time.Now().After(by) {
+			return "C-c was sent, but " + why + "; no probe was typed", nil
+		}
+		if !sleepCtx(ctx, 20*time.Millisecond) {
+			return "C-c was sent", nil
+		}
+	}
+	cur, _, err := pane.Now(ctx, c, id)
+	if errors.Is(err, tmux.ErrNotResponding) {
+		return "", err
+	}
+	if err != nil {
+		return "C-c was sent", nil
+	}
+	typed, printed := shell.Probe()
+	if err := pane.Record(ctx, c, id, typed, true); err != nil {
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return "", err
+		}
+		return "C-c was sent", nil
+	}
+	if err := c.SendText(ctx, id, typed, true); err != nil {
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return "", err
+		}
+		return "C-c was sent", nil
+	}
+	if ok, err := waitProbe(ctx, c, id, cur, printed, time.Until(by)); err != nil {
+		return "", err
+	} else if !ok {
+		return "C-c was sent; the shell did not answer a probe within 3 s", nil
+	}
+	return "C-c was sent; the shell is back at its prompt", nil
+}
+
+// shellAway says why the pane's shell (its foreground program) is not
+// reading a command line at its prompt now (shell.AwayFromPrompt), "" when
+// nothing shows it is not: a line panectl types for itself goes to the
+// shell only then.
+func shellAway(scr pane.Screen, seen shell.Prompt) string {
+	fg := proc.ForegroundOf(scr.Info)
+	sh, ok := shell.ShellOf(fg.Command())
+	if !ok {
+		return fmt.Sprintf("%q is in the foreground", fg.Command())
+	}
+	mode, _ := proc.ReadTTYMode(scr.Info.TTY)
+	if why := shell.AwayFromPrompt(sh, fg.Args, mode, shell.InputLineOf(scr), seen); why != "" {
+		return "the shell is not back at its prompt (" + why + ")"
+	}
+	if n, err := proc.UnreadInput(scr.Info.TTY); err == nil && n > 0 {
+		// typed and not read yet: the shell has not taken the line
+		// typed before; a probe would queue behind it, for whatever
+		// that line runs to read
+		return fmt.Sprintf("the shell has not read what was typed before (%d bytes wait in the terminal)", n)
+	}
+	return ""
+}
+
+// probeSettle is how long the shell must look ready for a probe
+// (shellAway says nothing) on two looks before one is typed: a line editor
+// that took a command line is still in raw mode for a moment before the
+// command runs.
+const probeSettle = 50 * time.Millisecond
+
+// mayProbe reports whether a probe line may be typed now: the shell is at
+// its prompt with nothing typed waiting for it (shellAway), on two looks
+// probeSettle apart. Its only error is a server that does not answer (or
+// ctx's); any other failure to look is "no".
+func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen shell.Prompt) (bool, error) {
+	for look := 0; look < 2; look++ {
+		if look > 0 && !sleepCtx(ctx, probeSettle) {
+			return false, ctx.Err()
+		}
+		scr, err := captureScreen(ctx, c, src, id)
+		if errors.Is(err, tmux.ErrNotResponding) || ctx.Err() != nil {
+			return false, cmp.Or(err, ctx.Err())
+		}
+		if err != nil || scr.Info.Dead || shellAway(scr, seen) != "" {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// waitProbe waits until the probe's marker is printed after cur; its only
+// error is a server that does not answer.
+func waitProbe(ctx context.Context, c *tmux.Client, id string, cur pane.Cursor, printed string, d time.Duration) (bool, error) {
+	by := time.Now().Add(d)
+	for {
+		rd, err := pane.Read(ctx, c, id, cur, pane.ReadOptions{})
+		if errors.Is(err, tmux.ErrNotResponding) {
+			return false, err
+		}
+		if err != nil {
+			return false, nil
+		}
+		for _, l := range rd.Lines {
+			if strings.Contains(l, printed) {
+				return true, nil
+			}
+		}
+		if time.Now().After(by) {
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, nil
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
