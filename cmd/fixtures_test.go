@@ -79,11 +79,11 @@ func TestRecognizeFileFixtures(t *testing.T) {
 	autoRight := 0
 	for _, r := range rows {
 		named := recognizeFile(r, r.agent)
-		if named.State != r.state() || named.State == "unknown" {
+		if string(named.State) != r.state() || named.State == "unknown" {
 			t.Errorf("%s: recognize --file --recognizer %s says %s (%+v, %s), want %s", r.file, r.agent, named.State, named.Evidence, named.Note, r.label)
 		}
 		auto := recognizeFile(r, "auto")
-		if auto.State == r.state() && auto.Recognizer == r.agent {
+		if string(auto.State) == r.state() && auto.Recognizer == r.agent {
 			autoRight++
 		} else {
 			t.Logf("%s: recognize --file (auto) says %s/%s, want %s/%s", r.file, auto.Recognizer, auto.State, r.agent, r.state())

@@ -7,7 +7,6 @@ import (
 
 	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -87,12 +86,12 @@ See: panectl help echo, panectl help waits`,
 				if out.MatchedLine != "" {
 					fmt.Fprintln(w, out.MatchedLine)
 				}
-				if out.Outcome != waiter.OutcomeMatched {
+				if out.Outcome != schema.OutcomeMatched {
 					fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs", out.Outcome, out.Seconds)
-					if out.Outcome == waiter.OutcomeStopped {
+					if out.Outcome == schema.OutcomeStopped {
 						fmt.Fprintf(f.IO.ErrOut, ": stop pattern %q matched", out.Matched)
 					}
-					if n := len(out.Output); n > 0 && out.Outcome == waiter.OutcomeTimeout {
+					if n := len(out.Output); n > 0 && out.Outcome == schema.OutcomeTimeout {
 						fmt.Fprintf(f.IO.ErrOut, "; last lines seen:\n  %s", strings.Join(out.Output[max(0, n-5):], "\n  "))
 					}
 					fmt.Fprintln(f.IO.ErrOut)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +66,7 @@ See: panectl help run`,
 					return
 				}
 				printLines(w, out.Output)
-				if out.Outcome != waiter.OutcomeCompleted {
+				if out.Outcome != schema.OutcomeCompleted {
 					fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs", out.Outcome, out.Seconds)
 					if out.Note != "" {
 						fmt.Fprintf(f.IO.ErrOut, " (%s)", out.Note)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -149,7 +148,7 @@ process was replaced (respawn-pane), 1 the server stopped answering.`,
 			}
 			if perr := f.emit(out, func(w io.Writer) {
 				printLines(w, out.Screen)
-				if out.Outcome != waiter.OutcomeQuiet {
+				if out.Outcome != schema.OutcomeQuiet {
 					fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs\n", out.Outcome, out.Seconds)
 				}
 			}); perr != nil {

@@ -110,7 +110,7 @@ func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
 	if err != nil {
 		return err
 	}
-	if outcome == waiter.OutcomeExited && !f.JSON {
+	if outcome == schema.OutcomeExited && !f.JSON {
 		fmt.Fprintln(f.IO.ErrOut, "exited: the tmux server went away")
 	}
 	return tool.OutcomeExit(outcome)
@@ -161,7 +161,7 @@ is that record (outcome exited).`,
 			}
 			if err := f.emit(out, func(w io.Writer) {
 				switch {
-				case out.CompletionFrame == nil && out.Outcome == waiter.OutcomeExited:
+				case out.CompletionFrame == nil && out.Outcome == schema.OutcomeExited:
 					fmt.Fprintln(f.IO.ErrOut, "exited: the tmux server went away; no task was running")
 					return
 				case out.CompletionFrame == nil:
@@ -172,7 +172,7 @@ is that record (outcome exited).`,
 				if out.OutputPreview != "" {
 					fmt.Fprintln(w, out.OutputPreview)
 				}
-				if out.Outcome == waiter.OutcomeExited {
+				if out.Outcome == schema.OutcomeExited {
 					fmt.Fprintln(f.IO.ErrOut, "exited: the tmux server went away during the wait (the frame is the task's record)")
 				}
 			}); err != nil {

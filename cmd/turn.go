@@ -7,7 +7,6 @@ import (
 
 	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -104,7 +103,7 @@ See: panectl help turn-state`,
 					fmt.Fprintf(f.IO.ErrOut, ", rule %s: %s", out.Evidence.Rule, out.Evidence.Line)
 				}
 				fmt.Fprintln(f.IO.ErrOut, ")")
-				if out.Outcome == waiter.OutcomeTimeout && len(out.Screen) > 0 {
+				if out.Outcome == schema.OutcomeTimeout && len(out.Screen) > 0 {
 					fmt.Fprintf(f.IO.ErrOut, "last rows:\n  %s\n", strings.Join(out.Screen[max(0, len(out.Screen)-5):], "\n  "))
 				}
 			}); perr != nil {

@@ -10,24 +10,26 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/panectl/panectl/schema"
 )
 
-// State is the turn state of the program in a pane.
-type State string
+// State is the turn state of the program in a pane (schema.State).
+type State = schema.State
 
 // The turn states (SPEC section 7).
 const (
 	// Busy: the program is working (spinner, "esc to interrupt", a
 	// foreground command other than the shell).
-	Busy State = "busy"
+	Busy = schema.StateBusy
 	// AwaitingInput: the program waits for the next prompt or command.
-	AwaitingInput State = "awaiting_input"
+	AwaitingInput = schema.StateAwaitingInput
 	// AwaitingApproval: the program waits for a decision: a tool-call
 	// permission prompt, a trust, sign-in, API-key or selection dialog, a
 	// `[y/N]` question.
-	AwaitingApproval State = "awaiting_approval"
+	AwaitingApproval = schema.StateAwaitingApproval
 	// Unknown: nothing the recognizer knows was seen.
-	Unknown State = "unknown"
+	Unknown = schema.StateUnknown
 )
 
 // AutoID is the recognizer id that picks a concrete recognizer per screen.

@@ -26,6 +26,19 @@ const (
 	MaxByte          = 255
 )
 
+// enum is the keywords of an enum of values.
+func enum[T ~string](vs ...T) bound {
+	var b strings.Builder
+	b.WriteString("enum=")
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		b.WriteString(string(v))
+	}
+	return bound{keywords: b.String()}
+}
+
 // bound is one named limit: its schema keywords (KEY=VALUE, see
 // Generate) and the words that say it to a person ("" for none).
 type bound struct {
@@ -47,6 +60,12 @@ var bounds = map[string]bound{
 		fmt.Sprintf("at most %d, each at most %d characters", MaxPatterns, MaxPatternLength)},
 	"run_timeout":   {"", fmt.Sprintf("default %d for a foreground run, none for a background one; clamped to [0, %d]", DefaultTimeout, MaxTimeout)},
 	"clamp":         {"", fmt.Sprintf("clamped to [0, %d]", MaxTimeout)},
+	"text_outcome":  enum(OutcomeMatched, OutcomeStopped, OutcomeTimeout, OutcomeExited),
+	"quiet_outcome": enum(OutcomeQuiet, OutcomeTimeout, OutcomeExited),
+	"turn_outcome":  enum(OutcomeTurnEnded, OutcomeBusy, OutcomeTimeout, OutcomeExited),
+	"run_outcome":   enum(OutcomeCompleted, OutcomeTimeout, OutcomeExited, OutcomeInterrupted),
+	"task_outcome":  enum(OutcomeEnded, OutcomeTimeout, OutcomeExited),
+	"state":         enum(StateBusy, StateAwaitingInput, StateAwaitingApproval, StateUnknown),
 	"history_limit": {fmt.Sprintf("minimum=0,maximum=%d", MaxHistoryLimit), ""},
 	"byte":          {fmt.Sprintf("minimum=0,maximum=%d", MaxByte), fmt.Sprintf("0..%d", MaxByte)},
 }

@@ -26,7 +26,7 @@ type RunOutput struct {
 	// limit has none to report.
 	EffectiveTimeout *float64 `json:"effective_timeout,omitempty" jsonschema:"the timeout used, in seconds; for a background run the task's time limit, absent when it has none" limits:"clamp"`
 	Cursor           string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
-	Outcome          string   `json:"outcome,omitempty" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (an interrupt from anyone, e.g. C-c pressed in the pane or SIGINT to the command, or panectl itself was interrupted: exit 130)"`
+	Outcome          Outcome  `json:"outcome,omitempty" limits:"run_outcome" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (an interrupt from anyone, e.g. C-c pressed in the pane or SIGINT to the command, or panectl itself was interrupted: exit 130)"`
 	Attempts         int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
 	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
 	TaskID           string   `json:"task_id,omitempty" jsonschema:"background runs: the task id (tN), accepted wherever a pane is"`
@@ -84,7 +84,7 @@ type ListTasksOutput struct {
 // absent (CompletionFrame nil).
 type WaitTaskOutput struct {
 	*CompletionFrame
-	Outcome          string  `json:"outcome" jsonschema:"ended (exit 0), timeout (exit 124; the task keeps running), or exited (exit 5: the tmux server went away during the wait; the frame is the task as its supervisor recorded it, killed)"`
+	Outcome          Outcome `json:"outcome" limits:"task_outcome" jsonschema:"ended (exit 0), timeout (exit 124; the task keeps running), or exited (exit 5: the tmux server went away during the wait; the frame is the task as its supervisor recorded it, killed)"`
 	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
 }
 

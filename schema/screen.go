@@ -64,7 +64,7 @@ type WaitForQuietInput struct {
 // WaitForQuietOutput is the output of wait_for_quiet.
 type WaitForQuietOutput struct {
 	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
-	Outcome          string   `json:"outcome" jsonschema:"quiet (exit 0), timeout (exit 124) or exited (exit 5)"`
+	Outcome          Outcome  `json:"outcome" limits:"quiet_outcome" jsonschema:"quiet (exit 0), timeout (exit 124) or exited (exit 5)"`
 	Screen           []string `json:"screen" jsonschema:"the last screen seen: rows as displayed, trailing blank rows trimmed"`
 	Seconds          float64  `json:"seconds" jsonschema:"how long the wait took, in seconds"`
 	EffectiveTimeout float64  `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`

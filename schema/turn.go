@@ -24,7 +24,7 @@ type RecognizeInput struct {
 // RecognizeOutput is the output of recognize.
 type RecognizeOutput struct {
 	PaneID     string   `json:"pane_id,omitempty" jsonschema:"the pane (absent for a file)"`
-	State      string   `json:"state" jsonschema:"busy, awaiting_input, awaiting_approval or unknown"`
+	State      State    `json:"state" jsonschema:"busy, awaiting_input, awaiting_approval or unknown" limits:"state"`
 	Recognizer string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
 	Evidence   Evidence `json:"evidence" jsonschema:"the rule, region and line behind the state"`
 	NeedsQuiet bool     `json:"needs_quiet" jsonschema:"the state is to be trusted only once the screen has been quiet (wait_for_turn does that)"`
@@ -44,8 +44,8 @@ type WaitForTurnInput struct {
 // WaitForTurnOutput is the output of wait_for_turn.
 type WaitForTurnOutput struct {
 	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
-	State            string   `json:"state" jsonschema:"busy, awaiting_input, awaiting_approval or unknown"`
-	Outcome          string   `json:"outcome" jsonschema:"turn_ended (exit 0 when state is awaiting_input, else 3), busy (exit 3), timeout (exit 124) or exited (exit 5)"`
+	State            State    `json:"state" jsonschema:"busy, awaiting_input, awaiting_approval or unknown" limits:"state"`
+	Outcome          Outcome  `json:"outcome" limits:"turn_outcome" jsonschema:"turn_ended (exit 0 when state is awaiting_input, else 3), busy (exit 3), timeout (exit 124) or exited (exit 5)"`
 	Recognizer       string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
 	Evidence         Evidence `json:"evidence" jsonschema:"the rule, region and line behind the state"`
 	Screen           []string `json:"screen" jsonschema:"the last rows of the screen"`

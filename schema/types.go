@@ -152,7 +152,7 @@ type WaitForTextInput struct {
 // WaitForTextOutput is the output of wait_for_text.
 type WaitForTextOutput struct {
 	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
-	Outcome          string   `json:"outcome" jsonschema:"matched (exit 0), stopped (exit 3), timeout (exit 124) or exited (exit 5)" limits:"enum=matched|stopped|timeout|exited"`
+	Outcome          Outcome  `json:"outcome" jsonschema:"matched (exit 0), stopped (exit 3), timeout (exit 124) or exited (exit 5)" limits:"text_outcome"`
 	Output           []string `json:"output" jsonschema:"logical lines from the cursor to the match (or to the end)"`
 	Truncated        bool     `json:"truncated" jsonschema:"more than max_lines lines; the newest were kept"`
 	LinesDropped     int      `json:"lines_dropped" jsonschema:"lines trimmed from history before they were read"`
@@ -177,6 +177,6 @@ type DemoOutput struct {
 	Socket  string            `json:"socket" jsonschema:"the private tmux server's socket (removed afterwards)"`
 	Command string            `json:"command" jsonschema:"the command typed into the shell pane"`
 	Wait    WaitForTextOutput `json:"wait" jsonschema:"the wait_for_text result"`
-	Outcome string            `json:"outcome" jsonschema:"the wait's outcome"`
+	Outcome Outcome           `json:"outcome" jsonschema:"the wait's outcome"`
 	Cleanup bool              `json:"cleanup" jsonschema:"the server was killed and its socket removed"`
 }

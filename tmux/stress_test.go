@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/internal/tmuxtest"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 )
@@ -127,9 +128,9 @@ func stress(t *testing.T, rounds int, thirdParty, selfExits bool) {
 				switch {
 				case err != nil:
 					fail("%v", err)
-				case exits && res.Outcome != waiter.OutcomeExited:
+				case exits && res.Outcome != schema.OutcomeExited:
 					fail("outcome %s (%s), want exited", res.Outcome, res.Note)
-				case !exits && res.Outcome != waiter.OutcomeMatched:
+				case !exits && res.Outcome != schema.OutcomeMatched:
 					fail("outcome %s (%s)", res.Outcome, res.Note)
 				case !exits && res.Note != "":
 					// the wait polled: its control client did not attach

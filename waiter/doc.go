@@ -10,7 +10,7 @@
 // (tmux.Client.Subscribe: a client of the wait's own, attached for it and
 // detached before it returns, or, in a long-lived process, the session's
 // client kept between calls) that reports the pane's output, its death,
-// its process replaced (respawn-pane -k: OutcomeExited with a note naming
+// its process replaced (respawn-pane -k: schema.OutcomeExited with a note naming
 // both processes, replaced.go), the server going away and a server that
 // stopped answering (a *tmux.NotRespondingError about 5 s after it
 // stopped, whatever the timeout) as they happen; a capture through that client
@@ -24,9 +24,9 @@
 // the channel every supervisor signals (task.TasksChannel). Nothing here starts tmux processes
 // itself: package tmux does.
 //
-// Every wait ends with an outcome string (OutcomeMatched, OutcomeStopped,
-// OutcomeTimeout, OutcomeExited, OutcomeQuiet, OutcomeTurnEnded,
-// OutcomeBusy, OutcomeCompleted, OutcomeInterrupted, OutcomeEnded), never
+// Every wait ends with an outcome string (schema.OutcomeMatched, schema.OutcomeStopped,
+// schema.OutcomeTimeout, schema.OutcomeExited, schema.OutcomeQuiet, schema.OutcomeTurnEnded,
+// schema.OutcomeBusy, schema.OutcomeCompleted, schema.OutcomeInterrupted, schema.OutcomeEnded), never
 // later than its timeout plus a small margin; the pane dying or its process
 // replaced, the server going away or the context being cancelled end it at
 // once. Package cmd maps

@@ -6,11 +6,9 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
-
-// OutcomeQuiet: the screen did not change for the quiet window.
-const OutcomeQuiet = "quiet"
 
 // Quiet window limits (SPEC.md section 3: quiet_ms 50..60000).
 const (
@@ -28,8 +26,8 @@ type QuietOptions struct {
 
 // QuietResult is how a wait-quiet ended.
 type QuietResult struct {
-	Outcome string      // OutcomeQuiet, OutcomeTimeout or OutcomeExited
-	Screen  pane.Screen // the last screen seen
+	Outcome schema.Outcome // schema.OutcomeQuiet, schema.OutcomeTimeout or schema.OutcomeExited
+	Screen  pane.Screen    // the last screen seen
 	Elapsed time.Duration
 	Note    string
 }
@@ -95,7 +93,7 @@ func (q *quietClock) remaining(now time.Time) time.Duration {
 }
 
 // WaitQuiet waits until the pane's screen has not changed for opt.Quiet, the
-// pane's process exits (or is replaced by respawn-pane: OutcomeExited with
+// pane's process exits (or is replaced by respawn-pane: schema.OutcomeExited with
 // a note, replaced.go), or the timeout passes. Change events (Watch) restart
 // the quiet timer once a capture confirms the screen really changed; when
 // the timer runs out a last capture confirms the screen is still the same.
@@ -104,7 +102,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, fmt.Sprintf("%s of quiet", opt.Quiet))()
 	src, err := Watch(ctx, c, opt.PaneID)
 	if gone(err) {
-		return QuietResult{Outcome: OutcomeExited, Note: goneNote(err), Elapsed: time.Since(start)}, nil
+		return QuietResult{Outcome: schema.OutcomeExited, Note: goneNote(err), Elapsed: time.Since(start)}, nil
 	}
 	if err != nil {
 		return QuietResult{}, err
@@ -117,7 +115,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 		s, err := captureScreen(ctx, c, src, opt.PaneID)
 		if err != nil {
 			if gone(err) {
-				res.Outcome = OutcomeExited
+				res.Outcome = schema.OutcomeExited
 				res.Note = goneNote(err)
 				return true, nil
 			}
@@ -125,13 +123,13 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 		}
 		if note, ok := replaced(src.Process(), s.Info); ok {
 			// (the new process's screen is not the one waited on)
-			res.Outcome, res.Note = OutcomeExited, note
+			res.Outcome, res.Note = schema.OutcomeExited, note
 			return true, nil
 		}
 		clock.observe(s, time.Now())
 		res.Screen = clock.last
 		if s.Info.Dead {
-			res.Outcome = OutcomeExited
+			res.Outcome = schema.OutcomeExited
 			res.Note = fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus)
 			return true, nil
 		}
@@ -155,13 +153,13 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 				return finish(), err
 			}
 			if clock.remaining(time.Now()) <= 0 {
-				res.Outcome = OutcomeQuiet
+				res.Outcome = schema.OutcomeQuiet
 				return finish(), nil
 			}
 			wait = clock.next(time.Now())
 		}
 		if p.due(now) {
-			res.Outcome = OutcomeTimeout
+			res.Outcome = schema.OutcomeTimeout
 			return finish(), nil
 		}
 		changed, err := p.pause(ctx, wait)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/recognize"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -74,7 +75,7 @@ func TestTurnJudge(t *testing.T) {
 	if out, wait := j.judge(input, ms(700), t0.Add(ms(500))); out != "" || wait != ms(100) {
 		t.Fatalf("input seen for 500ms on a screen quiet for 700ms: %q %v", out, wait)
 	}
-	if out, _ := j.judge(input, quiet, t0.Add(quiet)); out != OutcomeTurnEnded {
+	if out, _ := j.judge(input, quiet, t0.Add(quiet)); out != schema.OutcomeTurnEnded {
 		t.Fatalf("input after quiet: %q", out)
 	}
 	// a title flip (busy spinner gone) on an unchanged screen restarts the wait
@@ -93,7 +94,7 @@ func TestTurnJudge(t *testing.T) {
 	if out, _ := j.judge(approval, 0, t0.Add(confirmGap)); out != "" {
 		t.Fatalf("approval reported before the settle window: %q", out)
 	}
-	if out, _ := j.judge(approval, 0, t0.Add(ApprovalSettle)); out != OutcomeTurnEnded {
+	if out, _ := j.judge(approval, 0, t0.Add(ApprovalSettle)); out != schema.OutcomeTurnEnded {
 		t.Fatalf("approval after the settle window with a spinner elsewhere: %q", out)
 	}
 	// the old frame of a dialog the program is about to close (a key was
@@ -103,13 +104,13 @@ func TestTurnJudge(t *testing.T) {
 	if out, _ := j.judge(busy, 0, t0.Add(ms(50))); out != "" {
 		t.Fatalf("busy right after the old frame: %q", out)
 	}
-	if out, _ := j.judge(busy, 0, t0.Add(ms(50)+confirmGap)); out != OutcomeBusy {
+	if out, _ := j.judge(busy, 0, t0.Add(ms(50)+confirmGap)); out != schema.OutcomeBusy {
 		t.Fatalf("busy confirmed after the old frame: %q", out)
 	}
 
 	j = &turnJudge{quiet: quiet}
 	j.judge(busy, 0, t0)
-	if out, _ := j.judge(busy, 0, t0.Add(confirmGap)); out != OutcomeBusy {
+	if out, _ := j.judge(busy, 0, t0.Add(confirmGap)); out != schema.OutcomeBusy {
 		t.Fatalf("busy confirmed: %q", out)
 	}
 	// a state change resets the confirmation

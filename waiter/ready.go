@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/recognize"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -88,13 +89,13 @@ func WhenReady(ctx context.Context, c *tmux.Client, id string, r Readiness, dead
 		return recognize.Result{}, err
 	}
 	switch {
-	case t.Outcome == OutcomeExited:
+	case t.Outcome == schema.OutcomeExited:
 		err := fmt.Errorf("%w: pane %s exited while waiting for it to be ready for input", tmux.ErrPaneExited, id)
 		if t.Note != "" {
 			err = fmt.Errorf("%w (%s)", err, t.Note)
 		}
 		return t.Result, err
-	case t.Outcome == OutcomeTimeout:
+	case t.Outcome == schema.OutcomeTimeout:
 		if t.Result.State == "" {
 			t.Result.State = recognize.Unknown
 		}

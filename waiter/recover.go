@@ -11,6 +11,7 @@ import (
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/pane/shell"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -28,7 +29,7 @@ func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err er
 	if gone(err) {
 		// the pane (or its server) went away under the command: exited,
 		// as when the full read finds it gone
-		res.Outcome = OutcomeExited
+		res.Outcome = schema.OutcomeExited
 		res.Note = joinNotes(res.Note, strings.Replace(goneNote(err), "during the wait", "while the command ran", 1))
 		return res, nil
 	}
@@ -44,7 +45,7 @@ const interruptCleanup = 500 * time.Millisecond
 func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) RunResult {
 	ctx, cancel := c.CleanupContext(ctx, interruptCleanup)
 	defer cancel()
-	res.Outcome = OutcomeInterrupted
+	res.Outcome = schema.OutcomeInterrupted
 	if ctx.Err() != nil {
 		res.Note = "panectl was interrupted; C-c was not sent to the pane: the tmux server did not answer panectl's last command"
 		return res

@@ -13,7 +13,7 @@ import (
 // keeps its id) does not die, yet what the wait waited on is gone: the
 // old process's output (a respawn clears the pane's screen and history),
 // its turn, a run's command and its exit status. Every wait that watches a
-// pane therefore ends as for a death, with OutcomeExited (exit 5) and a
+// pane therefore ends as for a death, with schema.OutcomeExited (exit 5) and a
 // note naming both processes (replacedNote), once a look sees another
 // pane_pid than the one the wait began with (Source.Process). The control
 // client's death watch reads pane_pid with pane_dead (one command every

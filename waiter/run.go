@@ -15,14 +15,8 @@ import (
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/pane/shell"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
-)
-
-// Outcomes of a run (SPEC.md section 8); timeout and exited are shared with
-// the waits.
-const (
-	OutcomeCompleted   = "completed"
-	OutcomeInterrupted = "interrupted"
 )
 
 // RunOptions is a run request. Info and Shell come from Ready.
@@ -40,9 +34,9 @@ type RunOptions struct {
 
 // RunResult is how a run ended.
 type RunResult struct {
-	Outcome     string // completed, timeout, exited, interrupted
-	ExitCode    int    // the command's status (completed), or the one the shell reported after an interrupt
-	StatusKnown bool   // ExitCode holds a status
+	Outcome     schema.Outcome // completed, timeout, exited, interrupted
+	ExitCode    int            // the command's status (completed), or the one the shell reported after an interrupt
+	StatusKnown bool           // ExitCode holds a status
 	Output      []string
 	Truncated   bool
 	Cursor      pane.Cursor
@@ -391,7 +385,7 @@ func (s *runState) round(ctx context.Context, restful, back bool) (RunResult, bo
 		res, err := s.completed(ctx, rd, sc)
 		return res, true, err
 	case stepDead:
-		s.res.Outcome = OutcomeExited
+		s.res.Outcome = schema.OutcomeExited
 		s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
 		s.res.Note = joinNotes(s.res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
 		return s.res, true, nil
@@ -432,13 +426,13 @@ func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error
 		// the shell that ran the command is gone, with its output and
 		// the status it would have printed: unknowable (no C-c either:
 		// the new process is not the run's)
-		s.res.Outcome = OutcomeExited
+		s.res.Outcome = schema.OutcomeExited
 		s.res.Note = joinNotes(s.res.Note, note+"; the command's exit status is unknown")
 		return s.res, true, nil
 	case err == nil:
 		return s.res, false, nil
 	case gone(err):
-		s.res.Outcome = OutcomeExited
+		s.res.Outcome = schema.OutcomeExited
 		s.res.Note = joinNotes(s.res.Note, "the pane was closed while the command ran")
 		return s.res, true, nil
 	}
@@ -449,11 +443,11 @@ func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error
 // completed ends a run whose end marker printed.
 func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.RunOutput) (RunResult, error) {
 	res := &s.res
-	res.Outcome, res.ExitCode, res.StatusKnown = OutcomeCompleted, sc.Status, true
+	res.Outcome, res.ExitCode, res.StatusKnown = schema.OutcomeCompleted, sc.Status, true
 	if sc.Status == interruptStatus {
 		// fish (eval) prints the end marker after C-c, on the
 		// line where the terminal echoed ^C
-		res.Outcome = OutcomeInterrupted
+		res.Outcome = schema.OutcomeInterrupted
 		res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
 		sc.Lines = withoutCtrlC(sc.Lines)
 	}
@@ -534,7 +528,7 @@ func (s *runState) probe(ctx context.Context) (_ RunResult, done bool, _ error) 
 // timedOut ends a run at its deadline: C-c, then the shell is waited for
 // until it prints a probe.
 func (s *runState) timedOut(ctx context.Context, sc shell.RunOutput) (RunResult, error) {
-	s.res.Outcome = OutcomeTimeout
+	s.res.Outcome = schema.OutcomeTimeout
 	s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
 	note, err := recoverPrompt(ctx, s.c, s.id, s.w.seen)
 	s.res.Note = joinNotes(s.res.Note, note)
@@ -629,7 +623,7 @@ func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 // status probe and reads the status the shell reports.
 func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, id string, sh shell.Shell,
 	typeLine func(string) error, res RunResult, sc shell.RunOutput, rd pane.ReadResult, maxLines int) (RunResult, error) {
-	res.Outcome = OutcomeInterrupted
+	res.Outcome = schema.OutcomeInterrupted
 	res.Output, res.Truncated = keepNewest(w.withoutPrompt(sc.Lines), maxLines)
 	typed, printed := shell.StatusProbe(sh)
 	if err := typeLine(typed); err != nil {

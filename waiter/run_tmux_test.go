@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/internal/tmuxtest"
+	"github.com/panectl/panectl/schema"
 )
 
 // A probe for lost input is typed only into a shell at its prompt with
@@ -49,7 +50,7 @@ func TestRunProbesOnlyAShellAtItsPrompt(t *testing.T) {
 				return res
 			}
 			// (a run learns the prompt, as on any warm pane)
-			if res := run("true", 20*time.Second, 0); res.Outcome != OutcomeCompleted {
+			if res := run("true", 20*time.Second, 0); res.Outcome != schema.OutcomeCompleted {
 				t.Fatalf("first run: %+v", res)
 			}
 			command := "read x && echo got-$x"
@@ -57,10 +58,10 @@ func TestRunProbesOnlyAShellAtItsPrompt(t *testing.T) {
 				command = "read x; and echo got-$x"
 			}
 			res := run(command, 3*time.Second, time.Nanosecond)
-			if res.Outcome != OutcomeTimeout || strings.Contains(strings.Join(res.Output, "\n"), "ANECTL") {
+			if res.Outcome != schema.OutcomeTimeout || strings.Contains(strings.Join(res.Output, "\n"), "ANECTL") {
 				t.Errorf("run %q with a probe due at once: outcome %s, output %q, note %q; want a timeout, no probe in the output", command, res.Outcome, res.Output, res.Note)
 			}
-			if res := run("echo after", 20*time.Second, 0); res.Outcome != OutcomeCompleted || strings.Join(res.Output, "|") != "after" {
+			if res := run("echo after", 20*time.Second, 0); res.Outcome != schema.OutcomeCompleted || strings.Join(res.Output, "|") != "after" {
 				t.Errorf("the run after: %+v", res)
 			}
 		})

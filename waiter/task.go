@@ -10,23 +10,21 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/task"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
 
-// OutcomeEnded: the task a wait_task waited for has ended.
-const OutcomeEnded = "ended"
-
 // WaitTask waits until the task has ended (its supervisor recorded how, or
 // it is gone without a record) or the timeout passes; it returns the task
-// as last read and OutcomeEnded or OutcomeTimeout. Unknown task:
+// as last read and schema.OutcomeEnded or schema.OutcomeTimeout. Unknown task:
 // task.ErrNoTask; no server: tmux.ErrNoServer.
 //
 // When the server goes away during the wait, the task's pane goes with it
 // and its supervisor stops the command and records it as killed in the
 // task's record directory, which outlives the server: WaitTask then reads
 // the record alone until the end is recorded (or the timeout) and returns
-// the task as recorded with OutcomeExited.
-func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (task.Task, string, error) {
+// the task as recorded with schema.OutcomeExited.
+func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (task.Task, schema.Outcome, error) {
 	defer Waiting(ctx, "", timeout, "task "+id)()
 	deadline := time.Now().Add(timeout)
 	t, err := task.LoadTask(ctx, c, id)
@@ -37,17 +35,17 @@ func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Durat
 }
 
 // waitLoaded is WaitTask for a task already read once (t).
-func waitLoaded(ctx context.Context, c *tmux.Client, t task.Task, deadline time.Time) (task.Task, string, error) {
+func waitLoaded(ctx context.Context, c *tmux.Client, t task.Task, deadline time.Time) (task.Task, schema.Outcome, error) {
 	t, gone, err := task.Await(ctx, c, t, deadline)
 	switch {
 	case err != nil:
 		return t, "", err
 	case gone:
-		return t, OutcomeExited, nil
+		return t, schema.OutcomeExited, nil
 	case t.Status != task.TaskRunning:
-		return t, OutcomeEnded, nil
+		return t, schema.OutcomeEnded, nil
 	}
-	return t, OutcomeTimeout, nil
+	return t, schema.OutcomeTimeout, nil
 }
 
 // KillTask stops a running task: it is marked killed, then its command's
@@ -94,16 +92,16 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 
 // FollowTasks calls emit with each task of the server that ends while it
 // follows (started by any panectl process, before or during the follow),
-// in the order they end, until the timeout (OutcomeTimeout) or an error
+// in the order they end, until the timeout (schema.OutcomeTimeout) or an error
 // of emit. Tasks that had ended before it began are not reported. (It
 // does not mark tasks reported: see WaitAnyTask.)
 //
 // When the server goes away during the follow, every running task's
 // supervisor stops its command and records it as killed in the state
 // directory, which outlives the server: FollowTasks then reads the records
-// alone, emits each task as its end is recorded, and returns OutcomeExited
+// alone, emits each task as its end is recorded, and returns schema.OutcomeExited
 // once none is left running (or at the timeout).
-func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emit func(task.Task) error) (string, error) {
+func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emit func(task.Task) error) (schema.Outcome, error) {
 	deadline := time.Now().Add(timeout)
 	seen := map[string]bool{}
 	state, err := pane.FindStateDir(ctx, c)
@@ -140,7 +138,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 	for {
 		left := time.Until(deadline)
 		if left <= 0 {
-			return OutcomeTimeout, nil
+			return schema.OutcomeTimeout, nil
 		}
 		// Every supervisor signals TasksChannel when its task ends; a
 		// look every second covers a signal that fell between two waits.
@@ -186,11 +184,11 @@ func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []task.Task) {
 // removes them. The task returned is marked reported
 // (task.ClaimTaskReport), so each ended task is returned once, also to
 // concurrent waits; WaitTask and FollowTasks neither mark nor skip marked
-// tasks. Outcomes: OutcomeEnded with the task; OutcomeTimeout with a zero
-// Task; OutcomeExited when the server went away during the wait (its
+// tasks. Outcomes: schema.OutcomeEnded with the task; schema.OutcomeTimeout with a zero
+// Task; schema.OutcomeExited when the server went away during the wait (its
 // running tasks are killed and recorded): the first such task as recorded,
 // or a zero Task when none was left running. No server: tmux.ErrNoServer.
-func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (task.Task, string, error) {
+func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (task.Task, schema.Outcome, error) {
 	defer Waiting(ctx, "", timeout, "any task to end")()
 	deadline := time.Now().Add(timeout)
 	state, err := pane.FindStateDir(ctx, c)
@@ -220,11 +218,11 @@ func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (ta
 		}
 		keepTaskSession(ctx, c, tasks)
 		if t, ok, err := claimEnded(tasks); err != nil || ok {
-			return t, OutcomeEnded, err
+			return t, schema.OutcomeEnded, err
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			return task.Task{}, OutcomeTimeout, nil
+			return task.Task{}, schema.OutcomeTimeout, nil
 		}
 		// Every supervisor signals TasksChannel when its task ends; a look
 		// every second covers a signal that fell between two waits or that
@@ -262,8 +260,8 @@ func claimEnded(tasks []task.Task) (t task.Task, ok bool, err error) {
 // followRecords is FollowTasks once the server is gone: it reads the task
 // records in the state directory (none when the server never had one)
 // and passes them to report until no task is left running, report says
-// stop (WaitAnyTask got one), or the deadline; it returns OutcomeExited.
-func followRecords(ctx context.Context, state string, deadline time.Time, report func([]task.Task) (bool, error)) (string, error) {
+// stop (WaitAnyTask got one), or the deadline; it returns schema.OutcomeExited.
+func followRecords(ctx context.Context, state string, deadline time.Time, report func([]task.Task) (bool, error)) (schema.Outcome, error) {
 	for state != "" {
 		tasks, err := task.ListTaskRecords(state)
 		if err != nil {
@@ -288,5 +286,5 @@ func followRecords(ctx context.Context, state string, deadline time.Time, report
 		case <-time.After(min(left, task.RecordPoll)):
 		}
 	}
-	return OutcomeExited, nil
+	return schema.OutcomeExited, nil
 }

@@ -11,15 +11,8 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
-)
-
-// Outcomes of a wait (SPEC.md section 5).
-const (
-	OutcomeMatched = "matched"
-	OutcomeStopped = "stopped"
-	OutcomeTimeout = "timeout"
-	OutcomeExited  = "exited"
 )
 
 // minCheckGap is the least time between the starts of two checks of a wait.
@@ -28,8 +21,8 @@ const minCheckGap = 20 * time.Millisecond
 // TextOptions is a wait-for-text request.
 type TextOptions struct {
 	PaneID   string
-	Match    *Matcher      // patterns that end the wait with OutcomeMatched
-	Stop     *Matcher      // patterns that end it with OutcomeStopped (may be nil)
+	Match    *Matcher      // patterns that end the wait with schema.OutcomeMatched
+	Stop     *Matcher      // patterns that end it with schema.OutcomeStopped (may be nil)
 	Timeout  time.Duration // 0: check once
 	Cursor   pane.Cursor   // where new output starts; zero value: now
 	HasStart bool          // Cursor is set (else the wait starts now)
@@ -41,7 +34,7 @@ type TextOptions struct {
 
 // TextResult is how a wait-for-text ended.
 type TextResult struct {
-	Outcome      string
+	Outcome      schema.Outcome
 	Output       []string
 	Truncated    bool
 	LinesDropped int
@@ -57,7 +50,7 @@ type TextResult struct {
 // (or a stop pattern), the pane exits, or the timeout passes. Lines that are
 // the echo of text panectl typed (the pane's echo ledger) never match.
 // The pane's process replaced during the wait (respawn-pane -k) ends it
-// with OutcomeExited and a note naming both processes (replaced.go).
+// with schema.OutcomeExited and a note naming both processes (replaced.go).
 // Errors: tmux errors (ErrNoServer when the server goes away, a
 // *tmux.NotFoundError when the pane is unknown at the start, a
 // *tmux.NotRespondingError about 5 s after the server stopped answering,
@@ -84,7 +77,7 @@ type TextResult struct {
 // spaces there (tabNote).
 func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	res, err := waitForText(ctx, c, opt)
-	if err == nil && (res.Outcome == OutcomeTimeout || res.Outcome == OutcomeExited) &&
+	if err == nil && (res.Outcome == schema.OutcomeTimeout || res.Outcome == schema.OutcomeExited) &&
 		(opt.Match.hasTab() || opt.Stop.hasTab()) {
 		if cells, _ := c.Tabs(); !cells {
 			res.Note = joinNotes(res.Note, tabNote)
@@ -106,7 +99,7 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	start := time.Now()
 	cur, info, wasGone, err := textStart(ctx, c, opt)
 	exited := func(err error) (TextResult, error) {
-		return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err), Elapsed: time.Since(start)}, nil
+		return TextResult{Outcome: schema.OutcomeExited, Cursor: cur, Note: goneNote(err), Elapsed: time.Since(start)}, nil
 	}
 	if wasGone {
 		return exited(err) // it was there a moment ago
@@ -151,7 +144,7 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 		if p.due(time.Now()) {
 			res = w.seen
 			res.Elapsed = time.Since(start)
-			res.Outcome = OutcomeTimeout
+			res.Outcome = schema.OutcomeTimeout
 			return res, nil
 		}
 		w.reread = false
@@ -241,10 +234,10 @@ func (w *textWait) throttle(ctx context.Context) error {
 // A pane gone with its lines keeps the lines seen last.
 func (w *textWait) finish(res TextResult, start time.Time) TextResult {
 	res.Elapsed = time.Since(start)
-	if res.Outcome == OutcomeExited && res.Output == nil {
+	if res.Outcome == schema.OutcomeExited && res.Output == nil {
 		res.Output, res.Truncated, res.LinesDropped = w.seen.Output, w.seen.Truncated, w.seen.LinesDropped
 	}
-	if res.Outcome != OutcomeExited {
+	if res.Outcome != schema.OutcomeExited {
 		// (a control client ends with its pane: no fallback to speak of)
 		res.Note = joinNotes(res.Note, w.src.Note())
 	}
@@ -435,11 +428,11 @@ func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 		note, ok = replaced(w.src.Process(), r.Pane)
 	}
 	if ok {
-		return TextResult{Outcome: OutcomeExited, Cursor: w.cur, Note: note}, true, nil
+		return TextResult{Outcome: schema.OutcomeExited, Cursor: w.cur, Note: note}, true, nil
 	}
 	if err != nil {
 		if gone(err) {
-			return TextResult{Outcome: OutcomeExited, Cursor: w.cur, Note: goneNote(err)}, true, nil
+			return TextResult{Outcome: schema.OutcomeExited, Cursor: w.cur, Note: goneNote(err)}, true, nil
 		}
 		return TextResult{}, false, err
 	}
@@ -463,7 +456,7 @@ func (w *textWait) confirm(ctx context.Context) (TextResult, bool, bool, error) 
 	info, ledger, err := pane.Describe(ctx, sub)
 	if err != nil {
 		if gone(err) {
-			return TextResult{Outcome: OutcomeExited, Cursor: w.cur, Note: goneNote(err)}, true, true, nil
+			return TextResult{Outcome: schema.OutcomeExited, Cursor: w.cur, Note: goneNote(err)}, true, true, nil
 		}
 		w.stream = nil // (a client that ended meanwhile: a capture says why)
 		return TextResult{}, false, false, nil
@@ -536,18 +529,18 @@ func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (
 func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo, stream bool) (TextResult, bool, pane.ReadResult, error) {
 	r, err := read(ctx, c, src, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true, Stream: stream})
 	if note, ok := replacedErr(src.Process(), err); ok {
-		return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: note}, true, pane.ReadResult{}, nil
+		return TextResult{Outcome: schema.OutcomeExited, Cursor: cur, Note: note}, true, pane.ReadResult{}, nil
 	}
 	if err != nil {
 		if gone(err) {
-			return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: goneNote(err)}, true, r, nil
+			return TextResult{Outcome: schema.OutcomeExited, Cursor: cur, Note: goneNote(err)}, true, r, nil
 		}
 		return TextResult{}, false, r, err
 	}
 	*info = r.Pane
 	if note, ok := replaced(src.Process(), r.Pane); ok {
 		// (a cursor that names no process: screen or history)
-		return TextResult{Outcome: OutcomeExited, Cursor: cur, Note: note}, true, pane.ReadResult{}, nil
+		return TextResult{Outcome: schema.OutcomeExited, Cursor: cur, Note: note}, true, pane.ReadResult{}, nil
 	}
 	res, done := decideText(opt, r)
 	return res, done, r, nil
@@ -580,11 +573,11 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 			continue
 		}
 		if p, ok := opt.Stop.Match(line); ok {
-			res.Outcome, res.Matched, res.MatchedLine, end = OutcomeStopped, p, line, i+1
+			res.Outcome, res.Matched, res.MatchedLine, end = schema.OutcomeStopped, p, line, i+1
 			break
 		}
 		if p, ok := opt.Match.Match(line); ok {
-			res.Outcome, res.Matched, res.MatchedLine, end = OutcomeMatched, p, line, i+1
+			res.Outcome, res.Matched, res.MatchedLine, end = schema.OutcomeMatched, p, line, i+1
 			break
 		}
 	}
@@ -607,7 +600,7 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		return res, true
 	}
 	if r.Pane.Dead {
-		res.Outcome = OutcomeExited
+		res.Outcome = schema.OutcomeExited
 		res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", r.Pane.DeadStatus))
 		return res, true
 	}
@@ -637,7 +630,7 @@ func timedOut(m *Matcher) int {
 
 // gone reports whether err means the pane the wait saw alive at its start
 // is gone: closed, or its tmux server exited (a server exits with its last
-// pane). Both end a wait with OutcomeExited (exit 5), and goneNote says
+// pane). Both end a wait with schema.OutcomeExited (exit 5), and goneNote says
 // which it was.
 func gone(err error) bool {
 	return errors.Is(err, tmux.ErrPaneNotFound) || errors.Is(err, tmux.ErrNoServer)
@@ -653,7 +646,7 @@ func goneNote(err error) string {
 // goneDuring turns an error that means the pane is gone (gone: closed,
 // or its server exited) into one that unwraps to tmux.ErrPaneExited (exit
 // 5), for an action on a pane panectl saw alive when it began: as a wait
-// reports the same end (OutcomeExited). Other errors are returned as they
+// reports the same end (schema.OutcomeExited). Other errors are returned as they
 // are.
 func goneDuring(id, action string, err error) error {
 	if err == nil || !gone(err) || errors.Is(err, tmux.ErrPaneExited) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/panectl/panectl/internal/tmuxtest"
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -54,7 +55,7 @@ func TestWaitDiscountsEchoByPlaceAfterTheWindow(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if res.Outcome != OutcomeMatched || res.MatchedLine != "SENTINEL_9" {
+				if res.Outcome != schema.OutcomeMatched || res.MatchedLine != "SENTINEL_9" {
 					t.Fatalf("cursor %q: outcome %s, matched line %q (output %q)", cur.Special, res.Outcome, res.MatchedLine, res.Output)
 				}
 				if took := time.Since(typed); took < 1400*time.Millisecond {
@@ -79,7 +80,7 @@ func TestWaitDiscountsEchoByPlaceAfterTheWindow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := len(res.Output); res.Outcome != OutcomeMatched || res.MatchedLine != "sleep 1.5; echo SENTINEL_9" ||
+			if n := len(res.Output); res.Outcome != schema.OutcomeMatched || res.MatchedLine != "sleep 1.5; echo SENTINEL_9" ||
 				n < 2 || !strings.HasPrefix(res.Output[n-2], "$ printf") {
 				t.Errorf("identical output: outcome %s, matched line %q (output %q)", res.Outcome, res.MatchedLine, res.Output)
 			}
@@ -131,7 +132,7 @@ func TestWaitDiscountsUnplacedEchoByText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Outcome != OutcomeTimeout {
+			if res.Outcome != schema.OutcomeTimeout {
 				t.Fatalf("outcome %s, matched line %q: the echo matched (output %q)", res.Outcome, res.MatchedLine, res.Output)
 			}
 			if res.Discounted != 1 || !strings.Contains(res.Note, "only by their text") {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/panectl/panectl/internal/tmuxtest"
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -60,7 +61,7 @@ func TestStreamWaitDiscountsEchoTypedDuringTheWait(t *testing.T) {
 				t.Fatal(got.err)
 			}
 			r := got.r
-			if r.Outcome != OutcomeMatched || r.MatchedLine != "DONE_17" {
+			if r.Outcome != schema.OutcomeMatched || r.MatchedLine != "DONE_17" {
 				t.Fatalf("outcome %s, matched line %q (output %q)", r.Outcome, r.MatchedLine, r.Output)
 			}
 			if took := time.Since(typed); took < 450*time.Millisecond {
@@ -127,7 +128,7 @@ func TestStreamWaitAgreesWithCaptureWait(t *testing.T) {
 	}
 	viaCapture := wait(false)
 	a, b := viaStream.res, viaCapture.res
-	if a.Outcome != OutcomeMatched || a.Outcome != b.Outcome || a.MatchedLine != b.MatchedLine || a.Matched != b.Matched ||
+	if a.Outcome != schema.OutcomeMatched || a.Outcome != b.Outcome || a.MatchedLine != b.MatchedLine || a.Matched != b.Matched ||
 		!reflect.DeepEqual(a.Output, b.Output) || a.LinesDropped != b.LinesDropped || a.Truncated != b.Truncated {
 		t.Errorf("stream: %s %q %q\ncapture: %s %q %q", a.Outcome, a.MatchedLine, a.Output, b.Outcome, b.MatchedLine, b.Output)
 	}

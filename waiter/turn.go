@@ -9,14 +9,8 @@ import (
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/recognize"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
-)
-
-// Outcomes of wait-for-turn (SPEC.md section 7), besides OutcomeTimeout and
-// OutcomeExited.
-const (
-	OutcomeTurnEnded = "turn_ended"
-	OutcomeBusy      = "busy"
 )
 
 // confirmGap is how long a strong busy state must be seen before it is
@@ -46,7 +40,7 @@ type TurnOptions struct {
 
 // TurnResult is how a wait-for-turn ended.
 type TurnResult struct {
-	Outcome string // OutcomeTurnEnded, OutcomeBusy, OutcomeTimeout, OutcomeExited
+	Outcome schema.Outcome // schema.OutcomeTurnEnded, schema.OutcomeBusy, schema.OutcomeTimeout, schema.OutcomeExited
 	Result  recognize.Result
 	Screen  pane.Screen
 	Elapsed time.Duration
@@ -87,7 +81,7 @@ type turnJudge struct {
 //   - busy from a strong rule: once two looks confirmGap apart agree;
 //   - awaiting_input, unknown and weak busy: once both the screen and the
 //     state have been unchanged for the quiet window.
-func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.Time) (string, time.Duration) {
+func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.Time) (schema.Outcome, time.Duration) {
 	if r.State != j.state || j.since.IsZero() {
 		j.state, j.since = r.State, now
 	}
@@ -113,9 +107,9 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 		if j.waitThroughBusy {
 			return "", j.quiet
 		}
-		return OutcomeBusy, 0
+		return schema.OutcomeBusy, 0
 	}
-	return OutcomeTurnEnded, 0
+	return schema.OutcomeTurnEnded, 0
 }
 
 // WaitForTurn waits until the interactive program in the pane ends its turn
@@ -123,14 +117,14 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 // unchanged for opt.Quiet; awaiting_approval once it has stayed for
 // ApprovalSettle), or, unless WaitThroughBusy, until busy is confirmed; or
 // until the pane exits (or its process is replaced by respawn-pane:
-// OutcomeExited with a note, replaced.go) or the timeout passes. Change events (Watch) lead to a capture; only a real
+// schema.OutcomeExited with a note, replaced.go) or the timeout passes. Change events (Watch) lead to a capture; only a real
 // change of content restarts the quiet window.
 func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
 	start := time.Now()
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, "the turn")()
 	src, err := Watch(ctx, c, opt.PaneID)
 	if gone(err) {
-		return TurnResult{Outcome: OutcomeExited, Note: goneNote(err), Elapsed: time.Since(start)}, nil
+		return TurnResult{Outcome: schema.OutcomeExited, Note: goneNote(err), Elapsed: time.Since(start)}, nil
 	}
 	if err != nil {
 		return TurnResult{}, err
@@ -146,7 +140,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		s, err := captureScreen(ctx, c, src, opt.PaneID)
 		if err != nil {
 			if gone(err) {
-				res.Outcome = OutcomeExited
+				res.Outcome = schema.OutcomeExited
 				res.Note = joinNotes(res.Note, goneNote(err))
 				return true, 0, nil
 			}
@@ -154,7 +148,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		}
 		if note, ok := replaced(src.Process(), s.Info); ok {
 			// (the new process's screen is not the one waited on)
-			res.Outcome = OutcomeExited
+			res.Outcome = schema.OutcomeExited
 			res.Note = joinNotes(res.Note, note)
 			return true, 0, nil
 		}
@@ -167,7 +161,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		}
 		res.Result = r
 		if s.Info.Dead {
-			res.Outcome = OutcomeExited
+			res.Outcome = schema.OutcomeExited
 			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus))
 			return true, 0, nil
 		}
@@ -193,11 +187,11 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 			return finish(), err
 		}
 		if p.due(time.Now()) {
-			res.Outcome = OutcomeTimeout
+			res.Outcome = schema.OutcomeTimeout
 			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && !opt.WaitThroughBusy {
 				// busy from a strong rule, with no time left for the
 				// confirming look (--timeout 0 looks once): say busy
-				res.Outcome = OutcomeBusy
+				res.Outcome = schema.OutcomeBusy
 				res.Note = joinNotes(res.Note, "busy was seen at the deadline and not confirmed by a second look")
 			}
 			return finish(), nil

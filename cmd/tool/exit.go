@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/waiter"
 )
 
 // Exit codes (SPEC.md section 2). This file is the only place errors become
@@ -42,16 +41,16 @@ type ExitError struct {
 func (e *ExitError) Error() string { return e.Msg }
 
 // OutcomeExit maps a wait outcome to its exit code.
-func OutcomeExit(outcome string) error {
+func OutcomeExit(outcome schema.Outcome) error {
 	switch outcome {
-	case waiter.OutcomeMatched, "", waiter.OutcomeQuiet, waiter.OutcomeTurnEnded, waiter.OutcomeBusy,
-		waiter.OutcomeCompleted, waiter.OutcomeEnded:
+	case schema.OutcomeMatched, "", schema.OutcomeQuiet, schema.OutcomeTurnEnded, schema.OutcomeBusy,
+		schema.OutcomeCompleted, schema.OutcomeEnded:
 		return nil
-	case waiter.OutcomeStopped:
+	case schema.OutcomeStopped:
 		return &ExitError{Code: ExitStopped, Msg: "a stop pattern matched"}
-	case waiter.OutcomeTimeout:
+	case schema.OutcomeTimeout:
 		return &ExitError{Code: ExitTimeout, Msg: "timed out"}
-	case waiter.OutcomeExited:
+	case schema.OutcomeExited:
 		return &ExitError{Code: ExitPaneExited, Msg: "the pane exited"}
 	}
 	return nil
@@ -63,11 +62,11 @@ func OutcomeExit(outcome string) error {
 // timeout; 5 exited.
 func TurnExit(out schema.WaitForTurnOutput) error {
 	switch out.Outcome {
-	case waiter.OutcomeTimeout, waiter.OutcomeExited:
+	case schema.OutcomeTimeout, schema.OutcomeExited:
 		return OutcomeExit(out.Outcome)
 	}
 	if out.State == "awaiting_input" {
 		return nil
 	}
-	return &ExitError{Code: ExitStopped, Msg: fmt.Sprintf("the program is %s, not awaiting input", strings.ReplaceAll(out.State, "_", " "))}
+	return &ExitError{Code: ExitStopped, Msg: fmt.Sprintf("the program is %s, not awaiting input", strings.ReplaceAll(string(out.State), "_", " "))}
 }

@@ -15,12 +15,12 @@ import (
 // RunExit is the exit status of a run: the command's own when it completed.
 func RunExit(out schema.RunOutput) error {
 	switch out.Outcome {
-	case waiter.OutcomeCompleted:
+	case schema.OutcomeCompleted:
 		if out.ExitCode != nil && *out.ExitCode != 0 {
 			return &ExitError{Code: *out.ExitCode & 0xff, Msg: fmt.Sprintf("the command exited with status %d", *out.ExitCode)}
 		}
 		return nil
-	case waiter.OutcomeInterrupted:
+	case schema.OutcomeInterrupted:
 		return &ExitError{Code: ExitInterrupted, Msg: "interrupted"}
 	}
 	return OutcomeExit(out.Outcome)
@@ -95,7 +95,7 @@ func runRun(ctx context.Context, f *Env, in schema.RunInput) (schema.RunOutput, 
 		Seconds: Round3(time.Since(started).Seconds()), Cursor: r.Cursor.Encode(), Outcome: r.Outcome,
 		Attempts: r.Attempts, Note: r.Note, EffectiveTimeout: &timeout,
 	}
-	if r.StatusKnown && (r.Outcome == waiter.OutcomeCompleted || r.Outcome == waiter.OutcomeInterrupted) {
+	if r.StatusKnown && (r.Outcome == schema.OutcomeCompleted || r.Outcome == schema.OutcomeInterrupted) {
 		code := r.ExitCode
 		out.ExitCode = &code
 	}

@@ -125,7 +125,7 @@ func runWaitTask(ctx context.Context, f *Env, in schema.WaitTaskInput) (schema.W
 	ctx, cancel := OpContext(ctx, timeout, 0)
 	defer cancel()
 	var t task.Task
-	var outcome string
+	var outcome schema.Outcome
 	if in.Any {
 		t, outcome, err = waiter.WaitAnyTask(ctx, c, Seconds(timeout))
 		if err == nil && t.ID == "" { // timeout, or the server went away with no task running

@@ -93,7 +93,7 @@ func runRecognize(ctx context.Context, f *Env, in schema.RecognizeInput) (schema
 	if err != nil {
 		return schema.RecognizeOutput{}, recognizerErr(err)
 	}
-	out.State, out.Recognizer, out.Evidence, out.NeedsQuiet = string(r.State), r.Recognizer, evidence(r.Evidence), r.NeedsQuiet
+	out.State, out.Recognizer, out.Evidence, out.NeedsQuiet = r.State, r.Recognizer, evidence(r.Evidence), r.NeedsQuiet
 	out.Note = joinNote(out.Note, r.Note)
 	return out, nil
 }
@@ -183,7 +183,7 @@ func runWaitForTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (sc
 		r.Result.State, r.Result.Recognizer = recognize.Unknown, in.Recognizer
 	}
 	return schema.WaitForTurnOutput{
-		PaneID: p.ID, State: string(r.Result.State), Outcome: r.Outcome, Recognizer: r.Result.Recognizer,
+		PaneID: p.ID, State: r.Result.State, Outcome: r.Outcome, Recognizer: r.Result.Recognizer,
 		Evidence: evidence(r.Result.Evidence), Screen: nonNil(r.Screen.Last(lines)),
 		Seconds: Round3(r.Elapsed.Seconds()), EffectiveTimeout: timeout, Note: r.Note,
 	}, nil
