@@ -4,15 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/panectl/panectl/cmd/tool"
-	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/tmux"
 	"github.com/spf13/cobra"
 )
 
@@ -229,16 +225,9 @@ func bracket(s string) string {
 	return "(" + s + ")"
 }
 
-// completeRecognizers lists the recognizer ids, user manifests included
-// (a broken user manifest: the bundled ids).
+// completeRecognizers lists the recognizer ids (tool.RecognizerIDs).
 func completeRecognizers(context.Context, *Factory, []string) []string {
-	set, err := recognize.Load(recognize.UserDir())
-	if err != nil {
-		if set, err = recognize.Load(""); err != nil {
-			return nil
-		}
-	}
-	return set.IDs()
+	return tool.RecognizerIDs()
 }
 
 func completeCursorSpecials(context.Context, *Factory, []string) []string {
@@ -262,22 +251,7 @@ func completeToolNames(context.Context, *Factory, []string) []string {
 	return names
 }
 
-// completeSocketNames lists the sockets in tmux's socket directory
-// ($TMUX_TMPDIR or /tmp, then tmux-UID): the names -L accepts.
+// completeSocketNames lists the names -L accepts (tool.SocketNames).
 func completeSocketNames(context.Context, *Factory, []string) []string {
-	srv, err := tmux.ResolveServer("x", "", nil)
-	if err != nil {
-		return nil
-	}
-	entries, err := os.ReadDir(filepath.Dir(srv.Socket))
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, e := range entries {
-		if e.Type()&os.ModeSocket != 0 {
-			names = append(names, e.Name())
-		}
-	}
-	return names
+	return tool.SocketNames()
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -116,7 +115,7 @@ func errorResult(err error) *mcp.CallToolResult {
 
 // withProgress makes a call that carries a progress token send MCP
 // progress notifications about once a second for as long as it lasts
-// (waiter.WithProgress): seconds elapsed against the timeout of what it
+// (tool.WithProgress): seconds elapsed against the timeout of what it
 // waits for, and what that is. The call itself is named first (its tool,
 // pane and timeout argument), so every tool reports, also while it waits
 // for a lock or a tmux command; a wait inside it names itself more exactly.
@@ -126,7 +125,7 @@ func withProgress(ctx context.Context, req *mcp.CallToolRequest, t schema.Tool) 
 	if token == nil || req.Session == nil {
 		return ctx, func() {}
 	}
-	ctx, stop := waiter.WithProgress(ctx, func(paneID string, elapsed, timeout time.Duration, what string) {
+	ctx, stop := tool.WithProgress(ctx, func(paneID string, elapsed, timeout time.Duration, what string) {
 		msg := "waiting"
 		if paneID != "" {
 			msg += " in " + paneID
@@ -151,6 +150,6 @@ func withProgress(ctx context.Context, req *mcp.CallToolRequest, t schema.Tool) 
 	if args.Timeout != nil {
 		timeout = tool.Seconds(tool.EffectiveTimeout(args.Timeout))
 	}
-	waiter.Waiting(ctx, args.PaneID, timeout, strings.ToLower(t.Title))
+	tool.Waiting(ctx, args.PaneID, timeout, strings.ToLower(t.Title))
 	return ctx, stop
 }

@@ -1,7 +1,8 @@
-// Package cmd holds panectl's Cobra commands: flags fill each tool's input
-// type (package schema), one run function calls into the packages below,
-// output is printed here, and errors map to exit codes in one place
-// (exitcode.go). No tmux calls and no logic live here.
+// Package cmd holds panectl's Cobra commands. Flags fill each tool's input
+// type (package schema), and one call runs the tool's body in cmd/tool.
+// Output is printed here. Errors map to exit codes in one place
+// (exitcode.go), which knows the sentinel errors of the packages below.
+// Nothing here calls tmux or the pane packages.
 package cmd
 
 import (
@@ -15,7 +16,6 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/cmd/tool"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -58,7 +58,7 @@ func Main() int {
 	root := NewRootCmd(f)
 	stopProgress := func() {}
 	if f.IO.OutTTY && f.IO.ErrTTY {
-		ctx, stopProgress = waiter.WithProgress(ctx, f.drawProgress)
+		ctx, stopProgress = tool.WithProgress(ctx, f.drawProgress)
 	}
 	err := root.ExecuteContext(ctx)
 	if !f.JSON {

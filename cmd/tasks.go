@@ -7,14 +7,10 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/panectl/panectl/cmd/tool"
-	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/proc"
-	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -85,28 +81,9 @@ See: panectl help tasks`,
 
 // runFollowTasks prints frames as tasks end (tasks --follow).
 func runFollowTasks(ctx context.Context, f *Factory, timeout *float64) error {
-	f.KeepControl = true // its reads go through a control client kept on the task session
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
-	d := time.Duration(1<<62 - 1)
-	if timeout != nil {
-		t := tool.EffectiveTimeout(timeout) // clamped like every wait's (SPEC 2)
-		d = tool.Seconds(t)
-		var cancel context.CancelFunc
-		ctx, cancel = tool.OpContext(ctx, t, 0)
-		defer cancel()
-	}
 	enc := json.NewEncoder(f.IO.Out)
 	enc.SetEscapeHTML(false)
-	outcome, err := waiter.FollowTasks(ctx, c, d, func(t task.Task) error {
-		fr, err := tool.Frame(t)
-		if err != nil {
-			return nil // removed as it ended
-		}
-		return enc.Encode(fr)
-	})
+	outcome, err := tool.FollowTasks(ctx, &f.Env, timeout, func(fr schema.CompletionFrame) error { return enc.Encode(fr) })
 	if err != nil {
 		return err
 	}
@@ -252,11 +229,7 @@ func newJournalWriteCmd(f *Factory) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			cl, err := f.Client()
-			if err != nil {
-				return err
-			}
-			return journal.Copy(context.Background(), cl, state, args[0], f.IO.In)
+			return tool.CopyJournal(&f.Env, state, args[0], f.IO.In)
 		},
 	}
 	cmd.Flags().StringVar(&state, "state", "", "the server's state directory")
@@ -265,42 +238,20 @@ func newJournalWriteCmd(f *Factory) *cobra.Command {
 
 // runTaskOutput prints a task's journal (task output).
 func runTaskOutput(ctx context.Context, f *Factory, id string, compressed bool) error {
-	c, err := f.Client()
+	data, first, firstLine, err := tool.TaskOutput(ctx, &f.Env, id, compressed)
 	if err != nil {
 		return err
 	}
-	t, err := task.LoadTask(ctx, c, id)
-	if err != nil {
-		return err
+	if first > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "note: the first %d bytes (%d lines) of the output left the journal, which keeps the newest %d MiB\n", first, firstLine, tool.JournalMiB)
 	}
-	d, err := journal.Read(t.Journal, -1)
-	if err != nil {
-		return err
-	}
-	if d.First > 0 {
-		fmt.Fprintf(f.IO.ErrOut, "note: the first %d bytes (%d lines) of the output left the journal, which keeps the newest %d MiB\n", d.First, d.FirstLine, journal.MaxBytes>>20)
-	}
-	if compressed {
-		_, err = io.WriteString(f.IO.Out, journal.Compress(string(d.Data)))
-		return err
-	}
-	_, err = f.IO.Out.Write(d.Data)
+	_, err = f.IO.Out.Write(data)
 	return err
 }
 
 // taskExec is the hidden `__task-exec %N DIR -- SHELL -c COMMAND` a task
-// pane runs: task.Supervise does the work.
+// pane runs. It outlives SIGINT and SIGTERM: the supervisor handles them.
 func taskExec(f *Factory, paneID, dir string, argv []string) error {
-	if len(argv) > 0 && argv[0] == "--" {
-		argv = argv[1:]
-	}
-	if len(argv) == 0 {
-		return tool.Usagef("no command to supervise")
-	}
-	c, err := f.Client()
-	if err != nil {
-		return err
-	}
 	f.outlivesSignals.Store(true)
-	return task.Supervise(c, paneID, dir, argv)
+	return tool.SuperviseTask(&f.Env, paneID, dir, argv)
 }

@@ -3,14 +3,10 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/panectl/panectl/cmd/tool"
-	"github.com/panectl/panectl/pane/acp"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/waiter"
 	"github.com/spf13/cobra"
 )
 
@@ -51,46 +47,13 @@ See: panectl help watch`,
 // runWatch streams the pane to stdout. It returns after the exit update
 // (nil), or with the context's error (timeout: 124, interrupt: 130).
 func runWatch(ctx context.Context, f *Factory, in schema.WatchInput) error {
-	if in.Format != "acp" && in.Format != "events" {
-		return tool.Usagef("--format must be acp or events, got %q", in.Format)
-	}
-	f.KeepControl = true // its reads go through its control client
-	c, p, err := f.Pane(ctx, in.PaneID)
-	if err != nil {
-		return err
-	}
-	// A timeout is clamped like every wait's (SPEC 2).
-	once := in.Timeout != nil && tool.EffectiveTimeout(in.Timeout) == 0
-	var deadline time.Time
-	if in.Timeout != nil && !once {
-		timeout := tool.EffectiveTimeout(in.Timeout)
-		deadline = time.Now().Add(tool.Seconds(timeout))
-		var cancel context.CancelFunc
-		ctx, cancel = tool.OpContext(ctx, timeout, 0)
-		defer cancel()
-	}
-	session := in.SessionID
-	if session == "" {
-		session = p.SessionID
-	}
 	enc := json.NewEncoder(f.IO.Out)
 	enc.SetEscapeHTML(false)
-	emit := func(u acp.SessionUpdate) error {
-		if in.Format == "acp" {
-			return enc.Encode(acp.NewACPNotification(session, u))
-		}
-		for _, e := range acp.WatchEvents(p.ID, u) {
-			if err := enc.Encode(e); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	res, err := waiter.WatchTerminal(ctx, c, p, waiter.TerminalOptions{TerminalID: in.TerminalID, Emit: emit, Once: once, Deadline: deadline})
+	res, err := tool.Watch(ctx, &f.Env, in, func(v any) error { return enc.Encode(v) })
 	if res.Note != "" {
 		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", res.Note)
 	}
-	if errors.Is(err, context.DeadlineExceeded) || (err == nil && !res.Exited) {
+	if res.TimedOut {
 		fmt.Fprintf(f.IO.ErrOut, "timeout: the pane's process did not exit within %gs\n", *in.Timeout)
 		return &tool.ExitError{Code: tool.ExitTimeout, Msg: "timed out"}
 	}
