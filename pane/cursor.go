@@ -217,7 +217,9 @@ func (c Cursor) Check(paneID string, pid int) error {
 	if "%"+strconv.Itoa(c.PaneID) != paneID {
 		return fmt.Errorf("%w: the cursor belongs to pane %%%d, not %s", ErrBadCursor, c.PaneID, paneID)
 	}
-	if c.PanePID != pid {
+	// (pid 0: a dead pane on tmux 3.8, which reports no pane_pid; its
+	// process died, it was not replaced)
+	if c.PanePID != pid && pid != 0 {
 		return &RespawnedError{PaneID: paneID, Was: c.PanePID, Now: pid}
 	}
 	return nil

@@ -63,6 +63,10 @@ func TestCursorCheck(t *testing.T) {
 	if err := c.Check("%4", 101); !errors.Is(err, ErrBadCursor) || !strings.Contains(err.Error(), "respawned") {
 		t.Fatalf("respawned pane: %v", err)
 	}
+	// tmux 3.8 reports no pane_pid for a dead pane: the process died
+	if err := c.Check("%4", 0); err != nil {
+		t.Fatalf("dead pane without a pid: %v", err)
+	}
 }
 
 func FuzzParseCursor(f *testing.F) {

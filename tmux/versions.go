@@ -50,6 +50,9 @@ const (
 	featLiveHistoryLimit
 	// paste-buffer passes the buffer through vis(3) unless -S.
 	featPasteVis
+	// a dead pane's pane_pid is empty. panectl takes a pid of 0 for the
+	// process that died, not a respawn (pane.Cursor.Check).
+	featDeadPIDEmpty
 )
 
 // features says, for each feature, the first release that has it and the
@@ -76,6 +79,7 @@ var features = [...]struct {
 		"from it, new --history-limit is the new session's option (its later windows get it too), and new --window-in --history-limit is refused (exit 1): one limit applies to every pane of a session"},
 	featPasteVis: {3, 7, "5b3c64219 Pass paste buffer through vis(3) when pasting; -S disables",
 		"from it, panectl pastes with -S, so text arrives byte for byte as on older versions"},
+	featDeadPIDEmpty: {3, 8, "e03a937c7 format_cb_pane_pid returns nothing once the pane's fd is closed (next-3.8)", ""},
 }
 
 // VersionNotes are the differences between tmux versions that a user can
