@@ -17,16 +17,15 @@ import (
 type TerminalOptions struct {
 	// TerminalID names the terminal in every update; "" means the pane id.
 	TerminalID string
-	// Emit receives each update, in order, from WatchTerminal's goroutine.
-	// An error ends the watch with that error.
+	// Emit receives each update, in order, from WatchTerminal's goroutine. An error ends the watch
+	// with that error.
 	Emit func(acp.SessionUpdate) error
-	// Once: look once (a timeout of 0): the first update, and the exit
-	// update when the process has already exited, then return.
+	// Once: look once (a timeout of 0): the first update, and the exit update when the process has
+	// already exited, then return.
 	Once bool
-	// Deadline ends the watch without an exit update (zero: none). The
-	// context should outlast it by a margin: a look at the pane that
-	// started before the deadline may end after it, and one that gets no
-	// answer by the context's end is a *tmux.NotRespondingError.
+	// Deadline ends the watch without an exit update (zero: none). The context should outlast it by
+	// a margin: a look at the pane that started before the deadline may end after it, and one that
+	// gets no answer by the context's end is a *tmux.NotRespondingError.
 	Deadline time.Time
 }
 
@@ -36,36 +35,30 @@ type TerminalResult struct {
 	Exited bool   // the stream ended with the exit update (else: Once or the deadline)
 }
 
-// How often the pane's description (cwd, size, foreground command, death)
-// is looked at: soon after output, and at a modest rate while idle. Through
-// the control client a look starts no process.
+// How often the pane's description (cwd, size, foreground command, death) is looked at: soon after
+// output, and at a modest rate while idle. Through the control client a look starts no process.
 const (
 	lookAfterOutput = 50 * time.Millisecond
 	lookIdle        = 250 * time.Millisecond
 	maxChunk        = 64 << 10
 )
 
-// WatchTerminal streams pane p as ACP terminal updates until its process
-// exits (SPEC.md section 10): a full-state terminal_update first (command,
-// cwd, size and an output snapshot, see acp.ScreenCapture), then
-// terminal_output_chunk for each run of new bytes from a control-mode client,
-// terminal_update patches for cwd, size and foreground command changes, a
-// fresh output snapshot when tmux paused the pane's output (bytes were lost),
-// and last a terminal_update with exitStatus. It returns nil after the exit
-// update, ctx's error when ctx ends first.
+// WatchTerminal streams pane p as ACP terminal updates until its process exits (SPEC.md section
+// 10): a full-state terminal_update first (command, cwd, size and an output snapshot, see
+// acp.ScreenCapture), then terminal_output_chunk for each run of new bytes from a control-mode
+// client, terminal_update patches for cwd, size and foreground command changes, a fresh output
+// snapshot when tmux paused the pane's output (bytes were lost), and last a terminal_update with
+// exitStatus. It returns nil after the exit update, ctx's error when ctx ends first.
 //
-// To read the exit status, the pane must outlive its process: when
-// remain-on-exit is not "on" for the pane, WatchTerminal sets it (and an
-// empty remain-on-exit-format, so no "Pane is dead" line is drawn) on the
-// pane for the length of the watch; afterwards a pane that died is killed
-// if its original setting would have closed it, else the pane's own values
-// are put back, by a tmux guard client that does it even when panectl is
-// killed (see tmux.PaneHold). A pane killed (rather than exited) ends the stream with an
-// exitStatus holding neither code nor signal.
+// To read the exit status, the pane must outlive its process: when remain-on-exit is not "on" for
+// the pane, WatchTerminal sets it (and an empty remain-on-exit-format, so no "Pane is dead" line is
+// drawn) on the pane for the length of the watch; afterwards a pane that died is killed if its
+// original setting would have closed it, else the pane's own values are put back, by a tmux guard
+// client that does it even when panectl is killed (see tmux.PaneHold). A pane killed (rather than
+// exited) ends the stream with an exitStatus holding neither code nor signal.
 //
-// When the control client cannot attach (see Watch), output is followed by
-// polling: each change of the captured screen is sent as a new output
-// snapshot instead of chunks, and Note says why.
+// When the control client cannot attach (see Watch), output is followed by polling: each change of
+// the captured screen is sent as a new output snapshot instead of chunks, and Note says why.
 func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt TerminalOptions) (res TerminalResult, err error) {
 	w := &termWatch{c: c, id: p.ID, tid: opt.TerminalID, emit: opt.Emit, q: newTermQueue()}
 	if w.tid == "" {
@@ -97,9 +90,8 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	return w.follow(ctx, opt.Deadline, res)
 }
 
-// subscribe attaches a control client to the pane. When it cannot, the
-// watch polls, and the note says why. Its only errors are a server gone
-// and ctx's.
+// subscribe attaches a control client to the pane. When it cannot, the watch polls, and the note
+// says why. Its only errors are a server gone and ctx's.
 func (w *termWatch) subscribe(ctx context.Context, p tmux.PaneInfo) (string, error) {
 	if tmux.WouldSendFocus(p) {
 		return "polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)", nil
@@ -115,8 +107,7 @@ func (w *termWatch) subscribe(ctx context.Context, p tmux.PaneInfo) (string, err
 	return "polling: " + err.Error(), nil
 }
 
-// first emits the full-state terminal_update: command, cwd, size and an
-// output snapshot.
+// first emits the full-state terminal_update: command, cwd, size and an output snapshot.
 func (w *termWatch) first(ctx context.Context) (tmux.PaneInfo, error) {
 	info, data, err := w.snapshot(ctx)
 	if err != nil {
@@ -128,8 +119,7 @@ func (w *termWatch) first(ctx context.Context) (tmux.PaneInfo, error) {
 	return info, w.emit(acp.NewTerminalUpdate(w.tid, info.Command, info.CWD, sizeOf(info), data))
 }
 
-// follow streams updates until the pane's process exits, the deadline
-// passes or ctx ends.
+// follow streams updates until the pane's process exits, the deadline passes or ctx ends.
 func (w *termWatch) follow(ctx context.Context, deadline time.Time, res TerminalResult) (TerminalResult, error) {
 	w.lookAt = time.Now().Add(lookIdle)
 	timer := time.NewTimer(lookIdle)
@@ -153,8 +143,8 @@ func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Terminal
 		case <-w.q.ch:
 		case <-timer.C:
 		case <-kdone:
-			// the session or server went away, or the client was killed:
-			// look now, with tmux processes from here on
+			// the session or server went away, or the client was killed: look now, with tmux
+			// processes from here on
 			w.k = nil
 			w.lookAt = time.Now()
 			if res.Note == "" {
@@ -170,8 +160,8 @@ func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Terminal
 	}
 }
 
-// step sends what came from the control client, and looks at the pane
-// when a look is due. done says the watch ended.
+// step sends what came from the control client, and looks at the pane when a look is due. done says
+// the watch ended.
 func (w *termWatch) step(ctx context.Context, res TerminalResult) (_ TerminalResult, done bool, _ error) {
 	data, paused, changed := w.q.take()
 	now := time.Now()
@@ -214,8 +204,8 @@ func (w *termWatch) step(ctx context.Context, res TerminalResult) (_ TerminalRes
 	return res, false, nil
 }
 
-// replace sends a fresh output snapshot that replaces all output, then a
-// patch for what else changed.
+// replace sends a fresh output snapshot that replaces all output, then a patch for what else
+// changed.
 func (w *termWatch) replace(info tmux.PaneInfo, snap []byte) error {
 	w.lastSnap = snap
 	if err := w.emit(acp.TerminalUpdate{TerminalID: w.tid, Output: acp.Some(acp.TerminalOutput{Data: snap})}); err != nil {
@@ -258,9 +248,8 @@ func (w *termWatch) chunks(data []byte) error {
 	return nil
 }
 
-// look describes the pane: through the control client (aligned with the
-// output stream, no process started) or with a tmux process. When polling,
-// a changed screen is sent as a new snapshot.
+// look describes the pane: through the control client (aligned with the output stream, no process
+// started) or with a tmux process. When polling, a changed screen is sent as a new snapshot.
 func (w *termWatch) look(ctx context.Context) (tmux.PaneInfo, error) {
 	if w.k != nil {
 		info, _, _, err := w.k.SnapshotOptions(ctx, w.id, "")
@@ -304,13 +293,12 @@ func (w *termWatch) patch(info tmux.PaneInfo) error {
 	return w.emit(u)
 }
 
-// exit emits the final update: the exit status of a dead pane, or an
-// unknown status (nil info: the pane is gone, or the status never came).
+// exit emits the final update: the exit status of a dead pane, or an unknown status (nil info: the
+// pane is gone, or the status never came).
 //
-// tmux discards output that a control client has not yet been sent when a
-// pane dies, so the last bytes a process writes can be missing from the
-// chunks: the final update of a dead pane also carries an output snapshot,
-// which replaces all output with what the pane shows.
+// tmux discards output that a control client has not yet been sent when a pane dies, so the last
+// bytes a process writes can be missing from the chunks: the final update of a dead pane also
+// carries an output snapshot, which replaces all output with what the pane shows.
 func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 	u := acp.TerminalUpdate{TerminalID: w.tid}
 	st := acp.TerminalExitStatus{}
@@ -328,13 +316,12 @@ func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 	return w.emit(u)
 }
 
-// deadStatus reads a dead pane's exit status. tmux marks a pane dead when
-// its terminal closes, which can come before it has reaped the process:
-// until then pane_dead_status and pane_dead_signal are empty, so they are
-// read again for up to two seconds, the server nudged to reap after the
-// first empty read. A background task's supervisor records
-// how its command ended (task.RecordTaskExit), which is used first: tmux
-// 3.3a sometimes never reports the status, and never a signal.
+// deadStatus reads a dead pane's exit status. tmux marks a pane dead when its terminal closes,
+// which can come before it has reaped the process: until then pane_dead_status and pane_dead_signal
+// are empty, so they are read again for up to two seconds, the server nudged to reap after the
+// first empty read. A background task's supervisor records how its command ended
+// (task.RecordTaskExit), which is used first: tmux 3.3a sometimes never reports the status, and
+// never a signal.
 func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 	const format = "#{pane_dead_status},#{pane_dead_signal},#{@panectl_task_exit}"
 	deadline := time.Now().Add(2 * time.Second)
@@ -383,8 +370,8 @@ func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 	}
 }
 
-// gone ends the watch after a failed look: a pane that no longer exists
-// was killed (its exit status cannot be read), anything else is an error.
+// gone ends the watch after a failed look: a pane that no longer exists was killed (its exit status
+// cannot be read), anything else is an error.
 func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error) (TerminalResult, error) {
 	if ctx.Err() != nil && !errors.Is(err, tmux.ErrNotResponding) {
 		return res, ctx.Err()
@@ -396,9 +383,8 @@ func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error) (Te
 	return res, err
 }
 
-// snapshot captures the pane's history, screen and cursor as replayable
-// bytes (acp.ScreenCapture). Through the control client, output queued
-// before the capture is dropped: the capture holds it.
+// snapshot captures the pane's history, screen and cursor as replayable bytes (acp.ScreenCapture).
+// Through the control client, output queued before the capture is dropped: the capture holds it.
 func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error) {
 	var info tmux.PaneInfo
 	var err error
@@ -448,10 +434,9 @@ func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error)
 	}
 }
 
-// captureSpecs are the captures of a snapshot: history and screen in one
-// capture; on the alternate screen the history (when there is any: tmux
-// would otherwise return visible rows), the saved normal screen, and the
-// alternate screen.
+// captureSpecs are the captures of a snapshot: history and screen in one capture; on the alternate
+// screen the history (when there is any: tmux would otherwise return visible rows), the saved
+// normal screen, and the alternate screen.
 func captureSpecs(info tmux.PaneInfo) []tmux.CaptureSpec {
 	if !info.AlternateOn {
 		return []tmux.CaptureSpec{{FromOldest: true, ToBottom: true, Escapes: true}}
@@ -465,8 +450,8 @@ func captureSpecs(info tmux.PaneInfo) []tmux.CaptureSpec {
 		tmux.CaptureSpec{Start: 0, ToBottom: true, Escapes: true})
 }
 
-// termQueue collects control-mode events for the watch loop: OnEvent must
-// never block, so bytes are appended under a lock and the loop is woken.
+// termQueue collects control-mode events for the watch loop: OnEvent must never block, so bytes are
+// appended under a lock and the loop is woken.
 type termQueue struct {
 	mu            sync.Mutex
 	data          []byte
@@ -507,8 +492,8 @@ func (q *termQueue) take() (data []byte, paused, changed bool) {
 	return data, paused, changed
 }
 
-// dropBeforeMark discards the bytes that came before the last command's
-// output (a capture run by that command holds them).
+// dropBeforeMark discards the bytes that came before the last command's output (a capture run by
+// that command holds them).
 func (q *termQueue) dropBeforeMark() {
 	q.mu.Lock()
 	defer q.mu.Unlock()

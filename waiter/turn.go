@@ -13,19 +13,16 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// confirmGap is how long a strong busy state must be seen before it is
-// acted on: two looks at least this far apart agree, so a half-drawn frame
-// is not taken for it.
+// confirmGap is how long a strong busy state must be seen before it is acted on: two looks at least
+// this far apart agree, so a half-drawn frame is not taken for it.
 const confirmGap = 50 * time.Millisecond
 
-// ApprovalSettle is how long awaiting_approval must have been seen without
-// a break, counted from when the wait began at the earliest, before
-// wait-for-turn reports it. A dialog stays; the frame a program had drawn
-// before it reacted to a key (Enter on "Do you want to proceed?") is
-// replaced within tens of milliseconds, so it is never the answer. Only the
-// state counts, not the whole screen: a spinner running elsewhere on screen
-// (Qwen and pi keep one during their approval prompts) does not hold the
-// approval back.
+// ApprovalSettle is how long awaiting_approval must have been seen without a break, counted from
+// when the wait began at the earliest, before wait-for-turn reports it. A dialog stays; the frame a
+// program had drawn before it reacted to a key (Enter on "Do you want to proceed?") is replaced
+// within tens of milliseconds, so it is never the answer. Only the state counts, not the whole
+// screen: a spinner running elsewhere on screen (Qwen and pi keep one during their approval
+// prompts) does not hold the approval back.
 const ApprovalSettle = 400 * time.Millisecond
 
 // TurnOptions is a wait-for-turn request.
@@ -47,12 +44,11 @@ type TurnResult struct {
 	Note    string
 }
 
-// ScreenFor turns a pane screen into what the recognizers look at, with
-// what runs in the pane's foreground as /proc tells it (proc.ForegroundOf:
-// through a background task's supervisor, a shell interpreting a script
-// named after the script, the argv for looking through node/bun wrappers,
-// the job an interactive shell runs, and whether a shell in the foreground
-// is at its prompt, shell.ShellTurnOf).
+// ScreenFor turns a pane screen into what the recognizers look at, with what runs in the pane's
+// foreground as /proc tells it (proc.ForegroundOf: through a background task's supervisor, a shell
+// interpreting a script named after the script, the argv for looking through node/bun wrappers, the
+// job an interactive shell runs, and whether a shell in the foreground is at its prompt,
+// shell.ShellTurnOf).
 func ScreenFor(s pane.Screen) recognize.Screen {
 	fg := proc.ForegroundOf(s.Info)
 	return recognize.Screen{
@@ -63,8 +59,8 @@ func ScreenFor(s pane.Screen) recognize.Screen {
 	}
 }
 
-// turnJudge decides, look by look, whether a wait-for-turn is over. It is
-// the pure part of WaitForTurn.
+// turnJudge decides, look by look, whether a wait-for-turn is over. It is the pure part of
+// WaitForTurn.
 type turnJudge struct {
 	quiet           time.Duration
 	waitThroughBusy bool
@@ -72,9 +68,9 @@ type turnJudge struct {
 	since           time.Time       // when that state was first seen in a row of looks
 }
 
-// judge takes one look's classification at now, with how long the screen
-// has been unchanged (quietFor). It returns the outcome ("" to keep waiting)
-// and, when waiting, how long until the verdict could change by time alone.
+// judge takes one look's classification at now, with how long the screen has been unchanged
+// (quietFor). It returns the outcome ("" to keep waiting) and, when waiting, how long until the
+// verdict could change by time alone.
 //
 //   - awaiting_approval: once seen without a break for ApprovalSettle (and,
 //     from a weak rule, once the screen is also quiet);
@@ -112,13 +108,12 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 	return schema.OutcomeTurnEnded, 0
 }
 
-// WaitForTurn waits until the interactive program in the pane ends its turn
-// (awaiting_input or unknown once the screen and the state have been
-// unchanged for opt.Quiet; awaiting_approval once it has stayed for
-// ApprovalSettle), or, unless WaitThroughBusy, until busy is confirmed; or
-// until the pane exits (or its process is replaced by respawn-pane:
-// schema.OutcomeExited with a note, replaced.go) or the timeout passes. Change events (Watch) lead to a capture; only a real
-// change of content restarts the quiet window.
+// WaitForTurn waits until the interactive program in the pane ends its turn (awaiting_input or
+// unknown once the screen and the state have been unchanged for opt.Quiet; awaiting_approval once
+// it has stayed for ApprovalSettle), or, unless WaitThroughBusy, until busy is confirmed; or until
+// the pane exits (or its process is replaced by respawn-pane: schema.OutcomeExited with a note,
+// replaced.go) or the timeout passes. Change events (Watch) lead to a capture; only a real change
+// of content restarts the quiet window.
 func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
 	start := time.Now()
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, "the turn")()
@@ -134,8 +129,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 	judge := &turnJudge{quiet: opt.Quiet, waitThroughBusy: opt.WaitThroughBusy}
 	deadline := start.Add(opt.Timeout)
 	res := TurnResult{}
-	// look captures and classifies once; wait is how long until time alone
-	// could change the verdict
+	// look captures and classifies once; wait is how long until time alone could change the verdict
 	look := func() (done bool, wait time.Duration, err error) {
 		s, err := captureScreen(ctx, c, src, opt.PaneID)
 		if err != nil {
@@ -189,8 +183,8 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		if p.due(time.Now()) {
 			res.Outcome = schema.OutcomeTimeout
 			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && !opt.WaitThroughBusy {
-				// busy from a strong rule, with no time left for the
-				// confirming look (--timeout 0 looks once): say busy
+				// busy from a strong rule, with no time left for the confirming look (--timeout 0
+				// looks once): say busy
 				res.Outcome = schema.OutcomeBusy
 				res.Note = joinNotes(res.Note, "busy was seen at the deadline and not confirmed by a second look")
 			}
