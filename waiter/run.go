@@ -62,9 +62,8 @@ func (e *RejectedError) Unwrap() error { return ErrInvalid }
 // interruptStatus is 128 + SIGINT, the status of a command ended by C-c.
 const interruptStatus = 130
 
-// promptQuiet is how long the screen must rest before panectl believes a shell back at its prompt
-// without the end marker. That happens after an interrupt or a rejected line. promptEvery paces
-// those looks.
+// promptQuiet is how long the screen must rest before a shell at its prompt without the end marker
+// is believed, as after an interrupt. promptEvery paces those looks.
 const (
 	promptQuiet = 150 * time.Millisecond
 	promptEvery = 250 * time.Millisecond
@@ -72,9 +71,8 @@ const (
 
 // Run types a command into the pane's shell and reads its output. shell.NewRun wraps it in a begin
 // marker and an end marker with the status. The output between them is read from a cursor taken
-// before typing. The echo ledger records the wrapper, so other waits discount its echo.
-//
-// Text already on the input line refuses the run (*RefusedError), unless ClearLine kills it first.
+// before typing. The echo ledger records the wrapper, so other waits discount its echo. Text
+// already on the input line refuses the run (*RefusedError), unless ClearLine kills it first.
 //
 // A command too long to type (shell.TooLongToType) goes through a file the shell sources. A
 // canonical terminal cuts lines at 4095 bytes, and line editors are slow with long lines. The file
@@ -87,10 +85,8 @@ const (
 // The run ends at the end marker, or when the shell is back at its prompt after the begin marker.
 // The second is an interrupt from anyone, and a probe reads its status. A shell message without a
 // begin marker is a rejection (*RejectedError). In fish, an end marker without a begin marker, with
-// nothing lost, means eval could not parse the command.
-//
-// A process replaced by respawn-pane -k gives outcome exited, StatusKnown false and a note naming
-// both processes. Nothing is pressed.
+// nothing lost, means eval could not parse the command. A process replaced by respawn-pane -k gives
+// outcome exited, StatusKnown false and a note naming both processes. Nothing is pressed.
 //
 // At the timeout Run presses C-c and waits for a probe, so the next run finds the pane usable. A
 // cancelled context presses C-c too, with outcome interrupted. A server that stops answering ends
@@ -251,9 +247,8 @@ func readsInFull(due, began bool, sinceFull, sinceTyped, grace time.Duration, re
 	return due || !began && sinceFull >= grace && sinceTyped >= grace || restful
 }
 
-// rested looks at the screen once it has rested for promptQuiet, at most every promptEvery. After
-// the begin marker it asks whether the shell is back at its prompt; restful is then true only when
-// it is.
+// rested looks at the screen once it rested for promptQuiet, at most every promptEvery. After the
+// begin marker, restful means the shell is back at its prompt.
 func (s *runState) rested(ctx context.Context) (restful, back bool, err error) {
 	if s.pace.quietFor(time.Now()) < promptQuiet || time.Since(s.lastPromptCheck) < promptEvery {
 		return false, false, nil
@@ -274,7 +269,6 @@ func (s *runState) pause(ctx context.Context) error {
 	return err
 }
 
-// ended is ended for this run.
 func (s *runState) ended(ctx context.Context, err error) (RunResult, error) {
 	return ended(ctx, s.c, s.id, s.res, err)
 }
@@ -391,8 +385,7 @@ func (s *runState) round(ctx context.Context, restful, back bool) (RunResult, bo
 	return s.res, false, nil
 }
 
-// readFailed ends the run when the full read failed or found the process replaced. done is false
-// when the read is good.
+// readFailed ends the run when the full read failed or found the process replaced.
 func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error) (_ RunResult, done bool, _ error) {
 	note, replacedNow := replacedErr(s.src.Process(), err)
 	if !replacedNow && err == nil {
@@ -400,8 +393,8 @@ func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error
 	}
 	switch {
 	case replacedNow:
-		// The shell that ran the command is gone, with its output and status. No C-c either: the
-		// new process is not the run's.
+		// The shell that ran the command is gone, with its output and status. No C-c: the new
+		// process is not the run's.
 		s.res.Outcome = schema.OutcomeExited
 		s.res.Note = joinNotes(s.res.Note, note+"; the command's exit status is unknown")
 		return s.res, true, nil
@@ -441,8 +434,8 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 		res.Note = joinNotes(res.Note, rd.Note)
 	}
 	if len(s.probes) > 0 {
-		// A probe typed while the shell was slow runs after the command. Let it print so the prompt
-		// is clean.
+		// A probe typed while the shell was slow runs after the command. Let it print for a clean
+		// prompt.
 		_, _ = waitProbe(ctx, s.c, s.id, rd.Cursor, s.probes[len(s.probes)-1], 2*time.Second)
 	}
 	s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
@@ -518,10 +511,8 @@ func shellName(command string) string {
 
 // backAtPrompt reports whether the shell reads a new command line. The shell must be in the
 // foreground, the cursor below the starting row. The input line must be the prompt seen before
-// typing, or any empty prompt for a line editor.
-//
-// Its only errors are a server that does not answer and ctx's. Any other failed look is "no", and
-// the full read that follows reports it.
+// typing, or any empty prompt for a line editor. Its only errors are a server that does not answer
+// and ctx's. Any other failed look is "no", for the full read to report.
 func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) (bool, error) {
 	scr, err := captureScreen(ctx, c, src, id)
 	if errors.Is(err, tmux.ErrNotResponding) || ctx.Err() != nil {
@@ -557,10 +548,9 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 	return modeErr == nil && !mode.Canonical && line.Prompted(), nil
 }
 
-// rejection returns the shell's first message in the lines read since typing, and how many there
-// are. A message starts with the shell's name and a colon. That is how bash, zsh, fish and dash
-// report syntax errors. The echo of the command line does not count. The message is "" when there
-// is none.
+// rejection returns the shell's first message since typing, "" when none, and how many there are.
+// bash, zsh, fish and dash start a syntax error with their name and a colon. The echo of the
+// command line does not count.
 func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 	var msg []string
 	n := 0
@@ -614,8 +604,8 @@ func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, i
 	return res, nil
 }
 
-// withoutPrompt drops what the shell drew after an interrupted command. That is the prompt it came
-// back to, on the last line, and the echoed C-c before it.
+// withoutPrompt drops what the shell drew after an interrupted command: the prompt on the last
+// line, and the echoed C-c.
 func (w runWatch) withoutPrompt(lines []string) []string {
 	if n := len(lines); n > 0 {
 		last := strings.TrimRight(lines[n-1], " ")
@@ -639,9 +629,9 @@ func withoutCtrlC(lines []string) []string {
 	return lines
 }
 
-// promptSettle is how long a prompt without a known ending must stay the same to be learned.
-// emptySettle is the same for an empty prompt. A wrong empty prompt would hide a prompt drawn late.
-// learnLooks bounds the looks at a row still changing.
+// promptSettle is how long a prompt without a known ending must rest to be learned. emptySettle is
+// that for an empty prompt, since a wrong one would hide a prompt drawn late. learnLooks bounds the
+// looks.
 const (
 	promptSettle = 40 * time.Millisecond
 	emptySettle  = 120 * time.Millisecond
@@ -690,9 +680,8 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 	}
 }
 
-// promptAlone reports whether an input line may hold a prompt alone. It rejects blanks only, text
-// after the cursor, and panectl's own markers. An empty line may be an empty prompt, or one not
-// drawn yet.
+// promptAlone reports whether an input line may hold a prompt alone: not blanks only, nothing after
+// the cursor, no panectl marker. An empty line may be an empty prompt, or one not drawn yet.
 func promptAlone(line shell.InputLine, nonce string) bool {
 	if line.Left != "" && strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" {
 		return false
@@ -710,16 +699,16 @@ func abbreviate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// clearLine presses C-u before a probe or a retype. It erases what a lost line left, since fish
-// keeps a line that failed to parse. C-u erases the edited line in every line editor and in a
-// cooked terminal (VKILL). It never interrupts anything.
+// clearLine presses C-u before a probe or a retype, to erase what a lost line left. fish keeps a
+// line that failed to parse. C-u erases the edited line in every line editor and in a cooked
+// terminal (VKILL). It never interrupts anything.
 func clearLine(ctx context.Context, c *tmux.Client, id string) error {
 	return c.SendKeys(ctx, id, "C-u")
 }
 
-// endVisible reports whether the end marker is on the screen or the last history rows. That is
-// where it sits right after the command ends. It is also true when the pane is dead or its process
-// replaced. Then the output is read in full.
+// endVisible reports whether the end marker is on the screen or the last history rows, where it
+// sits right after the command ends. It is also true for a dead pane or a replaced process. Then
+// the output is read in full.
 func endVisible(ctx context.Context, c *tmux.Client, src Source, id, end string) (bool, error) {
 	info, texts, _, err := via(c, src).SnapshotOptions(ctx, id, "", tmux.CaptureSpec{Start: -10, ToBottom: true, Join: true})
 	if err != nil {

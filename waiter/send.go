@@ -18,8 +18,7 @@ import (
 // Typing and submission (SPEC.md sections 3 and 8).
 const (
 	// burstSettle is the least time between typed text and its Enter. Agent composers (Codex,
-	// Gemini CLI) take a CR within 50-150 ms of a burst as part of a paste. It then becomes a
-	// newline, not a submission.
+	// Gemini CLI) take a CR within 50-150 ms of a burst as a pasted newline, not a submission.
 	burstSettle = 200 * time.Millisecond
 	// drawQuiet: a screen unchanged this long has drawn what it took.
 	drawQuiet = 80 * time.Millisecond
@@ -33,8 +32,7 @@ const (
 	lookEvery = 20 * time.Millisecond
 )
 
-// SendOptions is a typing request: Text (send-text), validated tmux key names (send-keys) or Bytes
-// (send-ascii).
+// SendOptions is a typing request: Text (send-text), key names (send-keys) or Bytes (send-ascii).
 type SendOptions struct {
 	Info   tmux.PaneInfo // the pane as just described
 	Action string        // "send-text", "send-keys", "send-ascii": names the lock holder
@@ -42,8 +40,7 @@ type SendOptions struct {
 	Keys   []string
 	Bytes  []byte
 	Submit bool // send-text: press Enter once the program has taken the text, and verify
-	// WhenReady waits for the pane to await input first. When it does not, nothing is typed
-	// (*NotReadyError).
+	// WhenReady waits for the pane to await input first, else types nothing (*NotReadyError).
 	WhenReady *Readiness
 	// Set classifies a program's screen, never a shell's. Before typing, a dialog refuses a
 	// submission (*DialogError) and is named in plain typing's note. After a submission, busy means
@@ -91,8 +88,8 @@ type SendResult struct {
 	Note      string
 }
 
-// LineTooLongError: a line is longer than a canonical terminal passes on (proc.MaxCanonLine). It
-// unwraps to ErrInvalid (exit 2).
+// LineTooLongError: a line is longer than a canonical terminal passes (proc.MaxCanonLine). It
+// unwraps to ErrInvalid.
 type LineTooLongError struct {
 	PaneID string
 	Len    int
@@ -106,11 +103,10 @@ func (e *LineTooLongError) Error() string {
 // Unwrap makes it invalid input.
 func (e *LineTooLongError) Unwrap() error { return ErrInvalid }
 
-// checkPaste refuses multi-line text that holds a bracketed-paste marker (ErrInvalid, exit 2). Such
-// text is typed as one bracketed paste (tmux.SendText). ESC[201~ would end the paste early. The
-// shell would then run the lines after it without an Enter, so untrusted text could run commands.
-// ESC[200~ would open a paste inside the paste. Terminals strip or refuse them in pastes for the
-// same reason.
+// checkPaste refuses multi-line text holding a bracketed-paste marker (ErrInvalid, exit 2). Such
+// text goes as one bracketed paste (tmux.SendText). ESC[201~ would end the paste early, and the
+// shell would run the rest without an Enter. So untrusted text could run commands. ESC[200~ would
+// open a paste inside the paste. Terminals strip or refuse them for the same reason.
 func checkPaste(text string) error {
 	if !strings.Contains(text, "\n") {
 		return nil // typed as keys, not pasted: its bytes reach the program as they are
@@ -126,14 +122,13 @@ func checkPaste(text string) error {
 // Send types into a pane. A dead pane, or one that goes away meanwhile, is tmux.ErrPaneExited (exit
 // 5). So is a process replaced by respawn-pane during a submission, with both processes named. A
 // pane in copy mode is taken out of it, and Note says so. With WhenReady the pane must await input.
-// Send refuses a line too long for a canonical terminal (*LineTooLongError). It refuses multi-line
-// text with a paste marker too (ErrInvalid).
+// Send refuses a line too long for a canonical terminal (*LineTooLongError), and multi-line text
+// with a paste marker.
 //
 // Submit holds the pane's action lock until Deadline (pane.AcquireLock). After waiting behind
-// another action, the pane must be as it was before. Else nothing is typed
-// (*ChangedWhileWaitingError). Enter is its own keystroke, pressed once the program took the text.
-// Then the submission is verified, Enter pressed once more if the text still sits there, and
-// Submitted says how it went.
+// another action, the pane must be as it was, else nothing is typed (*ChangedWhileWaitingError).
+// Enter is its own keystroke, once the program took the text. The submission is then verified, with
+// one more Enter if the text still sits there. Submitted says how it went.
 func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, err error) {
 	defer func() { err = goneDuring(opt.Info.ID, opt.Action, err) }() // (exit 5, as the waits)
 	id := opt.Info.ID
@@ -176,7 +171,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	return typeText(ctx, c, opt, info, set, r.Ledger, res)
 }
 
-// readyToType waits for readiness and describes the pane again when it may have changed. It leaves
+// readyToType waits for readiness and describes the pane again if it may have changed. It leaves
 // copy mode and notes it.
 func readyToType(ctx context.Context, c *tmux.Client, opt SendOptions) (tmux.PaneInfo, string, error) {
 	info := opt.Info
@@ -233,7 +228,7 @@ func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux
 	return set, "", nil
 }
 
-// typeText types opt.Text, and submits it with opt.Submit. It first refuses a line too long for a
+// typeText types opt.Text, and submits it with opt.Submit. It refuses a line too long for a
 // canonical terminal.
 func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set, l pane.Ledger, res SendResult) (SendResult, error) {
 	id := info.ID
@@ -248,8 +243,8 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 		return res, pane.Type(ctx, c, id, l, opt.Text, false)
 	}
 	if mode.Known && mode.Canonical && mode.CRToNL {
-		// The kernel ends the line at Enter whenever it comes. No composer to outwait, nothing more
-		// to verify.
+		// The kernel ends the line at Enter whenever it comes. No composer to outwait, nothing to
+		// verify.
 		if err := pane.Type(ctx, c, id, l, opt.Text, true); err != nil {
 			return res, err
 		}
@@ -320,8 +315,8 @@ func alive(info tmux.PaneInfo) error {
 	return nil
 }
 
-// sendKeys presses keys. If they hold Enter and any panectl process typed text under burstSettle
-// ago, Enter waits out that window. A composer then takes it as a submission.
+// sendKeys presses keys. An Enter waits until burstSettle after the last text any panectl process
+// typed. A composer then takes it as a submission.
 func sendKeys(ctx context.Context, c *tmux.Client, id string, l pane.Ledger, keys []string) error {
 	enter := false
 	for _, k := range keys {
@@ -357,8 +352,8 @@ func longestLine(pending, text string, crToNL bool) int {
 	}
 }
 
-// isShell reports whether the foreground program is an interactive shell. Its line editor always
-// accepts the line at Enter.
+// isShell reports whether the foreground is an interactive shell, whose line editor accepts the
+// line at Enter.
 func isShell(info tmux.PaneInfo) bool {
 	_, ok := shell.ShellOf(proc.ForegroundOf(info).Command())
 	return ok
@@ -382,11 +377,11 @@ type submission struct {
 	enters int
 	// dialogNote says the screen before Enter showed a dialog.
 	dialogNote string
-	// prompt is the shell's prompt as a run last saw it. It tells a fresh prompt from a
-	// continuation one. sh is the shell.
+	// prompt is the shell's prompt as a run last saw it, to tell a fresh prompt from a continuation
+	// one.
 	prompt shell.Prompt
 	sh     shell.Shell
-	// pid is the process the text was typed to. A look that finds another ends the submission
+	// pid is the process the text went to. A look that finds another ends the submission
 	// (tmux.ErrPaneExited).
 	pid    int
 	action string
@@ -419,16 +414,16 @@ func (s *submission) look(ctx context.Context) (look, error) {
 	return l, nil
 }
 
-// run settles after typing, presses Enter and verifies. It presses Enter once more if the text
-// still sits on the input line.
+// run settles after typing, presses Enter and verifies, pressing once more if the text still sits
+// there.
 func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) {
 	before, seen, err := s.settle(ctx, typed)
 	if err != nil {
 		return false, "", err
 	}
 	if d, ok := s.dialog(before.scr); ok {
-		// It came up after the check before typing, and Enter answers it. Busy is then the dialog's
-		// choice at work, not the text.
+		// A dialog came after the check before typing. Enter answers it, so busy is its choice at
+		// work.
 		s.dialogNote = fmt.Sprintf("the screen before Enter showed a dialog (%s): Enter went to it, so the program turning busy does not count as the submission", describe(d))
 	}
 	if err := s.submit(ctx); err != nil {
@@ -518,8 +513,8 @@ func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, 
 	}
 }
 
-// leftInput reports whether the cursor left the shell's input line since Enter. It did if it is on
-// another row, or the shown text is gone.
+// leftInput reports whether the cursor left the shell's input line since Enter: another row, or the
+// text gone.
 func (s *submission) leftInput(before, cur look, seen bool) bool {
 	return s.shell && (cur.row != before.row || seen && !cur.held)
 }
@@ -532,8 +527,7 @@ func (s *submission) leftLine(ctx context.Context, cur look, quiet bool) (done, 
 		return true, true, "", s.markEnd(ctx, cur)
 	}
 	if cur.held && strings.HasSuffix(squeeze(beforeCursor(cur.scr, true)), s.key) {
-		// A new input line ends with the text: the shell refused it and put it back. fish does, for
-		// a line it cannot parse.
+		// A new input line ends with the text: the shell refused it and put it back, as fish does.
 		return quiet, false, "the shell did not run the line: it refused it (its message is above the prompt) and put it back on the input line, where it still sits; edit it, or clear it (C-u; in fish C-c) before typing more", nil
 	}
 	mode, _ := proc.ReadTTYMode(cur.scr.Info.TTY)
@@ -545,8 +539,8 @@ func (s *submission) leftLine(ctx context.Context, cur look, quiet bool) (done, 
 
 // again reports whether to press Enter once more. The text showed before Enter, still sits there,
 // and the cursor moved. So the first Enter became a newline in the composer. Enter goes well after
-// the burst. A program that has not reacted yet is left alone. A second Enter could accept whatever
-// the first one opens.
+// the burst. A program that has not reacted yet is left alone, since a second Enter could accept
+// what the first opens.
 func (s *submission) again(before, cur look, quiet bool, sinceEnter time.Duration) bool {
 	return before.held && cur.held && quiet && s.enters < 2 && sinceEnter >= burstSettle && cursorMoved(before.scr, cur.scr)
 }
@@ -562,8 +556,8 @@ func (s *submission) unverified(before, cur look, seen bool) string {
 	return fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters)
 }
 
-// markEnd records that a tall line's echo ends at the cursor's row. The shell took the line, and
-// fish draws a tall line's pieces below the rows it needs.
+// markEnd records that a tall line's echo ends at the cursor's row, once the shell took it. fish
+// draws a tall line's pieces below the rows it needs.
 func (s *submission) markEnd(ctx context.Context, cur look) error {
 	if !s.tall {
 		return nil
@@ -577,8 +571,7 @@ func (s *submission) enter(ctx context.Context) error {
 	return s.c.SendKeys(ctx, s.id, "Enter")
 }
 
-// submit presses Enter the first time. The same tmux command list marks the pending text submitted
-// in the ledger.
+// submit presses Enter the first time. The same tmux command list marks the pending text submitted.
 func (s *submission) submit(ctx context.Context) error {
 	s.enters++
 	l, err := pane.LoadLedger(ctx, s.c, s.id)
@@ -608,9 +601,9 @@ func (s *submission) busy(scr pane.Screen) bool {
 
 func recognizeScreen(scr pane.Screen) recognize.Screen { return ScreenFor(scr) }
 
-// inputKey is what shows that the input line holds text. It is the last 12 characters of text's
-// last non-blank line. Blanks are dropped, since composers drop or move them when wrapping. Control
-// characters are dropped, since a tab becomes a completion. It is "" when text has none.
+// inputKey is what shows that the input line holds text: the last 12 characters of text's last
+// non-blank line, "" when none. Blanks are dropped, since composers drop or move them when
+// wrapping. Control characters are dropped, since a tab becomes a completion.
 func inputKey(text string) string {
 	lines := strings.Split(text, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -622,8 +615,7 @@ func inputKey(text string) string {
 	return ""
 }
 
-// squeeze drops blanks, control characters and the box-drawing and block characters of composer
-// frames.
+// squeeze drops blanks, control characters and the box-drawing and block characters of frames.
 func squeeze(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) || unicode.IsControl(r) || r >= 0x2500 && r <= 0x259f {
@@ -634,8 +626,8 @@ func squeeze(s string) string {
 }
 
 // beforeCursor is the input line's text up to the cursor. The row above comes first when it wrapped
-// into the cursor's row. Outside a shell it comes first too when only blanks and frame characters
-// precede the cursor. That is a composer's new line, with the text above.
+// into the cursor's row. Outside a shell it does too when only blanks and frame characters precede
+// the cursor: a composer's new line.
 func beforeCursor(scr pane.Screen, inShell bool) string {
 	y := scr.Info.CursorY
 	if y < 0 || y >= len(scr.Rows) {
