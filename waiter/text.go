@@ -27,8 +27,7 @@ type TextOptions struct {
 	Cursor   pane.Cursor   // where new output starts; zero value: now
 	HasStart bool          // Cursor is set (else the wait starts now)
 	MaxLines int           // newest lines kept in the result
-	// Pane is the pane as just described, optionally. It saves a tmux call at the start of a wait
-	// with a cursor. Every read still checks it.
+	// Pane is the pane as just described, optional. It saves a tmux call; every read checks it.
 	Pane tmux.PaneInfo
 }
 
@@ -61,7 +60,7 @@ type TextResult struct {
 // matches lines on the %output bytes as they arrive (pane.Stream). One command without a capture
 // confirms a match. It reads the echo ledger, since a panectl process may have typed meanwhile, and
 // the cursor, history, size and modes. When the stream cannot say what a capture would, the wait
-// captures again and follows on from there (see apply).
+// captures again (see apply).
 func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	res, err := waitForText(ctx, c, opt)
 	if err == nil && (res.Outcome == schema.OutcomeTimeout || res.Outcome == schema.OutcomeExited) &&
@@ -74,9 +73,8 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 }
 
 // tabNote explains why a pattern with a tab did not match. tmux before 3.6 writes a tab as a cursor
-// move over blank cells. From 3.6 a tab over blank cells is kept as a tab cell. So a line read from
-// the screen holds spaces where the program wrote a tab. A journal keeps the tab, both a task's and
-// a journaled pane's.
+// move over blank cells, so the screen holds spaces there. From 3.6 such a tab is kept as a tab
+// cell. A journal keeps the tab, a task's or a journaled pane's.
 const tabNote = "a pattern holds a tab, but this tmux (before 3.6) keeps a tab on the screen as the spaces it moved over, " +
 	"so it matches only lines read from a journal; to match the screen, use --regex with \\s+ or ' +' where the tab is"
 
@@ -141,7 +139,7 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 
 // textStart finds where the wait starts and describes the pane. The start comes before subscribing,
 // so output during the attach is after the cursor. Without a description, the start's snapshot
-// gives one, in one tmux call. wasGone says the pane described a moment ago is gone.
+// gives one. wasGone says the pane described a moment ago is gone.
 func textStart(ctx context.Context, c *tmux.Client, opt TextOptions) (_ pane.Cursor, _ tmux.PaneInfo, wasGone bool, _ error) {
 	cur, info := opt.Cursor, opt.Pane
 	described := info.ID == opt.PaneID && info.SessionID != ""
@@ -159,9 +157,8 @@ func textStart(ctx context.Context, c *tmux.Client, opt TextOptions) (_ pane.Cur
 	return cur, info, false, nil
 }
 
-// round makes one check. It reads the pane when the stream cannot say what a capture would.
-// Otherwise it decides on the stream when a line may match. checked is false when nothing was
-// decided.
+// round makes one check. It reads the pane when the stream cannot say what a capture would. Else it
+// decides on the stream if a line may match. checked is false when nothing was decided.
 func (w *textWait) round(ctx context.Context) (res TextResult, done, checked bool, err error) {
 	if !w.reread && w.stream != nil {
 		if !w.candidate() {
@@ -181,7 +178,7 @@ func (w *textWait) round(ctx context.Context) (res TextResult, done, checked boo
 }
 
 // onStream decides on a stream line that may match. The pane as read right after the output needs
-// no tmux command. While that read is on its way, it waits for it.
+// no tmux command, so it waits for that read.
 func (w *textWait) onStream(ctx context.Context) (TextResult, bool, bool, error) {
 	switch {
 	case w.fresh != nil:
@@ -196,9 +193,9 @@ func (w *textWait) onStream(ctx context.Context) (TextResult, bool, bool, error)
 	return w.confirm(ctx)
 }
 
-// throttle paces the checks. While output keeps coming, tmux is asked at most every minCheckGap. So
-// a flood does not become back-to-back checks that compete with tmux for the CPU. The first change
-// after a quiet spell is checked at once.
+// throttle paces the checks. While output keeps coming, tmux is asked at most every minCheckGap. A
+// flood then does not become back-to-back checks that compete with tmux for the CPU. The first
+// change after a quiet spell is checked at once.
 func (w *textWait) throttle(ctx context.Context) error {
 	if gap := time.Since(w.last); !w.quiet && gap < minCheckGap {
 		if !sleepCtx(ctx, minCheckGap-gap) {
@@ -211,8 +208,8 @@ func (w *textWait) throttle(ctx context.Context) error {
 	return nil
 }
 
-// finish adds the time and the source's note to a checked result. A pane gone with its lines keeps
-// the lines seen last.
+// finish adds the time and the source's note to a checked result. A pane gone keeps the lines seen
+// last.
 func (w *textWait) finish(res TextResult, start time.Time) TextResult {
 	res.Elapsed = time.Since(start)
 	if res.Outcome == schema.OutcomeExited && res.Output == nil {
@@ -246,15 +243,14 @@ func (w *textWait) pause(ctx context.Context, p *pacer) error {
 	case p.due(now):
 		w.quiet, w.reread = true, true // one last look at the deadline
 	default:
-		// pipe-pane may write the journal after the client saw the output. Look once more after a
-		// change.
+		// pipe-pane may write the journal after the client saw the output: look again after a
+		// change
 		w.lagDue, w.reread = time.Time{}, true
 	}
 	return nil
 }
 
-// Test hooks. With followStream off every look is a capture. streamDecisions counts decisions made
-// on a stream.
+// Test hooks: followStream off makes every look a capture. streamDecisions counts stream decisions.
 var (
 	followStream    = true
 	streamDecisions atomic.Int64
@@ -273,17 +269,16 @@ type textWait struct {
 	stream        *pane.Stream
 	frozenChecked int
 	frozenHits    int
-	// fresh is the geometry and ledger prefetched after the stream's last output. It is nil when
-	// output came after it.
+	// fresh is the geometry and ledger prefetched after the stream's last output, nil if output
+	// came since.
 	fresh *described
-	// journal is the journal directory when a journaled pane is read from its journal. Every look
-	// then reads it, with no stream.
+	// journal is the journal directory when a journaled pane is read from its journal, with no
+	// stream.
 	journal string
 
-	// The pacing. last is when the last check began, lastChange when the last change came. lagDue
-	// is when a journal wait looks again after a change. seen is the last look, for a pane that
-	// vanishes. quiet says no change came within minCheckGap of the previous. reread says the next
-	// round reads the pane.
+	// Pacing: last is when the last check began, lastChange when the last change came. lagDue is
+	// when a journal wait looks again. seen is the last look, for a pane that vanishes. quiet says
+	// no change came within minCheckGap of the previous. reread says the next round reads the pane.
 	last, lastChange, lagDue time.Time
 	seen                     TextResult
 	quiet, reread            bool
@@ -333,7 +328,7 @@ func (w *textWait) apply(items []tmux.ControlEvent, lost bool) bool {
 }
 
 // prefetching reports whether the pane's state after the output is on its way
-// (tmux.Subscription.Prefetch).
+// (Subscription.Prefetch).
 func (w *textWait) prefetching() bool {
 	sub := w.src.subscription()
 	return sub != nil && sub.Prefetching()
@@ -366,8 +361,8 @@ func (w *textWait) candidate() bool {
 	return false
 }
 
-// capture reads everything after the cursor, through the control client when attached. It decides,
-// and seeds the stream.
+// capture reads everything after the cursor, through the control client if attached, and decides.
+// It seeds the stream.
 func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 	w.stream, w.fresh, w.frozenChecked, w.frozenHits = nil, nil, 0, 0
 	if w.journal != "" {
@@ -415,8 +410,7 @@ func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 }
 
 // confirm reads the geometry and echo ledger with one command, without a capture, and decides on
-// the stream. ok is false when the stream cannot say what a capture would. The stream is then
-// dropped.
+// the stream. ok is false, and the stream dropped, when the stream cannot say what a capture would.
 func (w *textWait) confirm(ctx context.Context) (TextResult, bool, bool, error) {
 	sub := w.src.subscription()
 	if sub == nil {
@@ -439,9 +433,8 @@ func (w *textWait) confirm(ctx context.Context) (TextResult, bool, bool, error) 
 	return res, done, ok, nil
 }
 
-// decide decides on the stream's lines with the geometry and ledger read after them. ok is false
-// when the pane is not where the stream says. The stream is then dropped, since only a capture can
-// say.
+// decide decides on the stream's lines with the geometry and ledger read after them. ok is false,
+// and the stream dropped, when the pane is not where the stream says.
 func (w *textWait) decide(d described) (TextResult, bool, bool) {
 	st := w.stream
 	if !st.Check(d.pane) {
@@ -451,9 +444,8 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 	lines := st.Lines()
 	echo, ok := st.EchoOf(d.ledger, len(lines))
 	if !ok {
-		// Echo is also discounted by where it landed, in rows and prompts. Only a capture can say
-		// which lines those are. For text submitted long before, the stream keeps what its capture
-		// found.
+		// Echo is also discounted by where it landed, in rows and prompts, which only a capture can
+		// say. For text submitted long before, the stream keeps what its capture found.
 		w.stream, w.fresh = nil, nil
 		return TextResult{}, false, false
 	}
@@ -464,8 +456,8 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 	return res, done, true
 }
 
-// read is pane.Read through the source's control client when attached, with no tmux process. Else,
-// or when that client ended, it goes through c.
+// read is pane.Read through the source's control client when attached, starting no tmux process.
+// Else, or once that client ended, it reads through c.
 func read(ctx context.Context, c *tmux.Client, src Source, id string, cur pane.Cursor, opt pane.ReadOptions) (pane.ReadResult, error) {
 	if v := src.Via(); v != nil {
 		opt.Via = v
@@ -478,8 +470,7 @@ func read(ctx context.Context, c *tmux.Client, src Source, id string, cur pane.C
 	return pane.Read(ctx, c, id, cur, opt)
 }
 
-// captureScreen is pane.CaptureScreen through the source's control client when attached, else
-// through c.
+// captureScreen is pane.CaptureScreen through the source's control client if attached, else c.
 func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (pane.Screen, error) {
 	if v := src.Via(); v != nil {
 		s, err := pane.CaptureScreenVia(ctx, v, id, false)
@@ -491,8 +482,7 @@ func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (
 }
 
 // checkText reads everything after cur once and looks for a match. It takes one snapshot when info
-// holds the pane as last seen, and updates info. With stream, the read also seeds a pane.Stream
-// (r.Stream).
+// is the pane as last seen, and updates info. With stream, the read also seeds r.Stream.
 func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo, stream bool) (TextResult, bool, pane.ReadResult, error) {
 	r, err := read(ctx, c, src, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true, Stream: stream})
 	if note, ok := replacedErr(src.Process(), err); ok {
@@ -515,8 +505,8 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 
 // decideText looks for a match in a read's lines, a capture's or a stream's. The first line that
 // matches a stop pattern or a pattern ends the wait. Echo of typed input is skipped, by text and by
-// place. When the read could not place the cursor (r.Uncertain), only lines from r.Fresh on are
-// matched. The others may be old.
+// place. If the read could not place the cursor (r.Uncertain), only lines from r.Fresh on may be
+// new.
 func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
@@ -572,8 +562,7 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	return res, false
 }
 
-// echoMatches reports whether an echo line matches a pattern or a stop pattern. It is then
-// discounted.
+// echoMatches reports whether an echo line matches a pattern or stop pattern, and so is discounted.
 func echoMatches(opt TextOptions, line string) bool {
 	if opt.Stop.Len()+opt.Match.Len() == 0 {
 		return false
@@ -594,8 +583,8 @@ func timedOut(m *Matcher) int {
 }
 
 // gone reports whether err means the pane seen alive at the start is gone. It was closed, or its
-// server exited with its last pane. Both end a wait with schema.OutcomeExited (exit 5), and
-// goneNote says which.
+// server exited with its last pane. Both end a wait as schema.OutcomeExited (exit 5). goneNote says
+// which.
 func gone(err error) bool {
 	return errors.Is(err, tmux.ErrPaneNotFound) || errors.Is(err, tmux.ErrNoServer)
 }
