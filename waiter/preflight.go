@@ -13,8 +13,8 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// ErrRefused: a guarded action was refused (exit 3). The pane is in copy mode or dead, or its
-// foreground is not a shell.
+// ErrRefused: a guarded action was refused (exit 3). The pane is dead or in copy mode, or not at a
+// shell.
 var ErrRefused = errors.New("refused")
 
 // RefusedError says why.
@@ -39,10 +39,10 @@ const (
 
 // Ready checks that a pane can take a typed command. It must be alive, not in copy mode, with a
 // shell in the foreground. Its prompt must be drawn: the cursor past the row's start, the screen at
-// rest. A cold shell gets up to promptWait or the deadline, then is used anyway. Run detects input
-// the shell threw away. A line editor's terminal still canonical means the shell is starting
-// (stillStarting). It gets until the deadline, then *StartingError and nothing is typed. info is
-// the pane as just described.
+// rest. A cold shell gets up to promptWait or the deadline, then is used anyway, since Run detects
+// lost input. A line editor's terminal still canonical means the shell is starting (stillStarting).
+// That gets until the deadline, then *StartingError with nothing typed. info is the pane as just
+// described.
 func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ shell.Shell, err error) {
 	id := info.ID
 	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
@@ -73,10 +73,9 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 	}
 }
 
-// refusal refuses a pane that cannot take a typed command. It is dead, in copy mode, or still
-// without a shell in the foreground after notShellGrace. A shell running a script, say one waiting
-// in read, is named after the script. It is not at its prompt. ok says a shell is in the
-// foreground.
+// refusal refuses a pane that is dead, in copy mode, or without a shell in the foreground after
+// notShellGrace. A shell running a script, say one in read, is named after the script, as it is not
+// at its prompt. ok says a shell is in the foreground.
 func refusal(info tmux.PaneInfo, waited time.Duration) (_ shell.Shell, ok bool, _ error) {
 	if info.Dead {
 		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
@@ -109,8 +108,7 @@ func (r *readyWait) prompted(ctx context.Context, info tmux.PaneInfo, sh shell.S
 		return false, err
 	}
 	if starting {
-		// Its start-up files still run. Whatever they read from the terminal would take the typed
-		// line.
+		// Its start-up files still run, and what they read would take the typed line.
 		if !time.Now().Before(r.deadline) {
 			return false, &StartingError{info.ID, string(sh)}
 		}
@@ -135,9 +133,9 @@ func (r *readyWait) prompted(ctx context.Context, info tmux.PaneInfo, sh shell.S
 	case info.CursorX > 0 && time.Since(r.quietSince) >= quietFor:
 		return true, nil
 	case !r.ledgerRead && time.Since(r.quietSince) >= quietFor:
-		// A quiet screen, the cursor at a row's start. It is a cold shell, or text typed without
-		// Enter ended in a newline that the line editor holds. Or a run saw the shell at its prompt
-		// before, an empty prompt or a read. Preflight judges.
+		// A quiet screen, the cursor at a row's start: a cold shell, or typed text ending in a
+		// newline that the line editor holds. Or a run saw the shell at its prompt before, an empty
+		// prompt or a read. Preflight judges.
 		r.ledgerRead = true
 		return r.warm(ctx, info.ID), nil
 	}
@@ -172,7 +170,7 @@ func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh s
 }
 
 // preflight reads the start cursor and the ledger and checks the input line. Text there refuses the
-// run, or ClearLine kills it. It returns the read, the screen judged, and the prompt a run saw last
+// run, or ClearLine kills it. It returns the read, the screen judged, and the last prompt
 // (@panectl_prompt).
 func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt shell.Prompt, err error) {
 	id := opt.Info.ID
@@ -194,9 +192,8 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	line := shell.InputLineOf(scr)
 	text := line.Pending(pending, prompt.Text)
 	if text == "" && strings.TrimSpace(pending) != "" && !line.Bare(prompt) {
-		// panectl typed it without Enter, and the cursor is not at a bare prompt. It still sits in
-		// the line editor's buffer, though the row does not show it. Pasted text that ended in a
-		// newline does this.
+		// panectl typed it without Enter, and the cursor is not at a bare prompt. It sits in the
+		// line editor's buffer, unseen on the row, as after pasted text that ended in a newline.
 		text = pending
 	}
 	unfinished := text == "" && line.Continuation(prompt, opt.Shell.HasLineEditor(), mode)
@@ -257,9 +254,9 @@ func clearInput(ctx context.Context, c *tmux.Client, src Source, opt RunOptions,
 	}
 }
 
-// StartingError: the shell had not reached its prompt by the deadline, so nothing was typed. Its
-// terminal was still canonical, while start-up files run. It unwraps to context.DeadlineExceeded
-// (exit 124).
+// StartingError: the shell had not reached its prompt by the deadline, its terminal still canonical
+// as while start-up files run. Nothing was typed. It unwraps to context.DeadlineExceeded (exit
+// 124).
 type StartingError struct {
 	PaneID string
 	Shell  string
@@ -277,10 +274,9 @@ func (e *StartingError) Unwrap() error { return context.DeadlineExceeded }
 // command and its prompt a shell is away for a moment.
 const notAtPromptSure = 150 * time.Millisecond
 
-// notAtPrompt refuses a run (*RefusedError) when the foreground shell is not at its prompt. Its
-// read builtin waits for an answer (shell.NotAtPrompt), and the typed line would be it.
-// --clear-line does not help: a question is answered, not cleared. It returns the screen looked at
-// last.
+// notAtPrompt refuses a run (*RefusedError) when the shell's read builtin waits for an answer
+// (shell.NotAtPrompt). The typed line would be that answer. --clear-line does not help: a question
+// is answered, not cleared. It returns the screen looked at last.
 func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt shell.Prompt, warm bool) (pane.Screen, error) {
 	args := proc.ForegroundOf(opt.Info).Args
 	since := time.Now()
@@ -312,9 +308,9 @@ func unfinishedReason(line shell.InputLine) string {
 }
 
 // killLine erases the input line the way the shell understands. A canonical terminal takes its line
-// kill (C-u, VKILL). fish takes cancel-commandline (C-c): the whole buffer, $status untouched. zsh
-// takes kill-buffer (C-x C-k). Others take C-e C-u: in bash's readline and ksh, it kills every line
-// of the buffer.
+// kill (C-u, VKILL). fish takes cancel-commandline (C-c), the whole buffer with $status untouched.
+// zsh takes kill-buffer (C-x C-k). Others take C-e C-u, which in bash's readline and ksh kills
+// every line.
 func killLine(ctx context.Context, c *tmux.Client, id string, sh shell.Shell, mode proc.TTYMode) error {
 	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
 }

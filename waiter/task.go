@@ -16,12 +16,10 @@ import (
 
 // WaitTask waits until the task ended or the timeout passes. A task ended when its supervisor
 // recorded how, or it is gone without a record. It returns the task as last read, with
-// schema.OutcomeEnded or schema.OutcomeTimeout. Errors: task.ErrNoTask, tmux.ErrNoServer.
-//
-// A server going away takes the task's pane with it. The supervisor then stops the command and
-// records it killed, in a record directory that outlives the server. WaitTask reads the record
-// alone until the end is recorded or the timeout. It returns the task as recorded with
-// schema.OutcomeExited.
+// schema.OutcomeEnded or schema.OutcomeTimeout. Errors: task.ErrNoTask, tmux.ErrNoServer. A server
+// going away takes the task's pane along. The supervisor then records the command killed, in a
+// directory that outlives the server. WaitTask reads that record until the end or the timeout, and
+// returns schema.OutcomeExited.
 func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (task.Task, schema.Outcome, error) {
 	defer Waiting(ctx, "", timeout, "task "+id)()
 	deadline := time.Now().Add(timeout)
@@ -90,12 +88,10 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 // FollowTasks calls emit with each task of the server that ends while it follows, in the order they
 // end. Any panectl process may have started it, before or during the follow. It runs until the
 // timeout (schema.OutcomeTimeout) or an error of emit. Tasks ended before it began are not
-// reported. It does not mark tasks reported (see WaitAnyTask).
-//
-// When the server goes away, every running task's supervisor records its command killed in the
-// state directory, which outlives the server. FollowTasks then reads the records alone and emits
-// each end as it is recorded. It returns schema.OutcomeExited once none is left running, or at the
-// timeout.
+// reported, and it marks none reported (see WaitAnyTask). When the server goes away, every running
+// task's supervisor records its command killed in the state directory. FollowTasks then reads the
+// records and emits each end as recorded. It returns schema.OutcomeExited once none is left
+// running, or at the timeout.
 func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emit func(task.Task) error) (schema.Outcome, error) {
 	deadline := time.Now().Add(timeout)
 	seen := map[string]bool{}
@@ -112,8 +108,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 			seen[t.ID] = true
 		}
 	}
-	// report emits the tasks ended since the last look, in order. It never stops the follow, unlike
-	// followRecords's stop.
+	// report emits the tasks ended since the last look, in order. It never stops the follow.
 	report := func(tasks []task.Task) (stop bool, err error) {
 		var ended []task.Task
 		for _, t := range tasks {
@@ -158,8 +153,8 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 	}
 }
 
-// keepTaskSession keeps a control client on the task session, so it answers the next listings. Only
-// a long-lived process keeps them (KeepControl).
+// keepTaskSession keeps a control client on the task session for the next listings. Only a
+// long-lived process keeps them (KeepControl).
 func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []task.Task) {
 	for _, t := range tasks {
 		if t.Pane.SessionID != "" {
@@ -173,12 +168,12 @@ func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []task.Task) {
 // yet. The ended tasks form a queue, unlike bash's wait -n, which forgets jobs that ended before
 // the call. It returns the first ended one at once, else the next to end, until the timeout. A task
 // ended before the wait counts, however long ago, until tasks --prune removes it. The task returned
-// is marked reported (task.ClaimTaskReport). So each ended task comes back once, also to concurrent
-// waits. WaitTask and FollowTasks neither mark nor skip marked tasks.
+// is marked reported (task.ClaimTaskReport), so it comes back once, also to concurrent waits.
+// WaitTask and FollowTasks neither mark nor skip marked tasks.
 //
-// Outcomes: schema.OutcomeEnded with the task, and schema.OutcomeTimeout with a zero Task. If the
-// server went away, its running tasks are killed and recorded. That is schema.OutcomeExited with
-// the first such task, or a zero Task when none was running. No server: tmux.ErrNoServer.
+// Outcomes: schema.OutcomeEnded with the task, schema.OutcomeTimeout with a zero Task. If the
+// server went away, its running tasks are killed and recorded: schema.OutcomeExited with the first,
+// or a zero Task when none ran. No server: tmux.ErrNoServer.
 func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (task.Task, schema.Outcome, error) {
 	defer Waiting(ctx, "", timeout, "any task to end")()
 	deadline := time.Now().Add(timeout)
@@ -224,8 +219,7 @@ func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (ta
 	}
 }
 
-// claimEnded marks reported the first ended task not reported yet, and returns it. ok is false when
-// there is none.
+// claimEnded marks reported the first ended task not reported yet, and returns it (ok).
 func claimEnded(tasks []task.Task) (t task.Task, ok bool, err error) {
 	var ended []task.Task
 	for _, t := range tasks {
@@ -247,9 +241,9 @@ func claimEnded(tasks []task.Task) (t task.Task, ok bool, err error) {
 	return task.Task{}, false, nil
 }
 
-// followRecords is FollowTasks once the server is gone. It reads the task records in the state
-// directory, if the server had one. It passes them to report until no task runs, report says stop,
-// or the deadline. Stop means WaitAnyTask got one. It returns schema.OutcomeExited.
+// followRecords is FollowTasks once the server is gone. It passes the records in the state
+// directory, if any, to report until no task runs, report says stop, or the deadline. Stop means
+// WaitAnyTask got one. It returns schema.OutcomeExited.
 func followRecords(ctx context.Context, state string, deadline time.Time, report func([]task.Task) (bool, error)) (schema.Outcome, error) {
 	for state != "" {
 		tasks, err := task.ListTaskRecords(state)

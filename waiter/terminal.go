@@ -19,12 +19,12 @@ type TerminalOptions struct {
 	TerminalID string
 	// Emit receives each update in order, on WatchTerminal's goroutine. Its error ends the watch.
 	Emit func(acp.SessionUpdate) error
-	// Once looks once, as a timeout of 0 does. It sends the first update, and the exit update if
-	// the process already exited.
+	// Once looks once, as a timeout of 0. It sends the first update, and the exit update if already
+	// exited.
 	Once bool
-	// Deadline ends the watch without an exit update (zero: none). The context should outlast it. A
-	// look begun before the deadline may end after it. One without an answer by the context's end
-	// is a *tmux.NotRespondingError.
+	// Deadline ends the watch without an exit update (zero: none). The context should outlast it,
+	// as a look begun before may end after it. A look unanswered by the context's end is a
+	// *tmux.NotRespondingError.
 	Deadline time.Time
 }
 
@@ -44,19 +44,17 @@ const (
 
 // WatchTerminal streams pane p as ACP terminal updates until its process exits (SPEC.md section
 // 10). First comes a full terminal_update with command, cwd, size and an output snapshot
-// (acp.ScreenCapture). Then a control-mode client's new bytes go out as terminal_output_chunk.
-// Changes of cwd, size and foreground command are terminal_update patches. When tmux paused the
-// output, bytes were lost, and a fresh snapshot goes out. Last comes a terminal_update with
-// exitStatus. It returns nil after the exit update, or ctx's error first.
+// (acp.ScreenCapture). A control-mode client's new bytes go out as terminal_output_chunk. Changes
+// of cwd, size and foreground command are terminal_update patches. When tmux paused the output,
+// bytes were lost, and a fresh snapshot goes out. Last comes a terminal_update with exitStatus. It
+// returns nil after the exit update, or ctx's error first. Without a control client (see Watch),
+// each change of the captured screen goes out as a new snapshot, and Note says why.
 //
 // The pane must outlive its process for the exit status to be read. So c.HoldExit sets
 // remain-on-exit for the watch, drawing no "Pane is dead" line (tmux.PaneHold). Afterwards a dead
 // pane is killed if its own setting would have closed it. Else its settings are put back. A tmux
 // guard client does this even if panectl is killed. A killed pane, rather than an exited one, ends
 // with an exitStatus of neither code nor signal.
-//
-// Without a control client (see Watch), the watch polls. Each change of the captured screen goes
-// out as a new snapshot instead of chunks, and Note says why.
 func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt TerminalOptions) (res TerminalResult, err error) {
 	w := &termWatch{c: c, id: p.ID, tid: opt.TerminalID, emit: opt.Emit, q: newTermQueue()}
 	if w.tid == "" {
@@ -142,7 +140,7 @@ func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Terminal
 		case <-timer.C:
 		case <-kdone:
 			// The session or server went away, or the client was killed. Look now, with tmux
-			// processes from here on.
+			// processes from now on.
 			w.k = nil
 			w.lookAt = time.Now()
 			if res.Note == "" {
@@ -158,8 +156,7 @@ func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Terminal
 	}
 }
 
-// step sends what the control client brought, and looks at the pane when due. done says the watch
-// ended.
+// step sends what the control client brought, and looks at the pane when due. done ends the watch.
 func (w *termWatch) step(ctx context.Context, res TerminalResult) (_ TerminalResult, done bool, _ error) {
 	data, paused, changed := w.q.take()
 	now := time.Now()
@@ -245,9 +242,9 @@ func (w *termWatch) chunks(data []byte) error {
 	return nil
 }
 
-// look describes the pane, through the control client or with a tmux process. The client's look is
-// aligned with the output stream and starts no process. When polling, a changed screen goes out as
-// a new snapshot.
+// look describes the pane through the control client, aligned with the output stream and starting
+// no process. Else it uses a tmux process. When polling, a changed screen goes out as a new
+// snapshot.
 func (w *termWatch) look(ctx context.Context) (tmux.PaneInfo, error) {
 	if w.k != nil {
 		info, _, _, err := w.k.SnapshotOptions(ctx, w.id, "")
@@ -291,12 +288,10 @@ func (w *termWatch) patch(info tmux.PaneInfo) error {
 	return w.emit(u)
 }
 
-// exit emits the final update: a dead pane's exit status, or unknown when info is nil. Then the
-// pane is gone, or the status never came.
-//
-// tmux discards output not yet sent to a control client when a pane dies. So a process's last bytes
-// can be missing from the chunks. A dead pane's final update therefore carries a snapshot that
-// replaces all output.
+// exit emits the final update: a dead pane's exit status, or unknown for a nil info. Then the pane
+// is gone, or the status never came. tmux discards output not yet sent to a control client when a
+// pane dies. So a dead pane's final update carries a snapshot that replaces all output, last bytes
+// included.
 func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 	u := acp.TerminalUpdate{TerminalID: w.tid}
 	st := acp.TerminalExitStatus{}
@@ -315,10 +310,10 @@ func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 }
 
 // deadStatus reads a dead pane's exit status. tmux marks a pane dead when its terminal closes,
-// maybe before reaping the process. Until then pane_dead_status and pane_dead_signal are empty. So
-// they are read again for up to two seconds, nudging the server to reap after the first miss. A
-// task's supervisor records how its command ended (task.RecordTaskExit), and that comes first. tmux
-// 3.3a sometimes never reports the status, and never a signal.
+// maybe before reaping it. Until then pane_dead_status and pane_dead_signal are empty. So they are
+// read again for up to two seconds, nudging the server after the first miss. A task's supervisor
+// record (task.RecordTaskExit) comes first. tmux 3.3a sometimes never reports the status, and never
+// a signal.
 func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 	const format = "#{pane_dead_status},#{pane_dead_signal},#{@panectl_task_exit}"
 	deadline := time.Now().Add(2 * time.Second)
@@ -367,8 +362,8 @@ func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 	}
 }
 
-// gone ends the watch after a failed look. A pane that no longer exists was killed, and its status
-// cannot be read. Anything else is an error.
+// gone ends the watch after a failed look. A pane that no longer exists was killed, its status
+// unknown. Anything else is an error.
 func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error) (TerminalResult, error) {
 	if ctx.Err() != nil && !errors.Is(err, tmux.ErrNotResponding) {
 		return res, ctx.Err()
@@ -431,8 +426,8 @@ func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error)
 	}
 }
 
-// captureSpecs are a snapshot's captures. On the normal screen, one capture of history and screen.
-// On the alternate screen, the history if any, the saved normal screen, and the alternate screen.
+// captureSpecs are a snapshot's captures. The normal screen takes one, of history and screen. The
+// alternate screen takes the history if any, the saved normal screen and the alternate screen.
 // Without history tmux would return visible rows.
 func captureSpecs(info tmux.PaneInfo) []tmux.CaptureSpec {
 	if !info.AlternateOn {
@@ -489,8 +484,7 @@ func (q *termQueue) take() (data []byte, paused, changed bool) {
 	return data, paused, changed
 }
 
-// dropBeforeMark drops the bytes from before the last command's output. A capture run by that
-// command holds them.
+// dropBeforeMark drops the bytes before the last command's output, which its capture holds.
 func (q *termQueue) dropBeforeMark() {
 	q.mu.Lock()
 	defer q.mu.Unlock()

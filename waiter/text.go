@@ -27,7 +27,8 @@ type TextOptions struct {
 	Cursor   pane.Cursor   // where new output starts; zero value: now
 	HasStart bool          // Cursor is set (else the wait starts now)
 	MaxLines int           // newest lines kept in the result
-	// Pane is the pane as just described, optional. It saves a tmux call; every read checks it.
+	// Pane, optional, is the pane as just described. With a cursor it saves a tmux call at the
+	// start. Every read still checks it.
 	Pane tmux.PaneInfo
 }
 
