@@ -32,10 +32,10 @@ type QuietResult struct {
 	Note    string
 }
 
-// quietClock tracks when the screen last really changed. It is the pure part of WaitQuiet and
-// WaitForTurn. Every change event leads to a capture. Only a capture with other content restarts
-// the quiet window (pane.Screen.Same: rows, size, alternate screen, not the cursor). So a redraw of
-// the same content or a cursor blink does not count.
+// quietClock tracks when the screen last really changed, for WaitQuiet and WaitForTurn. Each change
+// event leads to a capture. Only new content restarts the window (pane.Screen.Same: rows, size,
+// alternate screen, not the cursor). So a redraw of the same content or a cursor blink does not
+// count.
 type quietClock struct {
 	quiet      time.Duration
 	last       pane.Screen
@@ -44,10 +44,9 @@ type quietClock struct {
 	followUp   time.Duration // next extra look after a change (see next)
 }
 
-// Follow-up looks after a change. A change's time is only known to lie between two captures. The
-// window counts from the capture that saw it. So right after a change the clock looks again soon,
-// at 25 ms doubling to 200 ms. That keeps the window's start within tens of milliseconds of the
-// last output, at any pace of change events.
+// Follow-up looks. A change's time is only known to lie between two captures, and the window counts
+// from the capture that saw it. So after a change the clock looks again at 25 ms, doubling to 200
+// ms. The window then starts within tens of milliseconds of the last output, at any event pace.
 const (
 	firstFollowUp = 25 * time.Millisecond
 	maxFollowUp   = 200 * time.Millisecond
@@ -69,8 +68,8 @@ func (q *quietClock) observe(s pane.Screen, now time.Time) bool {
 	return true
 }
 
-// next is how long to wait for a look without a change event. It is the rest of the window, or less
-// for a follow-up look. Each call consumes one follow-up.
+// next is how long to wait for a look without a change event: the rest of the window, or less for a
+// follow-up. Each call consumes one.
 func (q *quietClock) next(now time.Time) time.Duration {
 	wait := q.remaining(now)
 	if q.followUp > 0 && q.followUp < wait {
@@ -89,9 +88,9 @@ func (q *quietClock) remaining(now time.Time) time.Duration {
 }
 
 // WaitQuiet waits until the pane's screen has not changed for opt.Quiet, or the timeout passes. The
-// process exiting ends it too. A process replaced by respawn-pane gives schema.OutcomeExited with a
-// note (replaced.go). A change event (Watch) restarts the timer once a capture confirms a real
-// change. When the timer runs out, a last capture confirms the screen is the same.
+// process exiting or replaced by respawn-pane ends it as schema.OutcomeExited. A change event
+// (Watch) restarts the timer once a capture confirms it. When the timer runs out, a last capture
+// confirms the screen.
 func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResult, error) {
 	start := time.Now()
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, fmt.Sprintf("%s of quiet", opt.Quiet))()

@@ -12,8 +12,8 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// ErrInvalid: the input cannot be carried out as given (exit 2). Examples are a line too long for a
-// canonical terminal, or a command the shell rejected as a syntax error.
+// ErrInvalid: the input cannot be carried out as given (exit 2). Say a line too long for a
+// canonical terminal, or a syntax error.
 var ErrInvalid = errors.New("invalid input")
 
 // Readiness is how --when-ready tells that a pane awaits input. Its recognizer (SPEC.md section 7)
@@ -24,8 +24,8 @@ type Readiness struct {
 	Quiet      time.Duration
 }
 
-// ReadyQuiet is the quiet window --when-ready asks of awaiting_input. A program between two bursts
-// of output is not taken for one at rest. An idle prompt is still typed into at once.
+// ReadyQuiet is the quiet window --when-ready asks of awaiting_input. It does not take a program
+// between bursts for one at rest, and types into an idle prompt at once.
 const ReadyQuiet = 300 * time.Millisecond
 
 // NotReadyError: --when-ready found the pane not awaiting input. For awaiting_approval or unknown
@@ -67,10 +67,10 @@ func (e *NotReadyError) Unwrap() error {
 	return ErrRefused
 }
 
-// WhenReady waits until deadline for the pane to await input. It runs wait-for-turn through busy,
-// which must end in awaiting_input. Any other end is a *NotReadyError, at once for
-// awaiting_approval or unknown. Still busy or not quiet at the deadline is TimedOut. A pane that
-// exited gives tmux.ErrPaneExited, wrapped. It returns the classification that allowed typing.
+// WhenReady waits until deadline for the pane to await input: wait-for-turn through busy, ending in
+// awaiting_input. Any other end is a *NotReadyError, at once for awaiting_approval or unknown.
+// Still busy or not quiet at the deadline is TimedOut. A pane that exited gives wrapped
+// tmux.ErrPaneExited. It returns the classification that allowed typing.
 func WhenReady(ctx context.Context, c *tmux.Client, id string, r Readiness, deadline time.Time) (recognize.Result, error) {
 	quiet := r.Quiet
 	if quiet == 0 {

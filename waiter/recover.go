@@ -15,18 +15,17 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// ended ends a run that stopped waiting for its command because of err. panectl was interrupted:
-// ctx was cancelled by SIGINT, SIGTERM or an MCP client. Or the server does not answer. Or the
-// run's context deadline came before the timeout's recovery could finish. Only an interruption
-// presses C-c (see interrupt). A silent server ends the run with its error (exit 1), lack of time
-// with the context's error.
+// ended ends a run that stopped waiting for its command because of err. Either ctx was cancelled
+// (SIGINT, SIGTERM, an MCP client), or the server does not answer. Or the run's context deadline
+// came before the timeout's recovery could finish. Only a cancel presses C-c (see interrupt). A
+// silent server ends the run with its error (exit 1), lack of time with ctx's.
 func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err error) (RunResult, error) {
 	if ctx.Err() == context.Canceled {
 		return interrupt(ctx, c, id, res), nil
 	}
 	if gone(err) {
-		// The pane or its server went away under the command. That is exited, as when the full read
-		// finds it gone.
+		// The pane or its server went away under the command: exited, as when the full read finds
+		// it gone.
 		res.Outcome = schema.OutcomeExited
 		res.Note = joinNotes(res.Note, strings.Replace(goneNote(err), "during the wait", "while the command ran", 1))
 		return res, nil
@@ -37,8 +36,7 @@ func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err er
 // interruptCleanup bounds interrupt's C-c: panectl exits within a second of SIGINT or SIGTERM.
 const interruptCleanup = 500 * time.Millisecond
 
-// interrupt presses C-c when panectl itself is interrupted, as a cleanup
-// (tmux.Client.CleanupContext).
+// interrupt presses C-c as a cleanup when panectl is interrupted (tmux.Client.CleanupContext).
 func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) RunResult {
 	ctx, cancel := c.CleanupContext(ctx, interruptCleanup)
 	defer cancel()
@@ -55,12 +53,11 @@ func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) Ru
 	return res
 }
 
-// recoverPrompt presses C-c after a timeout and waits for the shell to read input again, up to 3 s
-// and within ctx. The shell must be the foreground, back at its prompt (shellAway), and a probe
-// must print. A probe goes only to the shell's prompt. Else it would be a program's input, or the
-// next command's from the terminal's queue. seen is the prompt a run saw last. It returns a note on
-// what happened. Its only error is a server that stopped answering (*tmux.NotRespondingError),
-// which leaves the pane's state unknown.
+// recoverPrompt presses C-c after a timeout and waits up to 3 s, within ctx, for the shell to read
+// input. The shell must be the foreground, back at its prompt (shellAway), and a probe must print.
+// A probe goes only to the shell's prompt. Else it would feed a program, or queue for the next
+// command. seen is the last prompt. It returns a note on what happened. Its only error is a silent
+// server (*tmux.NotRespondingError), which leaves the pane's state unknown.
 func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen shell.Prompt) (string, error) {
 	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
 		if errors.Is(err, tmux.ErrNotResponding) {
@@ -122,9 +119,8 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen shell.Pr
 	return "C-c was sent; the shell is back at its prompt", nil
 }
 
-// shellAway says why the foreground shell is not reading a command line at its prompt
-// (shell.AwayFromPrompt). It is "" when nothing shows that. Only then does a line panectl types for
-// itself go to the shell.
+// shellAway says why the foreground shell is not at its prompt (shell.AwayFromPrompt), "" if
+// nothing shows it. Only then does a line panectl types for itself go to the shell.
 func shellAway(scr pane.Screen, seen shell.Prompt) string {
 	fg := proc.ForegroundOf(scr.Info)
 	sh, ok := shell.ShellOf(fg.Command())
@@ -136,20 +132,19 @@ func shellAway(scr pane.Screen, seen shell.Prompt) string {
 		return "the shell is not back at its prompt (" + why + ")"
 	}
 	if n, err := proc.UnreadInput(scr.Info.TTY); err == nil && n > 0 {
-		// Typed and not read yet: the shell has not taken the earlier line. A probe would queue
-		// behind it, for whatever that line runs.
+		// Typed and not read yet. A probe would queue behind that line, for whatever it runs.
 		return fmt.Sprintf("the shell has not read what was typed before (%d bytes wait in the terminal)", n)
 	}
 	return ""
 }
 
-// probeSettle is how long the shell must look ready on two looks before a probe is typed. A line
-// editor that took a command line stays in raw mode a moment before the command runs.
+// probeSettle is how long the shell must look ready, on two looks, before a probe. A line editor
+// that took a line stays raw a moment before the command runs.
 const probeSettle = 50 * time.Millisecond
 
-// mayProbe reports whether a probe may be typed now. The shell must be at its prompt with nothing
-// typed waiting (shellAway), on two looks probeSettle apart. Its only errors are a server that does
-// not answer and ctx's. Any other failed look is "no".
+// mayProbe reports whether a probe may be typed now: at the prompt with nothing typed waiting
+// (shellAway), on two looks probeSettle apart. Its only errors are a silent server and ctx's. Any
+// other failed look is "no".
 func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen shell.Prompt) (bool, error) {
 	for look := 0; look < 2; look++ {
 		if look > 0 && !sleepCtx(ctx, probeSettle) {
@@ -166,8 +161,7 @@ func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen s
 	return true, nil
 }
 
-// waitProbe waits until the probe's marker prints after cur. Its only error is a server that does
-// not answer.
+// waitProbe waits until the probe's marker prints after cur. Its only error is a silent server.
 func waitProbe(ctx context.Context, c *tmux.Client, id string, cur pane.Cursor, printed string, d time.Duration) (bool, error) {
 	by := time.Now().Add(d)
 	for {

@@ -13,15 +13,14 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// confirmGap is how long a strong busy state must be seen before it counts. Two looks this far
-// apart must agree, so a half-drawn frame is not taken for it.
+// confirmGap: two looks this far apart must agree on a strong busy, so a half-drawn frame does not
+// count.
 const confirmGap = 50 * time.Millisecond
 
-// ApprovalSettle is how long awaiting_approval must be seen without a break before wait-for-turn
-// reports it. It counts from the wait's start at the earliest. A dialog stays. A frame drawn before
-// the program reacted to a key is replaced within tens of milliseconds, as after Enter on "Do you
-// want to proceed?". Only the state counts, not the screen. So a spinner elsewhere does not hold
-// the approval back. Qwen and pi keep one during their approval prompts.
+// ApprovalSettle is how long awaiting_approval must be seen without a break, from the wait's start
+// at the earliest. A dialog stays. A frame drawn before the program reacted to a key, say Enter on
+// "Do you want to proceed?", goes within tens of milliseconds. Only the state counts, not the
+// screen. So a spinner elsewhere does not hold the approval back, as Qwen and pi keep one then.
 const ApprovalSettle = 400 * time.Millisecond
 
 // TurnOptions is a wait-for-turn request.
@@ -43,10 +42,10 @@ type TurnResult struct {
 	Note    string
 }
 
-// ScreenFor turns a pane screen into what the recognizers look at. It adds the pane's foreground as
-// /proc tells it (proc.ForegroundOf). That looks through a task's supervisor and names a shell's
-// script after the script. It gives the argv for looking through node/bun wrappers and the job an
-// interactive shell runs. It says whether a foreground shell is at its prompt (shell.ShellTurnOf).
+// ScreenFor turns a pane screen into what the recognizers look at. It adds the foreground as /proc
+// tells it (proc.ForegroundOf), through a task's supervisor. A shell's script is named after the
+// script. It gives the argv through node/bun wrappers and an interactive shell's job. It says
+// whether a foreground shell is at its prompt (shell.ShellTurnOf).
 func ScreenFor(s pane.Screen) recognize.Screen {
 	fg := proc.ForegroundOf(s.Info)
 	return recognize.Screen{
@@ -65,9 +64,9 @@ type turnJudge struct {
 	since           time.Time       // when that state was first seen in a row of looks
 }
 
-// judge takes one look's classification at now, and how long the screen has rested (quietFor). It
-// returns the outcome, "" to keep waiting. While waiting, it says how long until time alone could
-// change the verdict. A state ends the wait as follows.
+// judge takes one look's classification at now, and how long the screen rested (quietFor). It
+// returns the outcome, "" to keep waiting, and how long until time alone could change the verdict.
+// A state ends the wait as follows.
 //
 //   - awaiting_approval: seen without a break for ApprovalSettle. From a weak
 //     rule, the screen must also be quiet.
@@ -105,10 +104,10 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 	return schema.OutcomeTurnEnded, 0
 }
 
-// WaitForTurn waits until the program in the pane ends its turn, as judge decides. Unless
-// WaitThroughBusy, confirmed busy ends it too. So does the pane exiting or the timeout. A process
-// replaced by respawn-pane gives schema.OutcomeExited with a note (replaced.go). A change event
-// (Watch) leads to a capture. Only a real change of content restarts the quiet window.
+// WaitForTurn waits until the program in the pane ends its turn, as judge decides. Confirmed busy
+// ends it too, unless WaitThroughBusy, and so do the pane exiting and the timeout. A process
+// replaced by respawn-pane gives schema.OutcomeExited with a note. A change event (Watch) leads to
+// a capture, and only new content restarts the quiet window.
 func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
 	start := time.Now()
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, "the turn")()
@@ -179,8 +178,8 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		if p.due(time.Now()) {
 			res.Outcome = schema.OutcomeTimeout
 			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && !opt.WaitThroughBusy {
-				// Busy from a strong rule, and no time left for the confirming look. --timeout 0
-				// looks once. Say busy.
+				// Strong busy with no time for the confirming look, as --timeout 0 looks once: say
+				// busy.
 				res.Outcome = schema.OutcomeBusy
 				res.Note = joinNotes(res.Note, "busy was seen at the deadline and not confirmed by a second look")
 			}

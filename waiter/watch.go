@@ -9,37 +9,35 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// Source tells a wait when a pane may have changed. A wait captures the pane at the start and each
-// time Changed receives.
+// Source tells a wait when a pane may have changed. A wait captures at the start and on each
+// Changed.
 type Source interface {
 	Changed() <-chan struct{} // receives when the pane may have changed (coalesced)
 	Note() string             // how changes are detected, when worth saying ("polling: ...")
 	Close()                   // stops watching; a control client of the wait's own is detached before Close returns (a kept one stays)
-	// Via is the attached control client, nil while polling. Snapshots through it start no tmux
-	// process and are aligned with the change stream. A change before such a snapshot is in it and
-	// does not signal again.
+	// Via is the attached control client, nil while polling. Snapshots through it start no process
+	// and are aligned with the change stream. A change before such a snapshot is in it and does not
+	// signal again.
 	Via() tmux.Snapshotter
-	// Process is the pane's process (pane_pid) when the watch began. Another one means respawn-pane
-	// -k replaced it. The process waited on is gone then, with its output (Replaced). The death
-	// watch signals Changed within about half a second of a respawn.
+	// Process is the pane's process (pane_pid) when the watch began. Another means respawn-pane -k
+	// replaced it, and the process waited on is gone with its output. The death watch signals
+	// Changed within about half a second.
 	Process() int
 }
 
-// Polling intervals of the fallback. Fast after the start or a change, slower while nothing
-// happens.
+// Polling intervals: fast after the start or a change, slower while nothing happens.
 const (
 	pollMin = 20 * time.Millisecond
 	pollMax = 250 * time.Millisecond
 )
 
-// Watch returns the change source for pane id. It subscribes to the pane through a control-mode
-// client (tmux.Client.Subscribe). A long-lived process uses the session's kept client, others a
-// client of the wait's own. It reports as they happen the pane's output and its death. A silent
-// death under remain-on-exit shows within about half a second (Subscription.WatchDeath). So does a
-// process replaced by respawn-pane -k. It reports the server going away, and a server that stopped
-// answering. About 5 s after it stopped, looks through the client fail with a
-// *tmux.NotRespondingError. When the client cannot attach, the source polls with an adaptive
-// interval, and Note says so. Errors: tmux errors when the pane or server is gone.
+// Watch returns the change source for pane id. It subscribes through a control-mode client
+// (tmux.Client.Subscribe): the session's kept client in a long-lived process, else one of its own.
+// It reports the pane's output and death as they happen. A silent death under remain-on-exit, or
+// respawn-pane -k, shows within about half a second (Subscription.WatchDeath). It reports a server
+// gone or silent. About 5 s after the server stopped, looks fail with a *tmux.NotRespondingError.
+// When the client cannot attach, the source polls at an adaptive interval and Note says so. Errors:
+// tmux errors for a pane or server gone.
 func Watch(ctx context.Context, c *tmux.Client, id string) (Source, error) {
 	p, err := c.Pane(ctx, id)
 	if err != nil {
@@ -53,8 +51,7 @@ func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, er
 	return watchPane(ctx, c, p, false)
 }
 
-// watchPane is WatchPane. With record, the source also keeps the events in order for the wait
-// (take).
+// watchPane is WatchPane. With record, the source keeps the events in order for the wait (take).
 func watchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, record bool) (*source, error) {
 	s := &source{ch: make(chan struct{}, 1), stop: make(chan struct{}), record: record, pid: p.PID}
 	if tmux.WouldSendFocus(p) {
@@ -77,7 +74,7 @@ func watchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, record bool
 		select {
 		case <-s.stop:
 		case <-sub.Done():
-			// The session or server went away, or the client was killed. Look now, and the capture
+			// The session or server went away, or the client was killed. Look now; the capture
 			// tells which. Then poll, in case the pane lives on in a window linked elsewhere.
 			s.signal()
 			s.poll("polling: control mode unavailable: the control client ended (" + sub.Reason() + ")")
@@ -106,13 +103,13 @@ type source struct {
 	lost   bool // more output than maxQueue came before the wait took it
 }
 
-// maxQueue bounds the output a source keeps for its wait. Beyond it the output is dropped, and the
-// wait reads the pane instead.
+// maxQueue bounds the output a source keeps for its wait. Beyond it output is dropped, and the wait
+// reads the pane.
 const maxQueue = 4 << 20
 
-// event handles a control-mode event on the client's reading goroutine. A command's output through
-// the client, a snapshot, comes after every change in it. So a pending signal for those changes is
-// dropped, and no redundant snapshot follows.
+// event handles a control-mode event on the client's reading goroutine. A snapshot's output comes
+// after every change it holds. So a pending signal for them is dropped, and no redundant snapshot
+// follows.
 func (s *source) event(e tmux.ControlEvent) {
 	if s.record {
 		s.qmu.Lock()
@@ -147,9 +144,8 @@ func (s *source) event(e tmux.ControlEvent) {
 	s.signal()
 }
 
-// take returns the recorded events in order, and whether output was dropped because the wait was
-// late. With throughDone it returns only those up to the last EventCommandDone, and keeps the later
-// ones.
+// take returns the recorded events in order, and whether output was dropped for a late wait.
+// throughDone stops at the last EventCommandDone and keeps the later ones.
 func (s *source) take(throughDone bool) ([]tmux.ControlEvent, bool) {
 	s.qmu.Lock()
 	defer s.qmu.Unlock()
