@@ -24,8 +24,7 @@ type paneState struct {
 	canonical bool // the terminal is in canonical mode
 }
 
-// lookState reads the pane's foreground program and terminal mode, and whether a shell is at its
-// prompt.
+// lookState reads the foreground program, the terminal mode, and whether a shell is at its prompt.
 func lookState(ctx context.Context, c *tmux.Client, id string) (paneState, error) {
 	scr, err := pane.CaptureScreen(ctx, c, id, false)
 	if err != nil {

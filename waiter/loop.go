@@ -5,15 +5,13 @@ import (
 	"time"
 )
 
-// pacer paces the looks of a wait. The text, quiet, turn and run waits all sleep through it. It
-// sleeps until a change event, the pause asked for, the deadline, or ctx's end. One timer serves
-// every pause.
+// pacer paces a wait's looks; the text, quiet, turn and run waits sleep through it. It sleeps until
+// a change event, the pause asked for, the deadline, or ctx's end. One timer serves every pause.
 type pacer struct {
 	src      Source
 	deadline time.Time
 	timer    *time.Timer
-	// changed is when the last change event came, or the wait set it. The quiet that follows starts
-	// there.
+	// changed is when the last change event came, or the wait set it: the start of the quiet.
 	changed time.Time
 }
 

@@ -15,8 +15,7 @@ import (
 const (
 	MaxPatterns      = 32
 	MaxPatternLength = 4096
-	// MatchTimeout bounds one regexp2 match against one line, so a catastrophic pattern cannot hang
-	// a wait.
+	// MatchTimeout bounds one regexp2 match on a line, so a catastrophic pattern cannot hang.
 	MatchTimeout = 100 * time.Millisecond
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// ErrRefused: a guarded action was refused (exit 3). The pane is dead or in copy mode, or not at a
+// ErrRefused: a guarded action was refused (exit 3). The pane is dead, in copy mode or not at a
 // shell.
 var ErrRefused = errors.New("refused")
 
@@ -41,7 +41,7 @@ const (
 // shell in the foreground. Its prompt must be drawn: the cursor past the row's start, the screen at
 // rest. A cold shell gets up to promptWait or the deadline, then is used anyway, since Run detects
 // lost input. A line editor's terminal still canonical means the shell is starting (stillStarting).
-// That gets until the deadline, then *StartingError with nothing typed. info is the pane as just
+// That gets until the deadline, then *StartingError with nothing typed. info is the pane as
 // described.
 func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ shell.Shell, err error) {
 	id := info.ID
@@ -170,8 +170,7 @@ func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh s
 }
 
 // preflight reads the start cursor and the ledger and checks the input line. Text there refuses the
-// run, or ClearLine kills it. It returns the read, the screen judged, and the last prompt
-// (@panectl_prompt).
+// run, or ClearLine kills it. It returns the read, the screen judged, and the last prompt.
 func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt shell.Prompt, err error) {
 	id := opt.Info.ID
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
@@ -255,8 +254,7 @@ func clearInput(ctx context.Context, c *tmux.Client, src Source, opt RunOptions,
 }
 
 // StartingError: the shell had not reached its prompt by the deadline, its terminal still canonical
-// as while start-up files run. Nothing was typed. It unwraps to context.DeadlineExceeded (exit
-// 124).
+// as while start-up files run. Nothing was typed. It unwraps to context.DeadlineExceeded.
 type StartingError struct {
 	PaneID string
 	Shell  string
@@ -308,9 +306,8 @@ func unfinishedReason(line shell.InputLine) string {
 }
 
 // killLine erases the input line the way the shell understands. A canonical terminal takes its line
-// kill (C-u, VKILL). fish takes cancel-commandline (C-c), the whole buffer with $status untouched.
-// zsh takes kill-buffer (C-x C-k). Others take C-e C-u, which in bash's readline and ksh kills
-// every line.
+// kill (C-u, VKILL). fish takes cancel-commandline (C-c), the whole buffer, $status untouched. zsh
+// takes kill-buffer (C-x C-k). Others take C-e C-u: all lines in bash's readline and ksh.
 func killLine(ctx context.Context, c *tmux.Client, id string, sh shell.Shell, mode proc.TTYMode) error {
 	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
 }

@@ -6,10 +6,9 @@ import (
 	"time"
 )
 
-// Progress receives a long call's progress about once a second. It gets the pane, "" when the call
-// names none, and how long the call has run. It gets the timeout of what it waits for, 0 when none,
-// and what it waits for. The CLI draws it on a terminal's stderr, and the MCP server sends progress
-// notifications.
+// Progress receives a long call's progress about once a second. It gets the pane ("" for none), how
+// long the call has run, and the timeout (0 for none) and name of what it waits for. The CLI draws
+// it on a terminal's stderr; the MCP server sends progress notifications.
 type Progress func(paneID string, elapsed, timeout time.Duration, what string)
 
 type progressKey struct{}
@@ -31,8 +30,8 @@ type waitingFor struct {
 
 // WithProgress returns a context whose call reports to p once a second while Waiting names
 // something. Reports come from a goroutine of its own, so a wait busy with tmux, a lock or a sleep
-// still reports. Elapsed time counts from this call. stop ends the reports, with none in flight
-// once it returns.
+// still reports. Elapsed time counts from this call. stop ends them, none in flight once it
+// returns.
 func WithProgress(ctx context.Context, p Progress) (context.Context, func()) {
 	pr := &progress{p: p, start: time.Now()}
 	done := make(chan struct{})
@@ -63,10 +62,9 @@ func WithProgress(ctx context.Context, p Progress) (context.Context, func()) {
 	}
 }
 
-// Waiting names what ctx's call waits for from now on, for WithProgress's reports: the pane, the
-// timeout and a description. done restores what was named before, by an outer wait or the call
-// itself. It returns once no report about this wait is in flight. Without WithProgress it does
-// nothing.
+// Waiting names what ctx's call waits for from now on, for WithProgress: the pane, the timeout and
+// a description. done restores what was named before, by an outer wait or the call itself. It
+// returns once no report about this wait is in flight. Without WithProgress it does nothing.
 func Waiting(ctx context.Context, paneID string, timeout time.Duration, what string) (done func()) {
 	pr, _ := ctx.Value(progressKey{}).(*progress)
 	if pr == nil {

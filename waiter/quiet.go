@@ -34,8 +34,7 @@ type QuietResult struct {
 
 // quietClock tracks when the screen last really changed, for WaitQuiet and WaitForTurn. Each change
 // event leads to a capture. Only new content restarts the window (pane.Screen.Same: rows, size,
-// alternate screen, not the cursor). So a redraw of the same content or a cursor blink does not
-// count.
+// alternate screen, not the cursor). A redraw of the same content or a cursor blink does not.
 type quietClock struct {
 	quiet      time.Duration
 	last       pane.Screen
@@ -89,8 +88,7 @@ func (q *quietClock) remaining(now time.Time) time.Duration {
 
 // WaitQuiet waits until the pane's screen has not changed for opt.Quiet, or the timeout passes. The
 // process exiting or replaced by respawn-pane ends it as schema.OutcomeExited. A change event
-// (Watch) restarts the timer once a capture confirms it. When the timer runs out, a last capture
-// confirms the screen.
+// (Watch) restarts the timer once a capture confirms it, and a last capture confirms the end.
 func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResult, error) {
 	start := time.Now()
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, fmt.Sprintf("%s of quiet", opt.Quiet))()

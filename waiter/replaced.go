@@ -13,8 +13,7 @@ import (
 // and history, the turn, a run's command and its status. So every wait ends as for a death once a
 // look sees another pane_pid (Source.Process). That is schema.OutcomeExited (exit 5) with a note
 // naming both processes (replacedNote). The death watch reads pane_pid with pane_dead every 0.4 s
-// through the attached client. It signals when pane_pid moved, so the end comes within about half a
-// second.
+// through the attached client. It signals when pane_pid moved, so the end comes within about 0.5 s.
 
 // replacedNote says that the pane's process was replaced during the wait.
 func replacedNote(was, now int) string {
@@ -39,8 +38,7 @@ func replacedErr(pid int, err error) (string, bool) {
 	return replacedNote(re.Was, re.Now), true
 }
 
-// replacedDuring is tmux.ErrPaneExited (exit 5) for an action, like send-text's waits, whose
-// process was replaced.
+// replacedDuring is tmux.ErrPaneExited (exit 5) for an action on a replaced process.
 func replacedDuring(id, action, note string) error {
 	return fmt.Errorf("%w: pane %s: %s (during %s)", tmux.ErrPaneExited, id, note, action)
 }

@@ -43,8 +43,8 @@ type RunResult struct {
 	Note        string
 }
 
-// RejectedError says the shell rejected the typed line with a syntax error of its own. It unwraps
-// to ErrInvalid (exit 2).
+// RejectedError: the shell rejected the line with a syntax error. It unwraps to ErrInvalid (exit
+// 2).
 type RejectedError struct {
 	PaneID  string
 	Shell   string
@@ -197,8 +197,8 @@ func (s *runState) wrap(sh shell.Shell) (shell.Run, error) {
 	return r, os.WriteFile(s.sourced, []byte(script), 0o600)
 }
 
-// typeLine types text and Enter. One tmux process records the echo and types. The ledger is read
-// again unless it was just read.
+// typeLine types text and Enter, recording the echo in the same tmux process. It reads the ledger
+// unless just read.
 func (s *runState) typeLine(ctx context.Context, text string) error {
 	if !s.fresh {
 		var err error
@@ -303,13 +303,13 @@ type runLook struct {
 
 // nextStep decides what a run does after a full read. The order matters. A shell message without a
 // begin marker means the parser accepted a line, in fish a whole eval line. A syntax error there
-// means input was lost at start-up. So the line is typed again, and rejected only when every
-// attempt was.
+// means input was lost at start-up. So the line is typed again, and rejected once all attempts
+// were.
 func nextStep(l runLook) runStep {
 	switch {
 	case l.ended && !l.began && l.fishWhole:
-		// fish's eval printed no begin marker and nothing was lost. It could not parse the command
-		// and ran none of it.
+		// fish's eval printed no begin marker, and nothing was lost: it could not parse the
+		// command.
 		return stepUnparsed
 	case l.ended:
 		return stepEnded
@@ -393,8 +393,8 @@ func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error
 	}
 	switch {
 	case replacedNow:
-		// The shell that ran the command is gone, with its output and status. No C-c: the new
-		// process is not the run's.
+		// The command's shell is gone, with its output and status. No C-c: the new process is not
+		// ours.
 		s.res.Outcome = schema.OutcomeExited
 		s.res.Note = joinNotes(s.res.Note, note+"; the command's exit status is unknown")
 		return s.res, true, nil
@@ -434,7 +434,7 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 		res.Note = joinNotes(res.Note, rd.Note)
 	}
 	if len(s.probes) > 0 {
-		// A probe typed while the shell was slow runs after the command. Let it print for a clean
+		// A probe typed while the shell was slow runs after the command. Let it print, for a clean
 		// prompt.
 		_, _ = waitProbe(ctx, s.c, s.id, rd.Cursor, s.probes[len(s.probes)-1], 2*time.Second)
 	}
@@ -575,8 +575,7 @@ func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 	return strings.Join(msg, " "), n
 }
 
-// interrupted ends a run the shell abandoned after an interrupt. It types a status probe and reads
-// the status the shell reports.
+// interrupted ends a run the shell abandoned after an interrupt. It reads the status with a probe.
 func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, id string, sh shell.Shell,
 	typeLine func(string) error, res RunResult, sc shell.RunOutput, rd pane.ReadResult, maxLines int) (RunResult, error) {
 	res.Outcome = schema.OutcomeInterrupted
@@ -604,8 +603,7 @@ func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, i
 	return res, nil
 }
 
-// withoutPrompt drops what the shell drew after an interrupted command: the prompt on the last
-// line, and the echoed C-c.
+// withoutPrompt drops the last line's prompt and the echoed C-c after an interrupted command.
 func (w runWatch) withoutPrompt(lines []string) []string {
 	if n := len(lines); n > 0 {
 		last := strings.TrimRight(lines[n-1], " ")
@@ -630,7 +628,7 @@ func withoutCtrlC(lines []string) []string {
 }
 
 // promptSettle is how long a prompt without a known ending must rest to be learned. emptySettle is
-// that for an empty prompt, since a wrong one would hide a prompt drawn late. learnLooks bounds the
+// that for an empty prompt, since a wrong one would hide a prompt drawn late. learnLooks bounds
 // looks.
 const (
 	promptSettle = 40 * time.Millisecond

@@ -88,8 +88,7 @@ type SendResult struct {
 	Note      string
 }
 
-// LineTooLongError: a line is longer than a canonical terminal passes (proc.MaxCanonLine). It
-// unwraps to ErrInvalid.
+// LineTooLongError: a line is longer than a canonical terminal passes (proc.MaxCanonLine).
 type LineTooLongError struct {
 	PaneID string
 	Len    int
@@ -171,8 +170,8 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	return typeText(ctx, c, opt, info, set, r.Ledger, res)
 }
 
-// readyToType waits for readiness and describes the pane again if it may have changed. It leaves
-// copy mode and notes it.
+// readyToType waits for readiness, describes the pane again if it may have changed, and leaves copy
+// mode.
 func readyToType(ctx context.Context, c *tmux.Client, opt SendOptions) (tmux.PaneInfo, string, error) {
 	info := opt.Info
 	if opt.WhenReady != nil {
@@ -228,8 +227,7 @@ func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux
 	return set, "", nil
 }
 
-// typeText types opt.Text, and submits it with opt.Submit. It refuses a line too long for a
-// canonical terminal.
+// typeText types opt.Text and submits it with opt.Submit. It refuses a line too long for the tty.
 func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set, l pane.Ledger, res SendResult) (SendResult, error) {
 	id := info.ID
 	mode, _ := proc.ReadTTYMode(info.TTY) // unknown when unreadable: no canonical check
@@ -243,8 +241,7 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 		return res, pane.Type(ctx, c, id, l, opt.Text, false)
 	}
 	if mode.Known && mode.Canonical && mode.CRToNL {
-		// The kernel ends the line at Enter whenever it comes. No composer to outwait, nothing to
-		// verify.
+		// The kernel ends the line at Enter whenever it comes: nothing to outwait or verify.
 		if err := pane.Type(ctx, c, id, l, opt.Text, true); err != nil {
 			return res, err
 		}
@@ -352,8 +349,7 @@ func longestLine(pending, text string, crToNL bool) int {
 	}
 }
 
-// isShell reports whether the foreground is an interactive shell, whose line editor accepts the
-// line at Enter.
+// isShell reports whether the foreground is an interactive shell, which takes the line at Enter.
 func isShell(info tmux.PaneInfo) bool {
 	_, ok := shell.ShellOf(proc.ForegroundOf(info).Command())
 	return ok
@@ -377,12 +373,10 @@ type submission struct {
 	enters int
 	// dialogNote says the screen before Enter showed a dialog.
 	dialogNote string
-	// prompt is the shell's prompt as a run last saw it, to tell a fresh prompt from a continuation
-	// one.
+	// prompt is the prompt a run last saw, to tell a fresh prompt from a continuation.
 	prompt shell.Prompt
 	sh     shell.Shell
-	// pid is the process the text went to. A look that finds another ends the submission
-	// (tmux.ErrPaneExited).
+	// pid is the process the text went to. Another one ends the submission (tmux.ErrPaneExited).
 	pid    int
 	action string
 }
@@ -414,16 +408,14 @@ func (s *submission) look(ctx context.Context) (look, error) {
 	return l, nil
 }
 
-// run settles after typing, presses Enter and verifies, pressing once more if the text still sits
-// there.
+// run settles after typing, presses Enter and verifies, pressing again if the text still sits.
 func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) {
 	before, seen, err := s.settle(ctx, typed)
 	if err != nil {
 		return false, "", err
 	}
 	if d, ok := s.dialog(before.scr); ok {
-		// A dialog came after the check before typing. Enter answers it, so busy is its choice at
-		// work.
+		// A dialog came after the check before typing. Enter answers it, so busy is its choice.
 		s.dialogNote = fmt.Sprintf("the screen before Enter showed a dialog (%s): Enter went to it, so the program turning busy does not count as the submission", describe(d))
 	}
 	if err := s.submit(ctx); err != nil {
@@ -432,9 +424,8 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 	return s.verify(ctx, before, seen)
 }
 
-// settle waits until the program took the typed text. The text shows on the input line or the
-// screen rests, never within burstSettle. It returns the look before Enter and whether the text
-// showed.
+// settle waits until the program took the typed text: it shows on the input line, or the screen
+// rests, never within burstSettle. It returns the look before Enter and whether the text showed.
 func (s *submission) settle(ctx context.Context, typed bool) (look, bool, error) {
 	if !typed {
 		cur, err := s.look(ctx)
@@ -470,8 +461,7 @@ func (s *submission) settle(ctx context.Context, typed bool) (look, bool, error)
 	}
 }
 
-// verify looks after Enter until the submission shows or verifyMax passes. It presses Enter again
-// if the text sits unsent.
+// verify looks after Enter until the submission shows or verifyMax passes, again if unsent.
 func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, string, error) {
 	enteredAt := time.Now()
 	last, quietSince := before.scr, enteredAt
@@ -513,8 +503,7 @@ func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, 
 	}
 }
 
-// leftInput reports whether the cursor left the shell's input line since Enter: another row, or the
-// text gone.
+// leftInput reports whether the cursor left the shell's input line: a new row, or the text gone.
 func (s *submission) leftInput(before, cur look, seen bool) bool {
 	return s.shell && (cur.row != before.row || seen && !cur.held)
 }
@@ -539,8 +528,8 @@ func (s *submission) leftLine(ctx context.Context, cur look, quiet bool) (done, 
 
 // again reports whether to press Enter once more. The text showed before Enter, still sits there,
 // and the cursor moved. So the first Enter became a newline in the composer. Enter goes well after
-// the burst. A program that has not reacted yet is left alone, since a second Enter could accept
-// what the first opens.
+// the burst. A program that has not reacted is left alone: a second Enter could accept what the
+// first opens.
 func (s *submission) again(before, cur look, quiet bool, sinceEnter time.Duration) bool {
 	return before.held && cur.held && quiet && s.enters < 2 && sinceEnter >= burstSettle && cursorMoved(before.scr, cur.scr)
 }

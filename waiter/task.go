@@ -59,8 +59,7 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 	if err := task.MarkTask(t.Dir, task.TaskKilled); err != nil {
 		return t, sent, err
 	}
-	// A supervisor that has not started the command yet sees the mark after starting it, and stops
-	// it.
+	// A supervisor yet to start the command sees the mark once it starts it, and stops it.
 	for _, s := range []struct {
 		sig  syscall.Signal
 		name string
@@ -130,8 +129,8 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		if left <= 0 {
 			return schema.OutcomeTimeout, nil
 		}
-		// Every supervisor signals TasksChannel when its task ends. A look every second covers a
-		// signal between two waits.
+		// Every supervisor signals TasksChannel at its task's end. A look each second covers a
+		// miss.
 		err := task.WaitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
 		if err == nil && state == "" { // no task yet when the follow began
 			state, err = pane.FindStateDir(ctx, c)

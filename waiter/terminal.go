@@ -19,11 +19,10 @@ type TerminalOptions struct {
 	TerminalID string
 	// Emit receives each update in order, on WatchTerminal's goroutine. Its error ends the watch.
 	Emit func(acp.SessionUpdate) error
-	// Once looks once, as a timeout of 0. It sends the first update, and the exit update if already
-	// exited.
+	// Once looks once, as a timeout of 0: the first update, and the exit update if already exited.
 	Once bool
 	// Deadline ends the watch without an exit update (zero: none). The context should outlast it,
-	// as a look begun before may end after it. A look unanswered by the context's end is a
+	// as a look begun before may end after it. A look unanswered by ctx's end is a
 	// *tmux.NotRespondingError.
 	Deadline time.Time
 }
@@ -140,7 +139,7 @@ func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Terminal
 		case <-timer.C:
 		case <-kdone:
 			// The session or server went away, or the client was killed. Look now, with tmux
-			// processes from now on.
+			// processes.
 			w.k = nil
 			w.lookAt = time.Now()
 			if res.Note == "" {
@@ -243,8 +242,7 @@ func (w *termWatch) chunks(data []byte) error {
 }
 
 // look describes the pane through the control client, aligned with the output stream and starting
-// no process. Else it uses a tmux process. When polling, a changed screen goes out as a new
-// snapshot.
+// no process. Else it runs tmux. When polling, a changed screen goes out as a new snapshot.
 func (w *termWatch) look(ctx context.Context) (tmux.PaneInfo, error) {
 	if w.k != nil {
 		info, _, _, err := w.k.SnapshotOptions(ctx, w.id, "")
@@ -289,9 +287,8 @@ func (w *termWatch) patch(info tmux.PaneInfo) error {
 }
 
 // exit emits the final update: a dead pane's exit status, or unknown for a nil info. Then the pane
-// is gone, or the status never came. tmux discards output not yet sent to a control client when a
-// pane dies. So a dead pane's final update carries a snapshot that replaces all output, last bytes
-// included.
+// is gone, or the status never came. tmux drops output not yet sent to a control client when a pane
+// dies. So a dead pane's final update has a snapshot that replaces all output, last bytes included.
 func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 	u := acp.TerminalUpdate{TerminalID: w.tid}
 	st := acp.TerminalExitStatus{}
@@ -311,8 +308,8 @@ func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 
 // deadStatus reads a dead pane's exit status. tmux marks a pane dead when its terminal closes,
 // maybe before reaping it. Until then pane_dead_status and pane_dead_signal are empty. So they are
-// read again for up to two seconds, nudging the server after the first miss. A task's supervisor
-// record (task.RecordTaskExit) comes first. tmux 3.3a sometimes never reports the status, and never
+// read again for up to two seconds, nudging the server after the first miss. A task supervisor's
+// record (task.RecordTaskExit) comes first. tmux 3.3a sometimes never reports the status, nor ever
 // a signal.
 func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 	const format = "#{pane_dead_status},#{pane_dead_signal},#{@panectl_task_exit}"

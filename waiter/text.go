@@ -209,8 +209,7 @@ func (w *textWait) throttle(ctx context.Context) error {
 	return nil
 }
 
-// finish adds the time and the source's note to a checked result. A pane gone keeps the lines seen
-// last.
+// finish adds the time and the source's note. A pane gone keeps the lines last seen.
 func (w *textWait) finish(res TextResult, start time.Time) TextResult {
 	res.Elapsed = time.Since(start)
 	if res.Outcome == schema.OutcomeExited && res.Output == nil {
@@ -244,8 +243,7 @@ func (w *textWait) pause(ctx context.Context, p *pacer) error {
 	case p.due(now):
 		w.quiet, w.reread = true, true // one last look at the deadline
 	default:
-		// pipe-pane may write the journal after the client saw the output: look again after a
-		// change
+		// pipe-pane may write the journal after the client saw the output: look again
 		w.lagDue, w.reread = time.Time{}, true
 	}
 	return nil
@@ -270,11 +268,9 @@ type textWait struct {
 	stream        *pane.Stream
 	frozenChecked int
 	frozenHits    int
-	// fresh is the geometry and ledger prefetched after the stream's last output, nil if output
-	// came since.
+	// fresh is the geometry and ledger prefetched after the stream's last output, else nil.
 	fresh *described
-	// journal is the journal directory when a journaled pane is read from its journal, with no
-	// stream.
+	// journal is the journal directory of a journaled pane read from its journal (no stream).
 	journal string
 
 	// Pacing: last is when the last check began, lastChange when the last change came. lagDue is
@@ -328,8 +324,7 @@ func (w *textWait) apply(items []tmux.ControlEvent, lost bool) bool {
 	return false
 }
 
-// prefetching reports whether the pane's state after the output is on its way
-// (Subscription.Prefetch).
+// prefetching reports whether the pane's state after the output is on its way.
 func (w *textWait) prefetching() bool {
 	sub := w.src.subscription()
 	return sub != nil && sub.Prefetching()
@@ -362,8 +357,7 @@ func (w *textWait) candidate() bool {
 	return false
 }
 
-// capture reads everything after the cursor, through the control client if attached, and decides.
-// It seeds the stream.
+// capture reads everything after the cursor via the control client, decides, and seeds the stream.
 func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 	w.stream, w.fresh, w.frozenChecked, w.frozenHits = nil, nil, 0, 0
 	if w.journal != "" {
@@ -506,8 +500,7 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 
 // decideText looks for a match in a read's lines, a capture's or a stream's. The first line that
 // matches a stop pattern or a pattern ends the wait. Echo of typed input is skipped, by text and by
-// place. If the read could not place the cursor (r.Uncertain), only lines from r.Fresh on may be
-// new.
+// place. If the read could not place the cursor (r.Uncertain), only lines from r.Fresh on count.
 func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
@@ -584,7 +577,7 @@ func timedOut(m *Matcher) int {
 }
 
 // gone reports whether err means the pane seen alive at the start is gone. It was closed, or its
-// server exited with its last pane. Both end a wait as schema.OutcomeExited (exit 5). goneNote says
+// server exited with its last pane. Both end a wait as schema.OutcomeExited (exit 5); goneNote says
 // which.
 func gone(err error) bool {
 	return errors.Is(err, tmux.ErrPaneNotFound) || errors.Is(err, tmux.ErrNoServer)

@@ -13,8 +13,7 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// confirmGap: two looks this far apart must agree on a strong busy, so a half-drawn frame does not
-// count.
+// confirmGap: two looks this far apart must agree on a strong busy, so a half-drawn frame is not.
 const confirmGap = 50 * time.Millisecond
 
 // ApprovalSettle is how long awaiting_approval must be seen without a break, from the wait's start
@@ -123,8 +122,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 	judge := &turnJudge{quiet: opt.Quiet, waitThroughBusy: opt.WaitThroughBusy}
 	deadline := start.Add(opt.Timeout)
 	res := TurnResult{}
-	// look captures and classifies once. wait is how long until time alone could change the
-	// verdict.
+	// look captures and classifies once. wait is how long until time alone could change that.
 	look := func() (done bool, wait time.Duration, err error) {
 		s, err := captureScreen(ctx, c, src, opt.PaneID)
 		if err != nil {
@@ -178,8 +176,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		if p.due(time.Now()) {
 			res.Outcome = schema.OutcomeTimeout
 			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && !opt.WaitThroughBusy {
-				// Strong busy with no time for the confirming look, as --timeout 0 looks once: say
-				// busy.
+				// Strong busy, no time for the confirming look (--timeout 0 looks once): say busy.
 				res.Outcome = schema.OutcomeBusy
 				res.Note = joinNotes(res.Note, "busy was seen at the deadline and not confirmed by a second look")
 			}

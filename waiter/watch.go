@@ -9,15 +9,14 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// Source tells a wait when a pane may have changed. A wait captures at the start and on each
-// Changed.
+// Source tells a wait when a pane may have changed. A wait captures at the start and on Changed.
 type Source interface {
 	Changed() <-chan struct{} // receives when the pane may have changed (coalesced)
 	Note() string             // how changes are detected, when worth saying ("polling: ...")
 	Close()                   // stops watching; a control client of the wait's own is detached before Close returns (a kept one stays)
 	// Via is the attached control client, nil while polling. Snapshots through it start no process
-	// and are aligned with the change stream. A change before such a snapshot is in it and does not
-	// signal again.
+	// and are aligned with the change stream: a change before such a snapshot is in it and does not
+	// signal.
 	Via() tmux.Snapshotter
 	// Process is the pane's process (pane_pid) when the watch began. Another means respawn-pane -k
 	// replaced it, and the process waited on is gone with its output. The death watch signals
@@ -103,8 +102,7 @@ type source struct {
 	lost   bool // more output than maxQueue came before the wait took it
 }
 
-// maxQueue bounds the output a source keeps for its wait. Beyond it output is dropped, and the wait
-// reads the pane.
+// maxQueue bounds the output a source keeps. Beyond it, output is dropped and the wait reads.
 const maxQueue = 4 << 20
 
 // event handles a control-mode event on the client's reading goroutine. A snapshot's output comes
