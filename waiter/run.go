@@ -43,8 +43,7 @@ type RunResult struct {
 	Note        string
 }
 
-// RejectedError: the shell rejected the line with a syntax error. It unwraps to ErrInvalid (exit
-// 2).
+// RejectedError: the shell rejected the line as a syntax error. It unwraps to ErrInvalid (exit 2).
 type RejectedError struct {
 	PaneID  string
 	Shell   string
@@ -74,13 +73,13 @@ const (
 // before typing. The echo ledger records the wrapper, so other waits discount its echo. Text
 // already on the input line refuses the run (*RefusedError), unless ClearLine kills it first.
 //
-// A command too long to type (shell.TooLongToType) goes through a file the shell sources. A
-// canonical terminal cuts lines at 4095 bytes, and line editors are slow with long lines. The file
-// is mode 0600 in a 0700 directory and removes itself.
+// A command too long to type (shell.TooLongToType) goes through a file the shell sources, and Note
+// says why (shell.SourcedNote). A canonical terminal cuts lines at 4095 bytes, and line editors are
+// slow with long lines. The file is mode 0600 in a 0700 directory and removes itself.
 //
-// Shells read input in order. So a probe that prints before any begin marker proves a start-up
-// threw the line away, and it is typed again. A begin marker first means the shell was only slow.
-// The command never runs twice.
+// Without a begin marker in the grace period, Run types a probe line. Shells read input in order.
+// So a probe that prints first proves a start-up threw the line away, and it is typed again. A
+// begin marker first means the shell was only slow. The command never runs twice.
 //
 // The run ends at the end marker, or when the shell is back at its prompt after the begin marker.
 // The second is an interrupt from anyone, and a probe reads its status. A shell message without a
@@ -385,7 +384,7 @@ func (s *runState) round(ctx context.Context, restful, back bool) (RunResult, bo
 	return s.res, false, nil
 }
 
-// readFailed ends the run when the full read failed or found the process replaced.
+// readFailed ends the run (done) when the full read failed or found the process replaced.
 func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error) (_ RunResult, done bool, _ error) {
 	note, replacedNow := replacedErr(s.src.Process(), err)
 	if !replacedNow && err == nil {
@@ -394,7 +393,7 @@ func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error
 	switch {
 	case replacedNow:
 		// The command's shell is gone, with its output and status. No C-c: the new process is not
-		// ours.
+		// the run's.
 		s.res.Outcome = schema.OutcomeExited
 		s.res.Note = joinNotes(s.res.Note, note+"; the command's exit status is unknown")
 		return s.res, true, nil

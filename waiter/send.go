@@ -32,7 +32,7 @@ const (
 	lookEvery = 20 * time.Millisecond
 )
 
-// SendOptions is a typing request: Text (send-text), key names (send-keys) or Bytes (send-ascii).
+// SendOptions asks to type Text (send-text), validated Keys (send-keys) or Bytes (send-ascii).
 type SendOptions struct {
 	Info   tmux.PaneInfo // the pane as just described
 	Action string        // "send-text", "send-keys", "send-ascii": names the lock holder
@@ -227,7 +227,8 @@ func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux
 	return set, "", nil
 }
 
-// typeText types opt.Text and submits it with opt.Submit. It refuses a line too long for the tty.
+// typeText types opt.Text, submitting with opt.Submit. It refuses a line too long for a canonical
+// tty.
 func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set, l pane.Ledger, res SendResult) (SendResult, error) {
 	id := info.ID
 	mode, _ := proc.ReadTTYMode(info.TTY) // unknown when unreadable: no canonical check
@@ -408,14 +409,15 @@ func (s *submission) look(ctx context.Context) (look, error) {
 	return l, nil
 }
 
-// run settles after typing, presses Enter and verifies, pressing again if the text still sits.
+// run settles, presses Enter and verifies, pressing Enter again if the text still sits there.
 func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) {
 	before, seen, err := s.settle(ctx, typed)
 	if err != nil {
 		return false, "", err
 	}
 	if d, ok := s.dialog(before.scr); ok {
-		// A dialog came after the check before typing. Enter answers it, so busy is its choice.
+		// A dialog came after the check before typing. Enter answers it: busy is its choice, not
+		// the text.
 		s.dialogNote = fmt.Sprintf("the screen before Enter showed a dialog (%s): Enter went to it, so the program turning busy does not count as the submission", describe(d))
 	}
 	if err := s.submit(ctx); err != nil {
@@ -461,7 +463,8 @@ func (s *submission) settle(ctx context.Context, typed bool) (look, bool, error)
 	}
 }
 
-// verify looks after Enter until the submission shows or verifyMax passes, again if unsent.
+// verify looks after Enter until the submission shows or verifyMax passes. Unsent, Enter goes
+// again.
 func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, string, error) {
 	enteredAt := time.Now()
 	last, quietSince := before.scr, enteredAt
@@ -545,8 +548,8 @@ func (s *submission) unverified(before, cur look, seen bool) string {
 	return fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters)
 }
 
-// markEnd records that a tall line's echo ends at the cursor's row, once the shell took it. fish
-// draws a tall line's pieces below the rows it needs.
+// markEnd records that the echo of a line taller than the pane ends at the cursor's row. fish draws
+// such a line's pieces below the rows it needs.
 func (s *submission) markEnd(ctx context.Context, cur look) error {
 	if !s.tall {
 		return nil
