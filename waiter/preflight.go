@@ -13,8 +13,7 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// ErrRefused: a guarded action was refused (exit 3). The pane is dead, in copy mode or not at a
-// shell.
+// ErrRefused: a guarded action was refused (exit 3): a dead pane, copy mode, or no shell.
 var ErrRefused = errors.New("refused")
 
 // RefusedError says why.
@@ -253,8 +252,8 @@ func clearInput(ctx context.Context, c *tmux.Client, src Source, opt RunOptions,
 	}
 }
 
-// StartingError: the shell had not reached its prompt by the deadline, its terminal still canonical
-// as while start-up files run. Nothing was typed. It unwraps to context.DeadlineExceeded.
+// StartingError: the shell had no prompt by the deadline, its terminal canonical as while start-up
+// files run. Nothing was typed. It unwraps to context.DeadlineExceeded (exit 124).
 type StartingError struct {
 	PaneID string
 	Shell  string

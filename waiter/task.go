@@ -129,8 +129,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		if left <= 0 {
 			return schema.OutcomeTimeout, nil
 		}
-		// Every supervisor signals TasksChannel at its task's end. A look each second covers a
-		// miss.
+		// Each supervisor signals TasksChannel at its end. A look each second covers a miss.
 		err := task.WaitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
 		if err == nil && state == "" { // no task yet when the follow began
 			state, err = pane.FindStateDir(ctx, c)

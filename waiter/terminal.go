@@ -41,8 +41,8 @@ const (
 	maxChunk        = 64 << 10
 )
 
-// WatchTerminal streams pane p as ACP terminal updates until its process exits (SPEC.md section
-// 10). First comes a full terminal_update with command, cwd, size and an output snapshot
+// WatchTerminal streams pane p as ACP terminal updates (SPEC.md section 10) until its process
+// exits. First comes a full terminal_update with command, cwd, size and an output snapshot
 // (acp.ScreenCapture). A control-mode client's new bytes go out as terminal_output_chunk. Changes
 // of cwd, size and foreground command are terminal_update patches. When tmux paused the output,
 // bytes were lost, and a fresh snapshot goes out. Last comes a terminal_update with exitStatus. It
@@ -138,8 +138,8 @@ func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Terminal
 		case <-w.q.ch:
 		case <-timer.C:
 		case <-kdone:
-			// The session or server went away, or the client was killed. Look now, with tmux
-			// processes.
+			// The session or server went away, or the client was killed. Look now; tmux processes
+			// from here on.
 			w.k = nil
 			w.lookAt = time.Now()
 			if res.Note == "" {

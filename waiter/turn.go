@@ -13,13 +13,13 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// confirmGap: two looks this far apart must agree on a strong busy, so a half-drawn frame is not.
+// confirmGap: two looks this far apart must agree on a strong busy, against half-drawn frames.
 const confirmGap = 50 * time.Millisecond
 
-// ApprovalSettle is how long awaiting_approval must be seen without a break, from the wait's start
-// at the earliest. A dialog stays. A frame drawn before the program reacted to a key, say Enter on
-// "Do you want to proceed?", goes within tens of milliseconds. Only the state counts, not the
-// screen. So a spinner elsewhere does not hold the approval back, as Qwen and pi keep one then.
+// ApprovalSettle is how long wait-for-turn must see awaiting_approval without a break, from its
+// start at the earliest. A dialog stays. A frame drawn before the program reacted to a key, say
+// Enter on "Do you want to proceed?", goes within tens of milliseconds. Only the state counts, not
+// the screen. So a spinner elsewhere does not hold the approval back, as Qwen and pi keep one then.
 const ApprovalSettle = 400 * time.Millisecond
 
 // TurnOptions is a wait-for-turn request.

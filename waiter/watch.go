@@ -102,7 +102,7 @@ type source struct {
 	lost   bool // more output than maxQueue came before the wait took it
 }
 
-// maxQueue bounds the output a source keeps. Beyond it, output is dropped and the wait reads.
+// maxQueue bounds a source's kept output. Beyond it output is dropped; the wait reads the pane.
 const maxQueue = 4 << 20
 
 // event handles a control-mode event on the client's reading goroutine. A snapshot's output comes
