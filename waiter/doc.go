@@ -4,7 +4,7 @@
 // terminal updates (WatchTerminal). It also runs the two actions that are mostly waiting: a shell
 // command (Ready, Run) and send-text --submit (Send). All of them pace their looks with one pacer
 // (loop.go). The task supervisor, kill-pane and prune live in package pane/task. The remain-on-exit
-// hold lives in package tmux (Client.HoldExit). Nothing here starts tmux processes itself.
+// hold lives in package tmux (Client.HoldExit). Nothing here starts tmux processes: package tmux does.
 //
 // The waits on a pane are event-driven. Watch subscribes through a control-mode client and reports
 // output, death, a replaced process, and a server gone or silent (replaced.go, Watch). A capture

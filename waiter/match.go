@@ -32,9 +32,9 @@ type Matcher struct {
 	TimedOut int // matches abandoned at MatchTimeout
 }
 
-// NewMatcher compiles patterns, and what names them in errors ("pattern", "stop"). A bad pattern is
-// ErrInvalidPattern (exit 2). It may be empty, too long, or not valid regexp2. It may not be UTF-8:
-// a pane's text is decoded as UTF-8, so it could never match.
+// NewMatcher compiles patterns, and what names them in errors ("pattern", "stop"). A pattern that
+// is empty, too long, not UTF-8 or not valid regexp2 is ErrInvalidPattern (exit 2). A pane's text
+// is decoded as UTF-8, so a pattern that is not could never match.
 func NewMatcher(what string, patterns []string, regex, ignoreCase bool) (*Matcher, error) {
 	if len(patterns) > MaxPatterns {
 		return nil, fmt.Errorf("%w: %d %ss given, at most %d allowed", ErrInvalidPattern, len(patterns), what, MaxPatterns)

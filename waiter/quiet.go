@@ -44,8 +44,8 @@ type quietClock struct {
 }
 
 // Follow-up looks. A change's time is only known to lie between two captures, and the window counts
-// from the capture that saw it. So after a change the clock looks again at 25 ms, doubling to 200
-// ms. The window then starts within tens of milliseconds of the last output, at any event pace.
+// from the capture that saw it. So after a change the clock looks again in 25 ms, doubling up to
+// 200 ms. The window then starts within tens of milliseconds of the last output, at any event pace.
 const (
 	firstFollowUp = 25 * time.Millisecond
 	maxFollowUp   = 200 * time.Millisecond

@@ -12,8 +12,8 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// ErrInvalid: the input cannot be carried out as given (exit 2). Say a line too long for a
-// canonical terminal, or a syntax error.
+// ErrInvalid: the input cannot be carried out as given (exit 2), as a line too long for a canonical
+// terminal, or a syntax error.
 var ErrInvalid = errors.New("invalid input")
 
 // Readiness is how --when-ready tells that a pane awaits input. Its recognizer (SPEC.md section 7)
@@ -24,8 +24,8 @@ type Readiness struct {
 	Quiet      time.Duration
 }
 
-// ReadyQuiet is the quiet window --when-ready asks of awaiting_input. It does not take a program
-// between bursts for one at rest, and types into an idle prompt at once.
+// ReadyQuiet is the quiet window --when-ready asks of awaiting_input. A program between bursts is
+// not taken for one at rest, and an idle prompt is typed into at once.
 const ReadyQuiet = 300 * time.Millisecond
 
 // NotReadyError: --when-ready found the pane not awaiting input. For awaiting_approval or unknown
