@@ -2,9 +2,10 @@
 // (WaitForText, with Matcher), quiescence (WaitQuiet), a turn's end (WaitForTurn, with package
 // recognize) and tasks (WaitTask, WaitAnyTask, FollowTasks, KillTask). It streams a pane as ACP
 // terminal updates (WatchTerminal). It also runs the two actions that are mostly waiting: a shell
-// command (Ready, Run) and send-text --submit (Send). All of them pace their looks with one pacer
-// (loop.go). The task supervisor, kill-pane and prune live in package pane/task. The remain-on-exit
-// hold lives in package tmux (Client.HoldExit). Nothing here starts tmux processes: package tmux does.
+// command (Ready, Run) and send-text --submit (Send, which does all typing). The text, quiet, turn
+// and run waits pace their looks with one pacer (loop.go). The task supervisor, kill-pane and prune live in package
+// pane/task, the remain-on-exit hold in package tmux (Client.HoldExit). Nothing here starts tmux
+// processes: package tmux does.
 //
 // The waits on a pane are event-driven. Watch subscribes through a control-mode client and reports
 // output, death, a replaced process, and a server gone or silent (replaced.go, Watch). A capture
