@@ -3,17 +3,18 @@
 // recognize) and tasks (WaitTask, WaitAnyTask, FollowTasks, KillTask). It streams a pane as ACP
 // terminal updates (WatchTerminal). It also runs the two actions that are mostly waiting: a shell
 // command (Ready, Run) and send-text --submit (Send, which does all typing). The text, quiet, turn
-// and run waits pace their looks with one pacer (loop.go). The task supervisor, kill-pane and prune live in package
-// pane/task, the remain-on-exit hold in package tmux (Client.HoldExit). Nothing here starts tmux
-// processes: package tmux does.
+// and run waits pace their looks with one pacer (loop.go). The task supervisor, kill-pane and prune
+// live in package pane/task, the remain-on-exit hold in package tmux (Client.HoldExit). Nothing
+// here starts tmux processes: package tmux does.
 //
 // The waits on a pane are event-driven. Watch subscribes through a control-mode client and reports
 // output, death, a replaced process, and a server gone or silent (replaced.go, Watch). A capture
 // through that client confirms what the screen shows. WaitForText decides on the output stream
 // itself, and captures only where the stream cannot say. Without a control client a wait polls at
-// an adaptive interval, and its note says "polling: ...". WaitTask waits on the task's tmux wait-for
-// channel, which its supervisor signals once it recorded the end. It also reads the record once a
-// second. FollowTasks does the same on the channel every supervisor signals (task.TasksChannel).
+// an adaptive interval, and its note says "polling: ...". WaitTask waits on the task's tmux
+// wait-for channel, which its supervisor signals once it recorded the end. It also reads the record
+// once a second. FollowTasks does the same on the channel every supervisor signals
+// (task.TasksChannel).
 //
 // Every wait ends with a schema.Outcome, never later than its timeout plus a small margin. The pane
 // dying or its process replaced, the server going away or ctx cancelled end it at once. Package cmd
