@@ -12,11 +12,10 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// paneState is what a typing action that had to wait for another action's
-// lock compares once the lock is its own: the text was meant for the pane
-// as it was when the action began. A run whose command ended meanwhile (or
-// was interrupted at its timeout) leaves the shell at its prompt, where the
-// answer to that command's question would run as a command.
+// paneState is what a typing action compares after waiting for another action's lock. The text was
+// meant for the pane as it was when the action began. A run whose command ended meanwhile, or was
+// interrupted at its timeout, leaves the shell at its prompt. There the answer to that command's
+// question would run as a command.
 type paneState struct {
 	program   string // the foreground program (proc.Foreground.Command)
 	shell     bool   // it is a shell
@@ -25,8 +24,7 @@ type paneState struct {
 	canonical bool // the terminal is in canonical mode
 }
 
-// lookState reads the pane's state: its foreground program, its
-// terminal's mode and, for a shell, whether it is at its prompt.
+// lookState reads the foreground program, the terminal mode, and whether a shell is at its prompt.
 func lookState(ctx context.Context, c *tmux.Client, id string) (paneState, error) {
 	scr, err := pane.CaptureScreen(ctx, c, id, false)
 	if err != nil {
@@ -61,14 +59,12 @@ func (s paneState) String() string {
 	return fmt.Sprintf("%q was in the foreground (terminal in %s)", s.program, mode)
 }
 
-// stateSettle is how long a pane whose state differs from the one an
-// action began with is looked at again before the action is refused: a
-// shell between a command and its prompt is away for a moment.
+// stateSettle is how long a pane in another state is looked at again before the action is refused.
+// A shell between a command and its prompt is away for a moment.
 const stateSettle = 300 * time.Millisecond
 
-// ChangedWhileWaitingError: a typing action waited for the pane's action
-// lock, and when it had it the pane was no longer in the state it was when
-// the action began; nothing was typed. It unwraps to ErrRefused (exit 3).
+// ChangedWhileWaitingError: a typing action waited for the pane's lock, and then the pane was in
+// another state. Nothing was typed. It unwraps to ErrRefused (exit 3).
 type ChangedWhileWaitingError struct {
 	PaneID string
 	Action string // "send-text"
@@ -90,10 +86,9 @@ func stateNow(s string) string { return strings.ReplaceAll(s, " was ", " is ") }
 // Unwrap makes it a refusal (exit 3).
 func (e *ChangedWhileWaitingError) Unwrap() error { return ErrRefused }
 
-// acquireUnchanged takes the pane's action lock for action; when another
-// action held it, it notes the pane's state before waiting and, once the
-// lock is its own, refuses (*ChangedWhileWaitingError, the lock given back)
-// unless the pane is in that state again within stateSettle.
+// acquireUnchanged takes the pane's action lock. If another action held it, it notes the pane's
+// state before waiting. Once the lock is its own, the state must come back within stateSettle. Else
+// it gives the lock back and refuses (*ChangedWhileWaitingError).
 func acquireUnchanged(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time) (*pane.Lock, error) {
 	var before paneState
 	looked := false

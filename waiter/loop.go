@@ -5,16 +5,13 @@ import (
 	"time"
 )
 
-// pacer paces the looks of a wait. Between two looks it sleeps until a
-// change event, the pause asked for, the deadline, or the end of ctx.
-// One timer serves every pause. The text, quiet, turn and run waits all
-// sleep through it.
+// pacer paces a wait's looks; the text, quiet, turn and run waits sleep through it. It sleeps until
+// a change event, the pause asked for, the deadline, or ctx's end. One timer serves every pause.
 type pacer struct {
 	src      Source
 	deadline time.Time
 	timer    *time.Timer
-	// changed is when the last change event came (or when the wait set
-	// it): the start of the quiet that follows.
+	// changed is when the last change event came, or the wait set it: the start of the quiet.
 	changed time.Time
 }
 
@@ -31,8 +28,8 @@ func (p *pacer) due(now time.Time) bool { return !now.Before(p.deadline) }
 // quietFor is how long no change event has come, at now.
 func (p *pacer) quietFor(now time.Time) time.Duration { return now.Sub(p.changed) }
 
-// pause sleeps for d at most, and never past the deadline. It returns
-// true when a change event ended it, and ctx's error when ctx ended.
+// pause sleeps for d at most, never past the deadline. It returns true when a change event ended
+// it, and ctx's error when ctx ended.
 func (p *pacer) pause(ctx context.Context, d time.Duration) (bool, error) {
 	p.timer.Reset(min(d, time.Until(p.deadline)))
 	defer p.timer.Stop()

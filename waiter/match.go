@@ -15,17 +15,15 @@ import (
 const (
 	MaxPatterns      = 32
 	MaxPatternLength = 4096
-	// MatchTimeout bounds one regexp2 match against one line, so a
-	// catastrophic pattern cannot hang a wait.
+	// MatchTimeout bounds one regexp2 match on a line, so a catastrophic pattern cannot hang.
 	MatchTimeout = 100 * time.Millisecond
 )
 
 // ErrInvalidPattern: a pattern that cannot be compiled or breaks a limit.
 var ErrInvalidPattern = errors.New("invalid pattern")
 
-// Matcher matches logical lines against a list of patterns: plain
-// substrings, or regexp2 expressions (Perl/.NET syntax: lookaround,
-// backreferences, (?i); ^ and $ anchor at the line's ends).
+// Matcher matches logical lines against patterns: plain substrings or regexp2 expressions. regexp2
+// has Perl/.NET syntax with lookaround, backreferences and (?i). ^ and $ anchor at the line's ends.
 type Matcher struct {
 	raw      []string
 	plain    []string
@@ -34,10 +32,9 @@ type Matcher struct {
 	TimedOut int // matches abandoned at MatchTimeout
 }
 
-// NewMatcher compiles patterns. what names them in errors ("pattern", "stop").
-// A pattern that is empty, too long, not UTF-8 (a pane's text is decoded as
-// UTF-8, so it could never match) or not a valid regexp2 expression is
-// ErrInvalidPattern (exit 2).
+// NewMatcher compiles patterns, and what names them in errors ("pattern", "stop"). A pattern that
+// is empty, too long, not UTF-8 or not valid regexp2 is ErrInvalidPattern (exit 2). A pane's text
+// is decoded as UTF-8, so a pattern that is not could never match.
 func NewMatcher(what string, patterns []string, regex, ignoreCase bool) (*Matcher, error) {
 	if len(patterns) > MaxPatterns {
 		return nil, fmt.Errorf("%w: %d %ss given, at most %d allowed", ErrInvalidPattern, len(patterns), what, MaxPatterns)
@@ -104,8 +101,7 @@ func (m *Matcher) Match(line string) (string, bool) {
 	return "", false
 }
 
-// hasTab reports whether a pattern looks for a tab: holds a tab character,
-// or (a regex) the escape \t.
+// hasTab reports whether a pattern looks for a tab: a tab character, or the escape \t in a regex.
 func (m *Matcher) hasTab() bool {
 	if m == nil {
 		return false
@@ -118,8 +114,7 @@ func (m *Matcher) hasTab() bool {
 	return false
 }
 
-// regexTabEscape finds \t after an even number of backslashes (\\t is a
-// backslash and a t).
+// regexTabEscape finds \t after an even number of backslashes (\\t is a backslash and a t).
 var regexTabEscape = regexp.MustCompile(`(^|[^\\])(\\\\)*\\t`)
 
 // Len is the number of patterns.

@@ -13,8 +13,7 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// ErrRefused: a guarded action was refused (exit 3): the pane is in copy
-// mode, dead, or its foreground program is not a shell.
+// ErrRefused: a guarded action was refused (exit 3): a dead pane, copy mode, or no shell.
 var ErrRefused = errors.New("refused")
 
 // RefusedError says why.
@@ -29,23 +28,20 @@ func (e *RefusedError) Error() string { return fmt.Sprintf("pane %s: %s", e.Pane
 // Unwrap returns ErrRefused (exit 3).
 func (e *RefusedError) Unwrap() error { return ErrRefused }
 
-// Readiness waits. A non-shell foreground is re-checked for a moment (a
-// shell's start-up may run a helper in the foreground); a shell that has not
-// drawn its prompt yet is waited for up to promptWait.
+// Readiness waits. A non-shell foreground is checked again for a moment, since a shell's start-up
+// may run a helper. A shell without its prompt yet is waited for up to promptWait.
 const (
 	notShellGrace = 500 * time.Millisecond
 	promptWait    = 5 * time.Second
 	quietFor      = 100 * time.Millisecond
 )
 
-// Ready checks that a pane can take a typed command: alive, not in copy
-// mode, a shell in the foreground, a prompt drawn (the cursor is past the
-// start of its row, and the screen stopped changing). A cold shell is waited
-// for, up to promptWait (or the deadline), then used anyway: Run detects
-// typed input the shell threw away. A shell with a line editor whose
-// terminal is still in canonical mode is starting (stillStarting): it is
-// waited for up to the deadline, then *StartingError, nothing typed. info
-// is the pane as just described.
+// Ready checks that a pane can take a typed command. It must be alive, not in copy mode, with a
+// shell in the foreground. Its prompt must be drawn: the cursor past the row's start, the screen at
+// rest. A cold shell gets up to promptWait or the deadline, then is used anyway, since Run detects
+// lost input. A line editor's terminal still canonical means the shell is starting (stillStarting).
+// That gets until the deadline, then *StartingError with nothing typed. info is the pane as
+// described.
 func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ shell.Shell, err error) {
 	id := info.ID
 	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
@@ -76,11 +72,9 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 	}
 }
 
-// refusal refuses a pane that cannot take a typed command: dead, in copy
-// mode, or with a foreground program that is still not a shell after
-// notShellGrace. A shell interpreting a script (a script waiting in read)
-// is named after the script: it is not at its prompt. ok says a shell is
-// in the foreground.
+// refusal refuses a pane that is dead, in copy mode, or without a shell in the foreground after
+// notShellGrace. A shell running a script, say one in read, is named after the script, as it is not
+// at its prompt. ok says a shell is in the foreground.
 func refusal(info tmux.PaneInfo, waited time.Duration) (_ shell.Shell, ok bool, _ error) {
 	if info.Dead {
 		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
@@ -106,16 +100,14 @@ type readyWait struct {
 	ledgerRead bool
 }
 
-// prompted reports whether the shell in the foreground has drawn its
-// prompt, or has been waited for long enough.
+// prompted reports whether the foreground shell drew its prompt or was waited for long enough.
 func (r *readyWait) prompted(ctx context.Context, info tmux.PaneInfo, sh shell.Shell) (bool, error) {
 	starting, err := stillStarting(ctx, r.c, info, sh)
 	if err != nil {
 		return false, err
 	}
 	if starting {
-		// its start-up files still run: whatever they read from
-		// the terminal would take the typed line
+		// Its start-up files still run, and what they read would take the typed line.
 		if !time.Now().Before(r.deadline) {
 			return false, &StartingError{info.ID, string(sh)}
 		}
@@ -140,19 +132,16 @@ func (r *readyWait) prompted(ctx context.Context, info tmux.PaneInfo, sh shell.S
 	case info.CursorX > 0 && time.Since(r.quietSince) >= quietFor:
 		return true, nil
 	case !r.ledgerRead && time.Since(r.quietSince) >= quietFor:
-		// a quiet screen with the cursor at the start of a row:
-		// a cold shell, text typed without Enter that ended in a
-		// newline (the line editor holds it), or a shell seen at
-		// its prompt before (an empty prompt, or a read: preflight
-		// judges)
+		// A quiet screen, the cursor at a row's start: a cold shell, or typed text ending in a
+		// newline that the line editor holds. Or a run saw the shell at its prompt before, an empty
+		// prompt or a read. Preflight judges.
 		r.ledgerRead = true
 		return r.warm(ctx, info.ID), nil
 	}
 	return false, nil
 }
 
-// warm reports whether text typed without Enter waits in the shell, or a
-// run saw the shell at its prompt before.
+// warm reports whether text typed without Enter waits in the shell, or a run saw it at its prompt.
 func (r *readyWait) warm(ctx context.Context, id string) bool {
 	if l, err := pane.LoadLedger(ctx, r.c, id); err == nil {
 		if p, long := l.Pending(); p != "" || long {
@@ -163,11 +152,9 @@ func (r *readyWait) warm(ctx context.Context, id string) bool {
 	return err == nil && p.Seen
 }
 
-// stillStarting reports whether the pane's shell is still starting
-// (shell.Starting): its terminal in canonical mode although its line editor
-// reads the prompt in raw mode, and it is not warm (no run saw it at its
-// prompt, nothing typed into it lately). The tmux reads are made only for a
-// canonical terminal.
+// stillStarting reports whether the shell is still starting (shell.Starting). Its terminal is
+// canonical, though its line editor reads the prompt in raw mode. It is not warm either: no run saw
+// its prompt, and nothing was typed lately. Only a canonical terminal costs tmux reads.
 func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh shell.Shell) (bool, error) {
 	args := proc.ForegroundOf(info).Args
 	mode, _ := proc.ReadTTYMode(info.TTY)
@@ -181,10 +168,8 @@ func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh s
 	return err == nil && l.Len() == 0, err
 }
 
-// preflight reads the start cursor and the ledger, and checks the shell's
-// input line: text on it refuses the run, or is killed with ClearLine. It
-// returns the read, the screen the input line was judged on, and the prompt
-// a run saw last (@panectl_prompt).
+// preflight reads the start cursor and the ledger and checks the input line. Text there refuses the
+// run, or ClearLine kills it. It returns the read, the screen judged, and the last prompt.
 func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt shell.Prompt, err error) {
 	id := opt.Info.ID
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
@@ -196,7 +181,7 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 		return sr, scr, prompt, err
 	}
 	prompt, _ = shell.LoadPrompt(ctx, via(c, src), id)
-	// warm: seen at its prompt, or typed into lately (not a shell starting)
+	// warm: seen at its prompt or typed into lately, so not starting
 	warm := prompt.Seen || sr.Ledger.Len() > 0
 	if scr, err = notAtPrompt(ctx, c, src, opt, scr, prompt, warm); err != nil {
 		return sr, scr, prompt, err
@@ -205,9 +190,8 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	line := shell.InputLineOf(scr)
 	text := line.Pending(pending, prompt.Text)
 	if text == "" && strings.TrimSpace(pending) != "" && !line.Bare(prompt) {
-		// typed by panectl without Enter, not killed, and the cursor is
-		// not at a bare prompt: still in the line editor's buffer, though
-		// its row does not show it (text that ended in a newline, pasted)
+		// panectl typed it without Enter, and the cursor is not at a bare prompt. It sits in the
+		// line editor's buffer, unseen on the row, as after pasted text that ended in a newline.
 		text = pending
 	}
 	unfinished := text == "" && line.Continuation(prompt, opt.Shell.HasLineEditor(), mode)
@@ -231,9 +215,8 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	return sr, scr, prompt, err
 }
 
-// clearInput presses keys to kill the shell's input line (--clear-line),
-// and waits up to a second for the line to be empty. A line that stays
-// refuses the run. It returns the screen looked at last.
+// clearInput presses keys to kill the input line (--clear-line) and waits up to a second for it to
+// empty. A line that stays refuses the run. It returns the screen looked at last.
 func clearInput(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode, prompt shell.Prompt, pending string, keys []string) (pane.Screen, error) {
 	id := opt.Info.ID
 	editorShell := opt.Shell.HasLineEditor()
@@ -269,9 +252,8 @@ func clearInput(ctx context.Context, c *tmux.Client, src Source, opt RunOptions,
 	}
 }
 
-// StartingError: the shell had not reached its prompt by the deadline (its
-// terminal still in canonical mode: its start-up files run); nothing was
-// typed. It unwraps to context.DeadlineExceeded (exit 124).
+// StartingError: the shell had no prompt by the deadline, its terminal canonical as while start-up
+// files run. Nothing was typed. It unwraps to context.DeadlineExceeded (exit 124).
 type StartingError struct {
 	PaneID string
 	Shell  string
@@ -285,16 +267,13 @@ func (e *StartingError) Error() string {
 // Unwrap makes it a timeout.
 func (e *StartingError) Unwrap() error { return context.DeadlineExceeded }
 
-// notAtPromptSure is how long a shell must stay away from its prompt
-// (shell.NotAtPrompt) to refuse a run: a shell between a command and its
-// prompt is away for a moment.
+// notAtPromptSure is how long a shell must stay away from its prompt to refuse a run. Between a
+// command and its prompt a shell is away for a moment.
 const notAtPromptSure = 150 * time.Millisecond
 
-// notAtPrompt refuses a run (*RefusedError) when the shell, though the
-// pane's foreground program, is not at its prompt (shell.NotAtPrompt: its
-// read builtin waits for an answer): the typed line would be that answer.
-// --clear-line does not change that: a question is answered, not cleared.
-// It returns the screen looked at last.
+// notAtPrompt refuses a run (*RefusedError) when the shell's read builtin waits for an answer
+// (shell.NotAtPrompt). The typed line would be that answer. --clear-line does not help: a question
+// is answered, not cleared. It returns the screen looked at last.
 func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, scr pane.Screen, prompt shell.Prompt, warm bool) (pane.Screen, error) {
 	args := proc.ForegroundOf(opt.Info).Args
 	since := time.Now()
@@ -317,8 +296,7 @@ func notAtPrompt(ctx context.Context, c *tmux.Client, src Source, opt RunOptions
 	}
 }
 
-// unfinishedReason says why an input line that Continuation found
-// unfinished cannot take a command.
+// unfinishedReason says why an input line that Continuation found unfinished cannot take a command.
 func unfinishedReason(line shell.InputLine) string {
 	if strings.TrimSpace(line.Left) == "" {
 		return "no prompt is drawn before the cursor: the shell's line editor holds an unfinished command on an earlier line (or the shell is still starting)"
@@ -326,12 +304,9 @@ func unfinishedReason(line shell.InputLine) string {
 	return fmt.Sprintf("the shell is waiting for the rest of an unfinished command (its continuation prompt %q is on the input line)", strings.TrimSpace(line.Left))
 }
 
-// killLine erases the shell's input line the way the shell understands:
-// the terminal's line kill (C-u, VKILL) in canonical mode; fish's
-// cancel-commandline (C-c: the whole buffer, $status untouched); zsh's
-// kill-buffer (C-x C-k); else end-of-line then backward kill (C-e C-u in
-// bash's readline and ksh's editors: from the end of the buffer to its
-// start, every line of it).
+// killLine erases the input line the way the shell understands. A canonical terminal takes its line
+// kill (C-u, VKILL). fish takes cancel-commandline (C-c), the whole buffer, $status untouched. zsh
+// takes kill-buffer (C-x C-k). Others take C-e C-u: all lines in bash's readline and ksh.
 func killLine(ctx context.Context, c *tmux.Client, id string, sh shell.Shell, mode proc.TTYMode) error {
 	return c.SendKeys(ctx, id, killKeys(sh, mode)...)
 }
@@ -343,8 +318,7 @@ func killKeys(sh shell.Shell, mode proc.TTYMode) []string {
 	case sh == shell.ShellFish:
 		return []string{"C-c"}
 	case sh == shell.ShellZsh:
-		// kill-buffer: the whole buffer, every line of it (C-u kills
-		// only the current line of a multi-line buffer)
+		// kill-buffer kills every line. C-u kills only the current line of a multi-line buffer.
 		return []string{"C-x", "C-k"}
 	}
 	return []string{"C-e", "C-u"}

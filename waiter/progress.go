@@ -6,17 +6,15 @@ import (
 	"time"
 )
 
-// Progress receives a long call's progress about once a second: the pane
-// (empty when the call names none), how long the call has run, the
-// timeout of what it waits for (0 when it has none), and what it waits
-// for. The CLI draws it on a terminal's stderr; the MCP server sends it as
-// progress notifications.
+// Progress receives a long call's progress about once a second. It gets the pane ("" for none), how
+// long the call has run, and the timeout (0 for none) and name of what it waits for. The CLI draws
+// it on a terminal's stderr; the MCP server sends progress notifications.
 type Progress func(paneID string, elapsed, timeout time.Duration, what string)
 
 type progressKey struct{}
 
-// progress is one call's reporter: the goroutine started by WithProgress
-// reports what the call waits for now (set by Waiting) once a second.
+// progress is one call's reporter. WithProgress's goroutine reports once a second what the call
+// waits for now (set by Waiting).
 type progress struct {
 	p     Progress
 	start time.Time
@@ -30,11 +28,10 @@ type waitingFor struct {
 	what    string // "": nothing to report
 }
 
-// WithProgress returns a context whose call reports to p once a second,
-// from a goroutine of its own (so a wait busy with a tmux command, a lock
-// or a sleep still reports), while something named by Waiting is awaited;
-// elapsed time counts from this call. stop ends the reports: none is in
-// flight once it returns.
+// WithProgress returns a context whose call reports to p once a second while Waiting names
+// something. Reports come from a goroutine of its own, so a wait busy with tmux, a lock or a sleep
+// still reports. Elapsed time counts from this call. stop ends them, none in flight once it
+// returns.
 func WithProgress(ctx context.Context, p Progress) (context.Context, func()) {
 	pr := &progress{p: p, start: time.Now()}
 	done := make(chan struct{})
@@ -65,11 +62,9 @@ func WithProgress(ctx context.Context, p Progress) (context.Context, func()) {
 	}
 }
 
-// Waiting names what ctx's call waits for from now on (the pane, the
-// timeout, a description), for the reports of WithProgress; done restores
-// what was named before (a wait inside a longer one, or the call's own
-// description) and returns once no report about this wait is in flight.
-// Without WithProgress it does nothing.
+// Waiting names what ctx's call waits for from now on, for WithProgress: the pane, the timeout and
+// a description. done restores what was named before, by an outer wait or the call itself. It
+// returns once no report about this wait is in flight. Without WithProgress it does nothing.
 func Waiting(ctx context.Context, paneID string, timeout time.Duration, what string) (done func()) {
 	pr, _ := ctx.Value(progressKey{}).(*progress)
 	if pr == nil {

@@ -32,11 +32,9 @@ type QuietResult struct {
 	Note    string
 }
 
-// quietClock tracks when the screen last really changed. Every change event
-// from a Source leads to a capture; only a capture whose content differs
-// (pane.Screen.Same: rows, size, alternate screen; not the cursor) restarts
-// the quiet window, so a redraw of identical content or a cursor blink does
-// not count. It is the pure part of WaitQuiet and of WaitForTurn.
+// quietClock tracks when the screen last really changed, for WaitQuiet and WaitForTurn. Each change
+// event leads to a capture. Only new content restarts the window (pane.Screen.Same: rows, size,
+// alternate screen, not the cursor). A redraw of the same content or a cursor blink does not.
 type quietClock struct {
 	quiet      time.Duration
 	last       pane.Screen
@@ -45,12 +43,9 @@ type quietClock struct {
 	followUp   time.Duration // next extra look after a change (see next)
 }
 
-// Follow-up looks after a change: the time of a change is known only to lie
-// between two captures, and the quiet window counts from the capture that
-// saw it, so right after a change the clock looks again soon (25 ms,
-// doubling to 200 ms while nothing changes). That keeps the window's start
-// within a few tens of milliseconds of the last real output, whatever the
-// pace of the change events.
+// Follow-up looks. A change's time is only known to lie between two captures, and the window counts
+// from the capture that saw it. So after a change the clock looks again in 25 ms, doubling up to
+// 200 ms. The window then starts within tens of milliseconds of the last output, at any event pace.
 const (
 	firstFollowUp = 25 * time.Millisecond
 	maxFollowUp   = 200 * time.Millisecond
@@ -72,9 +67,8 @@ func (q *quietClock) observe(s pane.Screen, now time.Time) bool {
 	return true
 }
 
-// next is how long to wait before looking again without a change event: the
-// rest of the quiet window, or sooner for a follow-up look after a change.
-// Each call consumes one follow-up.
+// next is how long to wait for a look without a change event: the rest of the window, or less for a
+// follow-up. Each call consumes one.
 func (q *quietClock) next(now time.Time) time.Duration {
 	wait := q.remaining(now)
 	if q.followUp > 0 && q.followUp < wait {
@@ -92,11 +86,9 @@ func (q *quietClock) remaining(now time.Time) time.Duration {
 	return q.quiet - now.Sub(q.lastChange)
 }
 
-// WaitQuiet waits until the pane's screen has not changed for opt.Quiet, the
-// pane's process exits (or is replaced by respawn-pane: schema.OutcomeExited with
-// a note, replaced.go), or the timeout passes. Change events (Watch) restart
-// the quiet timer once a capture confirms the screen really changed; when
-// the timer runs out a last capture confirms the screen is still the same.
+// WaitQuiet waits until the pane's screen has not changed for opt.Quiet, or the timeout passes. The
+// process exiting or replaced by respawn-pane ends it as schema.OutcomeExited. A change event
+// (Watch) restarts the timer once a capture confirms it, and a last capture confirms the end.
 func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResult, error) {
 	start := time.Now()
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, fmt.Sprintf("%s of quiet", opt.Quiet))()
@@ -122,7 +114,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 			return false, err
 		}
 		if note, ok := replaced(src.Process(), s.Info); ok {
-			// (the new process's screen is not the one waited on)
+			// the new process's screen is not the one waited on
 			res.Outcome, res.Note = schema.OutcomeExited, note
 			return true, nil
 		}
@@ -166,8 +158,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 		if err != nil {
 			return finish(), err
 		}
-		// a change, or a follow-up look; once the window has run out,
-		// the loop's top confirms it
+		// A change or a follow-up look. Once the window ran out, the loop's top confirms it.
 		if changed || clock.remaining(time.Now()) > 0 {
 			if done, err := look(); done || err != nil {
 				return finish(), err

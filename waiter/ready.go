@@ -12,29 +12,25 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// ErrInvalid: the input cannot be carried out as given (exit 2), e.g. a
-// line too long for a terminal in canonical mode, or a command the shell
-// rejected as a syntax error.
+// ErrInvalid: the input cannot be carried out as given (exit 2), as a line too long for a canonical
+// terminal, or a syntax error.
 var ErrInvalid = errors.New("invalid input")
 
-// Readiness is how --when-ready tells that a pane awaits input: its
-// recognizer (SPEC.md section 7) says awaiting_input on a screen quiet for
-// Quiet.
+// Readiness is how --when-ready tells that a pane awaits input. Its recognizer (SPEC.md section 7)
+// says awaiting_input on a screen quiet for Quiet.
 type Readiness struct {
 	Set        *recognize.Set
 	Recognizer string // "auto", an id or an alias
 	Quiet      time.Duration
 }
 
-// ReadyQuiet is the quiet window --when-ready asks of awaiting_input: long
-// enough that a program between two bursts of output is not taken for one
-// at rest, short enough that an idle prompt is typed into at once.
+// ReadyQuiet is the quiet window --when-ready asks of awaiting_input. A program between bursts is
+// not taken for one at rest, and an idle prompt is typed into at once.
 const ReadyQuiet = 300 * time.Millisecond
 
-// NotReadyError: --when-ready found the pane not awaiting input. It
-// unwraps to ErrRefused (exit 3) for a state other than awaiting_input
-// (awaiting_approval, unknown), or to context.DeadlineExceeded (exit 124)
-// when the pane was still busy, or not yet quiet, at the deadline.
+// NotReadyError: --when-ready found the pane not awaiting input. For awaiting_approval or unknown
+// it unwraps to ErrRefused (exit 3). For a pane still busy or not quiet at the deadline, it unwraps
+// to context.DeadlineExceeded (exit 124).
 type NotReadyError struct {
 	PaneID   string
 	Result   recognize.Result
@@ -71,11 +67,10 @@ func (e *NotReadyError) Unwrap() error {
 	return ErrRefused
 }
 
-// WhenReady waits, until deadline, for the pane to await input: wait-for-turn
-// (waiting through busy) that ends in awaiting_input. Any other end is a
-// *NotReadyError (awaiting_approval or unknown: at once; still busy or not
-// quiet at the deadline: TimedOut), or tmux.ErrPaneExited wrapped when the
-// pane exited. It returns the classification that allowed typing.
+// WhenReady waits until deadline for the pane to await input: wait-for-turn through busy, ending in
+// awaiting_input. Any other end is a *NotReadyError, at once for awaiting_approval or unknown.
+// Still busy or not quiet at the deadline is TimedOut. A pane that exited gives wrapped
+// tmux.ErrPaneExited. It returns the classification that allowed typing.
 func WhenReady(ctx context.Context, c *tmux.Client, id string, r Readiness, deadline time.Time) (recognize.Result, error) {
 	quiet := r.Quiet
 	if quiet == 0 {

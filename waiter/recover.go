@@ -15,20 +15,16 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// ended ends a run that stopped waiting for its command because of err:
-// panectl was interrupted (ctx cancelled: SIGINT, SIGTERM, an MCP
-// client's cancellation), the server does not answer, or the run's own
-// time (its context's deadline) ran out before the timeout's recovery
-// could finish. Only an interruption presses C-c (see interrupt): a run
-// that the server stopped answering ends with that error (exit 1), one out
-// of time with its context's error.
+// ended ends a run that stopped waiting for its command because of err. Either ctx was cancelled
+// (SIGINT, SIGTERM, an MCP client), or the server does not answer. Or the run's context deadline
+// came before the timeout's recovery could finish. Only a cancel presses C-c (see interrupt). A
+// silent server ends the run with its error (exit 1), lack of time with ctx's.
 func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err error) (RunResult, error) {
 	if ctx.Err() == context.Canceled {
 		return interrupt(ctx, c, id, res), nil
 	}
 	if gone(err) {
-		// the pane (or its server) went away under the command: exited,
-		// as when the full read finds it gone
+		// The pane or server went away under the command: exited, as a full read would say.
 		res.Outcome = schema.OutcomeExited
 		res.Note = joinNotes(res.Note, strings.Replace(goneNote(err), "during the wait", "while the command ran", 1))
 		return res, nil
@@ -36,12 +32,10 @@ func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err er
 	return res, err
 }
 
-// interruptCleanup bounds interrupt's C-c: panectl exits within a second
-// of SIGINT or SIGTERM.
+// interruptCleanup bounds interrupt's C-c: panectl exits within a second of SIGINT or SIGTERM.
 const interruptCleanup = 500 * time.Millisecond
 
-// interrupt stops the command when panectl itself is interrupted (ctx
-// cancelled): C-c, as a cleanup (tmux.Client.CleanupContext).
+// interrupt presses C-c as a cleanup when panectl is interrupted (tmux.Client.CleanupContext).
 func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) RunResult {
 	ctx, cancel := c.CleanupContext(ctx, interruptCleanup)
 	defer cancel()
@@ -58,15 +52,11 @@ func interrupt(ctx context.Context, c *tmux.Client, id string, res RunResult) Ru
 	return res
 }
 
-// recoverPrompt presses C-c after a timeout and waits (up to 3 s, and
-// within ctx) for the shell to read input again: its foreground is the
-// shell, back at its prompt (shellAway: not in a read, its line editor
-// holding the terminal), and a probe prints. No probe is typed into
-// anything but the shell's prompt: it would be a program's input (the next
-// command's, when it waits in the terminal's queue). seen is the prompt a
-// run saw last. It returns a note on what happened, and an error only when
-// the server stopped answering (*tmux.NotRespondingError: the pane's state
-// is unknown).
+// recoverPrompt presses C-c after a timeout and waits up to 3 s, within ctx, for the shell to read
+// input. The shell must be the foreground, back at its prompt (shellAway), and a probe must print.
+// A probe goes only to the shell's prompt. Else it would feed a program, or queue for the next
+// command. seen is the last prompt. It returns a note on what happened. Its only error is a silent
+// server (*tmux.NotRespondingError), which leaves the pane's state unknown.
 func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen shell.Prompt) (string, error) {
 	if err := c.SendKeys(ctx, id, "C-c"); err != nil {
 		if errors.Is(err, tmux.ErrNotResponding) {
@@ -128,10 +118,8 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen shell.Pr
 	return "C-c was sent; the shell is back at its prompt", nil
 }
 
-// shellAway says why the pane's shell (its foreground program) is not
-// reading a command line at its prompt now (shell.AwayFromPrompt), "" when
-// nothing shows it is not: a line panectl types for itself goes to the
-// shell only then.
+// shellAway says why the foreground shell is not at its prompt (shell.AwayFromPrompt), "" if
+// nothing shows it. Only then does a line panectl types for itself go to the shell.
 func shellAway(scr pane.Screen, seen shell.Prompt) string {
 	fg := proc.ForegroundOf(scr.Info)
 	sh, ok := shell.ShellOf(fg.Command())
@@ -143,24 +131,19 @@ func shellAway(scr pane.Screen, seen shell.Prompt) string {
 		return "the shell is not back at its prompt (" + why + ")"
 	}
 	if n, err := proc.UnreadInput(scr.Info.TTY); err == nil && n > 0 {
-		// typed and not read yet: the shell has not taken the line
-		// typed before; a probe would queue behind it, for whatever
-		// that line runs to read
+		// Typed and not read yet. A probe would queue behind that line, for whatever it runs.
 		return fmt.Sprintf("the shell has not read what was typed before (%d bytes wait in the terminal)", n)
 	}
 	return ""
 }
 
-// probeSettle is how long the shell must look ready for a probe
-// (shellAway says nothing) on two looks before one is typed: a line editor
-// that took a command line is still in raw mode for a moment before the
-// command runs.
+// probeSettle is how long the shell must look ready, on two looks, before a probe. A line editor
+// that took a line stays raw a moment before the command runs.
 const probeSettle = 50 * time.Millisecond
 
-// mayProbe reports whether a probe line may be typed now: the shell is at
-// its prompt with nothing typed waiting for it (shellAway), on two looks
-// probeSettle apart. Its only error is a server that does not answer (or
-// ctx's); any other failure to look is "no".
+// mayProbe reports whether a probe may be typed now: at the prompt with nothing typed waiting
+// (shellAway), on two looks probeSettle apart. Its only errors are a silent server and ctx's. Any
+// other failed look is "no".
 func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen shell.Prompt) (bool, error) {
 	for look := 0; look < 2; look++ {
 		if look > 0 && !sleepCtx(ctx, probeSettle) {
@@ -177,8 +160,7 @@ func mayProbe(ctx context.Context, c *tmux.Client, src Source, id string, seen s
 	return true, nil
 }
 
-// waitProbe waits until the probe's marker is printed after cur; its only
-// error is a server that does not answer.
+// waitProbe waits until the probe's marker prints after cur. Its only error is a silent server.
 func waitProbe(ctx context.Context, c *tmux.Client, id string, cur pane.Cursor, printed string, d time.Duration) (bool, error) {
 	by := time.Now().Add(d)
 	for {

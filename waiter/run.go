@@ -27,8 +27,7 @@ type RunOptions struct {
 	Deadline time.Time
 	MaxLines int           // newest lines kept (0: all)
 	Grace    time.Duration // how long a begin marker may take before a probe (default 1s)
-	// ClearLine kills text already on the shell's input line first; without
-	// it such text refuses the run (*RefusedError).
+	// ClearLine kills text already on the input line first. Without it, such text refuses the run.
 	ClearLine bool
 }
 
@@ -44,8 +43,7 @@ type RunResult struct {
 	Note        string
 }
 
-// RejectedError: the shell rejected the typed command line (a syntax
-// error it reported with its own message). It unwraps to ErrInvalid (exit 2).
+// RejectedError: the shell rejected the line as a syntax error. It unwraps to ErrInvalid (exit 2).
 type RejectedError struct {
 	PaneID  string
 	Shell   string
@@ -60,58 +58,38 @@ func (e *RejectedError) Error() string {
 // Unwrap makes it invalid input.
 func (e *RejectedError) Unwrap() error { return ErrInvalid }
 
-// interruptStatus is the status a shell gives a command ended by SIGINT
-// (128 + 2): a run that ends with it was interrupted.
+// interruptStatus is 128 + SIGINT, the status of a command ended by C-c.
 const interruptStatus = 130
 
-// promptQuiet is how long the screen must rest before a shell back at its
-// prompt without the end marker is believed (an interrupt, a rejected
-// line); promptEvery paces those looks while the screen rests.
+// promptQuiet is how long the screen must rest before a shell at its prompt without the end marker
+// is believed, as after an interrupt. promptEvery paces those looks.
 const (
 	promptQuiet = 150 * time.Millisecond
 	promptEvery = 250 * time.Millisecond
 )
 
-// Run types a command into the pane's shell, wrapped so the shell prints a
-// begin marker, the command's output, and an end marker with its status
-// (shell.NewRun), and reads the output between the printed markers from a
-// cursor taken before typing. The wrapper is recorded in the echo ledger so
-// other processes' waits discount its echo.
+// Run types a command into the pane's shell and reads its output. shell.NewRun wraps it in a begin
+// marker and an end marker with the status. The output between them is read from a cursor taken
+// before typing. The echo ledger records the wrapper, so other waits discount its echo. Text
+// already on the input line refuses the run (*RefusedError), unless ClearLine kills it first.
 //
-// Preflight: text already on the shell's input line (typed by panectl
-// without Enter, or found after the prompt) refuses the run
-// (*RefusedError), unless ClearLine: then the line is killed first.
+// A command too long to type (shell.TooLongToType) goes through a file the shell sources, and Note
+// says why (shell.SourcedNote). A canonical terminal cuts lines at 4095 bytes, and line editors are
+// slow with long lines. The file is mode 0600 in a 0700 directory and removes itself.
 //
-// A command too long to type whole (shell.TooLongToType: a terminal in
-// canonical mode cuts lines at 4095 bytes, a line editor is slow with
-// long lines; Note says which, shell.SourcedNote) is written to a private file
-// (mode 0600 in a 0700 directory) that the shell sources and that removes
-// itself.
+// Without a begin marker in the grace period, Run types a probe line. Shells read input in order.
+// So a probe that prints first proves a start-up threw the line away, and it is typed again. A
+// begin marker first means the shell was only slow. The command never runs twice.
 //
-// Lost input: when no begin marker shows within the grace period, a probe
-// line is typed. Shells read input in order, so a probe that prints with no
-// begin marker before it proves the command line was thrown away (a shell
-// start-up that discards typed input): it is typed again. A begin marker
-// that shows first means the shell was only slow. The command never runs
-// twice.
+// The run ends at the end marker, or when the shell is back at its prompt after the begin marker.
+// The second is an interrupt from anyone, and a probe reads its status. A shell message without a
+// begin marker is a rejection (*RejectedError). In fish, an end marker without a begin marker, with
+// nothing lost, means eval could not parse the command. A process replaced by respawn-pane -k gives
+// outcome exited, StatusKnown false and a note naming both processes. Nothing is pressed.
 //
-// The end however it comes: the end marker; the shell back at its prompt
-// without it after the begin marker (an interrupt from anyone: outcome
-// interrupted, with the status the shell then reports, read by a probe
-// line); a message from the shell and no begin marker (the line was
-// rejected: *RejectedError, the shell's message); in fish, an end marker
-// with no begin marker and nothing lost (eval could not parse the command:
-// *RejectedError, fish's message, at once).
-//
-// The pane's process replaced during the run (respawn-pane -k): outcome
-// exited, StatusKnown false (the shell that would have printed the status
-// is gone) and a note naming both processes; nothing is pressed.
-//
-// Timeout: C-c is pressed, and the shell is waited for until it prints a
-// probe, so the pane is usable by the next run. Context cancelled (panectl
-// interrupted): C-c too, outcome interrupted. A server that stops
-// answering ends the run with the *tmux.NotRespondingError of the first
-// look that got no answer (bounded by ctx's deadline): no more looks, no C-c.
+// At the timeout Run presses C-c and waits for a probe, so the next run finds the pane usable. A
+// cancelled context presses C-c too, with outcome interrupted. A server that stops answering ends
+// the run with the first *tmux.NotRespondingError, bounded by ctx's deadline. No C-c is sent then.
 func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err error) {
 	id := opt.Info.ID
 	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
@@ -119,9 +97,8 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 	if opt.Grace == 0 {
 		opt.Grace = time.Second
 	}
-	// Attach first: the start cursor, the ledger and every look at the pane
-	// go through the control client (no tmux process each), aligned with
-	// its change stream.
+	// Attach first. The start cursor, the ledger and every look then go through the control client,
+	// aligned with its change stream.
 	src, err := WatchPane(ctx, c, opt.Info)
 	if err != nil {
 		return RunResult{}, err
@@ -148,7 +125,7 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 	s.typedAt = time.Now()
 	s.interval, s.maxInterval = 4*time.Millisecond, 150*time.Millisecond
 	if src.Via() != nil {
-		// changes are events: the timer only paces the grace checks
+		// changes are events, so the timer only paces the grace checks
 		s.interval, s.maxInterval = 100*time.Millisecond, 250*time.Millisecond
 	}
 	s.pace = newPacer(src, opt.Deadline)
@@ -219,8 +196,8 @@ func (s *runState) wrap(sh shell.Shell) (shell.Run, error) {
 	return r, os.WriteFile(s.sourced, []byte(script), 0o600)
 }
 
-// typeLine types text and Enter. One tmux process records the echo and
-// types. The ledger is read again unless it was just read.
+// typeLine types text and Enter, recording the echo in the same tmux process. It reads the ledger
+// unless just read.
 func (s *runState) typeLine(ctx context.Context, text string) error {
 	if !s.fresh {
 		var err error
@@ -232,9 +209,8 @@ func (s *runState) typeLine(ctx context.Context, text string) error {
 	return pane.Type(ctx, s.c, s.id, s.ledger, text, true)
 }
 
-// loop looks at the pane until the run ends. A cheap look at the bottom
-// of the pane finds the end marker. The whole output is read from the
-// start cursor only when the marker is there, or when readsInFull says so.
+// loop looks at the pane until the run ends. A cheap look at the bottom finds the end marker. The
+// whole output is read only then, or when readsInFull says so.
 func (s *runState) loop(ctx context.Context) (RunResult, error) {
 	for {
 		restful, back, err := s.rested(ctx)
@@ -264,17 +240,14 @@ func (s *runState) loop(ctx context.Context) (RunResult, error) {
 	}
 }
 
-// readsInFull reports whether a round reads the whole output: at the
-// deadline, once per grace period while the begin marker is awaited, or
-// when the screen has rested long enough to ask whether the shell is back
-// at its prompt (restful).
+// readsInFull reports whether a round reads the whole output. It does at the deadline, once per
+// grace period before the begin marker, and when the screen rested (restful).
 func readsInFull(due, began bool, sinceFull, sinceTyped, grace time.Duration, restful bool) bool {
 	return due || !began && sinceFull >= grace && sinceTyped >= grace || restful
 }
 
-// rested looks at the screen once it has rested for promptQuiet, at most
-// every promptEvery. After the begin marker it asks whether the shell is
-// back at its prompt; restful is then true only when it is.
+// rested looks at the screen once it rested for promptQuiet, at most every promptEvery. After the
+// begin marker, restful means the shell is back at its prompt.
 func (s *runState) rested(ctx context.Context) (restful, back bool, err error) {
 	if s.pace.quietFor(time.Now()) < promptQuiet || time.Since(s.lastPromptCheck) < promptEvery {
 		return false, false, nil
@@ -295,7 +268,6 @@ func (s *runState) pause(ctx context.Context) error {
 	return err
 }
 
-// ended is ended for this run.
 func (s *runState) ended(ctx context.Context, err error) (RunResult, error) {
 	return ended(ctx, s.c, s.id, s.res, err)
 }
@@ -328,17 +300,15 @@ type runLook struct {
 	probeDue     bool // a probe may be typed: none yet, or the last one is a grace old
 }
 
-// nextStep decides what a run does after a full read. The order matters.
-// The end marker wins over everything. A message from the shell and no
-// begin marker means the shell got a line the parser accepted (fish: a
-// complete eval line). A syntax error there means it read only part of
-// it (input lost at start-up). The line is typed again, and rejected only
-// when every attempt was.
+// nextStep decides what a run does after a full read. The order matters. A shell message without a
+// begin marker means the parser accepted a line, in fish a whole eval line. A syntax error there
+// means input was lost at start-up. So the line is typed again, and rejected once all attempts
+// were.
 func nextStep(l runLook) runStep {
 	switch {
 	case l.ended && !l.began && l.fishWhole:
-		// fish's eval (source) printed no begin marker, and nothing
-		// was lost: it could not parse the command and ran none of it
+		// fish's eval printed no begin marker, and nothing was lost: it could not parse the
+		// command.
 		return stepUnparsed
 	case l.ended:
 		return stepEnded
@@ -414,8 +384,7 @@ func (s *runState) round(ctx context.Context, restful, back bool) (RunResult, bo
 	return s.res, false, nil
 }
 
-// readFailed ends the run when the full read failed, or found the pane's
-// process replaced. done is false when the read is good.
+// readFailed ends the run (done) when the full read failed or found the process replaced.
 func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error) (_ RunResult, done bool, _ error) {
 	note, replacedNow := replacedErr(s.src.Process(), err)
 	if !replacedNow && err == nil {
@@ -423,9 +392,8 @@ func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error
 	}
 	switch {
 	case replacedNow:
-		// the shell that ran the command is gone, with its output and
-		// the status it would have printed: unknowable (no C-c either:
-		// the new process is not the run's)
+		// The command's shell is gone, with its output and status. No C-c: the new process is not
+		// the run's.
 		s.res.Outcome = schema.OutcomeExited
 		s.res.Note = joinNotes(s.res.Note, note+"; the command's exit status is unknown")
 		return s.res, true, nil
@@ -445,20 +413,15 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 	res := &s.res
 	res.Outcome, res.ExitCode, res.StatusKnown = schema.OutcomeCompleted, sc.Status, true
 	if sc.Status == interruptStatus {
-		// fish (eval) prints the end marker after C-c, on the
-		// line where the terminal echoed ^C
+		// fish's eval prints the end marker after C-c, on the line with the echoed ^C.
 		res.Outcome = schema.OutcomeInterrupted
 		res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
 		sc.Lines = withoutCtrlC(sc.Lines)
 	}
 	res.Output, res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
 	if !sc.Began && rd.Whole() {
-		// the history is whole (nothing trimmed or cleared since
-		// the start cursor, whose place is certain), yet the begin
-		// marker never printed: the shell did not run the typed
-		// line as typed
-		// (text on the input line joined it, after a prompt
-		// preflight could not tell from text)
+		// The history is whole, yet no begin marker printed. So text on the input line joined the
+		// typed line, after a prompt preflight could not recognize.
 		s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
 		return *res, &RefusedError{s.id, fmt.Sprintf("the shell did not run the command line as typed: its begin marker never printed, though the pane's history is whole (text already on the input line, after a prompt panectl did not recognize, was probably joined to it); what ran ended with status %d and its output cannot be told apart. Look at the pane (panectl screen %s) and clear its input line before the next run", sc.Status, s.id)}
 	}
@@ -470,17 +433,16 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 		res.Note = joinNotes(res.Note, rd.Note)
 	}
 	if len(s.probes) > 0 {
-		// a probe typed while the shell was slow runs after the
-		// command: let it print so the prompt is clean afterwards
+		// A probe typed while the shell was slow runs after the command. Let it print, for a clean
+		// prompt.
 		_, _ = waitProbe(ctx, s.c, s.id, rd.Cursor, s.probes[len(s.probes)-1], 2*time.Second)
 	}
 	s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
 	return *res, nil
 }
 
-// retype types the command again after the shell threw it away. The
-// shell may have changed since (a start-up that execs another shell): the
-// command is wrapped for the one reading now.
+// retype types the command again after the shell threw it away. It wraps it for the shell reading
+// now, since a start-up may exec another.
 func (s *runState) retype(ctx context.Context, rd pane.ReadResult) error {
 	if sh, ok := shell.ShellOf(proc.CurrentCommand(rd.Pane)); ok && sh != s.opt.Shell {
 		s.opt.Shell = sh
@@ -501,10 +463,8 @@ func (s *runState) retype(ctx context.Context, rd pane.ReadResult) error {
 	return nil
 }
 
-// probe types a probe line, but only into the shell at its prompt: a
-// shell that took the command line and runs it (its begin marker not
-// shown yet) would give the probe to the command's input. done says the
-// run ended (an error, or a server that does not answer).
+// probe types a probe line, but only into a shell at its prompt. A shell running the command would
+// feed the probe to it. done says the run ended, by an error or a silent server.
 func (s *runState) probe(ctx context.Context) (_ RunResult, done bool, _ error) {
 	ok, err := mayProbe(ctx, s.c, s.src, s.id, s.w.seen)
 	if err != nil {
@@ -525,8 +485,7 @@ func (s *runState) probe(ctx context.Context) (_ RunResult, done bool, _ error) 
 	return s.res, false, nil
 }
 
-// timedOut ends a run at its deadline: C-c, then the shell is waited for
-// until it prints a probe.
+// timedOut ends a run at its deadline.
 func (s *runState) timedOut(ctx context.Context, sc shell.RunOutput) (RunResult, error) {
 	s.res.Outcome = schema.OutcomeTimeout
 	s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
@@ -549,13 +508,10 @@ func shellName(command string) string {
 	return path.Base(strings.TrimPrefix(command, "-"))
 }
 
-// backAtPrompt reports whether the shell reads a new command line: it is
-// the pane's foreground program, the cursor is below the row typing began
-// on, and the input line is the prompt seen before typing (or, for a shell
-// with a line editor that has the terminal again, any empty prompt).
-//
-// Its only error is a server that does not answer (or ctx's); any other
-// failure to look is "no" (the full read that follows reports it).
+// backAtPrompt reports whether the shell reads a new command line. The shell must be in the
+// foreground, the cursor below the starting row. The input line must be the prompt seen before
+// typing, or any empty prompt for a line editor. Its only errors are a server that does not answer
+// and ctx's. Any other failed look is "no", for the full read to report.
 func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) (bool, error) {
 	scr, err := captureScreen(ctx, c, src, id)
 	if errors.Is(err, tmux.ErrNotResponding) || ctx.Err() != nil {
@@ -578,8 +534,8 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 	}
 	mode, modeErr := proc.ReadTTYMode(scr.Info.TTY)
 	if shell.AwayFromPrompt(sh, fg.Args, mode, line, w.seen) != "" {
-		// the command's own read (fish's "read> ", a question, a
-		// canonical terminal under a line editor): the shell runs it
+		// The command's own read holds the terminal, so the shell still runs it. Examples are
+		// fish's "read> ", a question, or a canonical terminal under a line editor.
 		return false, nil
 	}
 	if line.Left == w.prompt && line.Right == "" {
@@ -591,15 +547,14 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 	return modeErr == nil && !mode.Canonical && line.Prompted(), nil
 }
 
-// rejection returns the shell's first message in the lines read since
-// typing (a line starting with the shell's name and a colon, as bash, zsh,
-// fish and dash report syntax errors, that is not the echo of the command
-// line; "" when none) and how many such lines there are.
+// rejection returns the shell's first message since typing, "" when none, and how many there are.
+// bash, zsh, fish and dash start a syntax error with their name and a colon. The echo of the
+// command line does not count.
 func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 	var msg []string
 	n := 0
 	for i, l := range lines {
-		// (a line of panectl's own: a probe or marker, any run's)
+		// skip panectl's own lines: a probe or any run's marker
 		if !strings.HasPrefix(l, w.shellName+": ") || strings.Contains(l, nonce) || strings.Contains(l, "ANECTL") {
 			continue
 		}
@@ -619,8 +574,7 @@ func (w runWatch) rejection(lines []string, nonce string) (string, int) {
 	return strings.Join(msg, " "), n
 }
 
-// interrupted ends a run the shell abandoned (an interrupt): it types a
-// status probe and reads the status the shell reports.
+// interrupted ends a run the shell abandoned after an interrupt. It reads the status with a probe.
 func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, id string, sh shell.Shell,
 	typeLine func(string) error, res RunResult, sc shell.RunOutput, rd pane.ReadResult, maxLines int) (RunResult, error) {
 	res.Outcome = schema.OutcomeInterrupted
@@ -648,9 +602,7 @@ func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, i
 	return res, nil
 }
 
-// withoutPrompt drops from the output of an interrupted command what the
-// shell drew after it: the prompt it came back to (the last line), and the
-// echo of C-c before it (withoutCtrlC).
+// withoutPrompt drops the last line's prompt and the echoed C-c after an interrupted command.
 func (w runWatch) withoutPrompt(lines []string) []string {
 	if n := len(lines); n > 0 {
 		last := strings.TrimRight(lines[n-1], " ")
@@ -661,9 +613,8 @@ func (w runWatch) withoutPrompt(lines []string) []string {
 	return withoutCtrlC(lines)
 }
 
-// withoutCtrlC drops the trailing blank or "^C" lines from the output of an
-// interrupted command: the terminal's echo of C-c, with the mark zsh and
-// fish add for output without a final newline ("^C%", "^C⏎").
+// withoutCtrlC drops trailing blank or "^C" lines, the terminal's echo of C-c. zsh and fish mark
+// output without a final newline ("^C%", "^C⏎").
 func withoutCtrlC(lines []string) []string {
 	for n := len(lines); n > 0; n = len(lines) {
 		t := strings.TrimSpace(lines[n-1])
@@ -675,19 +626,17 @@ func withoutCtrlC(lines []string) []string {
 	return lines
 }
 
-// promptSettle is how long a prompt without a known ending must stay the
-// same to be learned; emptySettle how long an empty row must stay empty to
-// be learned as an empty prompt (mistaken, it would hide a prompt drawn
-// late).
-// learnLooks bounds the looks (a row still changing is looked at again).
+// promptSettle is how long a prompt without a known ending must rest to be learned. emptySettle is
+// that for an empty prompt, since a wrong one would hide a prompt drawn late. learnLooks bounds
+// looks.
 const (
 	promptSettle = 40 * time.Millisecond
 	emptySettle  = 120 * time.Millisecond
 	learnLooks   = 4
 )
 
-// learnPrompt records the prompt the shell drew after the end marker (the
-// input line when it is empty of the wrapper), for the next preflight.
+// learnPrompt records the prompt drawn after the end marker, for the next preflight. It is the
+// input line when the wrapper is not on it.
 func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) {
 	var last shell.InputLine
 	lastY := -1
@@ -702,17 +651,15 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 			return
 		}
 		if empty && w.editor {
-			// bash's and zsh's line editors take the terminal (raw mode)
-			// before they draw their prompt: canonical now, it is not
-			// drawn (fish stays raw while it runs a builtin: the row
-			// must rest)
+			// bash's and zsh's line editors take the terminal in raw mode before drawing the
+			// prompt. Canonical now means it is not drawn yet. fish stays raw while it runs a
+			// builtin, so the row must rest.
 			if mode, err := proc.ReadTTYMode(scr.Info.TTY); err != nil || mode.Canonical {
 				return
 			}
 		}
-		// a prompt without a known ending ("[ready]"), or none: learned
-		// when the cursor's row stays the same for a moment (a prompt
-		// still being drawn would be learned in part, or as empty)
+		// A prompt without a known ending ("[ready]"), or none, is learned once the cursor's row
+		// rests. A prompt still being drawn would be learned in part, or as empty.
 		if !empty && line.Prompted() || line == last && scr.Info.CursorY == lastY {
 			if old, _ := shell.LoadPrompt(ctx, via(c, src), id); !old.Seen || old.Text != line.Left {
 				_ = shell.SavePrompt(ctx, c, id, line.Left)
@@ -730,9 +677,8 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 	}
 }
 
-// promptAlone reports whether an input line may hold a prompt alone: no
-// blanks only, nothing after the cursor, no marker of panectl's own. An
-// empty line may be an empty prompt, or one not drawn yet.
+// promptAlone reports whether an input line may hold a prompt alone: not blanks only, nothing after
+// the cursor, no panectl marker. An empty line may be an empty prompt, or one not drawn yet.
 func promptAlone(line shell.InputLine, nonce string) bool {
 	if line.Left != "" && strings.TrimSpace(line.Left) == "" || strings.TrimSpace(line.Right) != "" {
 		return false
@@ -750,17 +696,15 @@ func abbreviate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// clearLine presses C-u before a probe or a retype: what a lost line left
-// in the shell's editor (fish keeps a line that failed to parse) is erased.
-// C-u erases the line being edited in every line editor and in a cooked
-// terminal (VKILL), and never interrupts anything.
+// clearLine presses C-u before a probe or a retype, to erase what a lost line left. fish keeps a
+// line that failed to parse. C-u erases the edited line in every line editor and in a cooked
+// terminal (VKILL). It never interrupts anything.
 func clearLine(ctx context.Context, c *tmux.Client, id string) error {
 	return c.SendKeys(ctx, id, "C-u")
 }
 
-// endVisible reports whether the end marker is on the pane's visible
-// screen or the last history rows (where it is right after the command
-// ends), or the pane is dead or its process replaced (respawn-pane): then
+// endVisible reports whether the end marker is on the screen or the last history rows, where it
+// sits right after the command ends. It is also true for a dead pane or a replaced process. Then
 // the output is read in full.
 func endVisible(ctx context.Context, c *tmux.Client, src Source, id, end string) (bool, error) {
 	info, texts, _, err := via(c, src).SnapshotOptions(ctx, id, "", tmux.CaptureSpec{Start: -10, ToBottom: true, Join: true})

@@ -15,30 +15,24 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// Typing and submission (SPEC.md sections 3 and 8: send-text --submit,
-// --when-ready, the action lock).
+// Typing and submission (SPEC.md sections 3 and 8).
 const (
-	// burstSettle: Enter goes at least this long after the last byte of
-	// typed text. Agent composers (Codex, Gemini CLI, ...) take a CR that
-	// comes within 50-150 ms of a burst of keystrokes as part of a paste,
-	// that is as a newline in the composer, not as a submission.
+	// burstSettle is the least time between typed text and its Enter. Agent composers (Codex,
+	// Gemini CLI) take a CR within 50-150 ms of a burst as a pasted newline, not a submission.
 	burstSettle = 200 * time.Millisecond
 	// drawQuiet: a screen unchanged this long has drawn what it took.
 	drawQuiet = 80 * time.Millisecond
-	// unseenQuiet: while the typed text does not show on the input line,
-	// the screen must stay unchanged this long before Enter (a slow program
-	// may not have drawn it yet).
+	// unseenQuiet is how long the screen must rest before Enter while the text does not show. A
+	// slow program may not have drawn it yet.
 	unseenQuiet = 400 * time.Millisecond
-	// settleMax bounds the wait for the program to show the typed text;
-	// verifyMax the wait for a submission to show.
+	// settleMax bounds the wait for the text to show, verifyMax the wait for a submission.
 	settleMax = 2 * time.Second
 	verifyMax = 1500 * time.Millisecond
-	// lookEvery paces the looks at the screen while settling and verifying.
+	// lookEvery paces the looks while settling and verifying.
 	lookEvery = 20 * time.Millisecond
 )
 
-// SendOptions is a typing request: Text (send-text), Keys (send-keys:
-// tmux key names, already validated) or Bytes (send-ascii).
+// SendOptions asks to type Text (send-text), validated Keys (send-keys) or Bytes (send-ascii).
 type SendOptions struct {
 	Info   tmux.PaneInfo // the pane as just described
 	Action string        // "send-text", "send-keys", "send-ascii": names the lock holder
@@ -46,24 +40,20 @@ type SendOptions struct {
 	Keys   []string
 	Bytes  []byte
 	Submit bool // send-text: press Enter once the program has taken the text, and verify
-	// WhenReady, when set, waits for the pane to await input first and
-	// types nothing when it does not (a *NotReadyError).
+	// WhenReady waits for the pane to await input first, else types nothing (*NotReadyError).
 	WhenReady *Readiness
-	// Set classifies a program's screen (never a shell's): before typing,
-	// a dialog refuses a submission (*DialogError) and is named in the
-	// note of plain typing; after a submission, busy means it was taken.
-	// When nil, Recognizers loads it the first time a program's screen is
-	// to be classified; with neither, only the input line is looked at.
+	// Set classifies a program's screen, never a shell's. Before typing, a dialog refuses a
+	// submission (*DialogError) and is named in plain typing's note. After a submission, busy means
+	// it was taken. When Set is nil, Recognizers loads it on first use. With neither, only the
+	// input line counts.
 	Set         *recognize.Set
 	Recognizers func() (*recognize.Set, error)
 	Deadline    time.Time
 }
 
-// DialogError: send-text --submit found the pane's program showing a
-// dialog (its recognizer says awaiting_approval): the text and its Enter
-// would have gone to the dialog (Enter chooses its highlighted option;
-// Codex takes y, p, a as answers), so nothing was typed. It unwraps to
-// ErrRefused (exit 3).
+// DialogError says the pane's program shows a dialog, so --submit typed nothing. Its recognizer
+// says awaiting_approval. The text and Enter would have answered it: Enter picks the highlighted
+// option, and Codex takes y, p, a. It unwraps to ErrRefused (exit 3).
 type DialogError struct {
 	PaneID string
 	Result recognize.Result
@@ -77,8 +67,8 @@ func (e *DialogError) Error() string {
 // Unwrap is ErrRefused.
 func (e *DialogError) Unwrap() error { return ErrRefused }
 
-// describe is a classification as "state awaiting_approval, recognizer
-// claude, rule dialog-option-list in bottom:14: \"❯ 1. Yes\"".
+// describe is a classification as "state awaiting_approval, recognizer claude, rule
+// dialog-option-list in bottom:14: \"❯ 1. Yes\"".
 func describe(r recognize.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "state %s", r.State)
@@ -98,8 +88,7 @@ type SendResult struct {
 	Note      string
 }
 
-// LineTooLongError: text holds a line longer than a terminal in canonical
-// mode passes on (proc.MaxCanonLine). It unwraps to ErrInvalid (exit 2).
+// LineTooLongError: a line is longer than a canonical terminal passes (proc.MaxCanonLine).
 type LineTooLongError struct {
 	PaneID string
 	Len    int
@@ -113,12 +102,10 @@ func (e *LineTooLongError) Error() string {
 // Unwrap makes it invalid input.
 func (e *LineTooLongError) Unwrap() error { return ErrInvalid }
 
-// checkPaste refuses multi-line text (typed as one bracketed paste, see
-// tmux.SendText) that holds a bracketed-paste marker: ESC[201~ would end
-// the paste early and the shell would run the lines after it without any
-// Enter from the caller (text from an untrusted source could run
-// commands); ESC[200~ would open a paste inside the paste. Terminals strip
-// or refuse them in pasted text for the same reason. ErrInvalid (exit 2).
+// checkPaste refuses multi-line text holding a bracketed-paste marker (ErrInvalid, exit 2). Such
+// text goes as one bracketed paste (tmux.SendText). ESC[201~ would end the paste early, and the
+// shell would run the rest without an Enter. So untrusted text could run commands. ESC[200~ would
+// open a paste inside the paste. Terminals strip or refuse them for the same reason.
 func checkPaste(text string) error {
 	if !strings.Contains(text, "\n") {
 		return nil // typed as keys, not pasted: its bytes reach the program as they are
@@ -131,23 +118,16 @@ func checkPaste(text string) error {
 	return nil
 }
 
-// Send types into a pane: a dead pane, or one that goes away during the
-// send (closed, or its server exited), is tmux.ErrPaneExited (exit 5); a
-// pane in a mode (copy mode) is taken out of it first (Note says so); with
-// WhenReady the pane must await input; text with a line longer than a
-// canonical-mode terminal takes is refused (*LineTooLongError), and so is
-// multi-line text holding a bracketed-paste marker (ErrInvalid). With
-// Submit, the action lock of the pane is held throughout (pane.AcquireLock,
-// until Deadline; when another action held it, the pane must be in the
-// state it was in before the wait, else *ChangedWhileWaitingError and
-// nothing is typed), and Enter is pressed as a keystroke of its own once the
-// program has taken the text (its echo shows on the input line, or the
-// screen was quiet, and never within burstSettle of the text); then the
-// submission is verified (the cursor left a shell's input line; a program's
-// input line no longer holds the text, or it turned busy), Enter is pressed
-// once more when the text still sits there, and Submitted says how it went.
-// The pane's process replaced (respawn-pane) while a Submit settles or
-// verifies is tmux.ErrPaneExited too, naming the old and the new process.
+// Send types into a pane. A dead pane, or one that goes away meanwhile, is tmux.ErrPaneExited (exit
+// 5). So is a process replaced by respawn-pane during a submission, with both processes named. A
+// pane in copy mode is taken out of it, and Note says so. With WhenReady the pane must await input.
+// Send refuses a line too long for a canonical terminal (*LineTooLongError), and multi-line text
+// with a paste marker.
+//
+// Submit holds the pane's action lock until Deadline (pane.AcquireLock). After waiting behind
+// another action, the pane must be as it was, else nothing is typed (*ChangedWhileWaitingError).
+// Enter is its own keystroke, once the program took the text. The submission is then verified, with
+// one more Enter if the text still sits there. Submitted says how it went.
 func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, err error) {
 	defer func() { err = goneDuring(opt.Info.ID, opt.Action, err) }() // (exit 5, as the waits)
 	id := opt.Info.ID
@@ -159,7 +139,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		return res, err
 	}
 	if opt.Submit {
-		// (behind another action: refused when the pane changed meanwhile)
+		// behind another action: refused when the pane changed meanwhile
 		lock, err := acquireUnchanged(ctx, c, id, opt.Action, opt.Deadline)
 		if err != nil {
 			return res, err
@@ -190,9 +170,8 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	return typeText(ctx, c, opt, info, set, r.Ledger, res)
 }
 
-// readyToType waits for readiness (WhenReady) and describes the pane
-// again when it may have changed. A pane in a mode is taken out of it;
-// the note says so.
+// readyToType waits for readiness, describes the pane again if it may have changed, and leaves copy
+// mode.
 func readyToType(ctx context.Context, c *tmux.Client, opt SendOptions) (tmux.PaneInfo, string, error) {
 	info := opt.Info
 	if opt.WhenReady != nil {
@@ -218,14 +197,13 @@ func readyToType(ctx context.Context, c *tmux.Client, opt SendOptions) (tmux.Pan
 	return info, "the pane was in copy mode (pane_in_mode); it was left so that the keys reach the program", nil
 }
 
-// checkDialog loads the recognizers for text typed to a program (never a
-// shell) and looks for a dialog. A dialog refuses a submission
-// (*DialogError); plain typing goes on, and the note names the dialog.
+// checkDialog loads the recognizers for text typed to a program, never a shell. A dialog refuses a
+// submission (*DialogError). Plain typing goes on, and the note names the dialog.
 func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo) (*recognize.Set, string, error) {
 	set := opt.Set
 	text := opt.Keys == nil && opt.Bytes == nil
 	if !text || isShell(info) {
-		// (a shell pane is not an agent: nothing to load or look at)
+		// a shell is not an agent: nothing to load or look at
 		return set, "", nil
 	}
 	if set == nil && opt.Recognizers != nil {
@@ -249,8 +227,8 @@ func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux
 	return set, "", nil
 }
 
-// typeText types opt.Text, and submits it with opt.Submit. A line too long
-// for a canonical terminal is refused first.
+// typeText types opt.Text, submitting with opt.Submit. It refuses a line too long for a canonical
+// tty.
 func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set, l pane.Ledger, res SendResult) (SendResult, error) {
 	id := info.ID
 	mode, _ := proc.ReadTTYMode(info.TTY) // unknown when unreadable: no canonical check
@@ -264,8 +242,7 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 		return res, pane.Type(ctx, c, id, l, opt.Text, false)
 	}
 	if mode.Known && mode.Canonical && mode.CRToNL {
-		// The kernel ends the line at Enter whenever it comes: no composer
-		// to outwait, nothing to verify beyond it.
+		// The kernel ends the line at Enter whenever it comes: nothing to outwait or verify.
 		if err := pane.Type(ctx, c, id, l, opt.Text, true); err != nil {
 			return res, err
 		}
@@ -304,12 +281,10 @@ func newSubmission(ctx context.Context, c *tmux.Client, opt SendOptions, info tm
 	return s
 }
 
-// dialogShown looks at a program's screen and reports whether its
-// recognizer (auto) says awaiting_approval: a dialog waits for a decision.
-// With confirm, an approval must hold, look after look, for ApprovalSettle
-// (the frame a program drew before it reacted to the key that answered
-// its dialog is replaced within tens of milliseconds); a look that says
-// anything else ends it at once, so a pane without a dialog costs one look.
+// dialogShown reports whether the auto recognizer says awaiting_approval. With confirm, the
+// approval must hold look after look for ApprovalSettle. A frame drawn before the program reacted
+// to an answering key is replaced within tens of milliseconds. Any other state ends it at once, so
+// a pane without a dialog costs one look.
 func dialogShown(ctx context.Context, c *tmux.Client, id string, set *recognize.Set, confirm bool) (recognize.Result, bool, error) {
 	start := time.Now()
 	for {
@@ -338,9 +313,8 @@ func alive(info tmux.PaneInfo) error {
 	return nil
 }
 
-// sendKeys presses keys; when they hold Enter and text was typed into the
-// pane (by any panectl process) less than burstSettle ago, Enter waits for
-// the rest of that window, so a composer takes it as a submission.
+// sendKeys presses keys. An Enter waits until burstSettle after the last text any panectl process
+// typed. A composer then takes it as a submission.
 func sendKeys(ctx context.Context, c *tmux.Client, id string, l pane.Ledger, keys []string) error {
 	enter := false
 	for _, k := range keys {
@@ -358,9 +332,8 @@ func sendKeys(ctx context.Context, c *tmux.Client, id string, l pane.Ledger, key
 	return c.SendKeys(ctx, id, keys...)
 }
 
-// longestLine is the longest line the program would read: the pending
-// text's last line continued by text's first, then text's other lines
-// (CR ends a line too when the terminal maps it to NL).
+// longestLine is the longest line the program would read. The pending text's last line continues
+// into text's first. CR ends a line too when the terminal maps it to NL.
 func longestLine(pending, text string, crToNL bool) int {
 	all := pending + text
 	if crToNL {
@@ -377,18 +350,15 @@ func longestLine(pending, text string, crToNL bool) int {
 	}
 }
 
-// isShell reports whether the pane's foreground program is an interactive
-// shell (its line editor: Enter always accepts the line).
+// isShell reports whether the foreground is an interactive shell, which takes the line at Enter.
 func isShell(info tmux.PaneInfo) bool {
 	_, ok := shell.ShellOf(proc.ForegroundOf(info).Command())
 	return ok
 }
 
-// programStarted reports whether a program other than the shell now holds
-// the pane, after a line was submitted to the shell: the alternate screen is
-// on (alternate_on), or the terminal's foreground program is no longer a
-// shell (pane_current_command, read through /proc). A shell waiting at a
-// continuation line is itself the foreground, on the normal screen.
+// programStarted reports whether a program other than the shell took the pane after a submission.
+// The alternate screen is on, or the foreground is no longer a shell. A shell at a continuation
+// line is the foreground itself, on the normal screen.
 func programStarted(info tmux.PaneInfo) bool {
 	return info.AlternateOn || !isShell(info)
 }
@@ -402,14 +372,12 @@ type submission struct {
 	shell  bool
 	tall   bool // the line is taller than the pane (pane.MarkEchoEnd)
 	enters int
-	// dialogNote says that the screen before Enter showed a dialog
+	// dialogNote says the screen before Enter showed a dialog.
 	dialogNote string
-	// prompt is the shell's prompt as a run last saw it (shell.LoadPrompt),
-	// to tell a fresh prompt from a continuation one; sh is the shell.
+	// prompt is the prompt a run last saw, to tell a fresh prompt from a continuation.
 	prompt shell.Prompt
 	sh     shell.Shell
-	// pid is the pane's process the text was typed to; a look that finds
-	// another (respawn-pane) ends the submission: tmux.ErrPaneExited.
+	// pid is the process the text went to. Another one ends the submission (tmux.ErrPaneExited).
 	pid    int
 	action string
 }
@@ -441,16 +409,15 @@ func (s *submission) look(ctx context.Context) (look, error) {
 	return l, nil
 }
 
-// run settles (when text was just typed), presses Enter, verifies, and
-// presses Enter once more when the text still sits on the input line.
+// run settles, presses Enter and verifies, pressing Enter again if the text still sits there.
 func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) {
 	before, seen, err := s.settle(ctx, typed)
 	if err != nil {
 		return false, "", err
 	}
 	if d, ok := s.dialog(before.scr); ok {
-		// (it came up after the check before typing) Enter answers it:
-		// a busy program is then the dialog's choice at work, not the text
+		// A dialog came after the check before typing. Enter answers it: busy is its choice, not
+		// the text.
 		s.dialogNote = fmt.Sprintf("the screen before Enter showed a dialog (%s): Enter went to it, so the program turning busy does not count as the submission", describe(d))
 	}
 	if err := s.submit(ctx); err != nil {
@@ -459,10 +426,8 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 	return s.verify(ctx, before, seen)
 }
 
-// settle waits, when text was just typed, until the program has taken it:
-// the text shows on the input line, or the screen was quiet, and never
-// within burstSettle of the text. It returns the look before Enter, and
-// whether the text showed on the input line.
+// settle waits until the program took the typed text: it shows on the input line, or the screen
+// rests, never within burstSettle. It returns the look before Enter and whether the text showed.
 func (s *submission) settle(ctx context.Context, typed bool) (look, bool, error) {
 	if !typed {
 		cur, err := s.look(ctx)
@@ -498,8 +463,8 @@ func (s *submission) settle(ctx context.Context, typed bool) (look, bool, error)
 	}
 }
 
-// verify looks after Enter until the submission shows, or verifyMax
-// passes. It presses Enter once more when the text still sits unsent.
+// verify looks after Enter until the submission shows or verifyMax passes. Unsent, Enter goes
+// again.
 func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, string, error) {
 	enteredAt := time.Now()
 	last, quietSince := before.scr, enteredAt
@@ -541,25 +506,20 @@ func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, 
 	}
 }
 
-// leftInput reports whether the cursor left the shell's input line since
-// Enter: another row, or the text that showed there is gone.
+// leftInput reports whether the cursor left the shell's input line: a new row, or the text gone.
 func (s *submission) leftInput(before, cur look, seen bool) bool {
 	return s.shell && (cur.row != before.row || seen && !cur.held)
 }
 
-// leftLine judges a look where the cursor left the shell's input line:
-// for a new prompt, for a program the line started (it took the terminal:
-// a cleared screen is its own, not a continuation line), or for the next
-// line of a command the shell finds unfinished. done is false while a
-// prompt may still be drawing.
+// leftLine judges a look after the cursor left the shell's input line. It finds a new prompt, a
+// started program, or a continuation line. A cleared screen belongs to the program, not to a
+// continuation. done is false while a prompt may still be drawing.
 func (s *submission) leftLine(ctx context.Context, cur look, quiet bool) (done, ok bool, note string, err error) {
 	if programStarted(cur.scr.Info) {
 		return true, true, "", s.markEnd(ctx, cur)
 	}
 	if cur.held && strings.HasSuffix(squeeze(beforeCursor(cur.scr, true)), s.key) {
-		// a new input line that ends with the text: the shell
-		// refused the line and put it back (fish does, for a line
-		// it cannot parse)
+		// A new input line ends with the text: the shell refused it and put it back, as fish does.
 		return quiet, false, "the shell did not run the line: it refused it (its message is above the prompt) and put it back on the input line, where it still sits; edit it, or clear it (C-u; in fish C-c) before typing more", nil
 	}
 	mode, _ := proc.ReadTTYMode(cur.scr.Info.TTY)
@@ -569,11 +529,10 @@ func (s *submission) leftLine(ctx context.Context, cur look, quiet bool) (done, 
 	return true, true, "", s.markEnd(ctx, cur)
 }
 
-// again reports whether Enter is pressed once more. The text showed
-// before Enter and still sits unsent, and the program moved its cursor
-// since: the first Enter became a newline in the composer. Enter goes
-// well after the burst. A program that has not reacted at all yet is
-// left alone: a second Enter could accept whatever the first one opens.
+// again reports whether to press Enter once more. The text showed before Enter, still sits there,
+// and the cursor moved. So the first Enter became a newline in the composer. Enter goes well after
+// the burst. A program that has not reacted is left alone: a second Enter could accept what the
+// first opens.
 func (s *submission) again(before, cur look, quiet bool, sinceEnter time.Duration) bool {
 	return before.held && cur.held && quiet && s.enters < 2 && sinceEnter >= burstSettle && cursorMoved(before.scr, cur.scr)
 }
@@ -589,9 +548,8 @@ func (s *submission) unverified(before, cur look, seen bool) string {
 	return fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters)
 }
 
-// markEnd records, for a line taller than the pane, that its echo ends
-// at the cursor's row: the shell took the line, and fish draws such a
-// line's pieces below the rows it needs.
+// markEnd records that the echo of a line taller than the pane ends at the cursor's row. fish draws
+// such a line's pieces below the rows it needs.
 func (s *submission) markEnd(ctx context.Context, cur look) error {
 	if !s.tall {
 		return nil
@@ -605,8 +563,7 @@ func (s *submission) enter(ctx context.Context) error {
 	return s.c.SendKeys(ctx, s.id, "Enter")
 }
 
-// submit presses Enter the first time; the ledger records the pending text as submitted in the
-// same tmux command list.
+// submit presses Enter the first time. The same tmux command list marks the pending text submitted.
 func (s *submission) submit(ctx context.Context) error {
 	s.enters++
 	l, err := pane.LoadLedger(ctx, s.c, s.id)
@@ -616,8 +573,7 @@ func (s *submission) submit(ctx context.Context) error {
 	return pane.Type(ctx, s.c, s.id, l, "", true)
 }
 
-// dialog reports whether the recognizer says a program's screen shows a
-// dialog (awaiting_approval).
+// dialog reports whether a program's screen shows a dialog (awaiting_approval).
 func (s *submission) dialog(scr pane.Screen) (recognize.Result, bool) {
 	if s.set == nil || s.shell {
 		return recognize.Result{}, false
@@ -637,10 +593,9 @@ func (s *submission) busy(scr pane.Screen) bool {
 
 func recognizeScreen(scr pane.Screen) recognize.Screen { return ScreenFor(scr) }
 
-// inputKey is what is looked for on the input line to tell that it holds
-// text: the last 12 characters of its last non-blank line, without blanks
-// (which composers drop or move when they wrap) and control characters (a
-// tab becomes a completion), or "" when text has none.
+// inputKey is what shows that the input line holds text: the last 12 characters of text's last
+// non-blank line, "" when none. Blanks are dropped, since composers drop or move them when
+// wrapping. Control characters are dropped, since a tab becomes a completion.
 func inputKey(text string) string {
 	lines := strings.Split(text, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -652,8 +607,7 @@ func inputKey(text string) string {
 	return ""
 }
 
-// squeeze drops blanks, control characters and the box-drawing and block
-// characters composers frame their input with.
+// squeeze drops blanks, control characters and the box-drawing and block characters of frames.
 func squeeze(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) || unicode.IsControl(r) || r >= 0x2500 && r <= 0x259f {
@@ -663,11 +617,9 @@ func squeeze(s string) string {
 	}, s)
 }
 
-// beforeCursor is the text of the input line up to the terminal cursor: the
-// cursor's row before the cursor, preceded by the row above when that row
-// wrapped into it (it fills the width) or, outside a shell, when nothing but
-// blanks and frame characters precede the cursor (a composer's new line:
-// the text sits on the row above).
+// beforeCursor is the input line's text up to the cursor. The row above comes first when it wrapped
+// into the cursor's row. Outside a shell it does too when only blanks and frame characters precede
+// the cursor: a composer's new line.
 func beforeCursor(scr pane.Screen, inShell bool) string {
 	y := scr.Info.CursorY
 	if y < 0 || y >= len(scr.Rows) {
@@ -691,8 +643,7 @@ func beforeCursor(scr pane.Screen, inShell bool) string {
 	return left
 }
 
-// cursorMoved reports whether the terminal cursor is elsewhere in b than in
-// a.
+// cursorMoved reports whether the cursor is elsewhere in b than in a.
 func cursorMoved(a, b pane.Screen) bool {
 	return a.Info.CursorX != b.Info.CursorX || a.Info.CursorY != b.Info.CursorY || a.Info.HistorySize != b.Info.HistorySize
 }

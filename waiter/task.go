@@ -14,16 +14,12 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// WaitTask waits until the task has ended (its supervisor recorded how, or
-// it is gone without a record) or the timeout passes; it returns the task
-// as last read and schema.OutcomeEnded or schema.OutcomeTimeout. Unknown task:
-// task.ErrNoTask; no server: tmux.ErrNoServer.
-//
-// When the server goes away during the wait, the task's pane goes with it
-// and its supervisor stops the command and records it as killed in the
-// task's record directory, which outlives the server: WaitTask then reads
-// the record alone until the end is recorded (or the timeout) and returns
-// the task as recorded with schema.OutcomeExited.
+// WaitTask waits until the task ended or the timeout passes. A task ended when its supervisor
+// recorded how, or it is gone without a record. It returns the task as last read, with
+// schema.OutcomeEnded or schema.OutcomeTimeout. Errors: task.ErrNoTask, tmux.ErrNoServer. A server
+// going away takes the task's pane along. The supervisor then records the command killed, in a
+// directory that outlives the server. WaitTask reads that record until the end or the timeout, and
+// returns schema.OutcomeExited.
 func WaitTask(ctx context.Context, c *tmux.Client, id string, timeout time.Duration) (task.Task, schema.Outcome, error) {
 	defer Waiting(ctx, "", timeout, "task "+id)()
 	deadline := time.Now().Add(timeout)
@@ -48,10 +44,9 @@ func waitLoaded(ctx context.Context, c *tmux.Client, t task.Task, deadline time.
 	return t, schema.OutcomeTimeout, nil
 }
 
-// KillTask stops a running task: it is marked killed, then its command's
-// process group gets SIGINT, and SIGTERM and SIGKILL each after grace while
-// it still runs. It returns the task once ended and the signals sent. A task
-// that already ended is returned as it is.
+// KillTask stops a running task. It marks it killed and sends SIGINT to its process group, then
+// SIGTERM and SIGKILL a grace apart while it runs. It returns the task once ended and the signals
+// sent. A task already ended comes back as it is.
 func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duration) (task.Task, []string, error) {
 	t, err := task.LoadTask(ctx, c, id)
 	if err != nil {
@@ -64,8 +59,7 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 	if err := task.MarkTask(t.Dir, task.TaskKilled); err != nil {
 		return t, sent, err
 	}
-	// A supervisor that has not started the command yet sees the mark
-	// after starting it and stops it itself.
+	// A supervisor yet to start the command sees the mark once it starts it, and stops it.
 	for _, s := range []struct {
 		sig  syscall.Signal
 		name string
@@ -90,17 +84,13 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 	return t, sent, err
 }
 
-// FollowTasks calls emit with each task of the server that ends while it
-// follows (started by any panectl process, before or during the follow),
-// in the order they end, until the timeout (schema.OutcomeTimeout) or an error
-// of emit. Tasks that had ended before it began are not reported. (It
-// does not mark tasks reported: see WaitAnyTask.)
-//
-// When the server goes away during the follow, every running task's
-// supervisor stops its command and records it as killed in the state
-// directory, which outlives the server: FollowTasks then reads the records
-// alone, emits each task as its end is recorded, and returns schema.OutcomeExited
-// once none is left running (or at the timeout).
+// FollowTasks calls emit with each task of the server that ends while it follows, in the order they
+// end. Any panectl process may have started it, before or during the follow. It runs until the
+// timeout (schema.OutcomeTimeout) or an error of emit. Tasks ended before it began are not
+// reported, and it marks none reported (see WaitAnyTask). When the server goes away, every running
+// task's supervisor records its command killed in the state directory. FollowTasks then reads the
+// records and emits each end as recorded. It returns schema.OutcomeExited once none is left
+// running, or at the timeout.
 func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emit func(task.Task) error) (schema.Outcome, error) {
 	deadline := time.Now().Add(timeout)
 	seen := map[string]bool{}
@@ -117,8 +107,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 			seen[t.ID] = true
 		}
 	}
-	// report emits the tasks that ended since the last look, in the order
-	// they ended (it never stops the follow: followRecords's stop).
+	// report emits the tasks ended since the last look, in order. It never stops the follow.
 	report := func(tasks []task.Task) (stop bool, err error) {
 		var ended []task.Task
 		for _, t := range tasks {
@@ -140,8 +129,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		if left <= 0 {
 			return schema.OutcomeTimeout, nil
 		}
-		// Every supervisor signals TasksChannel when its task ends; a
-		// look every second covers a signal that fell between two waits.
+		// Each supervisor signals TasksChannel at its end. A look each second covers a miss.
 		err := task.WaitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
 		if err == nil && state == "" { // no task yet when the follow began
 			state, err = pane.FindStateDir(ctx, c)
@@ -163,9 +151,8 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 	}
 }
 
-// keepTaskSession keeps a control client on the task session (in a
-// long-lived process, which keeps them: KeepControl), so it answers the
-// next listings.
+// keepTaskSession keeps a control client on the task session for the next listings. Only a
+// long-lived process keeps them (KeepControl).
 func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []task.Task) {
 	for _, t := range tasks {
 		if t.Pane.SessionID != "" {
@@ -175,19 +162,16 @@ func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []task.Task) {
 	}
 }
 
-// WaitAnyTask waits for a task of the server (whoever started it) that has
-// ended and that no WaitAnyTask, in any process, has returned yet (a
-// queue of ended tasks; bash's wait -n, by contrast, forgets jobs that
-// ended before it was called): the one that ended first of those there
-// are, at once, else the next to end, until the timeout. Tasks that ended
-// before the wait began count, however long ago, until tasks --prune
-// removes them. The task returned is marked reported
-// (task.ClaimTaskReport), so each ended task is returned once, also to
-// concurrent waits; WaitTask and FollowTasks neither mark nor skip marked
-// tasks. Outcomes: schema.OutcomeEnded with the task; schema.OutcomeTimeout with a zero
-// Task; schema.OutcomeExited when the server went away during the wait (its
-// running tasks are killed and recorded): the first such task as recorded,
-// or a zero Task when none was left running. No server: tmux.ErrNoServer.
+// WaitAnyTask waits for an ended task of the server that no WaitAnyTask in any process has returned
+// yet. The ended tasks form a queue, unlike bash's wait -n, which forgets jobs that ended before
+// the call. It returns the first ended one at once, else the next to end, until the timeout. A task
+// ended before the wait counts, however long ago, until tasks --prune removes it. The task returned
+// is marked reported (task.ClaimTaskReport), so it comes back once, also to concurrent waits.
+// WaitTask and FollowTasks neither mark nor skip marked tasks.
+//
+// Outcomes: schema.OutcomeEnded with the task, schema.OutcomeTimeout with a zero Task. If the
+// server went away, its running tasks are killed and recorded: schema.OutcomeExited with the first,
+// or a zero Task when none ran. No server: tmux.ErrNoServer.
 func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (task.Task, schema.Outcome, error) {
 	defer Waiting(ctx, "", timeout, "any task to end")()
 	deadline := time.Now().Add(timeout)
@@ -224,9 +208,8 @@ func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (ta
 		if left <= 0 {
 			return task.Task{}, schema.OutcomeTimeout, nil
 		}
-		// Every supervisor signals TasksChannel when its task ends; a look
-		// every second covers a signal that fell between two waits or that
-		// another waiter consumed.
+		// Every supervisor signals TasksChannel when its task ends. A look every second covers a
+		// signal between two waits, or one another waiter consumed.
 		err = task.WaitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
 		if err != nil && !errors.Is(err, tmux.ErrNoServer) {
 			return task.Task{}, "", err
@@ -234,8 +217,7 @@ func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (ta
 	}
 }
 
-// claimEnded marks reported the task of tasks that ended first among those
-// not reported yet, and returns it (ok); ok is false when there is none.
+// claimEnded marks reported the first ended task not reported yet, and returns it (ok).
 func claimEnded(tasks []task.Task) (t task.Task, ok bool, err error) {
 	var ended []task.Task
 	for _, t := range tasks {
@@ -243,7 +225,7 @@ func claimEnded(tasks []task.Task) (t task.Task, ok bool, err error) {
 			ended = append(ended, t)
 		}
 	}
-	// (tasks come in id order, which ties keep)
+	// tasks come in id order, which ties keep
 	sort.SliceStable(ended, func(i, j int) bool { return ended[i].Ended.Before(ended[j].Ended) })
 	for _, t := range ended {
 		ok, err := task.ClaimTaskReport(t.Dir)
@@ -257,10 +239,9 @@ func claimEnded(tasks []task.Task) (t task.Task, ok bool, err error) {
 	return task.Task{}, false, nil
 }
 
-// followRecords is FollowTasks once the server is gone: it reads the task
-// records in the state directory (none when the server never had one)
-// and passes them to report until no task is left running, report says
-// stop (WaitAnyTask got one), or the deadline; it returns schema.OutcomeExited.
+// followRecords is FollowTasks once the server is gone. It passes the records in the state
+// directory, if any, to report until no task runs, report says stop, or the deadline. Stop means
+// WaitAnyTask got one. It returns schema.OutcomeExited.
 func followRecords(ctx context.Context, state string, deadline time.Time, report func([]task.Task) (bool, error)) (schema.Outcome, error) {
 	for state != "" {
 		tasks, err := task.ListTaskRecords(state)

@@ -17,16 +17,13 @@ import (
 type TerminalOptions struct {
 	// TerminalID names the terminal in every update; "" means the pane id.
 	TerminalID string
-	// Emit receives each update, in order, from WatchTerminal's goroutine.
-	// An error ends the watch with that error.
+	// Emit receives each update in order, on WatchTerminal's goroutine. Its error ends the watch.
 	Emit func(acp.SessionUpdate) error
-	// Once: look once (a timeout of 0): the first update, and the exit
-	// update when the process has already exited, then return.
+	// Once looks once, as a timeout of 0: the first update, and the exit update if already exited.
 	Once bool
-	// Deadline ends the watch without an exit update (zero: none). The
-	// context should outlast it by a margin: a look at the pane that
-	// started before the deadline may end after it, and one that gets no
-	// answer by the context's end is a *tmux.NotRespondingError.
+	// Deadline ends the watch without an exit update (zero: none). The context should outlast it,
+	// as a look begun before may end after it. A look unanswered by ctx's end is a
+	// *tmux.NotRespondingError.
 	Deadline time.Time
 }
 
@@ -36,36 +33,27 @@ type TerminalResult struct {
 	Exited bool   // the stream ended with the exit update (else: Once or the deadline)
 }
 
-// How often the pane's description (cwd, size, foreground command, death)
-// is looked at: soon after output, and at a modest rate while idle. Through
-// the control client a look starts no process.
+// How often the pane's cwd, size, foreground command and death are looked at. Soon after output,
+// and at a modest rate while idle. Through the control client a look starts no process.
 const (
 	lookAfterOutput = 50 * time.Millisecond
 	lookIdle        = 250 * time.Millisecond
 	maxChunk        = 64 << 10
 )
 
-// WatchTerminal streams pane p as ACP terminal updates until its process
-// exits (SPEC.md section 10): a full-state terminal_update first (command,
-// cwd, size and an output snapshot, see acp.ScreenCapture), then
-// terminal_output_chunk for each run of new bytes from a control-mode client,
-// terminal_update patches for cwd, size and foreground command changes, a
-// fresh output snapshot when tmux paused the pane's output (bytes were lost),
-// and last a terminal_update with exitStatus. It returns nil after the exit
-// update, ctx's error when ctx ends first.
+// WatchTerminal streams pane p as ACP terminal updates (SPEC.md section 10) until its process
+// exits. First comes a full terminal_update with command, cwd, size and an output snapshot
+// (acp.ScreenCapture). A control-mode client's new bytes go out as terminal_output_chunk. Changes
+// of cwd, size and foreground command are terminal_update patches. When tmux paused the output,
+// bytes were lost, and a fresh snapshot goes out. Last comes a terminal_update with exitStatus. It
+// returns nil after the exit update, or ctx's error first. Without a control client (see Watch),
+// each change of the captured screen goes out as a new snapshot, and Note says why.
 //
-// To read the exit status, the pane must outlive its process: when
-// remain-on-exit is not "on" for the pane, WatchTerminal sets it (and an
-// empty remain-on-exit-format, so no "Pane is dead" line is drawn) on the
-// pane for the length of the watch; afterwards a pane that died is killed
-// if its original setting would have closed it, else the pane's own values
-// are put back, by a tmux guard client that does it even when panectl is
-// killed (see tmux.PaneHold). A pane killed (rather than exited) ends the stream with an
-// exitStatus holding neither code nor signal.
-//
-// When the control client cannot attach (see Watch), output is followed by
-// polling: each change of the captured screen is sent as a new output
-// snapshot instead of chunks, and Note says why.
+// The pane must outlive its process for the exit status to be read. So c.HoldExit sets
+// remain-on-exit for the watch, drawing no "Pane is dead" line (tmux.PaneHold). Afterwards a dead
+// pane is killed if its own setting would have closed it. Else its settings are put back. A tmux
+// guard client does this even if panectl is killed. A killed pane, rather than an exited one, ends
+// with an exitStatus of neither code nor signal.
 func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt TerminalOptions) (res TerminalResult, err error) {
 	w := &termWatch{c: c, id: p.ID, tid: opt.TerminalID, emit: opt.Emit, q: newTermQueue()}
 	if w.tid == "" {
@@ -97,9 +85,8 @@ func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Ter
 	return w.follow(ctx, opt.Deadline, res)
 }
 
-// subscribe attaches a control client to the pane. When it cannot, the
-// watch polls, and the note says why. Its only errors are a server gone
-// and ctx's.
+// subscribe attaches a control client to the pane, or the watch polls and the note says why. Its
+// only errors are a server gone and ctx's.
 func (w *termWatch) subscribe(ctx context.Context, p tmux.PaneInfo) (string, error) {
 	if tmux.WouldSendFocus(p) {
 		return "polling: control mode unavailable: attaching would send the pane a focus-in event (focus-events is on and no client is attached)", nil
@@ -115,8 +102,7 @@ func (w *termWatch) subscribe(ctx context.Context, p tmux.PaneInfo) (string, err
 	return "polling: " + err.Error(), nil
 }
 
-// first emits the full-state terminal_update: command, cwd, size and an
-// output snapshot.
+// first emits the full-state terminal_update: command, cwd, size and an output snapshot.
 func (w *termWatch) first(ctx context.Context) (tmux.PaneInfo, error) {
 	info, data, err := w.snapshot(ctx)
 	if err != nil {
@@ -128,8 +114,7 @@ func (w *termWatch) first(ctx context.Context) (tmux.PaneInfo, error) {
 	return info, w.emit(acp.NewTerminalUpdate(w.tid, info.Command, info.CWD, sizeOf(info), data))
 }
 
-// follow streams updates until the pane's process exits, the deadline
-// passes or ctx ends.
+// follow streams updates until the pane's process exits, the deadline passes or ctx ends.
 func (w *termWatch) follow(ctx context.Context, deadline time.Time, res TerminalResult) (TerminalResult, error) {
 	w.lookAt = time.Now().Add(lookIdle)
 	timer := time.NewTimer(lookIdle)
@@ -153,8 +138,8 @@ func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Terminal
 		case <-w.q.ch:
 		case <-timer.C:
 		case <-kdone:
-			// the session or server went away, or the client was killed:
-			// look now, with tmux processes from here on
+			// The session or server went away, or the client was killed. Look now; tmux processes
+			// from here on.
 			w.k = nil
 			w.lookAt = time.Now()
 			if res.Note == "" {
@@ -170,8 +155,7 @@ func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Terminal
 	}
 }
 
-// step sends what came from the control client, and looks at the pane
-// when a look is due. done says the watch ended.
+// step sends what the control client brought, and looks at the pane when due. done ends the watch.
 func (w *termWatch) step(ctx context.Context, res TerminalResult) (_ TerminalResult, done bool, _ error) {
 	data, paused, changed := w.q.take()
 	now := time.Now()
@@ -214,8 +198,7 @@ func (w *termWatch) step(ctx context.Context, res TerminalResult) (_ TerminalRes
 	return res, false, nil
 }
 
-// replace sends a fresh output snapshot that replaces all output, then a
-// patch for what else changed.
+// replace sends a fresh snapshot that replaces all output, then a patch for the rest.
 func (w *termWatch) replace(info tmux.PaneInfo, snap []byte) error {
 	w.lastSnap = snap
 	if err := w.emit(acp.TerminalUpdate{TerminalID: w.tid, Output: acp.Some(acp.TerminalOutput{Data: snap})}); err != nil {
@@ -258,9 +241,8 @@ func (w *termWatch) chunks(data []byte) error {
 	return nil
 }
 
-// look describes the pane: through the control client (aligned with the
-// output stream, no process started) or with a tmux process. When polling,
-// a changed screen is sent as a new snapshot.
+// look describes the pane through the control client, aligned with the output stream and starting
+// no process. Else it runs tmux. When polling, a changed screen goes out as a new snapshot.
 func (w *termWatch) look(ctx context.Context) (tmux.PaneInfo, error) {
 	if w.k != nil {
 		info, _, _, err := w.k.SnapshotOptions(ctx, w.id, "")
@@ -304,13 +286,9 @@ func (w *termWatch) patch(info tmux.PaneInfo) error {
 	return w.emit(u)
 }
 
-// exit emits the final update: the exit status of a dead pane, or an
-// unknown status (nil info: the pane is gone, or the status never came).
-//
-// tmux discards output that a control client has not yet been sent when a
-// pane dies, so the last bytes a process writes can be missing from the
-// chunks: the final update of a dead pane also carries an output snapshot,
-// which replaces all output with what the pane shows.
+// exit emits the final update: a dead pane's exit status, or unknown for a nil info. Then the pane
+// is gone, or the status never came. tmux drops output not yet sent to a control client when a pane
+// dies. So a dead pane's final update has a snapshot that replaces all output, last bytes included.
 func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 	u := acp.TerminalUpdate{TerminalID: w.tid}
 	st := acp.TerminalExitStatus{}
@@ -328,13 +306,11 @@ func (w *termWatch) exit(ctx context.Context, info *tmux.PaneInfo) error {
 	return w.emit(u)
 }
 
-// deadStatus reads a dead pane's exit status. tmux marks a pane dead when
-// its terminal closes, which can come before it has reaped the process:
-// until then pane_dead_status and pane_dead_signal are empty, so they are
-// read again for up to two seconds, the server nudged to reap after the
-// first empty read. A background task's supervisor records
-// how its command ended (task.RecordTaskExit), which is used first: tmux
-// 3.3a sometimes never reports the status, and never a signal.
+// deadStatus reads a dead pane's exit status. tmux marks a pane dead when its terminal closes,
+// maybe before reaping it. Until then pane_dead_status and pane_dead_signal are empty. So they are
+// read again for up to two seconds, nudging the server after the first miss. A task supervisor's
+// record (task.RecordTaskExit) comes first. tmux 3.3a sometimes never reports the status, nor ever
+// a signal.
 func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 	const format = "#{pane_dead_status},#{pane_dead_signal},#{@panectl_task_exit}"
 	deadline := time.Now().Add(2 * time.Second)
@@ -383,8 +359,8 @@ func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 	}
 }
 
-// gone ends the watch after a failed look: a pane that no longer exists
-// was killed (its exit status cannot be read), anything else is an error.
+// gone ends the watch after a failed look. A pane that no longer exists was killed, its status
+// unknown. Anything else is an error.
 func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error) (TerminalResult, error) {
 	if ctx.Err() != nil && !errors.Is(err, tmux.ErrNotResponding) {
 		return res, ctx.Err()
@@ -396,9 +372,8 @@ func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error) (Te
 	return res, err
 }
 
-// snapshot captures the pane's history, screen and cursor as replayable
-// bytes (acp.ScreenCapture). Through the control client, output queued
-// before the capture is dropped: the capture holds it.
+// snapshot captures history, screen and cursor as replayable bytes (acp.ScreenCapture). Through the
+// control client, output queued before the capture is dropped, since the capture holds it.
 func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error) {
 	var info tmux.PaneInfo
 	var err error
@@ -448,10 +423,9 @@ func (w *termWatch) snapshot(ctx context.Context) (tmux.PaneInfo, []byte, error)
 	}
 }
 
-// captureSpecs are the captures of a snapshot: history and screen in one
-// capture; on the alternate screen the history (when there is any: tmux
-// would otherwise return visible rows), the saved normal screen, and the
-// alternate screen.
+// captureSpecs are a snapshot's captures. The normal screen takes one, of history and screen. The
+// alternate screen takes the history if any, the saved normal screen and the alternate screen.
+// Without history tmux would return visible rows.
 func captureSpecs(info tmux.PaneInfo) []tmux.CaptureSpec {
 	if !info.AlternateOn {
 		return []tmux.CaptureSpec{{FromOldest: true, ToBottom: true, Escapes: true}}
@@ -465,8 +439,8 @@ func captureSpecs(info tmux.PaneInfo) []tmux.CaptureSpec {
 		tmux.CaptureSpec{Start: 0, ToBottom: true, Escapes: true})
 }
 
-// termQueue collects control-mode events for the watch loop: OnEvent must
-// never block, so bytes are appended under a lock and the loop is woken.
+// termQueue collects control-mode events for the watch loop. OnEvent must never block, so bytes are
+// appended under a lock and the loop is woken.
 type termQueue struct {
 	mu            sync.Mutex
 	data          []byte
@@ -507,8 +481,7 @@ func (q *termQueue) take() (data []byte, paused, changed bool) {
 	return data, paused, changed
 }
 
-// dropBeforeMark discards the bytes that came before the last command's
-// output (a capture run by that command holds them).
+// dropBeforeMark drops the bytes before the last command's output, which its capture holds.
 func (q *termQueue) dropBeforeMark() {
 	q.mu.Lock()
 	defer q.mu.Unlock()

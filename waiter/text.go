@@ -27,8 +27,8 @@ type TextOptions struct {
 	Cursor   pane.Cursor   // where new output starts; zero value: now
 	HasStart bool          // Cursor is set (else the wait starts now)
 	MaxLines int           // newest lines kept in the result
-	// Pane is the pane as just described (optional): it saves a tmux call
-	// at the start when the wait has a cursor; every read still checks it.
+	// Pane, optional, is the pane as just described. With a cursor it saves a tmux call at the
+	// start. Every read still checks it.
 	Pane tmux.PaneInfo
 }
 
@@ -46,35 +46,22 @@ type TextResult struct {
 	Discounted   int // lines not matched because they were the echo of typed input
 }
 
-// WaitForText waits until a logical line after the cursor matches a pattern
-// (or a stop pattern), the pane exits, or the timeout passes. Lines that are
-// the echo of text panectl typed (the pane's echo ledger) never match.
-// The pane's process replaced during the wait (respawn-pane -k) ends it
-// with schema.OutcomeExited and a note naming both processes (replaced.go).
-// Errors: tmux errors (ErrNoServer when the server goes away, a
-// *tmux.NotFoundError when the pane is unknown at the start, a
-// *tmux.NotRespondingError about 5 s after the server stopped answering,
-// or at the deadline plus the margin of its last look), pane.ErrBadCursor
-// (a cursor of another pane or of a process the pane no longer ran when
-// the wait began).
+// WaitForText waits until a logical line after the cursor matches a pattern or a stop pattern. The
+// pane exiting or the timeout ends it too. Echo of text panectl typed never matches (the echo
+// ledger). A process replaced by respawn-pane -k ends it as schema.OutcomeExited, with a note
+// naming both (replaced.go). Without a match, a tab in a pattern on tmux before 3.6 gets a note
+// (tabNote).
 //
-// The wait reads the pane once through its control client (a capture
-// aligned with the output stream) and then follows the pane through the
-// %output bytes as they arrive (pane.Stream): a line is matched on the
-// stream as soon as it is there, and the match is confirmed by one
-// command through the client that reads the pane's description and echo
-// ledger (no capture): the ledger says whether the line is the echo of
-// typed text (a panectl process may have typed since the last look), the
-// description that the pane is where the stream says (cursor, history,
-// size, modes). Where the stream cannot say what a capture would (output
-// that moves the cursor to another row, the alternate screen, a clear, a
-// pause that lost output, the description disagreeing, the pane changed or
-// died), the wait reads the pane again with a capture, as a wait without a
-// stream does on every change, and follows the stream from there.
+// Errors: ErrNoServer when the server goes away, and *tmux.NotFoundError for a pane unknown at the
+// start. A *tmux.NotRespondingError comes about 5 s after the server stopped answering, or at the
+// deadline plus its last look's margin. pane.ErrBadCursor is a cursor of another pane, or of a
+// process the pane no longer ran.
 //
-// A wait that ends without a match (timeout, exited) while a pattern looks
-// for a tab on a tmux before 3.6 says in its note that the screen holds
-// spaces there (tabNote).
+// The wait captures once through its control client, aligned with the output stream. It then
+// matches lines on the %output bytes as they arrive (pane.Stream). One command without a capture
+// confirms a match. It reads the echo ledger, since a panectl process may have typed meanwhile, and
+// the cursor, history, size and modes. When the stream cannot say what a capture would, the wait
+// captures again (see apply).
 func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	res, err := waitForText(ctx, c, opt)
 	if err == nil && (res.Outcome == schema.OutcomeTimeout || res.Outcome == schema.OutcomeExited) &&
@@ -86,11 +73,9 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	return res, err
 }
 
-// tabNote explains why a pattern with a tab did not match: tmux before 3.6
-// writes a tab as a cursor move over blank cells (from 3.6 a tab over
-// blank cells is kept as a tab cell), so a line read from the screen holds
-// spaces where the program wrote a tab; a journal (a task's, or a
-// journaled pane's read from a journal cursor) keeps the tab.
+// tabNote explains why a pattern with a tab did not match. tmux before 3.6 writes a tab as a cursor
+// move over blank cells, so the screen holds spaces there. From 3.6 such a tab is kept as a tab
+// cell. A journal keeps the tab, a task's or a journaled pane's.
 const tabNote = "a pattern holds a tab, but this tmux (before 3.6) keeps a tab on the screen as the spaces it moved over, " +
 	"so it matches only lines read from a journal; to match the screen, use --regex with \\s+ or ' +' where the tab is"
 
@@ -117,9 +102,8 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	defer src.Close()
 	w := &textWait{c: c, src: src, opt: opt, cur: cur, info: info, quiet: true, reread: true}
 	if cur.Journal || cur.Special == pane.CursorHistory {
-		// a journaled pane read from a journal point (or from its
-		// oldest line): every check reads the journal (journal.ReadPane),
-		// which loses nothing to history-limit
+		// A journaled pane read from a journal point or its oldest line. Every check reads the
+		// journal (journal.ReadPane), which loses nothing to history-limit.
 		if w.journal, err = journal.DirOf(ctx, c, opt.PaneID); err != nil {
 			return TextResult{}, err
 		}
@@ -154,11 +138,9 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	}
 }
 
-// textStart finds where the wait starts and describes the pane. The start
-// is taken before subscribing, so output that comes while the control
-// client attaches is after the cursor: the first check reads it. Without
-// a description of the pane, the start's snapshot describes it (one tmux
-// call for both). wasGone says the pane described a moment ago is gone.
+// textStart finds where the wait starts and describes the pane. The start comes before subscribing,
+// so output during the attach is after the cursor. Without a description, the start's snapshot
+// gives one. wasGone says the pane described a moment ago is gone.
 func textStart(ctx context.Context, c *tmux.Client, opt TextOptions) (_ pane.Cursor, _ tmux.PaneInfo, wasGone bool, _ error) {
 	cur, info := opt.Cursor, opt.Pane
 	described := info.ID == opt.PaneID && info.SessionID != ""
@@ -176,9 +158,8 @@ func textStart(ctx context.Context, c *tmux.Client, opt TextOptions) (_ pane.Cur
 	return cur, info, false, nil
 }
 
-// round makes one check. It reads the pane when the stream cannot say
-// what a capture would. Otherwise it decides on the stream, but only when
-// a line there may match. checked is false when nothing was decided.
+// round makes one check. It reads the pane when the stream cannot say what a capture would. Else it
+// decides on the stream if a line may match. checked is false when nothing was decided.
 func (w *textWait) round(ctx context.Context) (res TextResult, done, checked bool, err error) {
 	if !w.reread && w.stream != nil {
 		if !w.candidate() {
@@ -197,9 +178,8 @@ func (w *textWait) round(ctx context.Context) (res TextResult, done, checked boo
 	return res, done, true, err
 }
 
-// onStream decides on a stream line that may match. The pane as read
-// right after the output needs no tmux command. While that read is on its
-// way, it waits for it.
+// onStream decides on a stream line that may match. The pane as read right after the output needs
+// no tmux command, so it waits for that read.
 func (w *textWait) onStream(ctx context.Context) (TextResult, bool, bool, error) {
 	switch {
 	case w.fresh != nil:
@@ -214,10 +194,9 @@ func (w *textWait) onStream(ctx context.Context) (TextResult, bool, bool, error)
 	return w.confirm(ctx)
 }
 
-// throttle paces the checks. While output keeps coming, tmux is asked at
-// most every minCheckGap, so a flood does not turn into back-to-back
-// checks that compete with tmux for the CPU. The first change after a
-// quiet spell is checked at once.
+// throttle paces the checks. While output keeps coming, tmux is asked at most every minCheckGap. A
+// flood then does not become back-to-back checks that compete with tmux for the CPU. The first
+// change after a quiet spell is checked at once.
 func (w *textWait) throttle(ctx context.Context) error {
 	if gap := time.Since(w.last); !w.quiet && gap < minCheckGap {
 		if !sleepCtx(ctx, minCheckGap-gap) {
@@ -230,22 +209,20 @@ func (w *textWait) throttle(ctx context.Context) error {
 	return nil
 }
 
-// finish completes a checked result with its time and the source's note.
-// A pane gone with its lines keeps the lines seen last.
+// finish adds the time and the source's note. A pane gone keeps the lines last seen.
 func (w *textWait) finish(res TextResult, start time.Time) TextResult {
 	res.Elapsed = time.Since(start)
 	if res.Outcome == schema.OutcomeExited && res.Output == nil {
 		res.Output, res.Truncated, res.LinesDropped = w.seen.Output, w.seen.Truncated, w.seen.LinesDropped
 	}
 	if res.Outcome != schema.OutcomeExited {
-		// (a control client ends with its pane: no fallback to speak of)
+		// a control client ends with its pane, so there is no fallback to speak of
 		res.Note = joinNotes(res.Note, w.src.Note())
 	}
 	return res
 }
 
-// pause waits for a change, the journal's lag or the deadline. It then
-// plans the next round: follow the stream, or read the pane.
+// pause waits for a change, the journal's lag or the deadline. It then plans the next round.
 func (w *textWait) pause(ctx context.Context, p *pacer) error {
 	lag := time.Duration(math.MaxInt64)
 	if !w.lagDue.IsZero() {
@@ -266,16 +243,13 @@ func (w *textWait) pause(ctx context.Context, p *pacer) error {
 	case p.due(now):
 		w.quiet, w.reread = true, true // one last look at the deadline
 	default:
-		// the journal's writer (tmux's pipe-pane) may lag the output
-		// the client saw: look once more after a change
+		// pipe-pane may write the journal after the client saw the output: look again
 		w.lagDue, w.reread = time.Time{}, true
 	}
 	return nil
 }
 
-// Test hooks: followStream off makes every look a capture (a wait as it
-// was before streams); streamDecisions counts the decisions made on a
-// stream (no capture).
+// Test hooks: followStream off makes every look a capture. streamDecisions counts stream decisions.
 var (
 	followStream    = true
 	streamDecisions atomic.Int64
@@ -289,52 +263,43 @@ type textWait struct {
 	cur  pane.Cursor
 	info tmux.PaneInfo // the pane as last seen: plans the next read
 
-	// stream follows the pane since the last capture (nil: none, or it
-	// gave up); frozenHits counts the frozen lines (below frozenChecked)
-	// that match a pattern, echo or not.
+	// stream follows the pane since the last capture, nil when none or it gave up. frozenHits
+	// counts the frozen lines below frozenChecked that match a pattern, echo or not.
 	stream        *pane.Stream
 	frozenChecked int
 	frozenHits    int
-	// fresh is the pane's geometry and ledger read after the last output
-	// the stream was fed (a prefetch), nil when output came after it.
+	// fresh is the geometry and ledger prefetched after the stream's last output, else nil.
 	fresh *described
-	// journal is the journal directory of a journaled pane read from its
-	// journal ("" otherwise): no stream; every look reads the journal.
+	// journal is the journal directory of a journaled pane read from its journal (no stream).
 	journal string
 
-	// The pacing of the checks. last is when the last check began,
-	// lastChange when the last change came, lagDue when a wait on a
-	// journal looks again after a change. seen is the last look, for a
-	// pane that vanishes. quiet says no change came within minCheckGap
-	// of the one before. reread says the next round reads the pane.
+	// Pacing: last is when the last check began, lastChange when the last change came. lagDue is
+	// when a journal wait looks again. seen is the last look, for a pane that vanishes. quiet says
+	// no change came within minCheckGap of the previous. reread says the next round reads the pane.
 	last, lastChange, lagDue time.Time
 	seen                     TextResult
 	quiet, reread            bool
 }
 
-// described is the pane's geometry and echo ledger at a point of the
-// output stream.
+// described is the pane's geometry and echo ledger at a point of the output stream.
 type described struct {
 	pane   tmux.PaneInfo
 	ledger pane.Ledger
 }
 
-// journalLagWait is how long after a change a wait on a journal looks once
-// more: the journal's writer copies the pane's output a moment after tmux
-// reads it.
+// journalLagWait is how long after a change a journal wait looks once more. The journal's writer
+// copies output a moment after tmux reads it.
 const journalLagWait = 50 * time.Millisecond
 
-// follow feeds the stream what came since the last look; it returns true
-// when the stream cannot say what a capture would (then the wait looks).
+// follow feeds the stream what came since the last look. It returns true when the wait must look.
 func (w *textWait) follow() bool {
 	items, lost := w.src.take(false)
 	return w.apply(items, lost)
 }
 
-// apply feeds recorded events to the stream in order; it returns true
-// (and drops the stream) when the stream cannot say what a capture would:
-// output was lost, the pane may have changed otherwise, or the stream gave
-// up.
+// apply feeds recorded events to the stream in order. It returns true and drops the stream when the
+// wait must capture. Output was lost, the pane may have changed otherwise, or the stream gave up.
+// It gives up on output that moves to another row, the alternate screen or a clear.
 func (w *textWait) apply(items []tmux.ControlEvent, lost bool) bool {
 	if w.stream == nil {
 		return true
@@ -359,16 +324,14 @@ func (w *textWait) apply(items []tmux.ControlEvent, lost bool) bool {
 	return false
 }
 
-// prefetching reports whether the pane's state after the output seen is
-// on its way (tmux.Subscription.Prefetch).
+// prefetching reports whether the pane's state after the output is on its way.
 func (w *textWait) prefetching() bool {
 	sub := w.src.subscription()
 	return sub != nil && sub.Prefetching()
 }
 
-// candidate reports whether a line of the stream after the cursor matches
-// a pattern or a stop pattern, the echo ledger aside: only then can the
-// wait end, and the ledger and the pane's state after the output decide.
+// candidate reports whether a stream line after the cursor matches a pattern or a stop pattern,
+// echo aside. Only then can the wait end. The ledger and the pane's state after the output decide.
 func (w *textWait) candidate() bool {
 	st := w.stream
 	matches := func(line string) bool {
@@ -394,8 +357,7 @@ func (w *textWait) candidate() bool {
 	return false
 }
 
-// capture reads everything after the cursor with a capture (through the
-// control client when attached) and decides; it seeds the stream.
+// capture reads everything after the cursor via the control client, decides, and seeds the stream.
 func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 	w.stream, w.fresh, w.frozenChecked, w.frozenHits = nil, nil, 0, 0
 	if w.journal != "" {
@@ -413,10 +375,9 @@ func (w *textWait) capture(ctx context.Context) (TextResult, bool, error) {
 	return res, done, err
 }
 
-// readJournal reads the journal after the cursor (journal.ReadPane) and the
-// echo ledger, and decides (the echo is discounted by text: a journal has
-// no rows to find places in; text submitted more than pane.EchoWindow ago
-// too, while its entry is held by place: pane.Ledger.Unplaced).
+// readJournal reads the journal after the cursor (journal.ReadPane) and the echo ledger, and
+// decides. It discounts echo by text, since a journal has no rows to place it in. That includes
+// text submitted over pane.EchoWindow ago whose entry is held by place (pane.Ledger.Unplaced).
 func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 	w.src.take(true)
 	r, err := journal.ReadPane(ctx, w.c, w.info, w.cur, pane.ReadOptions{})
@@ -443,10 +404,8 @@ func (w *textWait) readJournal(ctx context.Context) (TextResult, bool, error) {
 	return res, done, nil
 }
 
-// confirm reads the pane's geometry and echo ledger with one command
-// through the control client (no capture) and decides on the stream; ok
-// is false when the stream cannot say what a capture would (the stream is
-// then dropped).
+// confirm reads the geometry and echo ledger with one command, without a capture, and decides on
+// the stream. ok is false, and the stream dropped, when the stream cannot say what a capture would.
 func (w *textWait) confirm(ctx context.Context) (TextResult, bool, bool, error) {
 	sub := w.src.subscription()
 	if sub == nil {
@@ -469,9 +428,8 @@ func (w *textWait) confirm(ctx context.Context) (TextResult, bool, bool, error) 
 	return res, done, ok, nil
 }
 
-// decide decides on the stream's lines with the pane's geometry and echo
-// ledger read after them; ok is false (and the stream dropped) when the
-// pane is not where the stream says (then only a capture can say).
+// decide decides on the stream's lines with the geometry and ledger read after them. ok is false,
+// and the stream dropped, when the pane is not where the stream says.
 func (w *textWait) decide(d described) (TextResult, bool, bool) {
 	st := w.stream
 	if !st.Check(d.pane) {
@@ -481,10 +439,8 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 	lines := st.Lines()
 	echo, ok := st.EchoOf(d.ledger, len(lines))
 	if !ok {
-		// the echo of typed text is also discounted by where it landed
-		// (rows, prompts): only a capture can say which lines those are
-		// (the stream keeps what its capture found for text submitted
-		// long before: its echo is in the lines the capture read)
+		// Echo is also discounted by where it landed, in rows and prompts, which only a capture can
+		// say. For text submitted long before, the stream keeps what its capture found.
 		w.stream, w.fresh = nil, nil
 		return TextResult{}, false, false
 	}
@@ -495,9 +451,8 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 	return res, done, true
 }
 
-// read is pane.Read through the source's control client when one is
-// attached (no tmux process), else through c; a control client that ended
-// meanwhile falls back to c.
+// read is pane.Read through the source's control client when attached, starting no tmux process.
+// Else, or once that client ended, it reads through c.
 func read(ctx context.Context, c *tmux.Client, src Source, id string, cur pane.Cursor, opt pane.ReadOptions) (pane.ReadResult, error) {
 	if v := src.Via(); v != nil {
 		opt.Via = v
@@ -510,8 +465,7 @@ func read(ctx context.Context, c *tmux.Client, src Source, id string, cur pane.C
 	return pane.Read(ctx, c, id, cur, opt)
 }
 
-// captureScreen is pane.CaptureScreen through the source's control client
-// when one is attached (no tmux process), else through c.
+// captureScreen is pane.CaptureScreen through the source's control client if attached, else c.
 func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (pane.Screen, error) {
 	if v := src.Via(); v != nil {
 		s, err := pane.CaptureScreenVia(ctx, v, id, false)
@@ -522,10 +476,8 @@ func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (
 	return pane.CaptureScreen(ctx, c, id, false)
 }
 
-// checkText reads everything after cur once (one snapshot when info holds
-// the pane as last seen, through the control client when attached; info is
-// updated) and looks for a match. With stream, the read also seeds a
-// pane.Stream (r.Stream).
+// checkText reads everything after cur once and looks for a match. It takes one snapshot when info
+// is the pane as last seen, and updates info. With stream, the read also seeds r.Stream.
 func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo, stream bool) (TextResult, bool, pane.ReadResult, error) {
 	r, err := read(ctx, c, src, opt.PaneID, cur, pane.ReadOptions{Guess: *info, Ledger: true, Stream: stream})
 	if note, ok := replacedErr(src.Process(), err); ok {
@@ -539,19 +491,16 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 	}
 	*info = r.Pane
 	if note, ok := replaced(src.Process(), r.Pane); ok {
-		// (a cursor that names no process: screen or history)
+		// a cursor that names no process: screen or history
 		return TextResult{Outcome: schema.OutcomeExited, Cursor: cur, Note: note}, true, pane.ReadResult{}, nil
 	}
 	res, done := decideText(opt, r)
 	return res, done, r, nil
 }
 
-// decideText looks for a match in the lines of a read (a capture's, or a
-// stream's): the first line that matches a stop pattern or a pattern and is
-// not the echo of typed input (the read's ledger, by text and by place)
-// ends the wait. When the read could not place the cursor for certain
-// (r.Uncertain: everything the pane holds), only the lines certainly after
-// it (r.Fresh on) are matched: the others may be old.
+// decideText looks for a match in a read's lines, a capture's or a stream's. The first line that
+// matches a stop pattern or a pattern ends the wait. Echo of typed input is skipped, by text and by
+// place. If the read could not place the cursor (r.Uncertain), only lines from r.Fresh on count.
 func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
@@ -607,8 +556,7 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	return res, false
 }
 
-// echoMatches reports whether a line of echo matches a pattern or a stop
-// pattern: it is then discounted.
+// echoMatches reports whether an echo line matches a pattern or stop pattern, and so is discounted.
 func echoMatches(opt TextOptions, line string) bool {
 	if opt.Stop.Len()+opt.Match.Len() == 0 {
 		return false
@@ -628,10 +576,9 @@ func timedOut(m *Matcher) int {
 	return m.TimedOut
 }
 
-// gone reports whether err means the pane the wait saw alive at its start
-// is gone: closed, or its tmux server exited (a server exits with its last
-// pane). Both end a wait with schema.OutcomeExited (exit 5), and goneNote says
-// which it was.
+// gone reports whether err means the pane seen alive at the start is gone. It was closed, or its
+// server exited with its last pane. Both end a wait as schema.OutcomeExited (exit 5); goneNote says
+// which.
 func gone(err error) bool {
 	return errors.Is(err, tmux.ErrPaneNotFound) || errors.Is(err, tmux.ErrNoServer)
 }
@@ -643,11 +590,8 @@ func goneNote(err error) string {
 	return "the pane was closed during the wait"
 }
 
-// goneDuring turns an error that means the pane is gone (gone: closed,
-// or its server exited) into one that unwraps to tmux.ErrPaneExited (exit
-// 5), for an action on a pane panectl saw alive when it began: as a wait
-// reports the same end (schema.OutcomeExited). Other errors are returned as they
-// are.
+// goneDuring makes a gone error unwrap to tmux.ErrPaneExited (exit 5), for an action on a pane seen
+// alive. A wait reports the same end (schema.OutcomeExited). Other errors pass unchanged.
 func goneDuring(id, action string, err error) error {
 	if err == nil || !gone(err) || errors.Is(err, tmux.ErrPaneExited) {
 		return err

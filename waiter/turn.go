@@ -13,19 +13,13 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// confirmGap is how long a strong busy state must be seen before it is
-// acted on: two looks at least this far apart agree, so a half-drawn frame
-// is not taken for it.
+// confirmGap: two looks this far apart must agree on a strong busy, against half-drawn frames.
 const confirmGap = 50 * time.Millisecond
 
-// ApprovalSettle is how long awaiting_approval must have been seen without
-// a break, counted from when the wait began at the earliest, before
-// wait-for-turn reports it. A dialog stays; the frame a program had drawn
-// before it reacted to a key (Enter on "Do you want to proceed?") is
-// replaced within tens of milliseconds, so it is never the answer. Only the
-// state counts, not the whole screen: a spinner running elsewhere on screen
-// (Qwen and pi keep one during their approval prompts) does not hold the
-// approval back.
+// ApprovalSettle is how long wait-for-turn must see awaiting_approval without a break, from its
+// start at the earliest. A dialog stays. A frame drawn before the program reacted to a key, say
+// Enter on "Do you want to proceed?", goes within tens of milliseconds. Only the state counts, not
+// the screen. So a spinner elsewhere does not hold the approval back, as Qwen and pi keep one then.
 const ApprovalSettle = 400 * time.Millisecond
 
 // TurnOptions is a wait-for-turn request.
@@ -47,12 +41,10 @@ type TurnResult struct {
 	Note    string
 }
 
-// ScreenFor turns a pane screen into what the recognizers look at, with
-// what runs in the pane's foreground as /proc tells it (proc.ForegroundOf:
-// through a background task's supervisor, a shell interpreting a script
-// named after the script, the argv for looking through node/bun wrappers,
-// the job an interactive shell runs, and whether a shell in the foreground
-// is at its prompt, shell.ShellTurnOf).
+// ScreenFor turns a pane screen into what the recognizers look at. It adds the foreground as /proc
+// tells it (proc.ForegroundOf), through a task's supervisor. A shell's script is named after the
+// script. It gives the argv through node/bun wrappers and an interactive shell's job. It says
+// whether a foreground shell is at its prompt (shell.ShellTurnOf).
 func ScreenFor(s pane.Screen) recognize.Screen {
 	fg := proc.ForegroundOf(s.Info)
 	return recognize.Screen{
@@ -63,8 +55,7 @@ func ScreenFor(s pane.Screen) recognize.Screen {
 	}
 }
 
-// turnJudge decides, look by look, whether a wait-for-turn is over. It is
-// the pure part of WaitForTurn.
+// turnJudge decides look by look whether a wait-for-turn is over. It is WaitForTurn's pure part.
 type turnJudge struct {
 	quiet           time.Duration
 	waitThroughBusy bool
@@ -72,15 +63,15 @@ type turnJudge struct {
 	since           time.Time       // when that state was first seen in a row of looks
 }
 
-// judge takes one look's classification at now, with how long the screen
-// has been unchanged (quietFor). It returns the outcome ("" to keep waiting)
-// and, when waiting, how long until the verdict could change by time alone.
+// judge takes one look's classification at now, and how long the screen rested (quietFor). It
+// returns the outcome, "" to keep waiting, and how long until time alone could change the verdict.
+// A state ends the wait as follows.
 //
-//   - awaiting_approval: once seen without a break for ApprovalSettle (and,
-//     from a weak rule, once the screen is also quiet);
-//   - busy from a strong rule: once two looks confirmGap apart agree;
-//   - awaiting_input, unknown and weak busy: once both the screen and the
-//     state have been unchanged for the quiet window.
+//   - awaiting_approval: seen without a break for ApprovalSettle. From a weak
+//     rule, the screen must also be quiet.
+//   - busy from a strong rule: two looks confirmGap apart agree.
+//   - awaiting_input, unknown and weak busy: the screen and the state
+//     unchanged for the quiet window.
 func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.Time) (schema.Outcome, time.Duration) {
 	if r.State != j.state || j.since.IsZero() {
 		j.state, j.since = r.State, now
@@ -112,13 +103,10 @@ func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.T
 	return schema.OutcomeTurnEnded, 0
 }
 
-// WaitForTurn waits until the interactive program in the pane ends its turn
-// (awaiting_input or unknown once the screen and the state have been
-// unchanged for opt.Quiet; awaiting_approval once it has stayed for
-// ApprovalSettle), or, unless WaitThroughBusy, until busy is confirmed; or
-// until the pane exits (or its process is replaced by respawn-pane:
-// schema.OutcomeExited with a note, replaced.go) or the timeout passes. Change events (Watch) lead to a capture; only a real
-// change of content restarts the quiet window.
+// WaitForTurn waits until the program in the pane ends its turn, as judge decides. Confirmed busy
+// ends it too, unless WaitThroughBusy, and so do the pane exiting and the timeout. A process
+// replaced by respawn-pane gives schema.OutcomeExited with a note. A change event (Watch) leads to
+// a capture, and only new content restarts the quiet window.
 func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
 	start := time.Now()
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, "the turn")()
@@ -134,8 +122,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 	judge := &turnJudge{quiet: opt.Quiet, waitThroughBusy: opt.WaitThroughBusy}
 	deadline := start.Add(opt.Timeout)
 	res := TurnResult{}
-	// look captures and classifies once; wait is how long until time alone
-	// could change the verdict
+	// look captures and classifies once. wait is how long until time alone could change that.
 	look := func() (done bool, wait time.Duration, err error) {
 		s, err := captureScreen(ctx, c, src, opt.PaneID)
 		if err != nil {
@@ -147,7 +134,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 			return false, 0, err
 		}
 		if note, ok := replaced(src.Process(), s.Info); ok {
-			// (the new process's screen is not the one waited on)
+			// the new process's screen is not the one waited on
 			res.Outcome = schema.OutcomeExited
 			res.Note = joinNotes(res.Note, note)
 			return true, 0, nil
@@ -189,8 +176,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		if p.due(time.Now()) {
 			res.Outcome = schema.OutcomeTimeout
 			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && !opt.WaitThroughBusy {
-				// busy from a strong rule, with no time left for the
-				// confirming look (--timeout 0 looks once): say busy
+				// Strong busy, no time for the confirming look (--timeout 0 looks once): say busy.
 				res.Outcome = schema.OutcomeBusy
 				res.Note = joinNotes(res.Note, "busy was seen at the deadline and not confirmed by a second look")
 			}

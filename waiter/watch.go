@@ -9,44 +9,34 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// Source tells a wait when a pane may have changed. A wait re-reads the
-// pane (a capture confirms what the screen shows) each time Changed
-// receives, and once at the start.
+// Source tells a wait when a pane may have changed. A wait captures at the start and on Changed.
 type Source interface {
 	Changed() <-chan struct{} // receives when the pane may have changed (coalesced)
 	Note() string             // how changes are detected, when worth saying ("polling: ...")
 	Close()                   // stops watching; a control client of the wait's own is detached before Close returns (a kept one stays)
-	// Via is the attached control client, through which snapshots start no
-	// tmux process and are aligned with the change stream (a change that
-	// happened before a snapshot through Via is in it and does not signal
-	// again); nil while polling.
+	// Via is the attached control client, nil while polling. Snapshots through it start no process
+	// and are aligned with the change stream: a change before such a snapshot is in it and does not
+	// signal.
 	Via() tmux.Snapshotter
-	// Process is the pane's process (pane_pid) when the watch began. A
-	// look that finds another one means the pane was respawned
-	// (respawn-pane -k): the process waited on is gone, with its output
-	// (Replaced). The control client's death watch signals Changed within
-	// about half a second of a respawn.
+	// Process is the pane's process (pane_pid) when the watch began. Another means respawn-pane -k
+	// replaced it, and the process waited on is gone with its output. The death watch signals
+	// Changed within about half a second.
 	Process() int
 }
 
-// Polling intervals of the fallback: fast right after the wait starts or
-// the pane changed, slower while nothing happens.
+// Polling intervals: fast after the start or a change, slower while nothing happens.
 const (
 	pollMin = 20 * time.Millisecond
 	pollMax = 250 * time.Millisecond
 )
 
-// Watch returns the change source for pane id: a subscription to the pane
-// through a control-mode client (tmux.Client.Subscribe: the session's kept
-// client in a long-lived process, else a client of the wait's own) that
-// reports the pane's output, its death (a silent one under remain-on-exit
-// within about half a second, see Subscription.WatchDeath), its process
-// replaced (respawn-pane -k, as quickly), the server going away, and a
-// server that stopped answering (about 5 s after it stopped: its looks
-// through the client then fail with a *tmux.NotRespondingError) as they
-// happen; polling with an adaptive interval when the
-// client cannot attach, reported by Note. Errors: tmux errors when the
-// pane or server is gone.
+// Watch returns the change source for pane id. It subscribes through a control-mode client
+// (tmux.Client.Subscribe): the session's kept client in a long-lived process, else one of its own.
+// It reports the pane's output and death as they happen. A silent death under remain-on-exit, or
+// respawn-pane -k, shows within about half a second (Subscription.WatchDeath). It reports a server
+// gone or silent. About 5 s after the server stopped, looks fail with a *tmux.NotRespondingError.
+// When the client cannot attach, the source polls at an adaptive interval and Note says so. Errors:
+// tmux errors for a pane or server gone.
 func Watch(ctx context.Context, c *tmux.Client, id string) (Source, error) {
 	p, err := c.Pane(ctx, id)
 	if err != nil {
@@ -60,8 +50,7 @@ func WatchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo) (Source, er
 	return watchPane(ctx, c, p, false)
 }
 
-// watchPane is WatchPane; with record, the source also keeps the events
-// in order for the wait to take (take, takeThroughDone).
+// watchPane is WatchPane. With record, the source keeps the events in order for the wait (take).
 func watchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, record bool) (*source, error) {
 	s := &source{ch: make(chan struct{}, 1), stop: make(chan struct{}), record: record, pid: p.PID}
 	if tmux.WouldSendFocus(p) {
@@ -84,9 +73,8 @@ func watchPane(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, record bool
 		select {
 		case <-s.stop:
 		case <-sub.Done():
-			// the session or the server went away, or the client was
-			// killed: look now (the capture tells which), then poll in
-			// case the pane lives on (a window linked elsewhere)
+			// The session or server went away, or the client was killed. Look now; the capture
+			// tells which. Then poll, in case the pane lives on in a window linked elsewhere.
 			s.signal()
 			s.poll("polling: control mode unavailable: the control client ended (" + sub.Reason() + ")")
 		}
@@ -106,7 +94,7 @@ type source struct {
 	note    string
 	polling bool
 
-	// record: the events are kept, in order, until the wait takes them.
+	// record keeps the events in order until the wait takes them.
 	record bool
 	qmu    sync.Mutex
 	q      []tmux.ControlEvent
@@ -114,14 +102,12 @@ type source struct {
 	lost   bool // more output than maxQueue came before the wait took it
 }
 
-// maxQueue bounds the output a source keeps for its wait; beyond it the
-// output is dropped and the wait reads the pane instead.
+// maxQueue bounds a source's kept output. Beyond it output is dropped; the wait reads the pane.
 const maxQueue = 4 << 20
 
-// event handles a control-mode event (on the client's reading goroutine).
-// The output of a command through the client (a snapshot) comes after every
-// change that is in it: a pending signal for those changes is dropped, so a
-// snapshot is not followed by a redundant one.
+// event handles a control-mode event on the client's reading goroutine. A snapshot's output comes
+// after every change it holds. So a pending signal for them is dropped, and no redundant snapshot
+// follows.
 func (s *source) event(e tmux.ControlEvent) {
 	if s.record {
 		s.qmu.Lock()
@@ -156,10 +142,8 @@ func (s *source) event(e tmux.ControlEvent) {
 	s.signal()
 }
 
-// take returns the recorded events, in order (with throughDone, only
-// those up to the last EventCommandDone, of the command that just
-// returned, leaving the later ones), and whether output was dropped
-// because the wait did not take it in time.
+// take returns the recorded events in order, and whether output was dropped for a late wait.
+// throughDone stops at the last EventCommandDone and keeps the later ones.
 func (s *source) take(throughDone bool) ([]tmux.ControlEvent, bool) {
 	s.qmu.Lock()
 	defer s.qmu.Unlock()
@@ -229,8 +213,7 @@ func (s *source) Via() tmux.Snapshotter {
 	return nil
 }
 
-// subscription is the source's subscription while events come through it
-// (nil while polling).
+// subscription is the source's subscription while events come through it (nil while polling).
 func (s *source) subscription() *tmux.Subscription {
 	s.mu.Lock()
 	defer s.mu.Unlock()
