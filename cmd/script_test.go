@@ -51,19 +51,68 @@ func requireTmux(t *testing.T) {
 
 func TestScripts(t *testing.T) {
 	requireTmux(t)
-	testscript.Run(t, params("testdata/script", "bash"))
+	testscript.Run(t, quick(t, params("testdata/script", "bash")))
 }
 
 func TestShellScripts(t *testing.T) {
 	requireTmux(t)
-	for _, sh := range []string{"bash", "zsh", "fish", "dash"} {
+	shells := []string{"bash"}
+	if e2e {
+		shells = append(shells, "zsh", "fish", "dash")
+	}
+	for _, sh := range shells {
 		t.Run(sh, func(t *testing.T) {
 			if _, err := exec.LookPath(sh); err != nil {
 				t.Fatalf("%s is required (scripts/test.sh installs it)", sh)
 			}
-			testscript.Run(t, params("testdata/shell", sh))
+			testscript.Run(t, quick(t, params("testdata/shell", sh)))
 		})
 	}
+}
+
+// slowScripts take 8 s or more each on a 2-core machine (go test -json).
+// Plain go test leaves them out to stay quick; -tags e2e runs them.
+var slowScripts = map[string]bool{
+	"script/cursor-trim-repeats": true,
+	"script/echo-cleared-draft":  true,
+	"script/progress":            true,
+	"script/ready":               true,
+	"script/submit":              true,
+	"script/submit-slow":         true,
+	"script/task-follow":         true,
+	"script/turn":                true,
+	"script/turn-keypress":       true,
+}
+
+// quick returns p without the slow scripts of its directory, unless the
+// e2e tag is set. A listed script that is missing fails the test.
+func quick(t *testing.T, p testscript.Params) testscript.Params {
+	t.Helper()
+	set := filepath.Base(p.Dir)
+	for name := range slowScripts {
+		dir, base := filepath.Split(name)
+		if filepath.Clean(dir) != set {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(p.Dir, base+".txtar")); err != nil {
+			t.Fatalf("slowScripts names %s: %v", name, err)
+		}
+	}
+	if e2e {
+		return p
+	}
+	files, err := filepath.Glob(filepath.Join(p.Dir, "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts in %s (%v)", p.Dir, err)
+	}
+	p.Files = nil
+	for _, f := range files {
+		if !slowScripts[set+"/"+strings.TrimSuffix(filepath.Base(f), ".txtar")] {
+			p.Files = append(p.Files, f)
+		}
+	}
+	p.Dir = ""
+	return p
 }
 
 func params(dir, shell string) testscript.Params {
