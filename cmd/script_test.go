@@ -180,6 +180,7 @@ func params(dir, shell string) testscript.Params {
 			"noproc":    cmdNoProc,
 			"jsoncount": cmdJSONCount,
 			"waitpanes": cmdWaitPanes,
+			"waitshown": cmdWaitShown,
 		},
 	}
 }
@@ -494,5 +495,31 @@ func cmdWaitPanes(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("the server had %d panes after %ss, want %d", n, args[1], want)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitshown PANE REGEXP: within 10 s, a row of the pane's visible screen
+// matches REGEXP (polled every 20 ms). It waits for typed text to be drawn,
+// which wait-for-text discounts as the echo of input.
+func cmdWaitShown(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitshown PANE REGEXP")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c := exec.Command("tmux", "-L", "t", "capture-pane", "-p", "-t", args[0])
+		c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
+		out, _ := c.Output()
+		for _, row := range strings.Split(string(out), "\n") {
+			if re.MatchString(row) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("pane %s did not show %q within 10 s; it shows:\n%s", args[0], args[1], out)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
