@@ -219,8 +219,19 @@ func TestKeptClientKeepIdleFlag(t *testing.T) {
 
 	short := startMCPLines(t, s, "--keep-idle", "1")
 	short.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	lastUse := time.Now()
 	waitClients(t, s, 1)
-	waitClients(t, s, 0) // gone after its second of idle (waitClients allows 10 s)
+	// Gone after its second of idle: not before (the answer left a
+	// moment after the last use), and not much later.
+	for len(s.Clients()) != 0 {
+		if time.Since(lastUse) > 3*time.Second {
+			t.Fatalf("--keep-idle 1: the kept client is still attached %v after its last use: %q", time.Since(lastUse).Round(100*time.Millisecond), s.Clients())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if took := time.Since(lastUse); took < 900*time.Millisecond {
+		t.Errorf("--keep-idle 1: the kept client detached %v after its last use, want about 1 s", took.Round(10*time.Millisecond))
+	}
 }
 
 // The server killed during a send (send-text --submit verifying, send-keys
@@ -234,14 +245,15 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 		program []string
 		ready   string // shown once the program runs
 		args    func(p string) []string
+		typed   string // shown once panectl typed; "" waits for its client
 	}{
-		{"send-text --submit", []string{"python3", "-c", slowEnter}, ">", func(p string) []string { return []string{"--json", "send-text", p, "hello", "--submit"} }},
+		{"send-text --submit", []string{"python3", "-c", slowEnter}, ">", func(p string) []string { return []string{"--json", "send-text", p, "hello", "--submit"} }, "> hello"},
 		{"send-keys --when-ready", busy, "busy", func(p string) []string {
 			return []string{"--json", "send-keys", p, "Enter", "--when-ready", "--timeout", "20"}
-		}},
+		}, ""},
 		{"send-ascii --when-ready", busy, "busy", func(p string) []string {
 			return []string{"--json", "send-ascii", p, "3", "--when-ready", "--timeout", "20"}
-		}},
+		}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -255,7 +267,14 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 			if err := c.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(600 * time.Millisecond)
+			// Kill the server once panectl is in the send: its text is
+			// shown (slowEnter then holds the Enter 1.5 s), or its
+			// control client is attached for the --when-ready wait.
+			if tc.typed != "" {
+				awaitShown(t, s, p.ID, tc.typed)
+			} else {
+				waitClients(t, s, 1)
+			}
 			s.Tmux("kill-server")
 			if code, took := waitExit(t, c, 5*time.Second); code != 5 || !strings.Contains(stderr.String(), `"code":"exited"`) {
 				t.Errorf("server killed during %s: exit %d after %v, stderr %q; want 5 (exited)", tc.name, code, took, stderr.String())
@@ -270,7 +289,7 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 		m := startMCPLines(t, s)
 		m.send(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
 			"name": "send_text", "arguments": map[string]any{"pane_id": p.ID, "text": "hello", "submit": true}}})
-		time.Sleep(600 * time.Millisecond)
+		awaitShown(t, s, p.ID, "> hello") // typed; slowEnter holds the Enter
 		s.Tmux("kill-server")
 		r := m.next(t, 5*time.Second)
 		if text := toJSON(r); !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `\"code\":\"exited\"`) {
