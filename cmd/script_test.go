@@ -168,19 +168,20 @@ func params(dir, shell string) testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"sleep":     cmdSleep,
-			"jsonfield": cmdJSONField,
-			"tmux":      cmdTmux,
-			"newshell":  cmdNewShell,
-			"writefile": cmdWriteFile,
-			"envstdout": cmdEnvStdout,
-			"code":      cmdCode,
-			"validate":  cmdValidate,
-			"maxrss":    cmdMaxRSS,
-			"noproc":    cmdNoProc,
-			"jsoncount": cmdJSONCount,
-			"waitpanes": cmdWaitPanes,
-			"waitshown": cmdWaitShown,
+			"sleep":      cmdSleep,
+			"jsonfield":  cmdJSONField,
+			"tmux":       cmdTmux,
+			"newshell":   cmdNewShell,
+			"writefile":  cmdWriteFile,
+			"envstdout":  cmdEnvStdout,
+			"code":       cmdCode,
+			"validate":   cmdValidate,
+			"maxrss":     cmdMaxRSS,
+			"noproc":     cmdNoProc,
+			"jsoncount":  cmdJSONCount,
+			"waitpanes":  cmdWaitPanes,
+			"waitshown":  cmdWaitShown,
+			"waitformat": cmdWaitFormat,
 		},
 	}
 }
@@ -499,26 +500,50 @@ func cmdWaitPanes(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // waitshown PANE REGEXP: within 10 s, a row of the pane's visible screen
-// matches REGEXP (polled every 20 ms). It waits for typed text to be drawn,
-// which wait-for-text discounts as the echo of input.
+// matches REGEXP. It waits for typed text to be drawn, which wait-for-text
+// discounts as the echo of input.
 func cmdWaitShown(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: waitshown PANE REGEXP")
 	}
 	re, err := regexp.Compile(args[1])
 	ts.Check(err)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c := exec.Command("tmux", "-L", "t", "capture-pane", "-p", "-t", args[0])
-		c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
-		out, _ := c.Output()
-		for _, row := range strings.Split(string(out), "\n") {
+	pollTmux(ts, "show "+args[1], func(out string) bool {
+		for _, row := range strings.Split(out, "\n") {
 			if re.MatchString(row) {
-				return
+				return true
 			}
 		}
+		return false
+	}, "capture-pane", "-p", "-t", args[0])
+}
+
+// waitformat PANE FORMAT REGEXP: within 10 s, tmux's FORMAT for the pane
+// (display -p, as '#{pane_current_command}') matches REGEXP.
+func cmdWaitFormat(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: waitformat PANE FORMAT REGEXP")
+	}
+	re, err := regexp.Compile(args[2])
+	ts.Check(err)
+	pollTmux(ts, args[1]+" match "+args[2], func(out string) bool {
+		return re.MatchString(strings.TrimSuffix(out, "\n"))
+	}, "display", "-p", "-t", args[0], args[1])
+}
+
+// pollTmux runs tmux ARGS on the script's server every 20 ms until ok
+// accepts its output; after 10 s the script fails, showing the last one.
+func pollTmux(ts *testscript.TestScript, what string, ok func(string) bool, args ...string) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c := exec.Command("tmux", append([]string{"-L", "t"}, args...)...)
+		c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
+		out, _ := c.Output()
+		if ok(string(out)) {
+			return
+		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("pane %s did not show %q within 10 s; it shows:\n%s", args[0], args[1], out)
+			ts.Fatalf("%s: not within 10 s; tmux %s gave:\n%s", what, strings.Join(args, " "), out)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
