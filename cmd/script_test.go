@@ -182,6 +182,7 @@ func params(dir, shell string) testscript.Params {
 			"waitpanes":  cmdWaitPanes,
 			"waitshown":  cmdWaitShown,
 			"waitformat": cmdWaitFormat,
+			"waitfile":   cmdWaitFile,
 		},
 	}
 }
@@ -529,6 +530,27 @@ func cmdWaitFormat(ts *testscript.TestScript, neg bool, args []string) {
 	pollTmux(ts, args[1]+" match "+args[2], func(out string) bool {
 		return re.MatchString(strings.TrimSuffix(out, "\n"))
 	}, "display", "-p", "-t", args[0], args[1])
+}
+
+// waitfile FILE REGEXP: within 10 s, a line of FILE (a stub's log)
+// matches REGEXP.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitfile FILE REGEXP")
+	}
+	re, err := regexp.Compile("(?m)" + args[1])
+	ts.Check(err)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(ts.MkAbs(args[0]))
+		if re.Match(b) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("no line of %s matches %q within 10 s; it holds:\n%s", args[0], args[1], b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // pollTmux runs tmux ARGS on the script's server every 20 ms until ok
