@@ -1,6 +1,7 @@
 package cmd_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -183,6 +184,7 @@ func params(dir, shell string) testscript.Params {
 			"waitshown":  cmdWaitShown,
 			"waitformat": cmdWaitFormat,
 			"waitfile":   cmdWaitFile,
+			"waitproc":   cmdWaitProc,
 		},
 	}
 }
@@ -443,6 +445,40 @@ func cmdNoProc(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("processes with %q in their command line after %ss:\n%s", args[0], args[1], strings.Join(hits, "\n"))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitproc TEXT N: within 10 s, at least N processes of this script have
+// TEXT in their command line. A process is the script's when its
+// environment holds the script's $TMUX_TMPDIR, as its tmux server's do.
+func cmdWaitProc(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitproc TEXT N")
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	mine := []byte("\x00TMUX_TMPDIR=" + ts.Getenv("TMUX_TMPDIR") + "\x00")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n := 0
+		dirs, _ := filepath.Glob("/proc/[0-9]*")
+		for _, dir := range dirs {
+			b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+			if err != nil || !strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), args[0]) {
+				continue
+			}
+			env, err := os.ReadFile(filepath.Join(dir, "environ"))
+			if err == nil && bytes.Contains(append([]byte{0}, env...), mine) {
+				n++
+			}
+		}
+		if n >= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%d processes of this script with %q in their command line after 10 s, want %d", n, args[0], want)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
