@@ -169,22 +169,24 @@ func params(dir, shell string) testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"sleep":      cmdSleep,
-			"jsonfield":  cmdJSONField,
-			"tmux":       cmdTmux,
-			"newshell":   cmdNewShell,
-			"writefile":  cmdWriteFile,
-			"envstdout":  cmdEnvStdout,
-			"code":       cmdCode,
-			"validate":   cmdValidate,
-			"maxrss":     cmdMaxRSS,
-			"noproc":     cmdNoProc,
-			"jsoncount":  cmdJSONCount,
-			"waitpanes":  cmdWaitPanes,
-			"waitshown":  cmdWaitShown,
-			"waitformat": cmdWaitFormat,
-			"waitfile":   cmdWaitFile,
-			"waitproc":   cmdWaitProc,
+			"sleep":        cmdSleep,
+			"jsonfield":    cmdJSONField,
+			"tmux":         cmdTmux,
+			"newshell":     cmdNewShell,
+			"writefile":    cmdWriteFile,
+			"envstdout":    cmdEnvStdout,
+			"code":         cmdCode,
+			"validate":     cmdValidate,
+			"maxrss":       cmdMaxRSS,
+			"noproc":       cmdNoProc,
+			"jsoncount":    cmdJSONCount,
+			"waitpanes":    cmdWaitPanes,
+			"waitshown":    cmdWaitShown,
+			"waitformat":   cmdWaitFormat,
+			"waitfile":     cmdWaitFile,
+			"waitproc":     cmdWaitProc,
+			"waitclients":  cmdWaitClients,
+			"waitnoserver": cmdWaitNoServer,
 		},
 	}
 }
@@ -545,7 +547,7 @@ func cmdWaitShown(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	re, err := regexp.Compile(args[1])
 	ts.Check(err)
-	pollTmux(ts, "show "+args[1], func(out string) bool {
+	pollTmux(ts, "show "+args[1], func(out string, _ error) bool {
 		for _, row := range strings.Split(out, "\n") {
 			if re.MatchString(row) {
 				return true
@@ -563,7 +565,7 @@ func cmdWaitFormat(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	re, err := regexp.Compile(args[2])
 	ts.Check(err)
-	pollTmux(ts, args[1]+" match "+args[2], func(out string) bool {
+	pollTmux(ts, args[1]+" match "+args[2], func(out string, _ error) bool {
 		return re.MatchString(strings.TrimSuffix(out, "\n"))
 	}, "display", "-p", "-t", args[0], args[1])
 }
@@ -589,15 +591,33 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// waitclients N: within 10 s, at least N clients (a wait's control
+// client) are attached to the script's server.
+func cmdWaitClients(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitclients N")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	pollTmux(ts, fmt.Sprintf("%d clients attached", want), func(out string, _ error) bool {
+		return len(strings.Fields(out)) >= want
+	}, "list-clients", "-F", "#{client_name}")
+}
+
+// waitnoserver: within 10 s, the script's server (-L t) is gone.
+func cmdWaitNoServer(ts *testscript.TestScript, neg bool, args []string) {
+	pollTmux(ts, "no server", func(_ string, err error) bool { return err != nil }, "list-sessions")
+}
+
 // pollTmux runs tmux ARGS on the script's server every 20 ms until ok
 // accepts its output; after 10 s the script fails, showing the last one.
-func pollTmux(ts *testscript.TestScript, what string, ok func(string) bool, args ...string) {
+func pollTmux(ts *testscript.TestScript, what string, ok func(out string, err error) bool, args ...string) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		c := exec.Command("tmux", append([]string{"-L", "t"}, args...)...)
 		c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
-		out, _ := c.Output()
-		if ok(string(out)) {
+		out, err := c.Output()
+		if ok(string(out), err) {
 			return
 		}
 		if time.Now().After(deadline) {
