@@ -148,3 +148,20 @@ func awaitShown(t *testing.T, s *tmuxtest.Server, p, text string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// awaitCommand waits (up to 20 s) until pane p's foreground command is
+// name: a program the test typed or started has got that far.
+func awaitCommand(t *testing.T, s *tmuxtest.Server, p, name string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		out, err := s.TryTmux("display-message", "-p", "-t", p, "#{pane_current_command}")
+		if err == nil && strings.TrimSpace(out) == name {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pane %s never ran %s: its command is %q (%v)", p, name, out, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
