@@ -71,18 +71,18 @@ func TestShellScripts(t *testing.T) {
 	}
 }
 
-// slowScripts take 8 s or more each on a 2-core machine (go test -json).
-// Plain go test leaves them out to stay quick; -tags e2e runs them.
+// slowScripts took 7 s or more each on a loaded 2-core machine (go test
+// -json). Plain go test leaves them out to stay quick; -tags e2e runs them.
 var slowScripts = map[string]bool{
-	"script/cursor-trim-repeats": true,
-	"script/echo-cleared-draft":  true,
-	"script/progress":            true,
-	"script/ready":               true,
-	"script/submit":              true,
-	"script/submit-slow":         true,
-	"script/task-follow":         true,
-	"script/turn":                true,
-	"script/turn-keypress":       true,
+	"script/echo-cleared-draft": true,
+	"script/progress":           true,
+	"script/ready":              true,
+	"script/submit":             true,
+	"script/submit-slow":        true,
+	"script/task-follow":        true,
+	"script/task-journal":       true,
+	"script/turn":               true,
+	"script/turn-keypress":      true,
 }
 
 // quick returns p without the slow scripts of its directory, unless the
