@@ -616,12 +616,14 @@ func pollTmux(ts *testscript.TestScript, what string, ok func(out string, err er
 	for {
 		c := exec.Command("tmux", append([]string{"-L", "t"}, args...)...)
 		c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
+		var errb strings.Builder
+		c.Stderr = &errb
 		out, err := c.Output()
 		if ok(string(out), err) {
 			return
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("%s: not within 10 s; tmux %s gave:\n%s", what, strings.Join(args, " "), out)
+			ts.Fatalf("%s: not within 10 s; tmux %s gave (%v %s):\n%s", what, strings.Join(args, " "), err, errb.String(), out)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
