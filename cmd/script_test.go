@@ -454,6 +454,7 @@ func cmdNoProc(ts *testscript.TestScript, neg bool, args []string) {
 // TEXT in their command line. A process is the script's when its
 // environment holds the script's $TMUX_TMPDIR, as its tmux server's do.
 func cmdWaitProc(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitproc")
 	if len(args) != 2 {
 		ts.Fatalf("usage: waitproc TEXT N")
 	}
@@ -542,6 +543,7 @@ func cmdWaitPanes(ts *testscript.TestScript, neg bool, args []string) {
 // matches REGEXP. It waits for typed text to be drawn, which wait-for-text
 // discounts as the echo of input.
 func cmdWaitShown(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitshown")
 	if len(args) != 2 {
 		ts.Fatalf("usage: waitshown PANE REGEXP")
 	}
@@ -560,6 +562,7 @@ func cmdWaitShown(ts *testscript.TestScript, neg bool, args []string) {
 // waitformat PANE FORMAT REGEXP: within 10 s, tmux's FORMAT for the pane
 // (display -p, as '#{pane_current_command}') matches REGEXP.
 func cmdWaitFormat(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitformat")
 	if len(args) != 3 {
 		ts.Fatalf("usage: waitformat PANE FORMAT REGEXP")
 	}
@@ -573,6 +576,7 @@ func cmdWaitFormat(ts *testscript.TestScript, neg bool, args []string) {
 // waitfile FILE REGEXP: within 10 s, a line of FILE (a stub's log)
 // matches REGEXP.
 func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitfile")
 	if len(args) != 2 {
 		ts.Fatalf("usage: waitfile FILE REGEXP")
 	}
@@ -594,6 +598,7 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 // waitclients N: within 10 s, at least N clients (a wait's control
 // client) are attached to the script's server.
 func cmdWaitClients(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitclients")
 	if len(args) != 1 {
 		ts.Fatalf("usage: waitclients N")
 	}
@@ -606,7 +611,16 @@ func cmdWaitClients(ts *testscript.TestScript, neg bool, args []string) {
 
 // waitnoserver: within 10 s, the script's server (-L t) is gone.
 func cmdWaitNoServer(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitnoserver")
 	pollTmux(ts, "no server", func(_ string, err error) bool { return err != nil }, "list-sessions")
+}
+
+// noNeg fails the script when a wait command is negated: "! waitshown"
+// would otherwise pass as the plain wait.
+func noNeg(ts *testscript.TestScript, neg bool, name string) {
+	if neg {
+		ts.Fatalf("%s does not take !", name)
+	}
 }
 
 // pollTmux runs tmux ARGS on the script's server every 20 ms until ok
