@@ -450,14 +450,17 @@ func cmdNoProc(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// waitproc TEXT N: within 10 s, at least N processes of this script have
-// TEXT in their command line. A process is the script's when its
-// environment holds the script's $TMUX_TMPDIR, as its tmux server's do.
+// waitproc REGEXP N: within 10 s, at least N processes of this script
+// have a command line (arguments joined with spaces) that matches REGEXP.
+// A process is the script's when its environment holds the script's
+// $TMUX_TMPDIR, as its tmux server's do.
 func cmdWaitProc(ts *testscript.TestScript, neg bool, args []string) {
 	noNeg(ts, neg, "waitproc")
 	if len(args) != 2 {
-		ts.Fatalf("usage: waitproc TEXT N")
+		ts.Fatalf("usage: waitproc REGEXP N")
 	}
+	re, err := regexp.Compile(args[0])
+	ts.Check(err)
 	want, err := strconv.Atoi(args[1])
 	ts.Check(err)
 	mine := []byte("\x00TMUX_TMPDIR=" + ts.Getenv("TMUX_TMPDIR") + "\x00")
@@ -467,7 +470,7 @@ func cmdWaitProc(ts *testscript.TestScript, neg bool, args []string) {
 		dirs, _ := filepath.Glob("/proc/[0-9]*")
 		for _, dir := range dirs {
 			b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
-			if err != nil || !strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), args[0]) {
+			if err != nil || !re.MatchString(strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))) {
 				continue
 			}
 			env, err := os.ReadFile(filepath.Join(dir, "environ"))
