@@ -126,7 +126,7 @@ func TestLedgerBoundedAfterHugeSends(t *testing.T) {
 	s := tmuxtest.New(t)
 	// raw mode, no echo: the text goes to cat, not through a line editor
 	p := s.NewPane([2]int{80, 24}, "sh", "-c", "stty raw -echo; exec cat > /dev/null")
-	time.Sleep(300 * time.Millisecond)
+	awaitCommand(t, s, p.ID, "cat")
 	text := strings.Repeat("ab", 1<<19)
 	for range 5 {
 		c := panectlCmd(s, "send-text", p.ID, "--stdin")
@@ -168,7 +168,7 @@ func TestRunSIGINTJSONResultOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Process.Kill() })
-	time.Sleep(1500 * time.Millisecond) // typed, and sleep running
+	awaitCommand(t, s, id, "sleep") // typed, and sleep running
 	_ = c.Process.Signal(syscall.SIGINT)
 	code, _ := waitExit(t, c, 5*time.Second)
 	var v map[string]any

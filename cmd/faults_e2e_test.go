@@ -1,3 +1,5 @@
+//go:build e2e
+
 package cmd_test
 
 import (
@@ -23,25 +25,6 @@ import (
 // killed or whose panes die in the ways that used to hang panectl or give
 // the wrong code. The time bounds are the issue's "done means"; they are
 // generous on purpose (a shared, loaded machine).
-
-// run runs panectl and returns its exit code, stdout, stderr and how long
-// it took; it fails the test if panectl runs longer than limit.
-func runLimited(t *testing.T, s *tmuxtest.Server, limit time.Duration, args ...string) (int, string, string, time.Duration) {
-	t.Helper()
-	c := panectlCmd(s, args...)
-	var stdout, stderr strings.Builder
-	c.Stdout, c.Stderr = &stdout, &stderr
-	start := time.Now()
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	code, _ := waitExit(t, c, limit)
-	took := time.Since(start)
-	if took > limit {
-		t.Errorf("panectl %s took %v, want at most %v", strings.Join(args, " "), took.Round(time.Millisecond), limit)
-	}
-	return code, stdout.String(), stderr.String(), took
-}
 
 // stopServer stops s's tmux server (SIGSTOP) and returns a function that
 // resumes it; the cleanup resumes it too, before the server is killed.
@@ -236,124 +219,18 @@ func TestKeptClientKeepIdleFlag(t *testing.T) {
 
 	short := startMCPLines(t, s, "--keep-idle", "1")
 	short.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	lastUse := time.Now()
 	waitClients(t, s, 1)
-	waitClients(t, s, 0) // gone after its second of idle (waitClients allows 10 s)
-}
-
-// mcpLines is `panectl mcp` on a server, driven with raw JSON-RPC lines.
-type mcpLines struct {
-	in    io.WriteCloser
-	lines chan map[string]any
-}
-
-// startMCPLines starts `panectl mcp` on s and initializes the session.
-func startMCPLines(t *testing.T, s *tmuxtest.Server, args ...string) *mcpLines {
-	t.Helper()
-	m := spawnMCPLines(t, s, args...)
-	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{
-		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "0"}}})
-	m.next(t, 10*time.Second)
-	m.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
-	return m
-}
-
-// spawnMCPLines starts `panectl mcp ARGS` on s, not yet initialized.
-func spawnMCPLines(t *testing.T, s *tmuxtest.Server, args ...string) *mcpLines {
-	t.Helper()
-	c := panectlCmd(s, append([]string{"mcp"}, args...)...)
-	in, err := c.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outPipe, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	m := &mcpLines{in: in, lines: make(chan map[string]any, 10)}
-	t.Cleanup(func() { in.Close(); _ = c.Process.Kill(); _ = c.Wait() })
-	go func() {
-		sc := bufio.NewScanner(outPipe)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var v map[string]any
-			if json.Unmarshal(sc.Bytes(), &v) == nil {
-				m.lines <- v
-			}
-		}
-		close(m.lines)
-	}()
-	return m
-}
-
-func (m *mcpLines) send(t *testing.T, v any) {
-	t.Helper()
-	if _, err := io.WriteString(m.in, toJSON(v)+"\n"); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// next is the next message, within limit (plus 5 s: then the test fails).
-func (m *mcpLines) next(t *testing.T, limit time.Duration) map[string]any {
-	t.Helper()
-	select {
-	case v, ok := <-m.lines:
-		if !ok {
-			t.Fatal("the MCP server ended")
-		}
-		return v
-	case <-time.After(limit + 5*time.Second):
-		t.Fatalf("no answer within %v", limit+5*time.Second)
-	}
-	return nil
-}
-
-// call calls a tool and returns its result; an error result fails the test.
-func (m *mcpLines) call(t *testing.T, id int, name string, args map[string]any) map[string]any {
-	t.Helper()
-	m.send(t, map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{"name": name, "arguments": args}})
-	v := m.next(t, 10*time.Second)
-	if r, _ := v["result"].(map[string]any); r == nil || r["isError"] == true {
-		t.Fatalf("%s: %v", name, v)
-	}
-	return v
-}
-
-// slowEnter is a program that echoes what it reads (raw mode) and takes
-// 1.5 s to react to Enter: a submission's verification is still looking
-// when the server is killed.
-const slowEnter = `import os, time, tty
-tty.setraw(0)
-buf = b""
-os.write(1, b"> ")
-while True:
-    c = os.read(0, 1)
-    if c in (b"\r", b"\n"):
-        time.sleep(1.5)
-        os.write(1, b"\r\ngot " + buf + b"\r\n> ")
-        buf = b""
-    else:
-        buf += c
-        os.write(1, c)
-`
-
-// awaitShown waits (up to 20 s) until pane p shows text: a program that
-// announces it is ready (slowEnter's prompt ">") has started, however long its
-// interpreter took (a pyenv shim adds 0.4 to 2 s here).
-func awaitShown(t *testing.T, s *tmuxtest.Server, p, text string) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		out, err := s.TryTmux("capture-pane", "-p", "-t", p)
-		if err == nil && strings.Contains(out, text) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pane %s never showed %q: %q (%v)", p, text, out, err)
+	// Gone after its second of idle: not before (the answer left a
+	// moment after the last use), and not much later.
+	for len(s.Clients()) != 0 {
+		if time.Since(lastUse) > 3*time.Second {
+			t.Fatalf("--keep-idle 1: the kept client is still attached %v after its last use: %q", time.Since(lastUse).Round(100*time.Millisecond), s.Clients())
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	if took := time.Since(lastUse); took < 900*time.Millisecond {
+		t.Errorf("--keep-idle 1: the kept client detached %v after its last use, want about 1 s", took.Round(10*time.Millisecond))
 	}
 }
 
@@ -368,14 +245,15 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 		program []string
 		ready   string // shown once the program runs
 		args    func(p string) []string
+		typed   string // shown once panectl typed; "" waits for its client
 	}{
-		{"send-text --submit", []string{"python3", "-c", slowEnter}, ">", func(p string) []string { return []string{"--json", "send-text", p, "hello", "--submit"} }},
+		{"send-text --submit", []string{"python3", "-c", slowEnter}, ">", func(p string) []string { return []string{"--json", "send-text", p, "hello", "--submit"} }, "> hello"},
 		{"send-keys --when-ready", busy, "busy", func(p string) []string {
 			return []string{"--json", "send-keys", p, "Enter", "--when-ready", "--timeout", "20"}
-		}},
+		}, ""},
 		{"send-ascii --when-ready", busy, "busy", func(p string) []string {
 			return []string{"--json", "send-ascii", p, "3", "--when-ready", "--timeout", "20"}
-		}},
+		}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -389,7 +267,14 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 			if err := c.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(600 * time.Millisecond)
+			// Kill the server once panectl is in the send: its text is
+			// shown (slowEnter then holds the Enter 1.5 s), or its
+			// control client is attached for the --when-ready wait.
+			if tc.typed != "" {
+				awaitShown(t, s, p.ID, tc.typed)
+			} else {
+				waitClients(t, s, 1)
+			}
 			s.Tmux("kill-server")
 			if code, took := waitExit(t, c, 5*time.Second); code != 5 || !strings.Contains(stderr.String(), `"code":"exited"`) {
 				t.Errorf("server killed during %s: exit %d after %v, stderr %q; want 5 (exited)", tc.name, code, took, stderr.String())
@@ -404,7 +289,7 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 		m := startMCPLines(t, s)
 		m.send(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
 			"name": "send_text", "arguments": map[string]any{"pane_id": p.ID, "text": "hello", "submit": true}}})
-		time.Sleep(600 * time.Millisecond)
+		awaitShown(t, s, p.ID, "> hello") // typed; slowEnter holds the Enter
 		s.Tmux("kill-server")
 		r := m.next(t, 5*time.Second)
 		if text := toJSON(r); !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `\"code\":\"exited\"`) {

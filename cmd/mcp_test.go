@@ -207,7 +207,24 @@ func TestMCP(t *testing.T) {
 		_, err := session.CallTool(cctx, p)
 		done <- err
 	}()
-	time.Sleep(1500 * time.Millisecond)
+	countCancelProgress := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		n := 0
+		for _, p := range progress {
+			if p.ProgressToken == "cancel-1" {
+				n++
+			}
+		}
+		return n
+	}
+	// the wait is under way once its first progress came
+	for deadline := time.Now().Add(10 * time.Second); countCancelProgress() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("no progress for the long wait within 10 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	start := time.Now()
 	ccancel()
 	select {
@@ -222,22 +239,10 @@ func TestMCP(t *testing.T) {
 	// The server must have stopped waiting too: the wait's progress
 	// notifications (sent while it waits) stop, it answers
 	// the next call, and no control client stays attached.
-	countCancelProgress := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		n := 0
-		for _, p := range progress {
-			if p.ProgressToken == "cancel-1" {
-				n++
-			}
-		}
-		return n
-	}
+	// Quiet windows, not conditions: notifications already sent arrive
+	// within 0.5 s; a wait still running would send more within 2.5 s.
 	time.Sleep(500 * time.Millisecond)
 	before := countCancelProgress()
-	if before == 0 {
-		t.Errorf("no progress for the long wait before it was cancelled")
-	}
 	time.Sleep(2500 * time.Millisecond)
 	if after := countCancelProgress(); after != before {
 		t.Errorf("the cancelled wait still runs in the server: %d more progress notifications", after-before)

@@ -206,7 +206,7 @@ func TestFaultRespawnDuringSubmit(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = c.Process.Kill() })
-		time.Sleep(600 * time.Millisecond)
+		awaitShown(t, s, p, "> hello") // typed; slowEnter holds the Enter
 		old, now := respawn(t, s, p)
 		code, took := waitExit(t, c, respawnLimit)
 		if code != 5 || !strings.Contains(stderr.String(), `"code":"exited"`) {
@@ -221,7 +221,7 @@ func TestFaultRespawnDuringSubmit(t *testing.T) {
 		m := startMCPLines(t, s)
 		m.send(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
 			"name": "send_text", "arguments": map[string]any{"pane_id": p, "text": "hello", "submit": true}}})
-		time.Sleep(600 * time.Millisecond)
+		awaitShown(t, s, p, "> hello") // typed; slowEnter holds the Enter
 		old, now := respawn(t, s, p)
 		r := m.next(t, respawnLimit)
 		text := toJSON(r)

@@ -1,6 +1,7 @@
 package cmd_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -51,19 +52,68 @@ func requireTmux(t *testing.T) {
 
 func TestScripts(t *testing.T) {
 	requireTmux(t)
-	testscript.Run(t, params("testdata/script", "bash"))
+	testscript.Run(t, quick(t, params("testdata/script", "bash")))
 }
 
 func TestShellScripts(t *testing.T) {
 	requireTmux(t)
-	for _, sh := range []string{"bash", "zsh", "fish", "dash"} {
+	shells := []string{"bash"}
+	if e2e {
+		shells = append(shells, "zsh", "fish", "dash")
+	}
+	for _, sh := range shells {
 		t.Run(sh, func(t *testing.T) {
 			if _, err := exec.LookPath(sh); err != nil {
 				t.Fatalf("%s is required (scripts/test.sh installs it)", sh)
 			}
-			testscript.Run(t, params("testdata/shell", sh))
+			testscript.Run(t, quick(t, params("testdata/shell", sh)))
 		})
 	}
+}
+
+// slowScripts took 7 s or more each on a loaded 2-core machine (go test
+// -json). Plain go test leaves them out to stay quick; -tags e2e runs them.
+var slowScripts = map[string]bool{
+	"script/echo-cleared-draft": true,
+	"script/progress":           true,
+	"script/ready":              true,
+	"script/submit":             true,
+	"script/submit-slow":        true,
+	"script/task-follow":        true,
+	"script/task-journal":       true,
+	"script/turn":               true,
+	"script/turn-keypress":      true,
+}
+
+// quick returns p without the slow scripts of its directory, unless the
+// e2e tag is set. A listed script that is missing fails the test.
+func quick(t *testing.T, p testscript.Params) testscript.Params {
+	t.Helper()
+	set := filepath.Base(p.Dir)
+	for name := range slowScripts {
+		dir, base := filepath.Split(name)
+		if filepath.Clean(dir) != set {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(p.Dir, base+".txtar")); err != nil {
+			t.Fatalf("slowScripts names %s: %v", name, err)
+		}
+	}
+	if e2e {
+		return p
+	}
+	files, err := filepath.Glob(filepath.Join(p.Dir, "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts in %s (%v)", p.Dir, err)
+	}
+	p.Files = nil
+	for _, f := range files {
+		if !slowScripts[set+"/"+strings.TrimSuffix(filepath.Base(f), ".txtar")] {
+			p.Files = append(p.Files, f)
+		}
+	}
+	p.Dir = ""
+	return p
 }
 
 func params(dir, shell string) testscript.Params {
@@ -119,18 +169,24 @@ func params(dir, shell string) testscript.Params {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"sleep":     cmdSleep,
-			"jsonfield": cmdJSONField,
-			"tmux":      cmdTmux,
-			"newshell":  cmdNewShell,
-			"writefile": cmdWriteFile,
-			"envstdout": cmdEnvStdout,
-			"code":      cmdCode,
-			"validate":  cmdValidate,
-			"maxrss":    cmdMaxRSS,
-			"noproc":    cmdNoProc,
-			"jsoncount": cmdJSONCount,
-			"waitpanes": cmdWaitPanes,
+			"sleep":        cmdSleep,
+			"jsonfield":    cmdJSONField,
+			"tmux":         cmdTmux,
+			"newshell":     cmdNewShell,
+			"writefile":    cmdWriteFile,
+			"envstdout":    cmdEnvStdout,
+			"code":         cmdCode,
+			"validate":     cmdValidate,
+			"maxrss":       cmdMaxRSS,
+			"noproc":       cmdNoProc,
+			"jsoncount":    cmdJSONCount,
+			"waitpanes":    cmdWaitPanes,
+			"waitshown":    cmdWaitShown,
+			"waitformat":   cmdWaitFormat,
+			"waitfile":     cmdWaitFile,
+			"waitproc":     cmdWaitProc,
+			"waitclients":  cmdWaitClients,
+			"waitnoserver": cmdWaitNoServer,
 		},
 	}
 }
@@ -394,6 +450,44 @@ func cmdNoProc(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// waitproc REGEXP N: within 10 s, at least N processes of this script
+// have a command line (arguments joined with spaces) that matches REGEXP.
+// A process is the script's when its environment holds the script's
+// $TMUX_TMPDIR, as its tmux server's do.
+func cmdWaitProc(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitproc")
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitproc REGEXP N")
+	}
+	re, err := regexp.Compile(args[0])
+	ts.Check(err)
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	mine := []byte("\x00TMUX_TMPDIR=" + ts.Getenv("TMUX_TMPDIR") + "\x00")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n := 0
+		dirs, _ := filepath.Glob("/proc/[0-9]*")
+		for _, dir := range dirs {
+			b, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+			if err != nil || !re.MatchString(strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))) {
+				continue
+			}
+			env, err := os.ReadFile(filepath.Join(dir, "environ"))
+			if err == nil && bytes.Contains(append([]byte{0}, env...), mine) {
+				n++
+			}
+		}
+		if n >= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%d processes of this script with %q in their command line after 10 s, want %d", n, args[0], want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // jsoncount FIELD REGEXP N: the last stdout's JSON array at FIELD has
 // exactly N string elements matching REGEXP.
 func cmdJSONCount(ts *testscript.TestScript, neg bool, args []string) {
@@ -445,5 +539,109 @@ func cmdWaitPanes(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("the server had %d panes after %ss, want %d", n, args[1], want)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitshown PANE REGEXP: within 10 s, a row of the pane's visible screen
+// matches REGEXP. It waits for typed text to be drawn, which wait-for-text
+// discounts as the echo of input.
+func cmdWaitShown(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitshown")
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitshown PANE REGEXP")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	pollTmux(ts, "show "+args[1], func(out string, _ error) bool {
+		for _, row := range strings.Split(out, "\n") {
+			if re.MatchString(row) {
+				return true
+			}
+		}
+		return false
+	}, "capture-pane", "-p", "-t", args[0])
+}
+
+// waitformat PANE FORMAT REGEXP: within 10 s, tmux's FORMAT for the pane
+// (display -p, as '#{pane_current_command}') matches REGEXP.
+func cmdWaitFormat(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitformat")
+	if len(args) != 3 {
+		ts.Fatalf("usage: waitformat PANE FORMAT REGEXP")
+	}
+	re, err := regexp.Compile(args[2])
+	ts.Check(err)
+	pollTmux(ts, args[1]+" match "+args[2], func(out string, _ error) bool {
+		return re.MatchString(strings.TrimSuffix(out, "\n"))
+	}, "display", "-p", "-t", args[0], args[1])
+}
+
+// waitfile FILE REGEXP: within 10 s, a line of FILE (a stub's log)
+// matches REGEXP.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitfile")
+	if len(args) != 2 {
+		ts.Fatalf("usage: waitfile FILE REGEXP")
+	}
+	re, err := regexp.Compile("(?m)" + args[1])
+	ts.Check(err)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(ts.MkAbs(args[0]))
+		if re.Match(b) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("no line of %s matches %q within 10 s; it holds:\n%s", args[0], args[1], b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitclients N: within 10 s, at least N clients (a wait's control
+// client) are attached to the script's server.
+func cmdWaitClients(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitclients")
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitclients N")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	pollTmux(ts, fmt.Sprintf("%d clients attached", want), func(out string, _ error) bool {
+		return len(strings.Fields(out)) >= want
+	}, "list-clients", "-F", "#{client_name}")
+}
+
+// waitnoserver: within 10 s, the script's server (-L t) is gone.
+func cmdWaitNoServer(ts *testscript.TestScript, neg bool, args []string) {
+	noNeg(ts, neg, "waitnoserver")
+	pollTmux(ts, "no server", func(_ string, err error) bool { return err != nil }, "list-sessions")
+}
+
+// noNeg fails the script when a wait command is negated: "! waitshown"
+// would otherwise pass as the plain wait.
+func noNeg(ts *testscript.TestScript, neg bool, name string) {
+	if neg {
+		ts.Fatalf("%s does not take !", name)
+	}
+}
+
+// pollTmux runs tmux ARGS on the script's server every 20 ms until ok
+// accepts its output; after 10 s the script fails, showing the last one.
+func pollTmux(ts *testscript.TestScript, what string, ok func(out string, err error) bool, args ...string) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c := exec.Command("tmux", append([]string{"-L", "t"}, args...)...)
+		c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
+		var errb strings.Builder
+		c.Stderr = &errb
+		out, err := c.Output()
+		if ok(string(out), err) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s: not within 10 s; tmux %s gave (%v %s):\n%s", what, strings.Join(args, " "), err, errb.String(), out)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build e2e
+
 package cmd_test
 
 import (
@@ -7,17 +9,19 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/internal/tmuxtest"
+	"github.com/panectl/panectl/tmux"
 )
 
 // A server stopped (kill -STOP) during a long wait: the wait notices that
 // the server stopped answering (a command through its control client
 // unanswered for 5 s while nothing at all came from the server) and ends
 // with exit 1 not_responding about 5 s after the stop, not at its timeout.
-// The bound is generous (a shared, loaded machine): within 15 s of the
-// stop, for a 60 s timeout.
+// The README measured 5.0 to 5.6 s; the bound allows 3 s more for a
+// shared, loaded machine, for a 60 s timeout.
 
-// stallLimit bounds how long after the stop a wait may end.
-const stallLimit = 15 * time.Second
+// stallLimit bounds how long after the stop a wait may end: the silence
+// that counts as not responding (tmux's stallAfter), plus slack.
+const stallLimit = tmux.DefaultCallTimeout + 3*time.Second
 
 func TestFaultStoppedServerEndsLongWaits(t *testing.T) {
 	for _, tc := range longWaits {

@@ -2,7 +2,8 @@
 # The README's test command: checks for (and on a fresh Debian/Ubuntu machine
 # installs) tmux, zsh, fish, dash and the programs the end-to-end tests drive
 # (python3, vim, less, top, node), then runs every test on the system's tmux
-# and the end-to-end tests again on tmux 3.5a. Missing tmux fails loudly;
+# and the end-to-end tests again on tmux 3.5a, both with -tags e2e (the
+# slow suites plain go test leaves out). Missing tmux fails loudly;
 # nothing is skipped silently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +57,7 @@ else
 fi
 
 go vet ./...
+go vet -tags e2e ./...
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
   echo "scripts/test.sh: gofmt would change:" >&2
@@ -63,7 +65,8 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 # Every test, with a bounded run time; -count=1 so tmux-backed tests never
-# come from the cache.
-go test -count=1 -timeout 25m ./... "$@"
+# come from the cache. The e2e tag adds the slow end-to-end suites that
+# plain go test leaves out (cmd/tag_quick_test.go).
+go test -tags e2e -count=1 -timeout 25m ./... "$@"
 # The end-to-end tests and scripts (./cmd) again, on tmux 3.5a.
-[ -z "$tmux35" ] || PATH=$(dirname "$tmux35"):$PATH go test -count=1 -timeout 25m ./cmd "$@"
+[ -z "$tmux35" ] || PATH=$(dirname "$tmux35"):$PATH go test -tags e2e -count=1 -timeout 25m ./cmd "$@"
