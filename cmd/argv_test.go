@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/panectl/panectl/cmd/tool"
 )
 
 // TestArgvChecks runs the command tree on argv with no tmux to reach. A
@@ -18,29 +20,29 @@ func TestArgvChecks(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"wait-for-text", "%0"}, ExitUsage, "--pattern"},
-		{[]string{"wait-for-text", "%0", "-p", "x", "--timeout", "soon"}, ExitUsage, "soon"},
-		{[]string{"wait-for-text", "%0", "-p", "x", "--max-lines", "0"}, ExitUsage, "out of range"},
-		{[]string{"wait-for-text", "%0", "-p", "x", "--max-lines", "10001"}, ExitUsage, "out of range"},
-		{[]string{"wait-for-text", "%0", "-p", "(", "--regex"}, ExitUsage, "pattern"},
-		{[]string{"wait-for-text", "%0", "-p", "x", "--timeout", "500ms"}, ExitFailure, noTmux},
-		{[]string{"wait-for-text"}, ExitUsage, "arg"},
-		{[]string{"wait-quiet", "%0", "--quiet-ms", "10"}, ExitUsage, "out of range"},
-		{[]string{"wait-quiet", "%0", "--quiet-ms", "60001"}, ExitUsage, "out of range"},
-		{[]string{"wait-quiet", "%0", "--quiet-ms", "50"}, ExitFailure, noTmux},
-		{[]string{"capture", "%0", "--max-lines", "10001"}, ExitUsage, "out of range"},
-		{[]string{"capture", "%0"}, ExitFailure, noTmux},
-		{[]string{"send-ascii", "%0", "300"}, ExitUsage, "300"},
-		{[]string{"send-ascii", "%0", "--hex", "zz"}, ExitUsage, "zz"},
-		{[]string{"send-ascii", "%0", "3"}, ExitFailure, noTmux},
-		{[]string{"new", "--size", "100", "--", "sleep", "1"}, ExitUsage, "size"},
-		{[]string{"new", "--env", "NOEQUALS", "--", "sleep", "1"}, ExitUsage, "NOEQUALS"},
-		{[]string{"new", "--history-limit", "-1", "--", "sleep", "1"}, ExitUsage, "out of range"},
-		{[]string{"run", "%0"}, ExitUsage, "command"},
-		{[]string{"run", "%0", "true", "--timeout", "NaN"}, ExitUsage, "NaN"},
-		{[]string{"no-such-command"}, ExitUsage, "no-such-command"},
-		{[]string{"list", "--bogus"}, ExitUsage, "bogus"},
-		{[]string{"list"}, ExitFailure, noTmux},
+		{[]string{"wait-for-text", "%0"}, tool.ExitUsage, "--pattern"},
+		{[]string{"wait-for-text", "%0", "-p", "x", "--timeout", "soon"}, tool.ExitUsage, "soon"},
+		{[]string{"wait-for-text", "%0", "-p", "x", "--max-lines", "0"}, tool.ExitUsage, "out of range"},
+		{[]string{"wait-for-text", "%0", "-p", "x", "--max-lines", "10001"}, tool.ExitUsage, "out of range"},
+		{[]string{"wait-for-text", "%0", "-p", "(", "--regex"}, tool.ExitUsage, "pattern"},
+		{[]string{"wait-for-text", "%0", "-p", "x", "--timeout", "500ms"}, tool.ExitFailure, noTmux},
+		{[]string{"wait-for-text"}, tool.ExitUsage, "arg"},
+		{[]string{"wait-quiet", "%0", "--quiet-ms", "10"}, tool.ExitUsage, "out of range"},
+		{[]string{"wait-quiet", "%0", "--quiet-ms", "60001"}, tool.ExitUsage, "out of range"},
+		{[]string{"wait-quiet", "%0", "--quiet-ms", "50"}, tool.ExitFailure, noTmux},
+		{[]string{"capture", "%0", "--max-lines", "10001"}, tool.ExitUsage, "out of range"},
+		{[]string{"capture", "%0"}, tool.ExitFailure, noTmux},
+		{[]string{"send-ascii", "%0", "300"}, tool.ExitUsage, "300"},
+		{[]string{"send-ascii", "%0", "--hex", "zz"}, tool.ExitUsage, "zz"},
+		{[]string{"send-ascii", "%0", "3"}, tool.ExitFailure, noTmux},
+		{[]string{"new", "--size", "100", "--", "sleep", "1"}, tool.ExitUsage, "size"},
+		{[]string{"new", "--env", "NOEQUALS", "--", "sleep", "1"}, tool.ExitUsage, "NOEQUALS"},
+		{[]string{"new", "--history-limit", "-1", "--", "sleep", "1"}, tool.ExitUsage, "out of range"},
+		{[]string{"run", "%0"}, tool.ExitUsage, "command"},
+		{[]string{"run", "%0", "true", "--timeout", "NaN"}, tool.ExitUsage, "NaN"},
+		{[]string{"no-such-command"}, tool.ExitUsage, "no-such-command"},
+		{[]string{"list", "--bogus"}, tool.ExitUsage, "bogus"},
+		{[]string{"list"}, tool.ExitFailure, noTmux},
 	} {
 		var out, errOut bytes.Buffer
 		f := &Factory{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}}
