@@ -24,17 +24,16 @@ var (
 	// ErrPaneExited: the pane (or its process) was gone before the operation
 	// could finish, e.g. a new pane whose command exited at once.
 	ErrPaneExited = errors.New("the pane exited")
-	// ErrUnsupported: the server's tmux cannot do what was asked (the
-	// message names the version and what would).
+	// ErrUnsupported: the server's tmux cannot do what was asked. The message
+	// names the version and the one that would.
 	ErrUnsupported = errors.New("not supported by this tmux")
 	// ErrNotResponding: the server did not answer a command in time.
 	ErrNotResponding = errors.New("tmux server not responding")
-	// ErrNotSocket: the socket path exists and is not a socket; panectl
-	// will not let tmux replace it.
+	// ErrNotSocket: the socket path exists and is no socket. panectl will not
+	// let tmux replace it.
 	ErrNotSocket = errors.New("not a socket")
-	// ErrSocketPath: a server cannot be started at the socket path: its
-	// directory does not exist or cannot be written, or the path is too
-	// long for a socket.
+	// ErrSocketPath: no server can start at the socket path. Its directory is
+	// missing or not writable, or the path is too long for a socket.
 	ErrSocketPath = errors.New("unusable socket path")
 )
 
@@ -47,8 +46,8 @@ type Error struct {
 	kind     error    // sentinel this failure means, or nil
 }
 
-// Error is "tmux COMMAND: tmux's own message" (or its exit status when it
-// printed nothing).
+// Error is "tmux COMMAND: tmux's own message", or its exit status if it printed
+// nothing.
 func (e *Error) Error() string {
 	msg := e.Stderr
 	if msg == "" {
@@ -125,9 +124,9 @@ type NoServerError struct {
 	From   string // how the socket was chosen (Server.From); "" if unknown
 }
 
-// Error names the socket tried, tmux's message and how to start a server.
-// The advice is panectl's own new, which refuses a path that is not a
-// socket (tmux itself would replace whatever file is there).
+// Error names the socket tried, tmux's message and how to start a server. It
+// advises panectl's own new, which refuses a path that is no socket. tmux would
+// replace whatever file is there.
 func (e *NoServerError) Error() string {
 	start := fmt.Sprintf("panectl -S %s new", e.Socket)
 	if e.From == "-L" {
@@ -139,9 +138,9 @@ func (e *NoServerError) Error() string {
 // Unwrap returns ErrNoServer.
 func (e *NoServerError) Unwrap() error { return ErrNoServer }
 
-// NotRespondingError: a tmux command got no answer from the server within
-// its deadline. The server accepted the connection (or the socket did) but
-// is stopped (SIGSTOP), hung, or not a tmux server.
+// NotRespondingError: the server did not answer a tmux command in time. The
+// socket accepted the connection, but the server is stopped (SIGSTOP), hung, or
+// no tmux server.
 type NotRespondingError struct {
 	Socket  string
 	Command string        // the tmux command(s) that got no answer
@@ -161,8 +160,8 @@ func (e *NotRespondingError) Error() string {
 // Unwrap returns ErrNotResponding.
 func (e *NotRespondingError) Unwrap() error { return ErrNotResponding }
 
-// NotSocketError: the socket path exists and is something else (a regular
-// file, a directory). tmux would delete it to make its socket.
+// NotSocketError: the socket path exists and is a regular file or directory.
+// tmux would delete it to make its socket.
 type NotSocketError struct {
 	Path string
 	From string // -S, -L, $TMUX or default
@@ -177,9 +176,9 @@ func (e *NotSocketError) Error() string {
 // Unwrap returns ErrNotSocket.
 func (e *NotSocketError) Unwrap() error { return ErrNotSocket }
 
-// SocketPathError: NewPane would start a server at a socket path where tmux
-// cannot make its socket (tmux 3.3a then says "error creating PATH (...)"
-// and exits 0 without doing anything).
+// SocketPathError: NewPane would start a server where tmux cannot make its
+// socket. tmux 3.3a then says "error creating PATH (...)" and exits 0, doing
+// nothing.
 type SocketPathError struct {
 	Path   string
 	From   string // -S, -L, $TMUX or default
