@@ -7,42 +7,36 @@ import (
 	"time"
 )
 
-// A pane that dies under remain-on-exit without printing gives a control
-// client no notification in tmux 3.3a: its pty closes, tmux marks it dead
-// (and draws remain-on-exit-format into its screen, which is not %output),
-// and nothing is sent. So the client asks: every deathEvery, while some
-// subscription wants it, it lists its session's panes with pane_dead
-// through itself (one command, whatever the number of subscriptions; no
-// tmux process; tmux answers in microseconds) and sends an EventChange to
-// each subscription whose pane is dead or gone.
+// In tmux 3.3a a pane that dies under remain-on-exit without printing sends a
+// control client nothing. Its pty closes and tmux marks it dead. tmux draws
+// remain-on-exit-format into its screen, which is not %output. So the client
+// asks. Every deathEvery, while a subscription wants it, it lists its session's
+// panes with pane_dead through itself. That is one command for any number of
+// subscriptions, no tmux process, and an answer in microseconds. Each
+// subscription whose pane is dead or gone gets an EventChange.
 //
-// A format subscription (refresh-client -B) would let the server do the
-// looking, but tmux 3.2 to 3.6 crash in the subscription timer when a
-// subscribed control client's session is destroyed while the client is
-// still on its way out (control_check_subs_session dereferences the NULL
-// c->session: tmux GitHub issue 4916, fixed in 3.7 by 881bec958). A wait's
-// session is destroyed whenever its last pane exits, so panectl subscribes
-// to nothing.
+// A format subscription (refresh-client -B) would let the server look. But tmux
+// 3.2 to 3.6 crash in the subscription timer when a subscribed client's session
+// is destroyed while the client is on its way out. control_check_subs_session
+// dereferences the NULL c->session (tmux GitHub issue 4916, fixed in 3.7 by
+// 881bec958). A wait's session goes whenever its last pane exits, so panectl
+// subscribes to nothing.
 
 // deathEvery is how often the death watch asks.
 const deathEvery = 400 * time.Millisecond
 
-// The same question also reads each pane's process (pane_pid), which
-// respawn-pane -k replaces without the pane dying or any notification to
-// a control client: a subscription whose pane's process is no longer the
-// one it was made for (PaneInfo.PID at Subscribe) gets an EventChange
-// too, once per new process, so a wait looks, sees the new pid and ends
-// (the output it waited on went with the old process). And while the
-// answer is awaited, the watch listens for a server that stopped
-// answering (control_stall.go).
+// The same question reads each pane's process (pane_pid). respawn-pane -k
+// replaces it without a death or a notification. A subscription whose pane's
+// process is not the one it was made for (PaneInfo.PID) gets an EventChange,
+// once per new process. The wait looks, sees the new pid and ends, since its
+// output went with the old process. While the answer is awaited, the watch
+// listens for a server that stopped answering (control_stall.go).
 
-// WatchDeath makes the client look, every deathEvery until the
-// subscription or the client ends, whether the subscribed pane died or
-// left its session (an EventChange follows the first look that says so,
-// and the looking stops for this subscription), and whether its process
-// was replaced (respawn-pane -k: an EventChange for each new process; the
-// looking goes on). While no subscription watches, the client asks
-// nothing.
+// WatchDeath makes the client look every deathEvery, until the subscription or
+// the client ends. It looks whether the pane died or left its session. The
+// first look that says so sends an EventChange and ends the looking. It also
+// looks whether respawn-pane -k replaced the process, with an EventChange for
+// each new one. While no subscription watches, the client asks nothing.
 func (s *Subscription) WatchDeath() {
 	k := s.k
 	k.mu.Lock()
@@ -57,10 +51,9 @@ func (s *Subscription) WatchDeath() {
 	}
 }
 
-// deathLoop is the client's death watch: it runs while a subscription
-// watches. It asks one question at a time: while one is unanswered it
-// asks no other, and checks whether the server stopped answering
-// (checkStallLocked).
+// deathLoop is the client's death watch, running while a subscription watches.
+// It asks one question at a time. While one is unanswered it checks whether the
+// server stopped answering (checkStallLocked).
 func (k *Control) deathLoop() {
 	t := time.NewTicker(deathEvery)
 	defer t.Stop()
@@ -85,8 +78,8 @@ func (k *Control) deathLoop() {
 			return
 		}
 		if k.deathAsking {
-			// the last question is unanswered: no other (a stopped server
-			// would only have them piled up); has the silence lasted?
+			// the last question is unanswered, and a stopped server would only
+			// pile up more. Has the silence lasted?
 			stalled := k.checkStallLocked(time.Now())
 			k.mu.Unlock()
 			if stalled {
@@ -112,8 +105,8 @@ func (k *Control) deathLoop() {
 	}
 }
 
-// deathAnswer handles the answer to the death watch's question: rows of
-// "%ID DEAD PID" for the panes of the client's session.
+// deathAnswer handles the answer, rows of "%ID DEAD PID" for the session's
+// panes.
 func (k *Control) deathAnswer(r blockResult, watched []*Subscription) {
 	type state struct{ pid int }
 	alive := map[string]state{}
