@@ -17,42 +17,35 @@ import (
 )
 
 // A control-mode client (tmux(1), CONTROL MODE) delivers a pane's output as it
-// happens. So a wait can react at once instead of polling. panectl attaches one
-// to the session that holds the pane:
+// happens, so a wait reacts at once instead of polling. panectl attaches one to
+// the session that holds the pane:
 //
 //	tmux -S SOCK -C attach-session -t $SESSION -r -E -f ignore-size,read-only,pause-after=N
 //
-// It attaches by session id, never by pane, since attach-session -t %N would
-// make the pane active. It ignores size, so no pane is ever resized for it. It
-// delivers output only for the panes someone subscribed to (Subscribe). Any
-// other pane is paused (refresh-client -A %M:pause) as soon as it speaks. It is
-// continued when a subscription for it arrives. control_sub.go says why pause
-// and not off. Under tmux 3.3a's no-output flag, refresh-client -A %N:on has no
-// effect. So output is on by default and paused per pane.
+// It attaches by session id, since attach-session -t %N would make the pane
+// active. It ignores size, so no pane is resized for it. Only subscribed panes
+// (Subscribe) get output. Any other pane is paused (refresh-client -A %M:pause)
+// when it speaks, and continued when a subscription arrives (control_sub.go
+// says why not off). tmux 3.3a's no-output flag would make refresh-client -A
+// %N:on void. So output is on by default and paused per pane.
 //
 // The client is read-only by construction. panectl sends it only commands that
-// read (readOnlyCommand) and refresh-client for its own output flow. It also
-// writes panectl's own pane user options (@panectl_*), such as the echo ledger
-// and the action lock (ownOptionWrite). It never types, sets another option,
-// resizes or selects anything. Command refuses anything else. tmux's -r flag
-// gives no protection in control mode, and from 3.7 on it harms. So the flag is
-// set only below tmux 3.7 (readOnlyFlag says why).
+// read (readOnlyCommand), refresh-client for its output flow, and writes of its
+// own pane user options (@panectl_*: the echo ledger, the action lock;
+// ownOptionWrite). It never types, sets another option, resizes or selects.
+// Command refuses anything else. tmux's -r flag is set only below 3.7
+// (readOnlyFlag says why).
 //
-// tmux gives every attached client side effects. The session's session_attached
-// count rises, and client-attached and client-detached hooks run. With the
-// server option focus-events on, a pane whose window is current counts as
-// focused. WouldSendFocus reports that case, so a caller can poll instead.
-//
-// A command from outside tmux that acts on "the current client" without -t
-// takes the most recently active client of the most recently active session.
-// That may be panectl's, when it attached after the user last typed. A client
-// switched by switch-client ends, and its waits capture and poll. One detached
-// by detach-client is attached again by the next wait.
-//
-// Every client of one panectl process has the same client_name, client-PID from
-// panectl's pid. panectl's own client sends no tty name. panectl never names
-// its clients in a command, since a command through a client acts on that
-// client. So nothing in panectl confuses them.
+// Every attached client has side effects. session_attached rises, and the
+// client-attached and client-detached hooks run. With focus-events on, the
+// current window's active pane counts as focused (WouldSendFocus). A command
+// from outside tmux that acts on "the current client" may take panectl's
+// (DefaultKeepIdle says when). A client moved by switch-client ends, and its
+// waits capture and poll. One detached by detach-client is attached again by
+// the next wait. All clients of one panectl process share a client_name,
+// client-PID, as panectl's own client sends no tty name. panectl never names
+// its clients in a command, since a command through a client acts on it. So
+// nothing in panectl confuses them.
 
 // ControlEventKind says what a control-mode notification means for a wait.
 type ControlEventKind int

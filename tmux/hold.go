@@ -14,28 +14,26 @@ import (
 // The exit hold of a new pane (NewOptions.ExitCheck). While panectl looks
 // whether the command exits at once, the pane is held with remain-on-exit. An
 // empty remain-on-exit-format keeps tmux from drawing "Pane is dead" over the
-// output. So the exit status and last output can be read. Then the pane gets
-// its own settings back.
-//
-// The list that makes the pane sets the hold, so nothing the command does comes
-// first. tmux runs a command list to its end before it handles the exit. A
-// command that exits at once leaves a dead pane until panectl has read it. A
-// server started for it keeps running meanwhile.
+// output. So the exit status and last output can be read. The list that makes
+// the pane sets the hold, so nothing the command does comes first. tmux runs a
+// command list to its end before it handles the exit. A command that exits at
+// once leaves a dead pane until panectl has read it, and a server started for
+// it keeps running. Then the pane gets its own settings back. A dead pane that
+// they would have closed is killed, as tmux would have, and such a server
+// exits.
 //
 // Undoing the hold must not depend on panectl living (SPEC.md section 12).
-// Before the pane is made, panectl starts a guard (guard.go). Its script runs
-// when panectl's pipe to it closes, SIGKILL included. It finds the held pane by
-// the token in @panectl-new-hold, set in the creating list. It undoes the hold
-// as the pane's own settings would: it unsets the options and kills a dead pane
-// that its own remain-on-exit would have closed. The guard starts first, so a
-// held pane always has an undo. When panectl ends the hold itself, it removes
-// the token with its last look, and the guard finds nothing to do.
+// Before the pane is made, panectl starts a guard (guard.go), whose script runs
+// even after a SIGKILL. It finds the held pane by the token in
+// @panectl-new-hold, set in the creating list, and undoes the hold as above.
+// The guard starts first, so a held pane always has an undo. When panectl ends
+// the hold itself, it removes the token with its last look. The guard then
+// finds nothing to do.
 //
-// Why not a delayed command in the server (run-shell -b -d DELAY -C ...)? tmux
-// 3.3a queues a background run-shell's commands on the "best" attached client
-// of the moment (cmd-run-shell.c, cmd_find_current_client). A client that
-// detaches before the delay takes them along, so the undo could be lost. A
-// guard runs its script on its own client.
+// Why not a delayed command (run-shell -b -d DELAY -C ...)? tmux 3.3a queues a
+// background run-shell's commands on the "best" attached client of the moment
+// (cmd_find_current_client in cmd-run-shell.c). A client that detaches before
+// the delay takes them along, and the undo is lost. A guard has its own client.
 
 // holdOption is the pane option carrying a hold's token.
 const holdOption = "@panectl-new-hold"

@@ -291,12 +291,8 @@ type NewOptions struct {
 // directory go literally (FormatLiteral), since tmux expands formats in both.
 //
 // With opts.ExitCheck, a command that exits within it is an ErrPaneExited with
-// its exit status and last lines. The pane is held with remain-on-exit from the
-// list that makes it until ExitCheck ends (hold.go). So its death is seen
-// whatever the timing, also on a server started for it. The pane's own settings
-// come back with the last look, or from a guard if panectl is killed. A dead
-// pane its own setting would have closed is then killed, as tmux would have.
-// A server started for it then exits.
+// its exit status and last lines. The pane is held meanwhile (hold.go), so its
+// death is seen whatever the timing.
 //
 // A socket path (-S) that is too long, or whose directory is missing or not
 // writable, is a *SocketPathError: tmux could not make the socket. An answer
