@@ -54,36 +54,34 @@ const (
 	// EventOutput: the subscribed pane wrote bytes (%output, %extended-output).
 	EventOutput ControlEventKind = iota
 	// EventPause: tmux paused the pane's output because the client fell behind
-	// (%pause). The client has already asked tmux to continue. Output was lost,
-	// so re-read the pane.
+	// (%pause). The client already asked it to continue. Re-read the lost
+	// output.
 	EventPause
-	// EventChange: the pane, its window or its session may have changed. Causes
-	// are a pane mode, a layout change (a pane closed), a window closed or
-	// unlinked, a session changed or closed, and the client's end.
+	// EventChange: the pane, its window or session may have changed: a mode, a
+	// layout (a pane closed), a window closed or unlinked, the client's end.
 	EventChange
-	// EventCommandDone: the output of a command sent through this subscription
-	// has come. Every EventOutput before it happened before the command ran. It
-	// comes just before the command returns, one per command.
+	// EventCommandDone: a command sent through this subscription has answered,
+	// one per command, just before it returns. Every EventOutput before it
+	// happened before the command ran.
 	EventCommandDone
-	// EventDescribed: the pane's geometry and options in Pane and Options, read
-	// right after output arrived (Subscription.Prefetch). Every EventOutput
-	// before it is in them. Err is set when the read failed.
+	// EventDescribed: Pane and Options read right after output arrived
+	// (Subscription.Prefetch). Every EventOutput before it is in them. Err is
+	// set when the read failed.
 	EventDescribed
 )
 
 // ControlEvent is one notification about a subscribed pane.
 type ControlEvent struct {
 	Kind ControlEventKind
-	// Data holds the raw bytes of one %output notification, octal escapes
-	// decoded. It may end inside a UTF-8 character or an escape sequence. The
-	// next one holds the rest. Data is only valid during the callback.
+	// Data holds one %output notification's raw bytes, escapes decoded, valid
+	// only during the callback. A UTF-8 character or an escape sequence may
+	// continue in the next one.
 	Data []byte
 	// Line is the notification as tmux wrote it (without its newline).
 	Line string
-	// DescribeFollows: an EventDescribed follows this EventOutput
-	// (Subscription.Prefetch). A wait can sleep until it comes.
+	// DescribeFollows: an EventDescribed follows, so a wait can sleep for it.
 	DescribeFollows bool
-	// Pane and Options are an EventDescribed's description and the pane's user
+	// Pane and Options: an EventDescribed's description and the pane's user
 	// options with the prefetch's prefix. Err is its failure.
 	Pane    PaneInfo
 	Options map[string]string
@@ -92,12 +90,10 @@ type ControlEvent struct {
 
 // ControlOptions configure Control.
 type ControlOptions struct {
-	// PauseAfter is tmux's pause-after flag in seconds (flow control). 0 means
-	// 1.
+	// PauseAfter is tmux's pause-after flag in seconds. 0 means 1.
 	PauseAfter int
-	// OnEvent is called from the reading goroutine for each event about the
-	// target pane. It must return quickly and never block on a channel. tmux
-	// pauses a pane whose client does not keep up.
+	// OnEvent gets each event about the target pane on the reading goroutine.
+	// It must never block, since tmux pauses a pane whose client lags.
 	OnEvent func(ControlEvent)
 	// AttachTimeout bounds the wait for tmux to confirm the attach; 0 means 2s.
 	AttachTimeout time.Duration
@@ -107,8 +103,8 @@ type ControlOptions struct {
 // number of subscriptions (Subscribe), Command and snapshot calls until it
 // ends. Nothing stays attached when panectl dies (docs/architecture.md).
 type Control struct {
-	// PaneID is the pane of the subscription Client.Control made. It is "" for
-	// a client that Client.Subscribe keeps.
+	// PaneID is the pane of Client.Control's subscription, "" for a kept
+	// client.
 	PaneID string
 	// Session is the id of the session the client is attached to.
 	Session string
@@ -122,11 +118,11 @@ type Control struct {
 	readEnd chan struct{} // closed when the control stream reached its end
 	sawLine atomic.Bool   // the control stream has had a line
 	// born is when the client was made. lastLine is when the stream last had a
-	// line, in nanoseconds since born (monotonic).
+	// line, in monotonic nanoseconds since born.
 	born     time.Time
 	lastLine atomic.Int64
-	// stalled: the server has not answered (checkStallLocked). The next line
-	// the server writes clears it.
+	// stalled: the server has not answered (checkStallLocked), until its next
+	// line.
 	stalled atomic.Bool
 	quick   bool       // Close does not wait for tmux's exit handshake (Client.QuickDetach)
 	mu      sync.Mutex // guards writes to stdin and everything below
@@ -145,15 +141,15 @@ type Control struct {
 	deadlineSet time.Time
 	// panes holds every known pane's subscriptions and output (control_sub.go).
 	panes map[string]*paneInterest
-	// primary is the subscription Client.Control made, nil for a kept client.
+	// primary is Client.Control's subscription, nil for a kept client.
 	// Snapshot, Pane, SnapshotOptions and WatchDeath act on it.
 	primary *Subscription
 	// deathWatching: the death watch goroutine runs (control_death.go).
 	// deathAsking: its last question is unanswered.
 	deathWatching bool
 	deathAsking   bool
-	// stall is a stalled client's error. stallCh is closed when it stalls, and
-	// remade when it answers again. Waiting commands give up then.
+	// stall is a stalled client's error. stallCh closes when it stalls, and
+	// waiting commands give up. It is remade when the server answers again.
 	stall   *NotRespondingError
 	stallCh chan struct{}
 }
@@ -162,8 +158,7 @@ type Control struct {
 type controlEnd interface {
 	// kill ends the client at once, without the exit handshake.
 	kill()
-	// failure is what tmux wrote on stderr when the client ended. It is "" for
-	// panectl's own client, and valid once the client is done.
+	// failure is tmux's stderr once the client is done, "" for panectl's own.
 	failure() string
 }
 
@@ -184,8 +179,8 @@ const (
 	// write (tmux 3.2 to 3.6).
 	attachProto attachMode = iota + 1
 	// attachLocked: `tmux -C` with the socket lock around attach, detach and
-	// panectl's notifying commands. It is for a tmux whose version or binary
-	// panectl cannot tell, or one that refused panectl's client.
+	// the notifying commands. It is for an unknown version or binary, or a
+	// refusal.
 	attachLocked
 	// attachPlain: `tmux -C` as is, for tmux 3.7 and later (fixed upstream).
 	attachPlain
@@ -216,8 +211,7 @@ func (c *Client) version() string {
 	return v
 }
 
-// binaryVersion runs `BIN -V`, bounded by DefaultCallTimeout, and returns its
-// output trimmed.
+// binaryVersion returns `BIN -V`, trimmed, bounded by DefaultCallTimeout.
 func binaryVersion(bin string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), DefaultCallTimeout)
 	defer cancel()
@@ -234,11 +228,10 @@ func binaryVersion(bin string) (string, error) {
 	return strings.TrimSpace(read(files.out)), nil
 }
 
-// Control attaches a client of its own to the session that holds pane p. It
-// delivers output for p only, to opts.OnEvent. It detaches when ctx ends or
-// Close is called. opts.AttachTimeout and ctx bound the attach. Errors wrap
-// ErrControlUnavailable with tmux's message, or are ErrNoServer. Long-lived
-// processes share clients instead (Subscribe with KeepControl).
+// Control attaches a client of its own to p's session, delivering p's output to
+// opts.OnEvent. It detaches when ctx ends or on Close. opts.AttachTimeout and
+// ctx bound the attach. Errors wrap ErrControlUnavailable with tmux's message,
+// or are ErrNoServer. Long-lived processes share kept clients.
 func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (*Control, error) {
 	if !strings.HasPrefix(p.ID, "%") {
 		return nil, fmt.Errorf("%w: pane %q has no session", ErrControlUnavailable, p.ID)
@@ -299,8 +292,8 @@ func (c *Client) attachSession(ctx context.Context, session string, opts Control
 	})
 }
 
-// attach starts a client with start and waits until tmux confirms the
-// attach, the client ends, deadline passes or ctx ends.
+// attach starts a client and waits for tmux's confirmation, the client's end,
+// deadline or ctx.
 func (c *Client) attach(ctx context.Context, session string, opts ControlOptions, deadline time.Time, subs []*Subscription, start func(*Control) error) (*Control, error) {
 	k := &Control{Session: session, socket: c.Server.Socket, owner: c, opts: opts, ready: make(chan struct{}),
 		done: make(chan struct{}), readEnd: make(chan struct{}), panes: map[string]*paneInterest{}, quick: c.QuickDetach,
@@ -346,8 +339,8 @@ func (c *Client) attach(ctx context.Context, session string, opts ControlOptions
 	return k, nil
 }
 
-// startReader reads the control stream r. At its end finish runs (reaping,
-// closing the stream), then the command pipe and Done are closed.
+// startReader reads the stream r. At its end finish reaps and closes it, then
+// the command pipe and Done close.
 func (k *Control) startReader(r io.Reader, finish func()) {
 	go k.read(r)
 	go func() {
@@ -362,8 +355,8 @@ func (k *Control) startReader(r io.Reader, finish func()) {
 	}()
 }
 
-// releaseAttachLock gives up the attach's socket lock, if any. The client has
-// written its first line, so it has identified, or has ended.
+// releaseAttachLock gives up the attach's socket lock, if any, once the client
+// has identified (its first line) or ended.
 func (k *Control) releaseAttachLock() {
 	if k.lock != nil {
 		k.lock.release("attach")
@@ -373,8 +366,8 @@ func (k *Control) releaseAttachLock() {
 // Done is closed when the client has ended: by Close, %exit, EOF or a kill.
 func (k *Control) Done() <-chan struct{} { return k.done }
 
-// Reason says why the client ended, or "" while it runs. It is tmux's %exit
-// reason, "server exited", or "closed".
+// Reason says why the client ended ("" while it runs): tmux's %exit reason,
+// "server exited", or "closed".
 func (k *Control) Reason() string {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -389,11 +382,10 @@ func (k *Control) setReason(r string) {
 	k.mu.Unlock()
 }
 
-// pendingBlock is who gets one command's output: a caller of Command (ch), an
-// internal probe (fn, on the reading goroutine), or nobody. sub gets
-// EventCommandDone. line numbers the command line. tmux runs one line's
-// commands as a group, and after a failure skips the rest without output
-// blocks.
+// pendingBlock is who gets one command's output: a Command caller (ch), an
+// internal probe (fn, on the reader), or nobody. sub gets EventCommandDone.
+// line numbers the command line. tmux skips the rest of a line after a failed
+// command, without output blocks.
 type pendingBlock struct {
 	ch   chan blockResult
 	fn   func(blockResult)
@@ -404,21 +396,20 @@ type pendingBlock struct {
 	name string
 }
 
-// sendLocked writes one command line whose output nobody reads. k.mu must be
-// held.
+// sendLocked writes a line whose output nobody reads. k.mu must be held.
 func (k *Control) sendLocked(line string) {
 	k.writeLocked(line, pendingBlock{}, 1)
 }
 
-// writeLocked writes a line of n commands whose output blocks go to b. It
-// reports whether the line was written. A write tmux does not take within
-// writeTimeout ends the client. k.mu must be held.
+// writeLocked writes a line of n commands whose blocks go to b, and reports
+// whether it did. A write not taken within writeTimeout ends the client. k.mu
+// must be held.
 func (k *Control) writeLocked(line string, b pendingBlock, n int) bool {
 	if k.closed {
 		return false
 	}
-	// the deadline moves only after half of it passed. Setting it re-arms a
-	// runtime timer, which every command of a wait would pay.
+	// the deadline moves after half of it passed. Setting it re-arms a runtime
+	// timer, which each command of a wait would pay.
 	now := time.Now()
 	if now.After(k.deadlineSet.Add(writeTimeout / 2)) {
 		_ = k.stdin.SetWriteDeadline(now.Add(writeTimeout))
@@ -449,8 +440,8 @@ var ErrControlClosed = errors.New("the control client ended")
 // errSkipped: tmux did not run the command after an earlier one failed.
 var errSkipped = errors.New("not run: an earlier command of the list failed")
 
-// readOnlyCommand lists what Command sends. All of them only read (CMD_READONLY
-// in tmux). The client writes its own refresh-client -A itself.
+// readOnlyCommand lists what Command sends, all CMD_READONLY in tmux. The
+// client writes its own refresh-client -A.
 var readOnlyCommand = map[string]bool{
 	"display-message": true, "capture-pane": true, "show-options": true,
 	"list-panes": true, "list-windows": true, "list-sessions": true,
@@ -483,10 +474,10 @@ func ownOptionWrite(c []string) bool {
 	return false
 }
 
-// commandLine quotes cmds as one control-mode command line. Each argument goes
-// in single quotes and must not hold a quote or newline. Commands are separated
-// by " ; ". Each must be in readOnlyCommand. display-message and capture-pane
-// need -p, since without it they act on the client.
+// commandLine quotes cmds as one control-mode line, commands separated by " ;
+// ". Arguments are single-quoted, so they must not hold a quote or newline.
+// Commands must be readOnlyCommand. display-message and capture-pane need -p,
+// or they act on the client.
 func commandLine(cmds [][]string) (string, error) {
 	var parts []string
 	for _, c := range cmds {
@@ -508,11 +499,10 @@ func commandLine(cmds [][]string) (string, error) {
 	return strings.Join(parts, " ; "), nil
 }
 
-// Command runs cmds through the client as one command line, and returns each
-// one's output. tmux runs them back to back, reading no pane output in between.
-// It writes their output into the stream with %output, in order. So a capture
-// run this way is aligned with the stream. Every %output before the result is
-// in it, and every later one is not. commandLine says what cmds may hold. A
+// Command runs cmds through the client as one line and returns each output.
+// tmux runs them back to back, reading no pane output in between. Their output
+// comes in the stream in order with %output. So a capture this way is aligned
+// with the stream: it holds every %output before its result and none after. A
 // failed command gives a *Error with tmux's message, and the rest do not run.
 func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, error) {
 	return k.command(ctx, nil, cmds)
@@ -526,8 +516,7 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 	ch := make(chan blockResult, len(cmds))
 	k.mu.Lock()
 	if k.stall != nil {
-		// the server has not answered for stallAfter. Asking more would wait as
-		// long.
+		// no answer for stallAfter, and asking more would wait as long
 		err := *k.stall
 		k.mu.Unlock()
 		return nil, &err
@@ -538,8 +527,8 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 	if !ok {
 		return nil, ErrControlClosed
 	}
-	// bounded like a tmux process (DefaultCallTimeout). A server that stopped
-	// answering is an error, not an endless wait.
+	// bounded like a tmux process (DefaultCallTimeout): a server that stopped
+	// answering is an error, not an endless wait
 	started := time.Now()
 	var timeout <-chan time.Time
 	outs := make([]string, 0, len(cmds))
@@ -578,8 +567,7 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 	return outs, firstErr
 }
 
-// notResponding marks the client mute and returns the error. Close then waits
-// for no detach.
+// notResponding marks the client mute, so Close waits for no detach.
 func (k *Control) notResponding(cmd []string, started time.Time) error {
 	k.mu.Lock()
 	k.mute = true
@@ -588,9 +576,8 @@ func (k *Control) notResponding(cmd []string, started time.Time) error {
 	return &NotRespondingError{Socket: k.socket, Command: cmd[0] + " (through the control client)", After: time.Since(started).Round(time.Millisecond)}
 }
 
-// finishBlock hands a command's output to whoever waits for it. A failed
-// command takes the rest of its line along, since tmux writes no block for
-// them.
+// finishBlock hands a command's output to its waiter. A failed command takes
+// the rest of its line along, as tmux writes no block for them.
 func (k *Control) finishBlock(out []byte, failed bool) {
 	k.mu.Lock()
 	var b pendingBlock
@@ -629,29 +616,26 @@ func (k *Control) deliverBlock(b pendingBlock, r blockResult) {
 }
 
 // Close detaches the client and waits at most 500 ms for it to exit, then kills
-// it. It is safe to call more than once and concurrently.
-//
-// With Client.QuickDetach it does not wait for tmux's exit handshake. It closes
-// the command pipe at once. panectl's own client's socket and output pipe close
-// in the background. tmux detaches a client whose connection closes, as when a
-// terminal goes away. Go's Close of a file waits about 0.1 ms for its reader to
-// notice, which a process about to end need not spend. A `tmux -C` process
-// exits by itself, or with panectl (Pdeathsig).
+// it. It is safe to call more than once and concurrently. With
+// Client.QuickDetach it skips tmux's exit handshake and closes the command pipe
+// at once. panectl's own client's socket and output pipe close in the
+// background, and tmux detaches a client whose connection closes. Go's Close of
+// a file waits about 0.1 ms for its reader, which an ending process need not
+// spend. A `tmux -C` process exits by itself, or with panectl (Pdeathsig).
 func (k *Control) Close() {
 	k.once.Do(func() {
 		k.setReason("closed")
 		if k.lock != nil {
-			// A `tmux -C` under the lock detaches under it, until it is reaped.
-			// It takes over the attach's hold if the client never wrote its
-			// first line.
+			// A `tmux -C` under the lock detaches under it, until it is reaped,
+			// taking over the attach's hold if it never wrote a line.
 			if k.lock.acquire(context.Background(), "detach", time.Now().Add(lockWait), true) == nil {
 				defer k.lock.release("detach")
 			}
 		}
 		k.mu.Lock()
 		k.closed = true
-		// Closing stdin detaches the client (tmux(1), CONTROL MODE: "an empty
-		// line ... or EOF detaches").
+		// Closing stdin detaches (tmux(1), CONTROL MODE: "... or EOF
+		// detaches").
 		_ = k.stdin.Close()
 		grace := 500 * time.Millisecond
 		if k.mute || !k.owner.Answering() {
@@ -702,8 +686,8 @@ func (k *Control) read(r io.Reader) {
 			k.releaseAttachLock()
 		}
 		if inBlock {
-			// Command output (%begin ... %end/%error) belongs to a command this
-			// client sent, or with flags 0 to the attach.
+			// %begin ... %end/%error is output of this client's command, or
+			// with flags 0 of the attach.
 			if id, failed, ok := blockEnd(line); ok && id == blockID {
 				inBlock = false
 				if blockMine {
@@ -744,8 +728,8 @@ func (k *Control) read(r io.Reader) {
 			k.paused(string(rest), line)
 		case "%session-changed":
 			if attached {
-				// switch-client moved this client to another session, so the
-				// subscriptions hear nothing more
+				// switch-client moved this client away: subscriptions hear no
+				// more
 				k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 				go k.Close()
 			}
@@ -765,7 +749,7 @@ func (k *Control) read(r io.Reader) {
 		default:
 			// %layout-change, %window-close, %window-pane-changed,
 			// %pane-mode-changed, %sessions-changed, %unlinked-window-* and
-			// anything newer: a pane may be gone or changed, so the subscribers
+			// newer ones: a pane may be gone or changed, so the subscribers
 			// look.
 			k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 		}
@@ -794,9 +778,9 @@ func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
 	}
 }
 
-// blockEnd reports whether a line ends an output block, as "%end TIME NUMBER
-// FLAGS" or "%error TIME NUMBER FLAGS". It returns "TIME NUMBER", which must
-// match the %begin so output that looks like an %end does not end the block.
+// blockEnd reports whether a line ends a block ("%end|%error TIME NUMBER
+// FLAGS") and returns "TIME NUMBER". It must match the %begin, so output that
+// looks like an %end does not end the block.
 func blockEnd(line []byte) (id string, failed, ok bool) {
 	f := strings.Fields(string(line))
 	if len(f) != 4 || (f[0] != "%end" && f[0] != "%error") {
@@ -805,9 +789,8 @@ func blockEnd(line []byte) (id string, failed, ok bool) {
 	return f[1] + " " + f[2], f[0] == "%error", true
 }
 
-// DecodeOutput decodes a %output value. tmux writes bytes below 32 and the
-// backslash as a backslash and three octal digits, others as is. A malformed
-// escape is kept verbatim.
+// DecodeOutput decodes a %output value. tmux writes bytes below 32 and "\" as
+// "\" and three octal digits. A malformed escape is kept verbatim.
 func DecodeOutput(b []byte) []byte {
 	if bytes.IndexByte(b, '\\') < 0 {
 		return b
@@ -826,10 +809,9 @@ func DecodeOutput(b []byte) []byte {
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 
-// WouldSendFocus reports whether attaching a control client to p's session
-// would send p's program a focus-in event. That happens when focus-events is
-// on, p is active in its session's current window, and no client is attached
-// yet. tmux counts every attached client as focused (tmux(1), focus-events).
+// WouldSendFocus reports whether attaching to p's session would send p's
+// program a focus-in event. It does when focus-events is on, p is active in the
+// current window and no client is attached yet (tmux counts each as focused).
 func WouldSendFocus(p PaneInfo) bool {
 	return p.FocusEvents && p.Active && p.WindowActive && p.Attached == 0
 }
@@ -840,15 +822,15 @@ func (k *Control) Pane(ctx context.Context) (PaneInfo, error) {
 	return p, err
 }
 
-// Snapshot is Client.Snapshot through the control client: the description and
-// captures of one instant, aligned with the stream (see Command).
+// Snapshot is Client.Snapshot through the control client, aligned with the
+// stream (see Command).
 func (k *Control) Snapshot(ctx context.Context, specs ...CaptureSpec) (PaneInfo, []string, error) {
 	p, texts, _, err := k.SnapshotOptions(ctx, k.PaneID, "", specs...)
 	return p, texts, err
 }
 
-// SnapshotOptions is Client.SnapshotOptions through the control client, aligned
-// with the stream. id must be the watched pane. So *Control is a Snapshotter.
+// SnapshotOptions is Client.SnapshotOptions through the client, aligned with
+// the stream, for the watched pane id only. So *Control is a Snapshotter.
 func (k *Control) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	if k.primary == nil || id != k.PaneID {
 		return PaneInfo{}, nil, nil, fmt.Errorf("tmux: the control client watches %s, not %s", k.PaneID, id)
@@ -864,8 +846,8 @@ func (k *Control) WatchDeath() {
 	}
 }
 
-// snapshotOptions runs the description, captures and options of pane id as one
-// command line. sub, if not nil, gets EventCommandDone.
+// snapshotOptions runs pane id's description, captures and options as one line.
+// sub, if set, gets EventCommandDone.
 func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	cmds := [][]string{{"display-message", "-p", "-t", id, paneFormat}}
 	for _, s := range specs {
@@ -897,9 +879,9 @@ func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, pr
 	return p, outs[1 : 1+len(specs)], opts, nil
 }
 
-// Snapshotter takes atomic snapshots of a pane: its description, captures and
-// user options in one command list. *Client starts a tmux process for each or
-// uses a kept client. *Control and *Subscription use an attached client.
+// Snapshotter takes atomic snapshots: a pane's description, captures and user
+// options in one list. *Client uses a tmux process or a kept client, *Control
+// and *Subscription an attached client.
 type Snapshotter interface {
 	SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error)
 }
