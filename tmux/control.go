@@ -58,7 +58,8 @@ const (
 	// output.
 	EventPause
 	// EventChange: the pane, its window or session may have changed: a mode, a
-	// layout (a pane closed), a window closed or unlinked, the client's end.
+	// layout (a pane closed), a window closed or unlinked, a session changed or
+	// closed, the client's end.
 	EventChange
 	// EventCommandDone: a command sent through this subscription has answered,
 	// one per command, just before it returns. Every EventOutput before it
@@ -90,7 +91,7 @@ type ControlEvent struct {
 
 // ControlOptions configure Control.
 type ControlOptions struct {
-	// PauseAfter is tmux's pause-after flag in seconds. 0 means 1.
+	// PauseAfter is tmux's pause-after flag in seconds (flow control). 0 means 1.
 	PauseAfter int
 	// OnEvent gets each event about the target pane on the reading goroutine.
 	// It must never block, since tmux pauses a pane whose client lags.
@@ -231,7 +232,8 @@ func binaryVersion(bin string) (string, error) {
 // Control attaches a client of its own to p's session, delivering p's output to
 // opts.OnEvent. It detaches when ctx ends or on Close. opts.AttachTimeout and
 // ctx bound the attach. Errors wrap ErrControlUnavailable with tmux's message,
-// or are ErrNoServer. Long-lived processes share kept clients.
+// or are ErrNoServer. Long-lived processes share kept clients (Subscribe
+// with KeepControl).
 func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (*Control, error) {
 	if !strings.HasPrefix(p.ID, "%") {
 		return nil, fmt.Errorf("%w: pane %q has no session", ErrControlUnavailable, p.ID)
@@ -790,7 +792,8 @@ func blockEnd(line []byte) (id string, failed, ok bool) {
 }
 
 // DecodeOutput decodes a %output value. tmux writes bytes below 32 and "\" as
-// "\" and three octal digits. A malformed escape is kept verbatim.
+// "\" and three octal digits, others as is. A malformed escape is kept
+// verbatim.
 func DecodeOutput(b []byte) []byte {
 	if bytes.IndexByte(b, '\\') < 0 {
 		return b
@@ -811,7 +814,8 @@ func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 
 // WouldSendFocus reports whether attaching to p's session would send p's
 // program a focus-in event. It does when focus-events is on, p is active in the
-// current window and no client is attached yet (tmux counts each as focused).
+// current window and no client is attached yet. tmux counts each client as
+// focused (tmux(1), focus-events).
 func WouldSendFocus(p PaneInfo) bool {
 	return p.FocusEvents && p.Active && p.WindowActive && p.Attached == 0
 }
