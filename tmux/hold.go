@@ -69,8 +69,8 @@ func (h *exitHold) commands() []Command {
 	return cmds
 }
 
-// release ends the guard, whose script undoes the hold if panectl has not. ctx
-// is the operation's, and the wait is a cleanup (Client.CleanupContext).
+// release ends the guard, whose script undoes the hold if panectl has not. Its
+// wait is a cleanup of ctx's operation (Client.CleanupContext).
 func (h *exitHold) release(ctx context.Context) {
 	if h != nil {
 		ctx, cancel := h.c.CleanupContext(ctx, DefaultCallTimeout)
@@ -79,9 +79,9 @@ func (h *exitHold) release(ctx context.Context) {
 	}
 }
 
-// endCommands undo the hold on pane id, in one list with panectl's last look.
-// So a later death closes the pane as its own setting says. Unless force, they
-// act only while the pane lives or its exit status is known.
+// endCommands undo the hold on pane id with panectl's last look, so a later
+// death closes the pane as its setting says. Unless force, they act only while
+// the pane lives or its exit status is known.
 func (h *exitHold) endCommands(id string, force bool) []Command {
 	undo := []Command{{"set-option", "-p", "-u", "-t", id, "remain-on-exit"}}
 	if h.c.has(featRemainOnExitFormat) {
@@ -101,14 +101,13 @@ func (h *exitHold) endCommands(id string, force bool) []Command {
 		strings.Join(list, " ; ")}}
 }
 
-// holdUndoScript is the guard's run-shell -C argument. It is a format that
-// expands once, when the guard runs, to the commands that undo the hold with
-// token. #{S:#{W:#{P:...}}} visits every pane of the server. The commands check
-// the token again when they run. They decide, as tmux would have at the death,
-// whether the dead pane closes once remain-on-exit is unset. The pane's own
-// value may come from the window or the server. off closes it, and failed
-// closes it after a clean exit. withFormat says the tmux has
-// remain-on-exit-format, since a list stops at an unknown option.
+// holdUndoScript is the guard's run-shell -C argument: a format that expands
+// once, when the guard runs, to commands undoing the hold with token on every
+// pane (#{S:#{W:#{P:...}}}). They check the token again, and decide as tmux
+// would have whether the dead pane closes once remain-on-exit is unset. Its own
+// value may come from the window or server: off closes it, failed after a clean
+// exit. withFormat: the tmux has remain-on-exit-format (a list stops at an
+// unknown option).
 func holdUndoScript(token string, withFormat bool) string {
 	const id = "\x00ID\x00" // the pane, #{pane_id} once escaped
 	held := "#{==:#{" + holdOption + "}," + token + "}"
@@ -132,8 +131,8 @@ func formatLiteralText(s string) string {
 	return r.Replace(s)
 }
 
-// checkStarted holds the new pane id for d and reports a command that exited
-// meanwhile (see NewPane).
+// checkStarted holds new pane id for d and reports a command that exited
+// meanwhile.
 func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h *exitHold) (PaneInfo, error) {
 	start := time.Now()
 	gone := func(err error) bool { return errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer) }
@@ -147,10 +146,9 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 			break
 		}
 	}
-	// The last look and the pane's own settings in one list, so a later death
-	// closes the pane as its setting says. A pane whose terminal closed may
-	// have no exit status yet, until tmux reaps it moments later. With the hold
-	// undone tmux would close it then. So it stays held and is looked at again.
+	// The last look and the pane's own settings in one list. A pane whose
+	// terminal closed may lack its exit status until tmux reaps it. Undone, the
+	// hold would let tmux close it then, so it stays held for another look.
 	mark := recordSep + "panectl-" + Nonce() + recordSep
 	var out string
 	var p PaneInfo
@@ -213,10 +211,10 @@ func (c *Client) HasDeadFormat() bool { return c.has(featRemainOnExitFormat) }
 // server-fn.c). capture-pane -e's escapes may surround it.
 var deadLineRE = regexp.MustCompile(`^(?:\x1b\[[0-9;]*m)*Pane is dead \((?:status -?\d+|signal \w+), [^)]*\)(?:\x1b\[[0-9;]*m)*[ \t]*$`)
 
-// TrimDeadLine blanks tmux's "Pane is dead (...)" line at the end of a capture
-// of a held dead pane. Before 3.3 tmux draws it whatever panectl sets, and it
-// is tmux's, not the command's. Only the last line not blank is looked at. On a
-// newer tmux text comes back as it is.
+// TrimDeadLine blanks tmux's "Pane is dead (...)" line ending a capture of a
+// held dead pane. Before 3.3 tmux draws it whatever panectl sets, and it is not
+// the command's. Only the last non-blank line is looked at. A newer tmux gets
+// text back as it is.
 func (c *Client) TrimDeadLine(text string) string {
 	if c.has(featRemainOnExitFormat) {
 		return text
@@ -244,8 +242,7 @@ const (
 	lastLinesHistory = 50
 )
 
-// lastLines returns the last n non-blank lines of text, trailing blanks
-// trimmed.
+// lastLines returns text's last n non-blank lines, trailing blanks trimmed.
 func lastLines(text string, n int) []string {
 	var out []string
 	rows := strings.Split(text, "\n")
@@ -260,13 +257,12 @@ func lastLines(text string, n int) []string {
 	return out
 }
 
-// NudgeReap sends SIGCHLD to the server (#{pid}), as tmux 3.6 does to itself.
-// So the server reaps its exited children now, and a dead pane's
-// pane_dead_status becomes known. tmux built with utempter, as Debian's 3.3a
-// is, can miss a pane's SIGCHLD to utempter's helper process (tmux GitHub issue
-// 4559, fixed in 3.6). The pane then stays dead with no status until another
-// child exits, which may be never. A server of another user (EPERM) is left
-// alone.
+// NudgeReap sends SIGCHLD to the server (#{pid}), as tmux 3.6 does itself, so
+// it reaps exited children and a dead pane's pane_dead_status becomes known.
+// With utempter, as Debian's 3.3a is built, tmux can miss a pane's SIGCHLD to
+// utempter's helper (tmux GitHub issue 4559, fixed in 3.6). The pane then stays
+// dead without status until another child exits, maybe never. Another user's
+// server (EPERM) is left alone.
 func (c *Client) NudgeReap(ctx context.Context) error {
 	out, err := c.Run(ctx, "display-message", "-p", "#{pid}")
 	if err != nil {
@@ -280,14 +276,13 @@ func (c *Client) NudgeReap(ctx context.Context) error {
 }
 
 // PaneHold keeps a live pane after its process exits (remain-on-exit), so its
-// exit status can be read. It undoes that afterwards, even when panectl is
-// killed. A tmux guard script (Guard) does the undoing when panectl closes it
-// or dies. The script acts only while the pane carries this hold's token
-// (@panectl-hold), so it never undoes a later change. It does what the pane's
-// own settings would have done. It kills a pane that died and would have
-// closed. Otherwise it gives remain-on-exit and remain-on-exit-format back
-// their own values. A format waits in @panectl-hold-format. set-option -F puts
-// it back, expanding it once to the text itself.
+// exit status can be read. A tmux guard script (Guard) undoes that when panectl
+// closes it or dies, SIGKILL included. The script acts only while the pane
+// carries this hold's token (@panectl-hold), so it never undoes a later change.
+// It does what the pane's own settings would have done. A pane that died and
+// would have closed is killed. Otherwise remain-on-exit and
+// remain-on-exit-format get their values back. A format waits in
+// @panectl-hold-format, and set-option -F expands it once to the text itself.
 type PaneHold struct {
 	c     *Client
 	guard *Guard // nil: nothing was changed
@@ -342,8 +337,7 @@ func (c *Client) HoldExit(ctx context.Context, id string) (*PaneHold, error) {
 		restoreROE,
 	}
 	if c.has(featRemainOnExitFormat) {
-		// only where the option exists, since a failing line skips the block's
-		// rest
+		// only where the option exists: a failing line skips the block
 		lines = append(lines, restoreFmt)
 	}
 	lines = append(lines,
@@ -373,9 +367,9 @@ func (c *Client) HoldExit(ctx context.Context, id string) (*PaneHold, error) {
 	return h, nil
 }
 
-// Release undoes HoldExit now by running the guard's script. A pane that died
-// and would not have remained is killed, or else its own values come back. ctx
-// is the watch's, and the guard's wait is a cleanup (Client.CleanupContext).
+// Release undoes HoldExit now by running the guard's script: a dead pane that
+// would have closed is killed, or its own values come back. The guard's wait is
+// a cleanup of the watch's ctx (Client.CleanupContext).
 func (h *PaneHold) Release(ctx context.Context) {
 	if h != nil && h.guard != nil {
 		ctx, cancel := h.c.CleanupContext(ctx, DefaultCallTimeout)

@@ -22,21 +22,20 @@ const (
 	// dead (...)" line. A signalled pane then has no exit status at all.
 	featRemainOnExitFormat feature = iota
 	// new-session -d honours -x and -y. Before it, a detached session comes out
-	// at 80x23 whatever they say (measured on 3.2a). resize-window -x -y sizes
+	// at 80x23 whatever they say (measured on 3.2a), and resize-window sizes
 	// it.
 	featDetachedSize
-	// command output through vis(3). display-message -p, list-panes -F and
-	// show-options print control characters as "\ooo". featNoOutputVis undoes
-	// it. panectl's separators are printable UTF-8, which vis copies (sep in
-	// panes.go).
+	// command output through vis(3): display-message -p, list-panes -F and
+	// show-options print control characters as "\ooo" until featNoOutputVis.
+	// panectl's separators are printable UTF-8, which vis copies (sep).
 	featOutputVis
 	featNoOutputVis
 	// a tab written over blank cells is a tab cell, which capture-pane prints
 	// as "\t". Before, it is a cursor move over blank cells.
 	featTabCells
-	// capture-pane -J joins a wrapped row up to its used cells. Before, it
-	// joins up to the pane's width. Then a row that wrapped early, before a
-	// wide character, gives a blank in the joined line.
+	// capture-pane -J joins a wrapped row up to its used cells. Before, up to
+	// the pane's width, so a row that wrapped early before a wide character
+	// gives a blank.
 	featCaptureUsed
 	// the imsg header with a u32 length (package imsg).
 	featNewImsgHeader
@@ -44,7 +43,7 @@ const (
 	// (docs/architecture.md). A read-only client makes send-keys from outside
 	// tmux fail. So panectl attaches with `tmux -C`, not read-only.
 	featControlFixed
-	// setting history-limit trims every existing pane under it. So the global
+	// setting history-limit trims every existing pane under it, so the global
 	// option cannot be set around one new pane. The session option set after
 	// new-session gives the new pane its limit.
 	featLiveHistoryLimit
@@ -133,10 +132,9 @@ func VersionAtLeast(v, min string) bool {
 func (c *Client) has(f feature) bool { return has(c.version(), f) }
 
 // modeFor maps `tmux -V` output to an attach mode. A version with the fix gets
-// `tmux -C`. A release from 3.2 to 3.6 ("tmux 3.3a") gets panectl's own client.
-// Anything else gets `tmux -C` under the lock, since its header layout is not
-// known. Examples are "tmux master", "tmux next-3.6", "tmux openbsd-7.5" and
-// "tmux 3.6-rc".
+// `tmux -C`, a release from 3.2 to 3.6 ("tmux 3.3a") panectl's own client.
+// Anything else ("tmux master", "tmux next-3.6", "tmux openbsd-7.5", "tmux
+// 3.6-rc") has an unknown header layout and gets `tmux -C` under the lock.
 func modeFor(v string) attachMode {
 	_, _, ok := versionNumber(v)
 	switch {
@@ -148,15 +146,13 @@ func modeFor(v string) attachMode {
 	return attachLocked
 }
 
-// readOnlyFlag reports whether panectl's control client attaches with tmux's
-// read-only flag (-r). That is only where the version is known to lack
-// featControlFixed. The flag gives no protection in control mode, since tmux
-// checks it for keys, not for control-mode commands. From 3.7 on it harms.
-// 3.7's send-keys refuses to run when its target client is read-only. A
-// send-keys from outside tmux, a script's or panectl's own typing, targets the
-// most recently active client of the most recently active session. That is
-// often panectl's control client (tmux commit 49bb43047). It fails with "client
-// is read-only".
+// readOnlyFlag reports whether panectl's control client attaches read-only
+// (-r): only where the version is known to lack featControlFixed. In control
+// mode the flag protects nothing, as tmux checks it for keys only. From 3.7 on
+// it harms: send-keys refuses a read-only target client ("client is
+// read-only"). A send-keys from outside tmux, a script's or panectl's typing,
+// targets the most recently active client of the most recently active session,
+// often panectl's (tmux commit 49bb43047).
 func readOnlyFlag(v string) bool {
 	_, _, ok := versionNumber(v)
 	return ok && !has(v, featControlFixed)
