@@ -17,20 +17,18 @@ import (
 type Client struct {
 	Server Server
 	Bin    string // path of the tmux binary
-	// QuickDetach: the process ends right after its command, so a control
-	// client's Close skips tmux's exit handshake (Control.Close). The CLI sets
-	// it.
+	// QuickDetach: the process ends right after its command, so Control.Close
+	// skips tmux's exit handshake. The CLI sets it.
 	QuickDetach bool
 
 	keep *keeper // kept control clients (KeepControl), nil when none are kept
-	// silent: the last tmux command that ended got no answer in time
-	// (Answering). It is 1 or 0, atomic. It is no atomic.Bool, since tests copy
-	// a Client to get a second one.
+	// silent: c's last tmux command got no answer in time (Answering). 1 or 0,
+	// atomic, not an atomic.Bool: tests copy a Client to get a second one.
 	silent int32
 }
 
-// NewClient finds tmux ($PANECTL_TMUX, or tmux on $PATH). It checks that `tmux
-// -V` is at least MinVersion, cached per binary (version_cache.go). Errors are
+// NewClient finds tmux ($PANECTL_TMUX, or tmux on $PATH) and checks that its
+// cached `tmux -V` is at least MinVersion (version_cache.go). Errors are
 // ErrNotInstalled and ErrTooOld, with how to install.
 func NewClient(s Server) (*Client, error) {
 	bin := os.Getenv("PANECTL_TMUX")
@@ -52,26 +50,24 @@ func NewClient(s Server) (*Client, error) {
 	return &Client{Server: s, Bin: path}, nil
 }
 
-// Deadlines of tmux processes. Each runs under the operation's context and gets
-// at most DefaultCallTimeout, or the operation's deadline if sooner. A server
-// that has not answered by then is a *NotRespondingError. It may be stopped
-// (SIGSTOP), hung, or a socket that accepts and never answers. Only WaitFor,
-// which blocks by design, runs without DefaultCallTimeout. A Guard outlives
-// panectl on purpose.
+// Deadlines of tmux processes. Each runs under the operation's context for at
+// most DefaultCallTimeout or the operation's deadline. A server silent by then
+// is a *NotRespondingError: stopped (SIGSTOP), hung, or a socket that accepts
+// and never answers. Only WaitFor blocks by design without DefaultCallTimeout,
+// and a Guard outlives panectl on purpose.
 const (
 	// DefaultCallTimeout bounds one tmux command, also one through a control
 	// client. A healthy server answers in milliseconds.
 	DefaultCallTimeout = 5 * time.Second
-	// waitDelay bounds how long Wait waits for a tmux client's pipes after it
-	// exited or was killed. tmux passes the client's stdin and stdout to the
-	// server. So a stopped server keeps them open, and Wait would block until
-	// it resumes. Commands get files, not pipes (output.go), so this bounds the
-	// guard and control clients.
+	// waitDelay bounds Wait's wait for a tmux client's pipes after it exited or
+	// was killed. tmux passes the client's stdin and stdout to the server, so a
+	// stopped server keeps them open and Wait would block. Commands get files
+	// (output.go), so this bounds the guard and control clients.
 	waitDelay = 200 * time.Millisecond
 )
 
 // command builds an exec.Cmd for tmux with the server's socket. args are
-// already through Arg.
+// through Arg.
 func (c *Client) command(ctx context.Context, args ...string) *exec.Cmd {
 	full := append([]string{"-u", "-S", c.Server.Socket}, args...)
 	cmd := exec.CommandContext(ctx, c.Bin, full...)
@@ -80,8 +76,8 @@ func (c *Client) command(ctx context.Context, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// tmuxEnv is the environment for tmux children without $TMUX. So a nested call
-// never talks to the caller's server by accident.
+// tmuxEnv is the environment for tmux children without $TMUX, so a nested call
+// never reaches the caller's server by accident.
 func tmuxEnv() []string {
 	env := os.Environ()
 	out := env[:0:0]
@@ -95,19 +91,17 @@ func tmuxEnv() []string {
 }
 
 // Run runs one tmux command (tmux(1), COMMANDS), each argument unchanged (Arg),
-// and returns its stdout. A failure is a *Error with tmux's stderr. It unwraps
+// and returns its stdout. A failure is a *Error with tmux's stderr, unwrapping
 // to ErrNoServer or ErrPaneNotFound when tmux's message says so. A server that
-// does not answer in time is a *NotRespondingError. A cancelled ctx gives
-// ctx.Err().
+// does not answer in time is a *NotRespondingError, a cancelled ctx ctx.Err().
 func (c *Client) Run(ctx context.Context, name string, args ...string) (string, error) {
 	return c.RunList(ctx, nil, append(Command{name}, args...))
 }
 
-// RunList runs a command list in one tmux process (see CommandList). stdin, if
-// not nil, goes to tmux's standard input (load-buffer -, source-file -). Errors
-// are as for Run. A list that only reads runs through a kept control client
-// when c keeps one (KeepControl). Then no tmux process starts, and the output
-// and errors are those of the process.
+// RunList runs a command list in one tmux process (see CommandList), with
+// stdin, if any, on tmux's standard input (load-buffer -, source-file -).
+// Errors are as for Run. A list that only reads runs through a kept control
+// client if c keeps one (KeepControl): no process, same output and errors.
 func (c *Client) RunList(ctx context.Context, stdin []byte, cmds ...Command) (string, error) {
 	if stdin == nil {
 		if out, ok, err := c.viaKept(ctx, cmds); ok {
@@ -158,24 +152,22 @@ func (c *Client) exec(ctx context.Context, stdin []byte, limit time.Duration, ar
 	return "", te
 }
 
-// Answering reports whether the server answered c's last tmux command that
-// ended. It is false after a *NotRespondingError, until an answer comes again.
-// Cleanups consult it (CleanupContext), since waiting again would only delay
-// panectl's exit.
+// Answering reports whether the server answered c's last ended tmux command:
+// false after a *NotRespondingError until an answer comes. Cleanups consult it
+// (CleanupContext), since waiting again would only delay panectl's exit.
 func (c *Client) Answering() bool { return atomic.LoadInt32(&c.silent) == 0 }
 
 // cleanupFloor is the least time CleanupContext gives a cleanup while the
-// server answers. So an operation that used up its time still puts back what it
-// changed.
+// server answers, so an operation out of time still puts back what it changed.
 const cleanupFloor = 250 * time.Millisecond
 
 // CleanupContext is the context for tmux calls that clean up after an operation
-// under ctx. Examples are putting back a pane's options, releasing its action
-// lock, and pressing C-c for an abandoned command. It is not cancelled with
-// ctx, so an interrupted or timed-out operation still cleans up. It ends after
-// limit, or at ctx's deadline if sooner, but not before cleanupFloor. When the
-// server did not answer c's last command (Answering), it has already ended. The
-// cleanup is then left undone, for a guard or a lease to put right.
+// under ctx: putting back a pane's options, releasing its action lock, pressing
+// C-c for an abandoned command. It is not cancelled with ctx, so an interrupted
+// or timed-out operation still cleans up. It ends after limit or at ctx's
+// deadline, but not before cleanupFloor. If the server did not answer c's last
+// command (Answering), it has already ended. A guard or a lease then puts the
+// undone cleanup right.
 func (c *Client) CleanupContext(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
 	if !c.Answering() {
 		limit = 0

@@ -9,27 +9,26 @@ import (
 )
 
 // A long-lived panectl process (the MCP server, watch, tasks --follow) keeps
-// its control clients attached between calls (KeepControl). There is one per
-// session, attached by the first wait on one of its panes and shared by every
-// later one. So a wait needs no attach, no tmux process and no detach. A kept
-// client is detached after KeepIdle with no subscription and no command, when
-// its session or the server goes, and by Close before the process exits. The
-// client's read-only commands, such as a pane lookup, a capture or reading
-// options, go through a kept client whenever one is attached (RunList).
+// its control clients attached between calls (KeepControl), one per session.
+// The first wait on a session's pane attaches it, and every later one shares
+// it, with no attach, tmux process or detach. It is detached after KeepIdle
+// with no subscription or command, when its session or server goes, and by
+// Close before the process exits. Read-only commands such as a pane lookup, a
+// capture or reading options go through it while attached (RunList).
 
 // DefaultKeepIdle is how long a kept control client stays attached with no use.
-// It is short, because an attached client has a side effect no tmux flag turns
+// It is short, since an attached client has a side effect no tmux flag turns
 // off. A command from outside tmux that acts on "the current client" without
 // naming one takes the client with the newest activity of the most recently
-// active session. Such commands are switch-client, detach-client and
-// display-message without -c. Every client with a session is a candidate,
-// control clients too (cmd_find_best_client in tmux 3.3a's cmd-find.c). A
-// client's activity is its creation until it gets keys. Attaching makes its
-// session the most recently active (server_client_set_session). So a kept
-// client attached after the user last typed is that client (control.go says
-// more). Attaching again after the idle costs the next call about 5 ms. In
-// medians of 8, `run true` through panectl mcp took 11.6 ms against 7.2 ms
-// warm, and wait_for_text 5.3 ms against 1.2 ms.
+// active session: switch-client, detach-client, display-message without -c.
+// Every client with a session is a candidate, control clients too
+// (cmd_find_best_client in tmux 3.3a's cmd-find.c). A client's activity is its
+// creation until it gets keys, and attaching makes its session the most
+// recently active (server_client_set_session). So a kept client attached after
+// the user last typed is that client (control.go says more). Attaching again
+// after the idle costs the next call about 5 ms. In medians of 8, `run true`
+// through panectl mcp took 11.6 ms against 7.2 ms warm, wait_for_text 5.3 ms
+// against 1.2 ms.
 const DefaultKeepIdle = 15 * time.Second
 
 // keeper holds the kept clients of one Client.
@@ -96,11 +95,10 @@ func (c *Client) Close() {
 }
 
 // Subscribe subscribes to pane p's events (see Control.Subscribe) through a
-// client attached to p's session. That is the session's kept client when c
-// keeps them, attached now if needed. Otherwise it is the subscription's own,
-// detached by its Close. ctx bounds the attach. A set p.PID is the process the
-// death watch compares with, and a respawn is an EventChange. Errors are as for
-// Control.
+// client on p's session: the session's kept client if c keeps them, attached
+// now if needed, else the subscription's own, detached by its Close. ctx bounds
+// the attach. A set p.PID is what the death watch compares with, and a respawn
+// is an EventChange. Errors are as for Control.
 func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent)) (*Subscription, error) {
 	if c.keep == nil {
 		k, err := c.attachSession(ctx, p.SessionID, ControlOptions{}, &Subscription{PaneID: p.ID, pid: p.PID, fn: fn})
@@ -135,8 +133,8 @@ func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent
 }
 
 // KeepAttached makes sure a kept client is attached to session ("$N"), so
-// read-only commands go through it. It does nothing when c keeps no clients.
-// Errors are those of the attach.
+// read-only commands use it. Without keeping it does nothing. Errors are the
+// attach's.
 func (c *Client) KeepAttached(ctx context.Context, session string) error {
 	if c.keep == nil {
 		return nil
@@ -289,9 +287,8 @@ func (kp *keeper) any() *Control {
 }
 
 // viaKept runs a list through a kept client when c keeps one and every command
-// only reads (see commandLine). ok is false when it did not, and the caller
-// starts a tmux process. The output is the commands' outputs concatenated, as a
-// tmux process prints them.
+// only reads (see commandLine). Else ok is false, and the caller starts a tmux
+// process. The output is the commands' outputs concatenated, as tmux prints.
 func (c *Client) viaKept(ctx context.Context, cmds []Command) (out string, ok bool, err error) {
 	if c.keep == nil {
 		return "", false, nil

@@ -12,21 +12,18 @@ import (
 
 // One control client serves every wait on its session. Each wait holds a
 // Subscription to its pane, and the client routes each notification to the
-// subscriptions it concerns. A pane's output is delivered while it has
-// subscriptions (reference counted). A pane with none is paused when it first
-// speaks (refresh-client -A %N:pause), and continued (%N:continue) when a
-// subscription arrives. Layout changes, closed windows and the client's end go
-// to every subscription.
-//
+// subscriptions it concerns. A pane with subscriptions (reference counted) gets
+// its output. One with none is paused when it first speaks (refresh-client -A
+// %N:pause) and continued (%N:continue) when a subscription arrives. Layout
+// changes, closed windows and the client's end go to every subscription.
 // Pausing, not switching off (%N:off, %N:on), avoids a segfault in
 // control_append_data on tmux 3.2 to 3.6 (GitHub issue 5054, fixed in 3.7 by
 // cae229cad; docs/architecture.md). A pause drops the queued output
 // (control_pause_pane). Continuing starts from the pane's current offset, as
 // switching on does. TestKeptClientTogglesBusyPaneSafely pins it.
 
-// Subscription is one caller's interest in one pane through a control client.
-// It gets the pane's output, pauses and changes, and EventCommandDone for its
-// commands, in the order tmux wrote them.
+// Subscription is one caller's interest in one pane through a control client:
+// its output, pauses, changes and EventCommandDone, in tmux's order.
 type Subscription struct {
 	// PaneID is the subscribed pane.
 	PaneID string
@@ -34,13 +31,12 @@ type Subscription struct {
 	k      *Control
 	fn     func(ControlEvent)
 	closed atomic.Bool
-	// release ends the hold on the client. A kept client counts its users, and
-	// a client of its own is detached.
+	// release ends the hold on the client: a kept client counts its users, a
+	// client of its own is detached.
 	release func()
 	once    sync.Once
 	// deathWatch: the client looks whether the pane died (WatchDeath). pid is
-	// the pane's process, which a respawn replaces (0: unknown). Guarded by
-	// k.mu.
+	// the process a respawn replaces (0: unknown). Guarded by k.mu.
 	deathWatch bool
 	pid        int
 	// prefetch is Prefetch's option prefix. prefetching says one is in flight,
@@ -51,9 +47,8 @@ type Subscription struct {
 	prefetchAt  time.Time
 }
 
-// paneInterest is who subscribed to a pane and whether it is paused. Guarded by
-// Control.mu. subs is replaced, never changed, so the reader may use it
-// unlocked.
+// paneInterest is who subscribed to a pane and whether it is paused, guarded by
+// Control.mu. subs is replaced, never changed, so the reader may read it bare.
 type paneInterest struct {
 	subs []*Subscription
 	off  bool // paused by the client (no subscription wanted its output)
@@ -82,11 +77,11 @@ func (pi *paneInterest) remove(s *Subscription) {
 	pi.subs = out
 }
 
-// Subscribe adds a subscription for pane id in the client's session. Its events
-// go to fn on the reading goroutine, which must return quickly. A paused pane
-// gets its output back. The next command through the subscription comes after
-// the continue, so its snapshot is aligned with the output that follows. Close
-// ends the subscription, not the client.
+// Subscribe adds a subscription for pane id in the client's session. fn gets
+// its events on the reading goroutine and must return quickly. A paused pane
+// gets its output back, and the next command through the subscription follows
+// the continue. So its snapshot is aligned with the output after it. Close ends
+// the subscription, not the client.
 func (k *Control) Subscribe(id string, fn func(ControlEvent)) (*Subscription, error) {
 	if !strings.HasPrefix(id, "%") {
 		return nil, fmt.Errorf("tmux: %q is not a pane id", id)
@@ -115,10 +110,9 @@ func (s *Subscription) Done() <-chan struct{} { return s.k.done }
 // Reason says why the client ended (see Control.Reason).
 func (s *Subscription) Reason() string { return s.k.Reason() }
 
-// Close ends the subscription, and no event comes after it returns. A client
-// attached for it alone is detached (Client.Control, or Client.Subscribe
-// without KeepControl). A kept client stays for the next caller. Safe to call
-// more than once.
+// Close ends the subscription: no event comes after it returns. A client
+// attached for it alone is detached (Client.Control, or Subscribe without
+// KeepControl), a kept one stays. Safe to call more than once.
 func (s *Subscription) Close() {
 	s.once.Do(func() {
 		s.closed.Store(true)
@@ -147,9 +141,9 @@ func (s *Subscription) Command(ctx context.Context, cmds ...[]string) ([]string,
 	return s.k.command(ctx, s, cmds)
 }
 
-// SnapshotOptions is Client.SnapshotOptions through the client, aligned with
-// the subscription's events. Every EventOutput before its EventCommandDone is
-// in the snapshot. id must be the subscribed pane.
+// SnapshotOptions is Client.SnapshotOptions through the client for the
+// subscribed pane id. It holds every EventOutput before its EventCommandDone
+// and none after.
 func (s *Subscription) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	if id != s.PaneID {
 		return PaneInfo{}, nil, nil, fmt.Errorf("tmux: the subscription is for %s, not %s", s.PaneID, id)
@@ -170,8 +164,8 @@ func (k *Control) output(pane string, data, line []byte) {
 		return
 	}
 	subs := pi.subs
-	// prefetch a description for each subscription that wants one, before the
-	// event is delivered. So tmux reads it while the wait wakes up
+	// prefetch a description before the event is delivered, so tmux reads it
+	// while the wait wakes up
 	now := time.Now()
 	follows := make([]bool, len(subs))
 	for i, s := range subs {
@@ -192,10 +186,10 @@ func (k *Control) output(pane string, data, line []byte) {
 // Under steady output a wait asks itself in between (see Describe).
 const prefetchGap = 2 * time.Millisecond
 
-// Prefetch makes the client read the pane's geometry and its user options
-// starting with prefix (as Describe) when the pane's output arrives. It sends
-// one at a time, at most every prefetchGap, as an EventDescribed in stream
-// order. So a wait that decides on output has the pane's state after it.
+// Prefetch makes the client read the pane's geometry and user options starting
+// with prefix (as Describe) when its output arrives. One at a time, at most
+// every prefetchGap, they come as EventDescribed in stream order. So a wait
+// deciding on output has the pane's state after it.
 func (s *Subscription) Prefetch(prefix string) {
 	s.k.mu.Lock()
 	s.prefetchOn, s.prefetch = true, prefix
@@ -246,11 +240,11 @@ func describeCommands(id string) [][]string {
 	return [][]string{{"display-message", "-p", "-t", id, geometryFormat}, {"show-options", "-p", "-t", id}}
 }
 
-// Describe reads the pane's geometry and its user options starting with prefix,
-// in one command line aligned like SnapshotOptions. The geometry is id, pid,
-// size, dead, history size and limit, cursor, alternate screen, wrap, insert
-// and origin modes and scrolling region, with no process state. An unknown pane
-// is a *NotFoundError.
+// Describe reads the pane's geometry and user options starting with prefix in
+// one line, aligned like SnapshotOptions. The geometry is id, pid, size, dead,
+// history size and limit, cursor, alternate screen, wrap, insert and origin
+// modes and scrolling region, no process state. An unknown pane is a
+// *NotFoundError.
 func (s *Subscription) Describe(ctx context.Context, prefix string) (PaneInfo, map[string]string, error) {
 	outs, err := s.k.command(ctx, s, describeCommands(s.PaneID))
 	if err != nil {
@@ -270,7 +264,7 @@ func (s *Subscription) Describe(ctx context.Context, prefix string) (PaneInfo, m
 	return p, opts, err
 }
 
-// paused handles %pause. A subscribed pane is continued and its subscribers
+// paused handles %pause: a subscribed pane is continued and its subscribers
 // told that output was lost. Any other pane stays paused.
 func (k *Control) paused(pane string, line []byte) {
 	k.mu.Lock()
