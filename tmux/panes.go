@@ -15,9 +15,9 @@ import (
 )
 
 // sep separates the fields of panectl's formats. U+241F is printable UTF-8,
-// which every tmux prints verbatim to a -u client. A control character would
-// not do: tmux 3.4 and 3.5 print it as "\037" (featOutputVis), a non-UTF-8
-// client as "_". Free text (the title) is always the last field.
+// which every tmux prints verbatim to a -u client. tmux 3.4 and 3.5 print a
+// control character as "\037" (featOutputVis), a non-UTF-8 client as "_". Free
+// text (the title) is always the last field.
 const sep = "\u241f"
 
 // recordSep (U+241E) brackets one command's output in a list's answer, as
@@ -82,8 +82,8 @@ var paneFormat = func() string {
 }()
 
 // geometryFields say where a pane's output went, for a wait that checks a
-// stream against the pane. They read no process state, unlike
-// pane_current_command and pane_current_path, which read /proc.
+// stream against the pane. Unlike pane_current_command and pane_current_path,
+// they read no process state from /proc.
 var geometryFields = []string{
 	"pane_id", "pane_pid", "pane_width", "pane_height", "pane_dead", "history_size", "history_limit",
 	"cursor_x", "cursor_y", "alternate_on", "wrap_flag", "insert_flag", "origin_flag",
@@ -98,8 +98,7 @@ var geometryFormat = func() string {
 	return strings.Join(parts, sep)
 }()
 
-// parseGeometry decodes a geometryFormat row. PaneInfo's other fields stay
-// zero.
+// parseGeometry decodes a geometryFormat row, other PaneInfo fields zero.
 func parseGeometry(row string) (PaneInfo, error) {
 	f := strings.Split(row, sep)
 	if len(f) == len(geometryFields) && f[0] == "" {
@@ -132,7 +131,8 @@ var errNoPane = errors.New("no pane")
 func parsePane(row string) (PaneInfo, error) {
 	f := strings.SplitN(row, sep, len(paneFields))
 	if len(f) == len(paneFields) && f[0] == "" {
-		// tmux 3.3's display-message prints empty fields for a missing pane
+		// tmux 3.3's display-message -t %N prints empty fields for a missing
+		// pane instead of failing
 		return PaneInfo{}, errNoPane
 	}
 	if len(f) != len(paneFields) || !strings.HasPrefix(f[0], "%") {
@@ -213,10 +213,10 @@ func (c *Client) notFound(target string, err error) error {
 	return err
 }
 
-// ResolvePane turns a target into one pane: "%N", "@N[.pane]" or
-// "session[:window[.pane]]". Names match exactly, never by prefix. A window
-// matches by index or @id, a pane by index. A target naming no pane or several
-// is a *NotFoundError or an ErrAmbiguousTarget error.
+// ResolvePane turns "%N", "@N[.pane]" or "session[:window[.pane]]" into one
+// pane. Names match exactly, never by prefix; a window by index or @id, a pane
+// by index. Naming no pane or several is a *NotFoundError or
+// ErrAmbiguousTarget.
 func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, error) {
 	if strings.HasPrefix(target, "%") {
 		if _, err := strconv.Atoi(target[1:]); err != nil {
@@ -277,26 +277,22 @@ type NewOptions struct {
 	// makes it. So it runs before tmux reads the pane's output (pipe-pane).
 	Then []string
 	// ExitCheck holds the new pane (remain-on-exit) this long. A command that
-	// exits meanwhile is ErrPaneExited. 0 reports only a pane gone when first
-	// read.
+	// exits meanwhile is ErrPaneExited. 0 checks only the first read.
 	ExitCheck time.Duration
 }
 
 // NewPane creates a detached session, or a window in opts.WindowIn, and returns
 // its pane. It never changes attached clients' focus (-d). tmux reads
-// history-limit when it creates a pane. So a HistoryLimit is set globally
-// around the creation in one list, and put back. From 3.7 on
+// history-limit when it creates a pane, so a HistoryLimit is set globally
+// around the creation in one list and put back. From 3.7 on
 // (featLiveHistoryLimit) it is the new session's option, and a window in an
 // existing session cannot have one (ErrUnsupported). The session name and start
-// directory go literally (FormatLiteral), since tmux expands formats in both.
-//
-// With opts.ExitCheck, a command that exits within it is an ErrPaneExited with
-// its exit status and last lines. The pane is held meanwhile (hold.go), so its
-// death is seen whatever the timing.
-//
-// A socket path (-S) that is too long, or whose directory is missing or not
-// writable, is a *SocketPathError: tmux could not make the socket. An answer
-// without a pane id is an error, never a pane.
+// directory go literally (FormatLiteral), as tmux expands formats in both. With
+// opts.ExitCheck, a command that exits within it is an ErrPaneExited with its
+// exit status and last lines. The pane is held meanwhile (hold.go), so its
+// death is seen whatever the timing. A socket path (-S) that is too long, or in
+// a missing or unwritable directory, is a *SocketPathError, as tmux could not
+// make the socket. An answer without a pane id is an error, never a pane.
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
 	if c.Server.From == "-L" || c.Server.From == "default" {
 		// tmux makes its per-user socket directory only for -L. panectl always
@@ -333,7 +329,7 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 }
 
 // newPanePlan is what NewPane's list depends on besides its options: the
-// server's facts and the target of thens.
+// server's facts and the thens' target.
 type newPanePlan struct {
 	opts NewOptions
 	// detachedSize: new-session -d takes -x and -y (featDetachedSize).
@@ -396,8 +392,8 @@ func sizeArgs(opts NewOptions) []string {
 	return args
 }
 
-// thens run on the new pane in the list that makes it. thenCommands adds their
-// target.
+// thens run on the new pane in the list that makes it, targeted by
+// thenCommands.
 func (p newPanePlan) thens() []Command {
 	thens := append([]Command{}, p.hold...)
 	if len(p.opts.Then) > 0 {
@@ -409,9 +405,9 @@ func (p newPanePlan) thens() []Command {
 		thens = append(thens, append(Command{"resize-window"}, sizeArgs(p.opts)...))
 	}
 	// Before featLiveHistoryLimit the limit is set globally around the
-	// creation. From it on, that would trim every pane on the server. So the
-	// new session gets its own option, which applies to its pane at once. A
-	// window gets its session's (checkSessionHistoryLimit).
+	// creation. From it on that would trim every pane, so the new session gets
+	// its own option, at once for its pane. A window gets its session's
+	// (checkSessionHistoryLimit).
 	if p.liveLimit && p.opts.WindowIn == "" {
 		thens = append(thens, Command{"set-option", "history-limit", strconv.Itoa(p.opts.HistoryLimit)})
 	}
@@ -437,9 +433,9 @@ func newPaneCommands(p newPanePlan) CommandList {
 }
 
 // checkSessionHistoryLimit refuses a window whose session has another
-// history-limit than opts asks for. From featLiveHistoryLimit on, a window
-// gets its session's limit. That is fine when it is the one asked for, as
-// for a background task's window in panectl's session.
+// history-limit than opts asks, since from featLiveHistoryLimit on a window
+// gets its session's. The same limit is fine, as for a background task's window
+// in panectl's session.
 func (c *Client) checkSessionHistoryLimit(ctx context.Context, opts NewOptions) error {
 	sess := "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"
 	// show-options fails for a missing session. display-message would answer
@@ -454,9 +450,8 @@ func (c *Client) checkSessionHistoryLimit(ctx context.Context, opts NewOptions) 
 	return nil
 }
 
-// targetNewPane chooses how thens name the new pane, when there are any.
-// A new window gets the index tmux would choose; a new session without a
-// name gets a temporary one.
+// targetNewPane chooses how thens name the new pane: a new window gets the
+// index tmux would choose, an unnamed new session a temporary name.
 func (c *Client) targetNewPane(ctx context.Context, p *newPanePlan) error {
 	p.tmpName = ""
 	if len(p.thens()) == 0 {
@@ -513,8 +508,8 @@ func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, Comman
 	out, err := c.runSerialized(ctx, list...)
 	for try := 0; try < 5 && err != nil; try++ {
 		if errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly") {
-			// The server was exiting as this client connected. The next
-			// connection starts a new one.
+			// the server was exiting as this client connected: the next
+			// connection starts a new one
 			time.Sleep(20 * time.Millisecond << try)
 		} else if len(p.thens()) > 0 && p.opts.WindowIn != "" && strings.Contains(err.Error(), "in use") {
 			// another client took the chosen window index
@@ -530,8 +525,8 @@ func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, Comman
 		_, _ = c.RunList(ctx, nil, restoreHistoryLimit...) // the list stopped at the failed command
 	}
 	if err != nil && p.tmpName != "" {
-		// made, but another session has the default name. It keeps the
-		// temporary one.
+		// made, but another session has the default name: it keeps the
+		// temporary one
 		if id, err2 := c.Run(ctx, "display-message", "-p", "-t", "="+p.tmpName+":", "#{pane_id}"); err2 == nil {
 			out, err = id, nil
 		}
@@ -543,8 +538,8 @@ func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, Comman
 func (c *Client) finishNewPane(ctx context.Context, opts NewOptions, hold *exitHold, list CommandList, out string, err error) (PaneInfo, error) {
 	var nr *NotRespondingError
 	if errors.As(err, &nr) {
-		// The list sits in the server's socket. A stopped server runs it when
-		// it resumes, whatever panectl does now.
+		// The list sits in the server's socket: a stopped server runs it on
+		// resuming, whatever panectl does now.
 		what := "a new session (named by tmux)"
 		switch {
 		case opts.WindowIn != "":
@@ -579,7 +574,7 @@ func (c *Client) finishNewPane(ctx context.Context, opts NewOptions, hold *exitH
 // thenCommands adds thens to the list that makes the pane. A list cannot name a
 // pane it makes, so thens get a target that names it anyway. A new session gets
 // a unique temporary name, then its default name (its id number) back. A new
-// window gets the index tmux would choose, so its automatic name is untouched.
+// window gets the index tmux would choose, keeping its automatic name.
 func thenCommands(create Command, p newPanePlan, thens []Command) CommandList {
 	create = append(Command{}, create...)
 	target := ""
@@ -646,17 +641,16 @@ func (c *Client) runSerialized(ctx context.Context, cmds ...Command) (string, er
 
 // SendText types text into a pane exactly, with Enter after it if submit. Short
 // text without a newline goes as literal keys (send-keys -l). A trailing ";" is
-// data like every argument (see Arg). Text with newlines is one bracketed
-// paste, so a shell does not run its lines one by one. A line too long for one
-// command line (maxCommand), or with a NUL byte, goes through a buffer too. It
-// is pasted without brackets, as the bytes send-keys -l would type.
+// data like every argument (see Arg). Text with newlines is one bracketed paste
+// (load-buffer, paste-buffer -p), so a shell does not run its lines one by one.
+// A line too long for one command line (maxCommand), or with a NUL byte, goes
+// through a buffer too, pasted without brackets as send-keys -l would type it.
 func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
 	return c.SendTextOptions(ctx, id, text, submit, nil, nil)
 }
 
 // SendTextOptions is SetPaneOptions then SendText in one list, so the options
-// are set before the first key. Options too long for one command line go first,
-// in a process of their own.
+// are set before the first key. Options too long for one command line go first.
 func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bool, set map[string]string, unset []string) error {
 	list, err := optionCommands(id, set, unset)
 	if err != nil {
