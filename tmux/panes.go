@@ -649,8 +649,8 @@ func (c *Client) SendText(ctx context.Context, id, text string, submit bool) err
 	return c.SendTextOptions(ctx, id, text, submit, nil, nil)
 }
 
-// SendTextOptions is SetPaneOptions then SendText in one list, so the options
-// are set before the first key. Options too long for one command line go first.
+// SendTextOptions is SetPaneOptions then SendText in one list, options first.
+// Options too long for one command line go before, in their own process.
 func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bool, set map[string]string, unset []string) error {
 	list, err := optionCommands(id, set, unset)
 	if err != nil {
