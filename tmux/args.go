@@ -5,19 +5,17 @@ import (
 )
 
 // How tmux reads an argument vector (cmd_parse_from_arguments in tmux 3.3a's
-// cmd-parse.y). The arguments are split into commands at every argument that
-// ENDS in ";". The ";" is removed and the command ends there. What is left, if
-// anything, is its last argument. One exception: an argument ending in "\;"
-// loses the backslash and keeps its ";" as data. Nothing else is special on
-// this path. Quotes, "#", "$", "~", braces and other backslashes matter only to
-// the configuration-file and command-string parser.
-//
-// So one backslash before a final ";" passes the argument on unchanged: "a;"
-// becomes "a\;", ";" becomes "\;", and "b\;" becomes "b\\;". Arg does that.
-// Every argument panectl hands tmux goes through it (Command, CommandList). So
-// data can never end a command or start one.
+// cmd-parse.y). It splits commands at every argument that ENDS in ";". The ";"
+// is removed and the command ends there, with what is left as its last
+// argument. One exception: an argument ending in "\;" loses the backslash and
+// keeps its ";" as data. Nothing else is special on this path. Quotes, "#",
+// "$", "~", braces and other backslashes matter only to the configuration-file
+// and command-string parser. So one backslash before a final ";" passes the
+// argument on unchanged: "a;" becomes "a\;", ";" becomes "\;", "b\;" becomes
+// "b\\;". Arg does that to every argument panectl hands tmux (Command,
+// CommandList), so data can never end a command or start one.
 
-// Arg returns a as tmux's argument-vector parser passes it on unchanged. A
+// Arg returns a as tmux's argument-vector parser passes it on unchanged: a
 // final ";" gets a backslash before it.
 func Arg(a string) string {
 	if strings.HasSuffix(a, ";") {
@@ -35,14 +33,14 @@ func FormatLiteral(s string) string {
 	return strings.ReplaceAll(s, "#", "##")
 }
 
-// Command is one tmux command, its name and arguments, all data. Arg is applied
-// to each when it runs.
+// Command is one tmux command, its name and arguments, all data, each put
+// through Arg when it runs.
 type Command []string
 
-// CommandList is tmux commands that one client runs back to back, like "cmd1 ;
-// cmd2" (tmux(1), COMMAND PARSING AND EXECUTION). The server runs them in
-// order, reading no pane output in between. A failed command stops the rest.
-// The separators come from building the argv, never from data.
+// CommandList is tmux commands one client runs back to back, like "cmd1 ; cmd2"
+// (tmux(1), COMMAND PARSING AND EXECUTION). The server runs them in order with
+// no pane output read between, and a failure stops the rest. The separators
+// come from building the argv, never from data.
 type CommandList []Command
 
 // Add appends one command.
@@ -50,8 +48,7 @@ func (l *CommandList) Add(name string, args ...string) {
 	*l = append(*l, append(Command{name}, args...))
 }
 
-// argv is the list as tmux's arguments, each through Arg, with a ";" argument
-// between commands.
+// argv is the list as tmux's arguments, each through Arg, ";" between commands.
 func (l CommandList) argv() []string {
 	var out []string
 	for i, c := range l {

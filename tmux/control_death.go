@@ -8,35 +8,33 @@ import (
 )
 
 // In tmux 3.3a a pane that dies under remain-on-exit without printing sends a
-// control client nothing. Its pty closes and tmux marks it dead. tmux draws
-// remain-on-exit-format into its screen, which is not %output. So the client
-// asks. Every deathEvery, while a subscription wants it, it lists its session's
-// panes with pane_dead through itself. That is one command for any number of
-// subscriptions, no tmux process, and an answer in microseconds. Each
-// subscription whose pane is dead or gone gets an EventChange.
-//
-// A format subscription (refresh-client -B) would let the server look. But tmux
-// 3.2 to 3.6 crash in the subscription timer when a subscribed client's session
-// is destroyed while the client is on its way out. control_check_subs_session
-// dereferences the NULL c->session (tmux GitHub issue 4916, fixed in 3.7 by
-// 881bec958). A wait's session goes whenever its last pane exits, so panectl
-// subscribes to nothing.
+// control client nothing. Its pty closes, tmux marks it dead and draws
+// remain-on-exit-format, which is not %output. So the client asks. Every
+// deathEvery, while a subscription wants it, it lists its session's panes with
+// pane_dead through itself: one command for any number of subscriptions, no
+// tmux process, an answer in microseconds. Each subscription whose pane is dead
+// or gone gets an EventChange. A format subscription (refresh-client -B) would
+// let the server look. But tmux 3.2 to 3.6 crash in the subscription timer when
+// a subscribed client's session is destroyed while the client is on its way
+// out: control_check_subs_session dereferences the NULL c->session (tmux GitHub
+// issue 4916, fixed in 3.7 by 881bec958). A wait's session goes when its last
+// pane exits, so panectl subscribes to nothing.
 
 // deathEvery is how often the death watch asks.
 const deathEvery = 400 * time.Millisecond
 
-// The same question reads each pane's process (pane_pid). respawn-pane -k
-// replaces it without a death or a notification. A subscription whose pane's
-// process is not the one it was made for (PaneInfo.PID) gets an EventChange,
-// once per new process. The wait looks, sees the new pid and ends, since its
-// output went with the old process. While the answer is awaited, the watch
-// listens for a server that stopped answering (control_stall.go).
+// The same question reads each pane's process (pane_pid), which respawn-pane -k
+// replaces with no death or notification. A subscription whose pane's process
+// is not its PaneInfo.PID gets an EventChange, once per new process. The wait
+// looks, sees the new pid and ends, as its output went with the old process.
+// While the answer is awaited, the watch listens for a server that stopped
+// answering (control_stall.go).
 
 // WatchDeath makes the client look every deathEvery, until the subscription or
-// the client ends. It looks whether the pane died or left its session. The
-// first look that says so sends an EventChange and ends the looking. It also
-// looks whether respawn-pane -k replaced the process, with an EventChange for
-// each new one. While no subscription watches, the client asks nothing.
+// client ends, whether the pane died or left its session. The first look that
+// says so sends an EventChange and ends the looking. A process replaced by
+// respawn-pane -k sends one per new process, and the looking goes on. With no
+// watcher it asks nothing.
 func (s *Subscription) WatchDeath() {
 	k := s.k
 	k.mu.Lock()
@@ -51,9 +49,9 @@ func (s *Subscription) WatchDeath() {
 	}
 }
 
-// deathLoop is the client's death watch, running while a subscription watches.
-// It asks one question at a time. While one is unanswered it checks whether the
-// server stopped answering (checkStallLocked).
+// deathLoop is the death watch, running while a subscription watches. It asks
+// one question at a time, and while it is unanswered checks whether the server
+// stopped answering (checkStallLocked).
 func (k *Control) deathLoop() {
 	t := time.NewTicker(deathEvery)
 	defer t.Stop()
@@ -78,8 +76,8 @@ func (k *Control) deathLoop() {
 			return
 		}
 		if k.deathAsking {
-			// the last question is unanswered, and a stopped server would only
-			// pile up more. Has the silence lasted?
+			// unanswered, and a stopped server would only pile up more: has the
+			// silence lasted?
 			stalled := k.checkStallLocked(time.Now())
 			k.mu.Unlock()
 			if stalled {
@@ -105,8 +103,7 @@ func (k *Control) deathLoop() {
 	}
 }
 
-// deathAnswer handles the answer, rows of "%ID DEAD PID" for the session's
-// panes.
+// deathAnswer handles the rows of "%ID DEAD PID" for the session's panes.
 func (k *Control) deathAnswer(r blockResult, watched []*Subscription) {
 	type state struct{ pid int }
 	alive := map[string]state{}

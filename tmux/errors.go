@@ -21,19 +21,19 @@ var (
 	ErrPaneNotFound = errors.New("no such pane")
 	// ErrAmbiguousTarget: a session:window.pane target names more than one pane.
 	ErrAmbiguousTarget = errors.New("ambiguous target")
-	// ErrPaneExited: the pane (or its process) was gone before the operation
-	// could finish, e.g. a new pane whose command exited at once.
+	// ErrPaneExited: the pane or its process was gone before the operation
+	// finished, e.g. a new pane whose command exited at once.
 	ErrPaneExited = errors.New("the pane exited")
 	// ErrUnsupported: the server's tmux cannot do what was asked. The message
 	// names the version and the one that would.
 	ErrUnsupported = errors.New("not supported by this tmux")
 	// ErrNotResponding: the server did not answer a command in time.
 	ErrNotResponding = errors.New("tmux server not responding")
-	// ErrNotSocket: the socket path exists and is no socket. panectl will not
-	// let tmux replace it.
+	// ErrNotSocket: the socket path exists and is no socket, which panectl will
+	// not let tmux replace.
 	ErrNotSocket = errors.New("not a socket")
-	// ErrSocketPath: no server can start at the socket path. Its directory is
-	// missing or not writable, or the path is too long for a socket.
+	// ErrSocketPath: no server can start at the socket path: its directory is
+	// missing or unwritable, or the path too long for a socket.
 	ErrSocketPath = errors.New("unusable socket path")
 )
 
@@ -46,8 +46,7 @@ type Error struct {
 	kind     error    // sentinel this failure means, or nil
 }
 
-// Error is "tmux COMMAND: tmux's own message", or its exit status if it printed
-// nothing.
+// Error is "tmux COMMAND: tmux's own message", or the exit status if silent.
 func (e *Error) Error() string {
 	msg := e.Stderr
 	if msg == "" {
@@ -105,8 +104,8 @@ func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("no such pane %q on the tmux server at %s (list panes with: panectl list)", e.Target, e.Socket)
 }
 
-// sessionNotFound turns tmux's "can't find session" for a session name
-// (new --window-in) into a *NotFoundError that says session.
+// sessionNotFound turns tmux's "can't find session" for new --window-in into a
+// *NotFoundError that says session.
 func (c *Client) sessionNotFound(name string, err error) error {
 	if errors.Is(err, ErrPaneNotFound) {
 		return &NotFoundError{Target: name, Socket: c.Server.Socket, Kind: "session"}
@@ -124,9 +123,9 @@ type NoServerError struct {
 	From   string // how the socket was chosen (Server.From); "" if unknown
 }
 
-// Error names the socket tried, tmux's message and how to start a server. It
-// advises panectl's own new, which refuses a path that is no socket. tmux would
-// replace whatever file is there.
+// Error names the socket tried, tmux's message and how to start a server:
+// panectl's own new, which refuses a path that is no socket. tmux would replace
+// whatever file is there.
 func (e *NoServerError) Error() string {
 	start := fmt.Sprintf("panectl -S %s new", e.Socket)
 	if e.From == "-L" {
@@ -139,8 +138,7 @@ func (e *NoServerError) Error() string {
 func (e *NoServerError) Unwrap() error { return ErrNoServer }
 
 // NotRespondingError: the server did not answer a tmux command in time. The
-// socket accepted the connection, but the server is stopped (SIGSTOP), hung, or
-// no tmux server.
+// socket accepted, but the server is stopped (SIGSTOP), hung, or not tmux.
 type NotRespondingError struct {
 	Socket  string
 	Command string        // the tmux command(s) that got no answer
