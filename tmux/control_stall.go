@@ -6,30 +6,27 @@ import (
 )
 
 // A stopped tmux server (kill -STOP, or hung) writes nothing more. A wait on a
-// quiet pane sends nothing timed, except the death watch's question
-// (control_death.go). So the death watch also listens for the silence. A
-// command unanswered for stallAfter, with no line at all from the server
-// meanwhile, means the server does not answer. The client then stalls. Every
-// command waiting through it, and every later one, fails at once with a
-// *NotRespondingError. Its subscriptions get an EventChange. So a wait looks,
-// gets the error and ends (exit 1, not_responding) about stallAfter after the
-// server stopped, whatever its timeout.
-//
-// A slow or busy server is not stalled. Within stallAfter it answers the death
-// watch (every deathEvery while a wait runs) or writes output, and either
-// resets the silence. The first line after a stall ends it, since a continued
-// server answers what was asked before. So a kept client (panectl mcp) serves
-// the next call again.
+// quiet pane sends nothing timed but the death watch's question
+// (control_death.go), so the death watch also listens for the silence. A
+// command unanswered for stallAfter, with no line from the server meanwhile,
+// means the server does not answer. The client then stalls: every command
+// waiting through it, and every later one, fails at once with a
+// *NotRespondingError, and its subscriptions get an EventChange. So a wait
+// looks, gets the error and ends (exit 1, not_responding) about stallAfter
+// after the server stopped, whatever its timeout. A slow or busy server is not
+// stalled: within stallAfter it answers the death watch (every deathEvery) or
+// writes output, and either resets the silence. The first line after a stall
+// ends it, as a continued server answers what was asked. So a kept client
+// (panectl mcp) serves the next call again.
 
-// stallAfter is how long a command may go unanswered, with the server writing
-// nothing, before the client counts it not responding. It is
-// DefaultCallTimeout, the bound of one tmux command.
+// stallAfter is how long a command may go unanswered, the server writing
+// nothing, before the client counts it not responding: DefaultCallTimeout.
 const stallAfter = DefaultCallTimeout
 
 // checkStallLocked stalls the client when its oldest unanswered command was
 // sent stallAfter ago and no line came since, or for stallAfter if one came
-// after. It reports whether the client stalled just now. The caller then tells
-// the subscriptions (broadcast) once k.mu is released. k.mu must be held.
+// after. It reports whether it stalled just now, so the caller tells the
+// subscriptions (broadcast) once k.mu, which must be held, is released.
 func (k *Control) checkStallLocked(now time.Time) bool {
 	if k.stall != nil || len(k.pending) == 0 || k.closed {
 		return false

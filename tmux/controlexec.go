@@ -10,19 +10,18 @@ import (
 	"time"
 )
 
-// execClient is a `tmux -C` process as control client. It serves tmux 3.7 and
-// later (attachPlain), and under the socket lock where panectl's own client
-// cannot (attachLocked).
+// execClient is a `tmux -C` process as control client: on tmux 3.7 and later
+// (attachPlain), and under the lock where panectl's own cannot (attachLocked).
 type execClient struct {
 	cmd    *exec.Cmd
 	stderr bytes.Buffer
 	out    *os.File // panectl's end of the client's stdout
 }
 
-// controlExec starts `tmux -S SOCK -N -C ARGV...`. -N never starts a server, so
-// a server that just died is reported, not replaced. With lock, the attach
-// holds the socket lock until the client's first line, since tmux writes
-// nothing before it identified. Close holds it until the process is reaped.
+// controlExec starts `tmux -S SOCK -N -C ARGV...`. -N starts no server, so one
+// that just died is reported, not replaced. With lock, the attach holds the
+// socket lock until the client's first line (tmux writes none before identify),
+// and Close until the process is reaped.
 func (c *Client) controlExec(ctx context.Context, k *Control, argv []string, lock bool, deadline time.Time) error {
 	if lock {
 		k.lock = newSocketLock(c.Server.Socket)

@@ -11,24 +11,22 @@ import (
 )
 
 // A Guard is a tmux client that runs a script when panectl ends, however it
-// ends. It is `tmux source-file -` reading stdin from a pipe whose write end
-// only panectl holds. tmux reads a "-" file to its end before it parses and
-// runs it. So the script, written at once, runs when the pipe closes. panectl
-// closes it (Close), or the kernel does when panectl dies, SIGKILL included.
-// The client has a process group of its own, so a signal to panectl's group
-// does not end it first. No shell is involved. panectl uses guards to put back
-// options it changed on a user's pane, such as watch's remain-on-exit. A token
-// option makes the script act only while panectl's change is in place.
+// ends: `tmux source-file -` reading stdin from a pipe only panectl can write.
+// tmux reads a "-" file to its end before it runs it. So the script, written at
+// once, runs when the pipe closes: by Close, or by the kernel when panectl
+// dies, SIGKILL included. The client has its own process group, so a signal to
+// panectl's group does not end it first. No shell is involved. panectl uses
+// guards to put back options it changed on a user's pane, such as watch's
+// remain-on-exit, with a token option so a script acts only on its own change.
 type Guard struct {
 	w    *os.File
 	done chan struct{}
 	err  error
 }
 
-// GuardLine is one line of a guard script. It is a tmux command and its
-// arguments, or the "{" or "}" of a command-list argument (tmux(1), COMMAND
-// PARSING: braces). Arguments are single-quoted and must not hold a single
-// quote or a newline.
+// GuardLine is one line of a guard script: a tmux command and its arguments, or
+// the "{" or "}" of a command-list argument (tmux(1), COMMAND PARSING: braces).
+// Arguments are single-quoted, so no single quote or newline.
 type GuardLine []string
 
 // Guard starts a guard client that will run script. It fails on an argument
@@ -37,7 +35,7 @@ func (c *Client) Guard(script []GuardLine) (*Guard, error) { return c.guardWith(
 
 // guardWith is Guard. With startServer the client runs start-server before
 // source-file and stays connected. So the server does not exit for want of
-// sessions before the script has run.
+// sessions before the script runs.
 func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error) {
 	var b strings.Builder
 	for _, line := range script {
@@ -88,11 +86,10 @@ func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error)
 	return g, nil
 }
 
-// Close runs the script now by closing the pipe. It waits for tmux to run it,
-// at most DefaultCallTimeout or until ctx ends. A guard not waited for runs its
-// script all the same, whenever its server reads it. A stopped server reads it
-// once continued, since the client outlives panectl. Pass a cleanup context
-// (Client.CleanupContext).
+// Close runs the script now by closing the pipe, and waits for tmux to run it,
+// at most DefaultCallTimeout or until ctx ends. Unwaited, the script still runs
+// whenever its server reads it, a stopped one once continued, as the client
+// outlives panectl. Pass a cleanup context (Client.CleanupContext).
 func (g *Guard) Close(ctx context.Context) {
 	if g == nil {
 		return

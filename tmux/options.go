@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// PaneOptions returns the pane's user options (set-option -p) whose names start
-// with prefix, which must start with "@". Values must be plain tokens, which
-// show-options prints unquoted. panectl stores base64url.
+// PaneOptions returns the pane's user options (set-option -p) starting with
+// prefix, itself starting with "@". Values must be plain tokens, which
+// show-options prints unquoted; panectl stores base64url.
 func (c *Client) PaneOptions(ctx context.Context, id, prefix string) (map[string]string, error) {
 	out, err := c.Run(ctx, "show-options", "-p", "-t", id)
 	if err != nil {
@@ -17,8 +17,8 @@ func (c *Client) PaneOptions(ctx context.Context, id, prefix string) (map[string
 	return parseOptions(id, out, prefix)
 }
 
-// parseOptions reads show-options' "name value" lines of plain tokens. It keeps
-// the names starting with prefix.
+// parseOptions reads show-options' "name value" lines of plain tokens, keeping
+// names starting with prefix.
 func parseOptions(id, out, prefix string) (map[string]string, error) {
 	opts := map[string]string{}
 	for _, line := range strings.Split(out, "\n") {
@@ -44,8 +44,7 @@ func (c *Client) PaneOption(ctx context.Context, id, name string) (string, error
 }
 
 // SetPaneOptions sets and unsets pane user options in one list, atomic towards
-// other panectl processes. Each option is its own key, so writers never
-// read-modify-write a shared value.
+// other panectl processes. Each option is its own key: no read-modify-write.
 func (c *Client) SetPaneOptions(ctx context.Context, id string, set map[string]string, unset []string) error {
 	list, err := optionCommands(id, set, unset)
 	if err != nil || len(list) == 0 {
@@ -69,10 +68,10 @@ func optionCommands(id string, set map[string]string, unset []string) (CommandLi
 	return list, nil
 }
 
-// runLong runs a list of plain-token arguments. The tmux client refuses a line
-// too long ("command too long"). Such a list goes as a configuration file on
-// stdin, one command per line. Every argument is single-quoted, which that
-// parser takes literally. The server still parses and runs it as one unit.
+// runLong runs a list of plain-token arguments. One too long for a command line
+// ("command too long") goes as a configuration file on stdin, one command a
+// line, each argument single-quoted, which that parser takes literally. The
+// server still parses and runs it as one unit.
 func (c *Client) runLong(ctx context.Context, id string, list CommandList) error {
 	if list.size() <= maxCommand {
 		_, err := c.RunList(ctx, nil, list...)
@@ -92,13 +91,12 @@ func (c *Client) runLong(ctx context.Context, id string, list CommandList) error
 	return c.notFound(id, err)
 }
 
-// maxCommand bounds the bytes of one tmux command line. The tmux client sends
-// its arguments in one message of at most 16 KiB (MAX_IMSGSIZE). It refuses
-// longer ones with "command too long".
+// maxCommand bounds one tmux command line. The client sends its arguments in
+// one message of at most 16 KiB (MAX_IMSGSIZE), refusing more with "command too
+// long".
 const maxCommand = 8 << 10
 
-// SetPaneOption sets one pane option (set-option -p) to value, any text or
-// empty.
+// SetPaneOption sets one pane option (set-option -p) to any value, even "".
 func (c *Client) SetPaneOption(ctx context.Context, id, name, value string) error {
 	_, err := c.Run(ctx, "set-option", "-p", "-t", id, name, value)
 	return c.notFound(id, err)
@@ -111,8 +109,8 @@ func (c *Client) UnsetPaneOption(ctx context.Context, id, name string) error {
 	return c.notFound(id, err)
 }
 
-// EffectiveOption returns an option's value as tmux resolves #{NAME} for the
-// pane: pane, window, session or global.
+// EffectiveOption returns an option's value for the pane as tmux resolves
+// #{NAME}: pane, window, session or global.
 func (c *Client) EffectiveOption(ctx context.Context, id, name string) (string, error) {
 	return c.Format(ctx, id, "#{"+name+"}")
 }

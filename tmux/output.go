@@ -6,22 +6,21 @@ import (
 	"os/exec"
 )
 
-// A tmux client hands its standard streams to the server, as MSG_IDENTIFY_STDIN
-// and MSG_IDENTIFY_STDOUT carry the descriptors. The server keeps its copies
-// until it has dealt with the client. So reading a client's pipe to the end
-// waits on the server, forever when it is stopped or hung. On a loaded machine
-// os/exec's copying goroutine may also run late, and cmd.WaitDelay cuts the
-// unread output short. So tmux processes get unlinked temporary files instead.
-// Nothing copies while the process runs, nothing waits after it exits, and the
-// file holds whatever it wrote.
+// A tmux client hands its standard streams to the server (MSG_IDENTIFY_STDIN,
+// MSG_IDENTIFY_STDOUT), which keeps its copies until done with the client. So
+// reading a client's pipe to the end waits on the server, forever if it is
+// stopped or hung. On a loaded machine os/exec's copying goroutine may run
+// late, and cmd.WaitDelay cuts the unread output short. So tmux processes get
+// unlinked temporary files: nothing copies during the run or waits after it,
+// and the file holds whatever was written.
 
 // streams are a tmux process's stdin (optional), stdout and stderr.
 type streams struct {
 	in, out, err *os.File
 }
 
-// attach gives cmd unlinked temporary files as its streams, with stdin in one
-// if not nil. close removes them.
+// attach gives cmd unlinked temporary files as streams, stdin holding stdin if
+// not nil. close removes them.
 func attachStreams(cmd *exec.Cmd, stdin []byte) (*streams, error) {
 	s := &streams{}
 	var err error

@@ -18,12 +18,11 @@ type Server struct {
 	From string
 }
 
-// ResolveServer turns the global flags into a socket path, as tmux does. -S
-// PATH is used as is. -L NAME is NAME in tmux-UID/ under $TMUX_TMPDIR (or
-// /tmp). With neither, it is the current server inside tmux ($TMUX set, with a
-// socket path), else the "default" socket. name and path must not both be set.
-// A path that exists and is no socket is a *NotSocketError, since tmux would
-// delete it to make its socket.
+// ResolveServer turns the global flags into a socket path as tmux does. -S PATH
+// is used as is. -L NAME is NAME in tmux-UID/ under $TMUX_TMPDIR (or /tmp).
+// With neither it is the current server inside tmux ($TMUX set, with a socket
+// path), else "default". name and path must not both be set. A path that is no
+// socket is a *NotSocketError, since tmux would delete it.
 func ResolveServer(name, path string, getenv func(string) string) (Server, error) {
 	s, err := resolveServer(name, path, getenv)
 	if err != nil {
@@ -59,10 +58,9 @@ func checkSocket(s Server) error {
 	return &NotSocketError{Path: s.Socket, From: s.From, Kind: kind}
 }
 
-// checkSocketDir refuses a socket path where tmux could not make the socket of
-// a server panectl starts. The directory may be missing or not writable, or the
-// path too long for sockaddr_un. A socket already there is fine, since its
-// server may run.
+// checkSocketDir refuses a socket path where tmux could not make a new server's
+// socket: a missing or unwritable directory, or a path too long for
+// sockaddr_un. A socket already there is fine, as its server may run.
 func checkSocketDir(s Server) error {
 	if st, err := os.Stat(s.Socket); err == nil && st.Mode().Type() == os.ModeSocket {
 		return nil
@@ -107,10 +105,10 @@ func resolveServer(name, path string, getenv func(string) string) (Server, error
 		}
 		return Server{Socket: filepath.Join(socketDir(getenv), name), From: "-L"}, nil
 	}
-	// $TMUX is "socket_path,server_pid,session_id" (tmux(1), ENVIRONMENT). One
-	// with an empty socket path ("", ",", ",123,4") is not used. tmux 3.3a then
-	// uses its default socket, and so does panectl. (TMUX= tmux ls says "error
-	// connecting to /tmp/tmux-UID/default".)
+	// $TMUX is "socket_path,server_pid,session_id" (tmux(1), ENVIRONMENT). With
+	// an empty socket path ("", ",", ",123,4") tmux 3.3a uses its default
+	// socket ("TMUX= tmux ls": "error connecting to /tmp/tmux-UID/default"),
+	// and so does panectl.
 	if t, _, _ := strings.Cut(getenv("TMUX"), ","); t != "" {
 		return Server{Socket: t, From: "$TMUX"}, nil
 	}

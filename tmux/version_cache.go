@@ -9,15 +9,14 @@ import (
 	"strings"
 )
 
-// The version check (`tmux -V`) costs every command a tmux process first. Its
-// answer changes only with the binary. So panectl caches it, keyed by the
+// The version check (`tmux -V`) costs every command a tmux process first, and
+// its answer changes only with the binary. So panectl caches it, keyed by the
 // binary's path and identity: device, inode, size, and modification and change
 // times to the nanosecond. An upgrade, a new file or one rewritten in place,
-// changes the key, and `tmux -V` runs again. A key that cannot be read, with no
-// stat or cache directory, means no cache. The file is
-// $XDG_CACHE_HOME/panectl/tmux-version (os.UserCacheDir, ~/.cache on Linux). It
-// holds one "KEY<TAB>VERSION" line per binary, at most maxVersionEntries. It is
-// written to a temporary file and renamed.
+// changes the key. A key that cannot be read (no stat, no cache directory)
+// means no cache. The file is $XDG_CACHE_HOME/panectl/tmux-version
+// (os.UserCacheDir, ~/.cache on Linux): one "KEY<TAB>VERSION" line per binary,
+// at most maxVersionEntries, written to a temporary file and renamed.
 
 // maxVersionEntries bounds the lines of the cache file.
 const maxVersionEntries = 16
@@ -34,8 +33,8 @@ func versionCacheFile() string {
 	return filepath.Join(dir, "panectl", "tmux-version")
 }
 
-// cachedVersion returns `tmux -V` of the binary at path. It reads the cache
-// when the entry is for the same file, else runs it and records it.
+// cachedVersion returns `tmux -V` of the binary at path: from the cache for the
+// same file, else by running and recording it.
 func cachedVersion(path string) (string, error) {
 	key, file := versionKey(path), versionCacheFile()
 	if key == "" || file == "" || strings.ContainsAny(key, "\t\n") {
@@ -69,8 +68,8 @@ func cachedVersion(path string) (string, error) {
 	return v, nil
 }
 
-// readVersionCache reads the entries. A missing, too large or irregular file
-// has none.
+// readVersionCache reads the entries: none if the file is missing, too large or
+// irregular.
 func readVersionCache(file string) [][2]string {
 	f, err := os.Open(file)
 	if err != nil {
@@ -90,8 +89,8 @@ func readVersionCache(file string) [][2]string {
 	return out
 }
 
-// writeVersionCache replaces the file, making its directory 0700. Failures are
-// ignored, and the next command runs `tmux -V` again.
+// writeVersionCache replaces the file (directory 0700). Failures are ignored:
+// the next command runs `tmux -V` again.
 func writeVersionCache(file string, data []byte) {
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
