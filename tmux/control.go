@@ -77,11 +77,9 @@ type ControlEvent struct {
 	// Data holds one %output notification's raw bytes, escapes decoded, valid
 	// only during the callback. A UTF-8 character or an escape sequence may
 	// continue in the next one.
-	Data []byte
-	// Line is the notification as tmux wrote it (without its newline).
-	Line string
-	// DescribeFollows: an EventDescribed follows, so a wait can sleep for it.
-	DescribeFollows bool
+	Data            []byte
+	Line            string // the notification as tmux wrote it, without its newline
+	DescribeFollows bool   // an EventDescribed follows, so a wait can sleep for it
 	// Pane and Options: an EventDescribed's description and the pane's user
 	// options with the prefetch's prefix. Err is its failure.
 	Pane    PaneInfo
@@ -104,11 +102,9 @@ type ControlOptions struct {
 // number of subscriptions (Subscribe), Command and snapshot calls until it
 // ends. Nothing stays attached when panectl dies (docs/architecture.md).
 type Control struct {
-	// PaneID is the pane of Client.Control's subscription, "" for a kept
-	// client.
-	PaneID string
-	// Session is the id of the session the client is attached to.
-	Session string
+	// PaneID is the pane of Client.Control's subscription, "" if kept.
+	PaneID  string
+	Session string // the id of the session the client is attached to
 
 	stdin   *os.File    // the client's command input (our end of its stdin)
 	end     controlEnd  // the `tmux -C` process or panectl's own client
@@ -122,26 +118,22 @@ type Control struct {
 	// line, in monotonic nanoseconds since born.
 	born     time.Time
 	lastLine atomic.Int64
-	// stalled: the server has not answered (checkStallLocked), until its next
+	// stalled: no answer from the server (checkStallLocked) until its next
 	// line.
-	stalled atomic.Bool
-	quick   bool       // Close does not wait for tmux's exit handshake (Client.QuickDetach)
-	mu      sync.Mutex // guards writes to stdin and everything below
-	closed  bool
-	mute    bool    // a command got no answer: Close does not wait for a detach
-	socket  string  // the server's socket, for errors
-	owner   *Client // the client that attached it (Answering)
-	reason  string  // why the client ended (%exit reason, EOF)
-	// attachErr is tmux's message when the attach command failed.
-	attachErr string
-	once      sync.Once
-	// pending holds one entry per command this client wrote, in order.
-	pending []pendingBlock
-	lineSeq uint64 // numbers command lines (pendingBlock.line)
-	// deadlineSet is when stdin's write deadline was last set (writeLocked).
-	deadlineSet time.Time
-	// panes holds every known pane's subscriptions and output (control_sub.go).
-	panes map[string]*paneInterest
+	stalled     atomic.Bool
+	quick       bool       // Close does not wait for tmux's exit handshake (Client.QuickDetach)
+	mu          sync.Mutex // guards writes to stdin and everything below
+	closed      bool
+	mute        bool    // a command got no answer: Close does not wait for a detach
+	socket      string  // the server's socket, for errors
+	owner       *Client // the client that attached it (Answering)
+	reason      string  // why the client ended (%exit reason, EOF)
+	attachErr   string  // tmux's message when the attach command failed
+	once        sync.Once
+	pending     []pendingBlock           // one entry per command this client wrote, in order
+	lineSeq     uint64                   // numbers command lines (pendingBlock.line)
+	deadlineSet time.Time                // when stdin's write deadline was last set (writeLocked)
+	panes       map[string]*paneInterest // every known pane's subscriptions and output (control_sub.go)
 	// primary is Client.Control's subscription, nil for a kept client.
 	// Snapshot, Pane, SnapshotOptions and WatchDeath act on it.
 	primary *Subscription

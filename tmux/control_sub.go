@@ -25,8 +25,7 @@ import (
 // Subscription is one caller's interest in one pane through a control client:
 // its output, pauses, changes and EventCommandDone, in tmux's order.
 type Subscription struct {
-	// PaneID is the subscribed pane.
-	PaneID string
+	PaneID string // the subscribed pane
 
 	k      *Control
 	fn     func(ControlEvent)

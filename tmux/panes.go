@@ -331,17 +331,14 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 // newPanePlan is what NewPane's list depends on besides its options: the
 // server's facts and the thens' target.
 type newPanePlan struct {
-	opts NewOptions
-	// detachedSize: new-session -d takes -x and -y (featDetachedSize).
-	detachedSize bool
+	opts         NewOptions
+	detachedSize bool // new-session -d takes -x and -y (featDetachedSize)
 	// liveLimit: HistoryLimit is the new session's own option
 	// (featLiveHistoryLimit), not set globally around the creation.
 	liveLimit bool
 	hold      []Command // the exit hold's commands (hold.go), without -t
-	// window is the new window's index (WindowIn), when thens need a target.
-	window int
-	// tmpName names a new unnamed session while thens need a target.
-	tmpName string
+	window    int       // the new window's index (WindowIn), when thens need a target
+	tmpName   string    // names a new unnamed session while thens need a target
 }
 
 // savedHistoryLimit keeps the global history-limit while a pane is made.

@@ -12,10 +12,8 @@ import (
 // Server names the tmux server panectl talks to: the socket path every tmux
 // command gets with -S. See tmux(1), "-L socket-name" and "-S socket-path".
 type Server struct {
-	// Socket is the absolute socket path.
-	Socket string
-	// From says how Socket was chosen: "-S", "-L", "$TMUX" or "default".
-	From string
+	Socket string // the absolute socket path
+	From   string // how Socket was chosen: "-S", "-L", "$TMUX" or "default"
 }
 
 // ResolveServer turns the global flags into a socket path as tmux does. -S PATH
