@@ -11,29 +11,25 @@ import (
 	"time"
 )
 
-// The exit hold of a new pane (NewOptions.ExitCheck). While panectl looks
-// whether the command exits at once, the pane is held with remain-on-exit. An
-// empty remain-on-exit-format keeps tmux from drawing "Pane is dead" over the
-// output. So the exit status and last output can be read. The list that makes
-// the pane sets the hold, so nothing the command does comes first. tmux runs a
-// command list to its end before it handles the exit. A command that exits at
-// once leaves a dead pane until panectl has read it, and a server started for
-// it keeps running. Then the pane gets its own settings back. A dead pane that
-// they would have closed is killed, as tmux would have, and such a server
+// The exit hold of a new pane (NewOptions.ExitCheck) keeps it with
+// remain-on-exit while panectl looks whether the command exits at once. So the
+// exit status and last output can be read. An empty remain-on-exit-format keeps
+// tmux from drawing "Pane is dead" over them. The creating list sets the hold,
+// and tmux runs a list to its end before it handles the exit. So a command that
+// exits at once leaves a dead pane, and a server started for it keeps running,
+// until panectl has read it. Then the pane gets its own settings back: a dead
+// pane they would have closed is killed, as tmux would have, and such a server
 // exits.
 //
-// Undoing the hold must not depend on panectl living (SPEC.md section 12).
-// Before the pane is made, panectl starts a guard (guard.go), whose script runs
-// even after a SIGKILL. It finds the held pane by the token in
-// @panectl-new-hold, set in the creating list, and undoes the hold as above.
-// The guard starts first, so a held pane always has an undo. When panectl ends
-// the hold itself, it removes the token with its last look. The guard then
-// finds nothing to do.
-//
-// Why not a delayed command (run-shell -b -d DELAY -C ...)? tmux 3.3a queues a
-// background run-shell's commands on the "best" attached client of the moment
-// (cmd_find_current_client in cmd-run-shell.c). A client that detaches before
-// the delay takes them along, and the undo is lost. A guard has its own client.
+// The undo must not depend on panectl living (SPEC.md section 12). So a guard
+// (guard.go) starts before the pane is made, and a held pane always has an
+// undo. It finds the pane by its token in @panectl-new-hold and undoes the hold
+// as above. When panectl ends the hold itself, it removes the token with its
+// last look, and the guard finds nothing. A delayed run-shell -b -d DELAY -C
+// would not do. tmux 3.3a queues its commands on the "best" attached client of
+// the moment (cmd_find_current_client in cmd-run-shell.c). A client that
+// detaches before the delay takes them along, losing the undo. A guard has its
+// own client.
 
 // holdOption is the pane option carrying a hold's token.
 const holdOption = "@panectl-new-hold"
@@ -257,9 +253,9 @@ func lastLines(text string, n int) []string {
 	return out
 }
 
-// NudgeReap sends SIGCHLD to the server (#{pid}), as tmux 3.6 does itself, so
-// it reaps exited children and a dead pane's pane_dead_status becomes known.
-// With utempter, as Debian's 3.3a is built, tmux can miss a pane's SIGCHLD to
+// NudgeReap sends SIGCHLD to the server (#{pid}), as tmux 3.6 does itself. So
+// it reaps its children, and a dead pane's pane_dead_status becomes known. tmux
+// built with utempter, as Debian's 3.3a is, can lose a pane's SIGCHLD to
 // utempter's helper (tmux GitHub issue 4559, fixed in 3.6). The pane then stays
 // dead without status until another child exits, maybe never. Another user's
 // server (EPERM) is left alone.
@@ -276,12 +272,11 @@ func (c *Client) NudgeReap(ctx context.Context) error {
 }
 
 // PaneHold keeps a live pane after its process exits (remain-on-exit), so its
-// exit status can be read. A tmux guard script (Guard) undoes that when panectl
-// closes it or dies, SIGKILL included. The script acts only while the pane
-// carries this hold's token (@panectl-hold), so it never undoes a later change.
-// It does what the pane's own settings would have done. A pane that died and
-// would have closed is killed. Otherwise remain-on-exit and
-// remain-on-exit-format get their values back. A format waits in
+// exit status can be read. A guard script (Guard) undoes that when panectl
+// closes it or dies, only while the pane carries this hold's token
+// (@panectl-hold), so never a later change. As the pane's own settings would
+// have, it kills a pane that died and would have closed. Else remain-on-exit
+// and remain-on-exit-format get their values back. A format waits in
 // @panectl-hold-format, and set-option -F expands it once to the text itself.
 type PaneHold struct {
 	c     *Client
