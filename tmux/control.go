@@ -24,10 +24,8 @@ import (
 //
 // It attaches by session id, since attach-session -t %N would make the pane
 // active. It ignores size, so no pane is resized for it. Only subscribed panes
-// (Subscribe) get output. Any other pane is paused (refresh-client -A %M:pause)
-// when it speaks, and continued when a subscription arrives (control_sub.go
-// says why not off). tmux 3.3a's no-output flag would make refresh-client -A
-// %N:on void. So output is on by default and paused per pane.
+// get output, the others are paused per pane (control_sub.go). tmux 3.3a's
+// no-output flag would make refresh-client -A %N:on void, so output is on.
 //
 // The client is read-only by construction. panectl sends it only commands that
 // read (readOnlyCommand), refresh-client for its output flow, and writes of its
