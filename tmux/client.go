@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// Client runs tmux commands against one server. It is the only place in panectl
-// that starts tmux processes. Every command gets "-S socket", so the server
-// never depends on the caller's environment.
+// Client runs tmux commands against one server, the only place in panectl that
+// starts tmux. Every command gets "-S socket", free of the caller's
+// environment.
 type Client struct {
 	Server Server
 	Bin    string // path of the tmux binary
@@ -51,23 +51,22 @@ func NewClient(s Server) (*Client, error) {
 }
 
 // Deadlines of tmux processes. Each runs under the operation's context for at
-// most DefaultCallTimeout or the operation's deadline. A server silent by then
-// is a *NotRespondingError: stopped (SIGSTOP), hung, or a socket that accepts
-// and never answers. Only WaitFor blocks by design without DefaultCallTimeout,
-// and a Guard outlives panectl on purpose.
+// most DefaultCallTimeout, or the operation's sooner deadline. A server silent
+// by then (SIGSTOP, hung, a socket that never answers) is a
+// *NotRespondingError. Only WaitFor blocks by design, and a Guard outlives
+// panectl on purpose.
 const (
 	// DefaultCallTimeout bounds one tmux command, also one through a control
 	// client. A healthy server answers in milliseconds.
 	DefaultCallTimeout = 5 * time.Second
-	// waitDelay bounds Wait's wait for a tmux client's pipes after it exited or
-	// was killed. tmux passes the client's stdin and stdout to the server, so a
-	// stopped server keeps them open and Wait would block. Commands get files
-	// (output.go), so this bounds the guard and control clients.
+	// waitDelay bounds Wait's wait for a tmux client's pipes after it ended.
+	// tmux passes the client's stdin and stdout to the server, so a stopped
+	// server keeps them open. Commands get files (output.go), so this is for
+	// the guard and control clients.
 	waitDelay = 200 * time.Millisecond
 )
 
-// command builds an exec.Cmd for tmux with the server's socket. args are
-// through Arg.
+// command builds an exec.Cmd for tmux with the socket. args are through Arg.
 func (c *Client) command(ctx context.Context, args ...string) *exec.Cmd {
 	full := append([]string{"-u", "-S", c.Server.Socket}, args...)
 	cmd := exec.CommandContext(ctx, c.Bin, full...)
@@ -162,12 +161,11 @@ func (c *Client) Answering() bool { return atomic.LoadInt32(&c.silent) == 0 }
 const cleanupFloor = 250 * time.Millisecond
 
 // CleanupContext is the context for tmux calls that clean up after an operation
-// under ctx: putting back a pane's options, releasing its action lock, pressing
-// C-c for an abandoned command. It is not cancelled with ctx, so an interrupted
-// or timed-out operation still cleans up. It ends after limit or at ctx's
-// deadline, but not before cleanupFloor. If the server did not answer c's last
-// command (Answering), it has already ended. A guard or a lease then puts the
-// undone cleanup right.
+// under ctx: putting back pane options, releasing the action lock, pressing C-c
+// for an abandoned command. It is not cancelled with ctx, so an interrupted or
+// timed-out operation still cleans up. It ends after limit or at ctx's
+// deadline, not before cleanupFloor. If the server did not answer c's last
+// command (Answering), it is over already, for a guard or lease to put right.
 func (c *Client) CleanupContext(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
 	if !c.Answering() {
 		limit = 0

@@ -9,26 +9,24 @@ import (
 )
 
 // A long-lived panectl process (the MCP server, watch, tasks --follow) keeps
-// its control clients attached between calls (KeepControl), one per session.
-// The first wait on a session's pane attaches it, and every later one shares
-// it, with no attach, tmux process or detach. It is detached after KeepIdle
-// with no subscription or command, when its session or server goes, and by
-// Close before the process exits. Read-only commands such as a pane lookup, a
-// capture or reading options go through it while attached (RunList).
+// one control client per session attached between calls (KeepControl). The
+// first wait on the session attaches it, and later ones share it with no
+// attach, process or detach. It detaches after KeepIdle with no subscription or
+// command, when its session or server goes, and at Close before the process
+// exits. Read-only commands (pane lookups, captures, options) use it (RunList).
 
 // DefaultKeepIdle is how long a kept control client stays attached with no use.
 // It is short, since an attached client has a side effect no tmux flag turns
 // off. A command from outside tmux that acts on "the current client" without
-// naming one takes the client with the newest activity of the most recently
-// active session: switch-client, detach-client, display-message without -c.
-// Every client with a session is a candidate, control clients too
-// (cmd_find_best_client in tmux 3.3a's cmd-find.c). A client's activity is its
-// creation until it gets keys, and attaching makes its session the most
-// recently active (server_client_set_session). So a kept client attached after
-// the user last typed is that client (control.go says more). Attaching again
-// after the idle costs the next call about 5 ms. In medians of 8, `run true`
-// through panectl mcp took 11.6 ms against 7.2 ms warm, wait_for_text 5.3 ms
-// against 1.2 ms.
+// naming one (switch-client, detach-client, display-message without -c) takes
+// the client with the newest activity of the most recently active session. Any
+// client with a session is a candidate, control clients too
+// (cmd_find_best_client, tmux 3.3a cmd-find.c). Activity is a client's creation
+// until it gets keys, and attaching makes its session the most recently active
+// (server_client_set_session). So a kept client attached after the user last
+// typed is that client (control.go says more). Attaching again costs the next
+// call about 5 ms: in medians of 8, `run true` through panectl mcp took 11.6 ms
+// against 7.2 ms warm, wait_for_text 5.3 ms against 1.2 ms.
 const DefaultKeepIdle = 15 * time.Second
 
 // keeper holds the kept clients of one Client.
@@ -50,9 +48,8 @@ type kept struct {
 	idleTime *time.Timer
 }
 
-// KeepControl makes c keep control clients attached between calls, each
-// detached after idle with no use (0: DefaultKeepIdle). The process must call
-// Close before it exits.
+// KeepControl makes c keep control clients attached between calls, detaching
+// each after idle unused (0: DefaultKeepIdle). Call Close before exiting.
 func (c *Client) KeepControl(idle time.Duration) {
 	if idle <= 0 {
 		idle = DefaultKeepIdle
@@ -95,10 +92,10 @@ func (c *Client) Close() {
 }
 
 // Subscribe subscribes to pane p's events (see Control.Subscribe) through a
-// client on p's session: the session's kept client if c keeps them, attached
-// now if needed, else the subscription's own, detached by its Close. ctx bounds
-// the attach. A set p.PID is what the death watch compares with, and a respawn
-// is an EventChange. Errors are as for Control.
+// client on p's session: its kept client if c keeps them (attached if needed),
+// else one of its own, detached by Close. ctx bounds the attach. A set p.PID is
+// what the death watch compares with: a respawn is an EventChange. Errors are
+// as for Control.
 func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent)) (*Subscription, error) {
 	if c.keep == nil {
 		k, err := c.attachSession(ctx, p.SessionID, ControlOptions{}, &Subscription{PaneID: p.ID, pid: p.PID, fn: fn})
@@ -132,9 +129,8 @@ func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent
 	}
 }
 
-// KeepAttached makes sure a kept client is attached to session ("$N"), so
-// read-only commands use it. Without keeping it does nothing. Errors are the
-// attach's.
+// KeepAttached makes sure a kept client is attached to session ("$N") for
+// read-only commands, if c keeps them. Errors are the attach's.
 func (c *Client) KeepAttached(ctx context.Context, session string) error {
 	if c.keep == nil {
 		return nil

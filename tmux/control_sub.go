@@ -11,16 +11,15 @@ import (
 )
 
 // One control client serves every wait on its session. Each wait holds a
-// Subscription to its pane, and the client routes each notification to the
-// subscriptions it concerns. A pane with subscriptions (reference counted) gets
-// its output. One with none is paused when it first speaks (refresh-client -A
-// %N:pause) and continued (%N:continue) when a subscription arrives. Layout
-// changes, closed windows and the client's end go to every subscription.
-// Pausing, not switching off (%N:off, %N:on), avoids a segfault in
-// control_append_data on tmux 3.2 to 3.6 (GitHub issue 5054, fixed in 3.7 by
-// cae229cad; docs/architecture.md). A pause drops the queued output
-// (control_pause_pane). Continuing starts from the pane's current offset, as
-// switching on does. TestKeptClientTogglesBusyPaneSafely pins it.
+// Subscription to its pane, and the client routes notifications to the ones
+// they concern. A pane with subscriptions (reference counted) gets its output.
+// One with none is paused when it first speaks (refresh-client -A %N:pause) and
+// continued (%N:continue) when one arrives. Layout changes, closed windows and
+// the client's end go to all. Pausing, not switching off (%N:off, %N:on),
+// avoids a segfault in control_append_data on tmux 3.2 to 3.6 (GitHub issue
+// 5054, fixed in 3.7 by cae229cad; docs/architecture.md). A pause drops the
+// queued output (control_pause_pane), and continuing starts from the current
+// offset, as switching on does. TestKeptClientTogglesBusyPaneSafely pins it.
 
 // Subscription is one caller's interest in one pane through a control client:
 // its output, pauses, changes and EventCommandDone, in tmux's order.
@@ -78,9 +77,8 @@ func (pi *paneInterest) remove(s *Subscription) {
 
 // Subscribe adds a subscription for pane id in the client's session. fn gets
 // its events on the reading goroutine and must return quickly. A paused pane
-// gets its output back, and the next command through the subscription follows
-// the continue. So its snapshot is aligned with the output after it. Close ends
-// the subscription, not the client.
+// gets its output back, and later commands follow the continue, so a snapshot
+// is aligned with the output after it. Close ends the subscription only.
 func (k *Control) Subscribe(id string, fn func(ControlEvent)) (*Subscription, error) {
 	if !strings.HasPrefix(id, "%") {
 		return nil, fmt.Errorf("tmux: %q is not a pane id", id)
@@ -140,9 +138,8 @@ func (s *Subscription) Command(ctx context.Context, cmds ...[]string) ([]string,
 	return s.k.command(ctx, s, cmds)
 }
 
-// SnapshotOptions is Client.SnapshotOptions through the client for the
-// subscribed pane id. It holds every EventOutput before its EventCommandDone
-// and none after.
+// SnapshotOptions is Client.SnapshotOptions for the subscribed pane id. It
+// holds every EventOutput before its EventCommandDone and none after.
 func (s *Subscription) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	if id != s.PaneID {
 		return PaneInfo{}, nil, nil, fmt.Errorf("tmux: the subscription is for %s, not %s", s.PaneID, id)
@@ -240,10 +237,9 @@ func describeCommands(id string) [][]string {
 }
 
 // Describe reads the pane's geometry and user options starting with prefix in
-// one line, aligned like SnapshotOptions. The geometry is id, pid, size, dead,
-// history size and limit, cursor, alternate screen, wrap, insert and origin
-// modes and scrolling region, no process state. An unknown pane is a
-// *NotFoundError.
+// one line, aligned like SnapshotOptions. The geometry has no process state:
+// id, pid, size, dead, history size and limit, cursor, alternate screen, wrap,
+// insert and origin modes, scrolling region. A missing pane is *NotFoundError.
 func (s *Subscription) Describe(ctx context.Context, prefix string) (PaneInfo, map[string]string, error) {
 	outs, err := s.k.command(ctx, s, describeCommands(s.PaneID))
 	if err != nil {

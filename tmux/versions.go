@@ -21,9 +21,8 @@ const (
 	// killed by a signal. Before it, a held dead pane shows tmux's "Pane is
 	// dead (...)" line. A signalled pane then has no exit status at all.
 	featRemainOnExitFormat feature = iota
-	// new-session -d honours -x and -y. Before it, a detached session comes out
-	// at 80x23 whatever they say (measured on 3.2a), and resize-window sizes
-	// it.
+	// new-session -d honours -x and -y. Before, a detached session is 80x23
+	// whatever they say (measured on 3.2a), and resize-window sizes it.
 	featDetachedSize
 	// command output through vis(3): display-message -p, list-panes -F and
 	// show-options print control characters as "\ooo" until featNoOutputVis.
@@ -34,8 +33,7 @@ const (
 	// as "\t". Before, it is a cursor move over blank cells.
 	featTabCells
 	// capture-pane -J joins a wrapped row up to its used cells. Before, up to
-	// the pane's width, so a row that wrapped early before a wide character
-	// gives a blank.
+	// the width, so a row wrapped early before a wide character gives a blank.
 	featCaptureUsed
 	// the imsg header with a u32 length (package imsg).
 	featNewImsgHeader
@@ -44,8 +42,8 @@ const (
 	// tmux fail. So panectl attaches with `tmux -C`, not read-only.
 	featControlFixed
 	// setting history-limit trims every existing pane under it, so the global
-	// option cannot be set around one new pane. The session option set after
-	// new-session gives the new pane its limit.
+	// option cannot be set around one new pane. The session's option set after
+	// new-session gives it its limit.
 	featLiveHistoryLimit
 	// paste-buffer passes the buffer through vis(3) unless -S.
 	featPasteVis
@@ -96,9 +94,9 @@ var (
 	numberRE = regexp.MustCompile(`^tmux (?:next-)?(\d+)\.(\d+)`)
 )
 
-// versionNumber is the major and minor number of `tmux -V` output, such as
-// "tmux 3.3a", "tmux next-3.8" or "tmux 3.6-rc". ok is false for builds that
-// name none ("tmux master", "tmux openbsd-7.5").
+// versionNumber is the major and minor number of `tmux -V` output ("tmux 3.3a",
+// "tmux next-3.8", "tmux 3.6-rc"). ok is false for builds that name none ("tmux
+// master", "tmux openbsd-7.5").
 func versionNumber(v string) (maj, minr int, ok bool) {
 	m := numberRE.FindStringSubmatch(strings.TrimSpace(v))
 	if m == nil {
@@ -166,10 +164,9 @@ func layoutFor(v string) imsg.Layout {
 	return imsg.LayoutOld
 }
 
-// Tabs says how the server's tmux stores a tab written over blank cells. cells
-// means a tab cell that capture-pane prints as "\t" (featTabCells). Otherwise
-// it is a cursor move over cells left blank. known is false for a build that
-// names no version.
+// Tabs says how the server's tmux stores a tab over blank cells: a tab cell
+// that capture-pane prints as "\t" (cells, featTabCells), or a cursor move.
+// known is false for a build that names no version.
 func (c *Client) Tabs() (cells, known bool) {
 	_, _, ok := versionNumber(c.version())
 	return ok && c.has(featTabCells), ok
