@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// Client runs tmux commands against one server, the only place in panectl that
-// starts tmux. Every command gets "-S socket", free of the caller's
+// Client runs tmux commands against one server, the only place that starts
+// tmux. Each command names the server with -S, not through the caller's
+// environment.
 // environment.
 type Client struct {
 	Server Server
