@@ -11,10 +11,8 @@ import (
 	"time"
 )
 
-// Client runs tmux commands against one server, the only place that starts
-// tmux. Each command names the server with -S, not through the caller's
-// environment.
-// environment.
+// Client runs tmux commands against one server, as the only starter of tmux.
+// Each names its server with -S, never through the caller's environment.
 type Client struct {
 	Server Server
 	Bin    string // path of the tmux binary
