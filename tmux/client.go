@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// Client runs tmux commands against one server, as the only starter of tmux.
-// Each names its server with -S, never through the caller's environment.
+// Client runs tmux commands against one server. Only it starts tmux processes,
+// and each names its server with -S, never through the caller's environment.
 type Client struct {
 	Server Server
 	Bin    string // path of the tmux binary
