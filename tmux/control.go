@@ -51,30 +51,27 @@ type ControlEventKind int
 const (
 	// EventOutput: the subscribed pane wrote bytes (%output, %extended-output).
 	EventOutput ControlEventKind = iota
-	// EventPause: tmux paused the pane's output because the client fell behind
-	// (%pause). The client already asked it to continue. Re-read the lost
-	// output.
+	// EventPause: the client fell behind and tmux paused the pane (%pause). The
+	// client already asked to continue. Re-read the lost output.
 	EventPause
-	// EventChange: the pane, its window or session may have changed: a mode, a
+	// EventChange: the pane, window or session may have changed: a mode, a
 	// layout (a pane closed), a window closed or unlinked, a session changed or
 	// closed, the client's end.
 	EventChange
-	// EventCommandDone: a command sent through this subscription has answered,
-	// one per command, just before it returns. Every EventOutput before it
-	// happened before the command ran.
+	// EventCommandDone: one per command sent through this subscription, just
+	// before it returns, after every EventOutput from before the command ran.
 	EventCommandDone
 	// EventDescribed: Pane and Options read right after output arrived
-	// (Subscription.Prefetch). Every EventOutput before it is in them. Err is
-	// set when the read failed.
+	// (Subscription.Prefetch), with every earlier EventOutput in them. Err: the
+	// read failed.
 	EventDescribed
 )
 
 // ControlEvent is one notification about a subscribed pane.
 type ControlEvent struct {
 	Kind ControlEventKind
-	// Data holds one %output notification's raw bytes, escapes decoded, valid
-	// only during the callback. A UTF-8 character or an escape sequence may
-	// continue in the next one.
+	// Data holds one %output's raw bytes, decoded, valid only during the
+	// callback. A UTF-8 character or escape sequence may go on in the next one.
 	Data            []byte
 	Line            string // the notification as tmux wrote it, without its newline
 	DescribeFollows bool   // an EventDescribed follows, so a wait can sleep for it
@@ -116,8 +113,7 @@ type Control struct {
 	// line, in monotonic nanoseconds since born.
 	born     time.Time
 	lastLine atomic.Int64
-	// stalled: no answer from the server (checkStallLocked) until its next
-	// line.
+	// stalled: no answer (checkStallLocked) until the server's next line.
 	stalled     atomic.Bool
 	quick       bool       // Close does not wait for tmux's exit handshake (Client.QuickDetach)
 	mu          sync.Mutex // guards writes to stdin and everything below
@@ -169,9 +165,8 @@ const (
 	// attachProto: panectl's own client, which identifies and attaches in one
 	// write (tmux 3.2 to 3.6).
 	attachProto attachMode = iota + 1
-	// attachLocked: `tmux -C` with the socket lock around attach, detach and
-	// the notifying commands. It is for an unknown version or binary, or a
-	// refusal.
+	// attachLocked: `tmux -C`, with the socket lock around attach, detach and
+	// notifying commands, for an unknown version or binary, or after a refusal.
 	attachLocked
 	// attachPlain: `tmux -C` as is, for tmux 3.7 and later (fixed upstream).
 	attachPlain
@@ -393,9 +388,8 @@ func (k *Control) sendLocked(line string) {
 	k.writeLocked(line, pendingBlock{}, 1)
 }
 
-// writeLocked writes a line of n commands whose blocks go to b, and reports
-// whether it did. A write not taken within writeTimeout ends the client. k.mu
-// must be held.
+// writeLocked writes a line of n commands whose blocks go to b, reporting
+// success. A write not taken within writeTimeout ends the client. Hold k.mu.
 func (k *Control) writeLocked(line string, b pendingBlock, n int) bool {
 	if k.closed {
 		return false
@@ -466,10 +460,9 @@ func ownOptionWrite(c []string) bool {
 	return false
 }
 
-// commandLine quotes cmds as one control-mode line, commands separated by " ;
-// ". Arguments are single-quoted, so they must not hold a quote or newline.
-// Commands must be readOnlyCommand. display-message and capture-pane need -p,
-// or they act on the client.
+// commandLine quotes cmds as one control-mode line, joined by " ; ". Arguments
+// are single-quoted, so no quote or newline. Commands must be readOnlyCommand,
+// and display-message and capture-pane need -p, or they act on the client.
 func commandLine(cmds [][]string) (string, error) {
 	var parts []string
 	for _, c := range cmds {
@@ -720,8 +713,7 @@ func (k *Control) read(r io.Reader) {
 			k.paused(string(rest), line)
 		case "%session-changed":
 			if attached {
-				// switch-client moved this client away: subscriptions hear no
-				// more
+				// switch-client moved this client: no more for subscriptions
 				k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 				go k.Close()
 			}
@@ -742,7 +734,7 @@ func (k *Control) read(r io.Reader) {
 			// %layout-change, %window-close, %window-pane-changed,
 			// %pane-mode-changed, %sessions-changed, %unlinked-window-* and
 			// newer ones: a pane may be gone or changed, so the subscribers
-			// look.
+			// look
 			k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 		}
 	}
@@ -781,9 +773,8 @@ func blockEnd(line []byte) (id string, failed, ok bool) {
 	return f[1] + " " + f[2], f[0] == "%error", true
 }
 
-// DecodeOutput decodes a %output value. tmux writes bytes below 32 and "\" as
-// "\" and three octal digits, others as is. A malformed escape is kept
-// verbatim.
+// DecodeOutput decodes a %output value, in which tmux writes bytes below 32 and
+// "\" as "\" and three octal digits. A malformed escape is kept verbatim.
 func DecodeOutput(b []byte) []byte {
 	if bytes.IndexByte(b, '\\') < 0 {
 		return b
@@ -816,15 +807,14 @@ func (k *Control) Pane(ctx context.Context) (PaneInfo, error) {
 	return p, err
 }
 
-// Snapshot is Client.Snapshot through the control client, aligned with the
-// stream (see Command).
+// Snapshot is Client.Snapshot through the client, aligned like Command.
 func (k *Control) Snapshot(ctx context.Context, specs ...CaptureSpec) (PaneInfo, []string, error) {
 	p, texts, _, err := k.SnapshotOptions(ctx, k.PaneID, "", specs...)
 	return p, texts, err
 }
 
-// SnapshotOptions is Client.SnapshotOptions through the client, aligned with
-// the stream, for the watched pane id only. So *Control is a Snapshotter.
+// SnapshotOptions is Client.SnapshotOptions through the client, aligned like
+// Command, for the watched pane id only. So *Control is a Snapshotter.
 func (k *Control) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	if k.primary == nil || id != k.PaneID {
 		return PaneInfo{}, nil, nil, fmt.Errorf("tmux: the control client watches %s, not %s", k.PaneID, id)
@@ -832,16 +822,16 @@ func (k *Control) SnapshotOptions(ctx context.Context, id, prefix string, specs 
 	return k.primary.SnapshotOptions(ctx, id, prefix, specs...)
 }
 
-// WatchDeath makes the client check every deathEvery whether the watched pane
-// died or left (Subscription.WatchDeath).
+// WatchDeath makes the client check every deathEvery whether the pane died or
+// left (Subscription.WatchDeath).
 func (k *Control) WatchDeath() {
 	if k.primary != nil {
 		k.primary.WatchDeath()
 	}
 }
 
-// snapshotOptions runs pane id's description, captures and options as one line.
-// sub, if set, gets EventCommandDone.
+// snapshotOptions runs id's description, captures and options as one line. sub,
+// if set, gets EventCommandDone.
 func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	cmds := [][]string{{"display-message", "-p", "-t", id, paneFormat}}
 	for _, s := range specs {
