@@ -14,10 +14,10 @@ import (
 	"time"
 )
 
-// sep separates the fields of panectl's formats. U+241F is printable UTF-8,
-// which every tmux prints verbatim to a -u client. tmux 3.4 and 3.5 print a
-// control character as "\037" (featOutputVis), a non-UTF-8 client as "_". Free
-// text (the title) is always the last field.
+// sep (U+241F) separates the fields of panectl's formats. Every tmux prints
+// this printable UTF-8 verbatim to a -u client. A control character tmux 3.4
+// and 3.5 print as "\037" (featOutputVis), a non-UTF-8 client as "_". Free text
+// (the title) is always the last field.
 const sep = "\u241f"
 
 // recordSep (U+241E) brackets one command's output in a list's answer, as
@@ -214,9 +214,8 @@ func (c *Client) notFound(target string, err error) error {
 }
 
 // ResolvePane turns "%N", "@N[.pane]" or "session[:window[.pane]]" into one
-// pane. Names match exactly, never by prefix; a window by index or @id, a pane
-// by index. Naming no pane or several is a *NotFoundError or
-// ErrAmbiguousTarget.
+// pane. Names match exactly, never by prefix, a window by index or @id, a pane
+// by index. No pane or several is *NotFoundError or ErrAmbiguousTarget.
 func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, error) {
 	if strings.HasPrefix(target, "%") {
 		if _, err := strconv.Atoi(target[1:]); err != nil {
@@ -282,17 +281,17 @@ type NewOptions struct {
 }
 
 // NewPane creates a detached session, or a window in opts.WindowIn, and returns
-// its pane. It never changes attached clients' focus (-d). tmux reads
-// history-limit when it creates a pane, so a HistoryLimit is set globally
-// around the creation in one list and put back. From 3.7 on
-// (featLiveHistoryLimit) it is the new session's option, and a window in an
-// existing session cannot have one (ErrUnsupported). The session name and start
-// directory go literally (FormatLiteral), as tmux expands formats in both. With
-// opts.ExitCheck, a command that exits within it is an ErrPaneExited with its
-// exit status and last lines. The pane is held meanwhile (hold.go), so its
-// death is seen whatever the timing. A socket path (-S) that is too long, or in
-// a missing or unwritable directory, is a *SocketPathError, as tmux could not
-// make the socket. An answer without a pane id is an error, never a pane.
+// its pane, changing no attached client's focus (-d). tmux reads history-limit
+// when it creates a pane, so a HistoryLimit is set globally around the creation
+// in one list and put back. From 3.7 on (featLiveHistoryLimit) it is the new
+// session's option, and a window in an existing session cannot have one
+// (ErrUnsupported). The session name and start directory go as literals
+// (FormatLiteral), since tmux expands formats in both. With opts.ExitCheck, a
+// command that exits within it is an ErrPaneExited with its exit status and
+// last lines. The pane is held meanwhile (hold.go), so its death is seen
+// whatever the timing. A socket path (-S) too long, or in a missing or
+// unwritable directory, is a *SocketPathError. An answer without a pane id is
+// an error, never a pane.
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
 	if c.Server.From == "-L" || c.Server.From == "default" {
 		// tmux makes its per-user socket directory only for -L. panectl always
@@ -389,8 +388,7 @@ func sizeArgs(opts NewOptions) []string {
 	return args
 }
 
-// thens run on the new pane in the list that makes it, targeted by
-// thenCommands.
+// thens run on the new pane in its creating list, targeted by thenCommands.
 func (p newPanePlan) thens() []Command {
 	thens := append([]Command{}, p.hold...)
 	if len(p.opts.Then) > 0 {
@@ -402,9 +400,8 @@ func (p newPanePlan) thens() []Command {
 		thens = append(thens, append(Command{"resize-window"}, sizeArgs(p.opts)...))
 	}
 	// Before featLiveHistoryLimit the limit is set globally around the
-	// creation. From it on that would trim every pane, so the new session gets
-	// its own option, at once for its pane. A window gets its session's
-	// (checkSessionHistoryLimit).
+	// creation. From it on that trims every pane, so the new session gets its
+	// own option, at once for its pane. A window gets its session's.
 	if p.liveLimit && p.opts.WindowIn == "" {
 		thens = append(thens, Command{"set-option", "history-limit", strconv.Itoa(p.opts.HistoryLimit)})
 	}
@@ -431,8 +428,8 @@ func newPaneCommands(p newPanePlan) CommandList {
 
 // checkSessionHistoryLimit refuses a window whose session has another
 // history-limit than opts asks, since from featLiveHistoryLimit on a window
-// gets its session's. The same limit is fine, as for a background task's window
-// in panectl's session.
+// gets its session's. An equal one is fine, as for a task's window in panectl's
+// session.
 func (c *Client) checkSessionHistoryLimit(ctx context.Context, opts NewOptions) error {
 	sess := "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"
 	// show-options fails for a missing session. display-message would answer
@@ -570,8 +567,8 @@ func (c *Client) finishNewPane(ctx context.Context, opts NewOptions, hold *exitH
 
 // thenCommands adds thens to the list that makes the pane. A list cannot name a
 // pane it makes, so thens get a target that names it anyway. A new session gets
-// a unique temporary name, then its default name (its id number) back. A new
-// window gets the index tmux would choose, keeping its automatic name.
+// a unique temporary name, then its default one (its id number). A new window
+// gets the index tmux would choose, keeping its automatic name.
 func thenCommands(create Command, p newPanePlan, thens []Command) CommandList {
 	create = append(Command{}, create...)
 	target := ""
@@ -609,8 +606,7 @@ func exitedAtOnce(id, detail string) error {
 	return fmt.Errorf("%w: pane %s was created but its command exited at once%s", ErrPaneExited, id, detail)
 }
 
-// KillPane kills a pane. When the server exits with it, the socket lock file
-// goes too (socketlock.go).
+// KillPane kills a pane, and the socket lock file if the server exits with it.
 func (c *Client) KillPane(ctx context.Context, id string) error {
 	_, err := c.runSerialized(ctx, Command{"kill-pane", "-t", id})
 	if err == nil {
@@ -623,9 +619,9 @@ func (c *Client) KillPane(ctx context.Context, id string) error {
 	return c.notFound(id, err)
 }
 
-// runSerialized is RunList for commands that notify control clients, such as
-// new-session, new-window, kill-pane and kill-server. They run under the socket
-// lock on a tmux with the crash (socketlock.go).
+// runSerialized is RunList for commands that notify control clients
+// (new-session, new-window, kill-pane, kill-server). On a tmux with the crash
+// they run under the socket lock.
 func (c *Client) runSerialized(ctx context.Context, cmds ...Command) (string, error) {
 	var out string
 	err := c.serialized(ctx, func() error {
