@@ -124,8 +124,8 @@ type NoServerError struct {
 }
 
 // Error names the socket tried, tmux's message and how to start a server:
-// panectl's own new, which refuses a path that is no socket. tmux would replace
-// whatever file is there.
+// panectl's own new, which refuses a path that is no socket (tmux would replace
+// whatever file is there).
 func (e *NoServerError) Error() string {
 	start := fmt.Sprintf("panectl -S %s new", e.Socket)
 	if e.From == "-L" {
@@ -174,9 +174,8 @@ func (e *NotSocketError) Error() string {
 // Unwrap returns ErrNotSocket.
 func (e *NotSocketError) Unwrap() error { return ErrNotSocket }
 
-// SocketPathError: NewPane would start a server where tmux cannot make its
-// socket. tmux 3.3a then says "error creating PATH (...)" and exits 0, doing
-// nothing.
+// SocketPathError: tmux cannot make the socket for NewPane's server there. tmux
+// 3.3a says "error creating PATH (...)", does nothing and exits 0.
 type SocketPathError struct {
 	Path   string
 	From   string // -S, -L, $TMUX or default

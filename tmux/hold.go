@@ -12,24 +12,21 @@ import (
 )
 
 // The exit hold of a new pane (NewOptions.ExitCheck) keeps it with
-// remain-on-exit while panectl looks whether the command exits at once. So the
+// remain-on-exit while panectl looks whether the command exits at once, so its
 // exit status and last output can be read. An empty remain-on-exit-format keeps
 // tmux from drawing "Pane is dead" over them. The creating list sets the hold,
 // and tmux runs a list to its end before it handles the exit. So a command that
 // exits at once leaves a dead pane, and a server started for it keeps running,
-// until panectl has read it. Then the pane gets its own settings back: a dead
+// until panectl has read it. Then the pane's own settings come back: a dead
 // pane they would have closed is killed, as tmux would have, and such a server
-// exits.
-//
-// The undo must not depend on panectl living (SPEC.md section 12). So a guard
-// (guard.go) starts before the pane is made, and a held pane always has an
-// undo. It finds the pane by its token in @panectl-new-hold and undoes the hold
-// as above. When panectl ends the hold itself, it removes the token with its
-// last look, and the guard finds nothing. A delayed run-shell -b -d DELAY -C
-// would not do. tmux 3.3a queues its commands on the "best" attached client of
-// the moment (cmd_find_current_client in cmd-run-shell.c). A client that
-// detaches before the delay takes them along, losing the undo. A guard has its
-// own client.
+// exits. The undo must not depend on panectl living (SPEC.md section 12). So a
+// guard (guard.go) starts before the pane is made, and a held pane always has
+// an undo. It finds the pane by its token in @panectl-new-hold. When panectl
+// ends the hold itself, it removes the token with its last look, and the guard
+// finds nothing. A delayed run-shell -b -d DELAY -C would not do: tmux 3.3a
+// queues its commands on the "best" attached client of the moment
+// (cmd_find_current_client in cmd-run-shell.c). A client that detaches before
+// the delay takes them along, losing the undo. A guard has its own client.
 
 // holdOption is the pane option carrying a hold's token.
 const holdOption = "@panectl-new-hold"
@@ -127,8 +124,7 @@ func formatLiteralText(s string) string {
 	return r.Replace(s)
 }
 
-// checkStarted holds new pane id for d and reports a command that exited
-// meanwhile.
+// checkStarted holds new pane id for d, reporting a command that exited.
 func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h *exitHold) (PaneInfo, error) {
 	start := time.Now()
 	gone := func(err error) bool { return errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer) }
@@ -198,8 +194,7 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 	return PaneInfo{}, exitedAtOnce(id, status)
 }
 
-// HasDeadFormat reports whether the client's tmux has the pane option
-// remain-on-exit-format (3.3 and later).
+// HasDeadFormat reports whether the tmux has remain-on-exit-format (3.3 on).
 func (c *Client) HasDeadFormat() bool { return c.has(featRemainOnExitFormat) }
 
 // deadLineRE is the line tmux draws into a dead pane that remain-on-exit keeps,
@@ -207,10 +202,9 @@ func (c *Client) HasDeadFormat() bool { return c.has(featRemainOnExitFormat) }
 // server-fn.c). capture-pane -e's escapes may surround it.
 var deadLineRE = regexp.MustCompile(`^(?:\x1b\[[0-9;]*m)*Pane is dead \((?:status -?\d+|signal \w+), [^)]*\)(?:\x1b\[[0-9;]*m)*[ \t]*$`)
 
-// TrimDeadLine blanks tmux's "Pane is dead (...)" line ending a capture of a
-// held dead pane. Before 3.3 tmux draws it whatever panectl sets, and it is not
-// the command's. Only the last non-blank line is looked at. A newer tmux gets
-// text back as it is.
+// TrimDeadLine blanks tmux's "Pane is dead (...)" line, not the command's, at
+// the end of a capture of a held dead pane. Only tmux before 3.3 draws it
+// whatever panectl sets. Only the last non-blank line is looked at.
 func (c *Client) TrimDeadLine(text string) string {
 	if c.has(featRemainOnExitFormat) {
 		return text
@@ -362,9 +356,9 @@ func (c *Client) HoldExit(ctx context.Context, id string) (*PaneHold, error) {
 	return h, nil
 }
 
-// Release undoes HoldExit now by running the guard's script: a dead pane that
-// would have closed is killed, or its own values come back. The guard's wait is
-// a cleanup of the watch's ctx (Client.CleanupContext).
+// Release runs the guard's script now: a dead pane that would have closed is
+// killed, else its own values come back. The guard's wait is a cleanup of the
+// watch's ctx (Client.CleanupContext).
 func (h *PaneHold) Release(ctx context.Context) {
 	if h != nil && h.guard != nil {
 		ctx, cancel := h.c.CleanupContext(ctx, DefaultCallTimeout)
