@@ -24,10 +24,9 @@ func Arg(a string) string {
 	return a
 }
 
-// FormatLiteral returns s so that tmux's format expansion gives s back
-// (tmux(1), FORMATS). Every "#" is doubled. tmux expands formats in some
-// arguments that are data to panectl: new-session -s, the -c start directory of
-// new-session, new-window and respawn-pane, and new-window -n. Unescaped,
+// FormatLiteral doubles every "#" in s, so tmux's format expansion (FORMATS)
+// gives s back. tmux expands formats in new-session -s, the -c start directory
+// of new-session, new-window and respawn-pane, and new-window -n. In such data
 // "#(cmd)" would run cmd in a shell, and "#{...}" or "#S" would be replaced.
 func FormatLiteral(s string) string {
 	return strings.ReplaceAll(s, "#", "##")
@@ -37,10 +36,9 @@ func FormatLiteral(s string) string {
 // through Arg when it runs.
 type Command []string
 
-// CommandList is tmux commands one client runs back to back, like "cmd1 ; cmd2"
-// (tmux(1), COMMAND PARSING AND EXECUTION). The server runs them in order with
-// no pane output read between, and a failure stops the rest. The separators
-// come from building the argv, never from data.
+// CommandList is tmux commands one client runs back to back like "cmd1 ; cmd2"
+// (tmux(1), COMMAND PARSING AND EXECUTION): in order, no pane output read
+// between, a failure stopping the rest. Separators never come from data.
 type CommandList []Command
 
 // Add appends one command.

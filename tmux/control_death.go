@@ -31,10 +31,9 @@ const deathEvery = 400 * time.Millisecond
 // answering (control_stall.go).
 
 // WatchDeath makes the client look every deathEvery, until the subscription or
-// client ends, whether the pane died or left its session. The first look that
-// says so sends an EventChange and ends the looking. A process replaced by
-// respawn-pane -k sends one per new process, and the looking goes on. With no
-// watcher it asks nothing.
+// client ends, whether the pane died or left its session: an EventChange, and
+// the looking ends. A process replaced by respawn-pane -k gives one per new
+// process, and the looking goes on. With no watcher the client asks nothing.
 func (s *Subscription) WatchDeath() {
 	k := s.k
 	k.mu.Lock()
@@ -76,8 +75,7 @@ func (k *Control) deathLoop() {
 			return
 		}
 		if k.deathAsking {
-			// unanswered, and a stopped server would only pile up more: has the
-			// silence lasted?
+			// unanswered, and more would only pile up: has the silence lasted?
 			stalled := k.checkStallLocked(time.Now())
 			k.mu.Unlock()
 			if stalled {

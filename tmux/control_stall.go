@@ -24,9 +24,8 @@ import (
 const stallAfter = DefaultCallTimeout
 
 // checkStallLocked stalls the client when its oldest unanswered command was
-// sent stallAfter ago and no line came since, or for stallAfter if one came
-// after. It reports whether it stalled just now, so the caller tells the
-// subscriptions (broadcast) once k.mu, which must be held, is released.
+// sent stallAfter ago with no line since (or for stallAfter after a later one).
+// If it stalled just now, the caller broadcasts once k.mu, held, is released.
 func (k *Control) checkStallLocked(now time.Time) bool {
 	if k.stall != nil || len(k.pending) == 0 || k.closed {
 		return false

@@ -86,10 +86,10 @@ func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error)
 	return g, nil
 }
 
-// Close runs the script now by closing the pipe, and waits for tmux to run it,
-// at most DefaultCallTimeout or until ctx ends. Unwaited, the script still runs
-// whenever its server reads it, a stopped one once continued, as the client
-// outlives panectl. Pass a cleanup context (Client.CleanupContext).
+// Close closes the pipe to run the script, and waits until tmux ran it,
+// DefaultCallTimeout passed or ctx ended (use Client.CleanupContext). The
+// client outlives panectl: unwaited, the script runs when the server reads it,
+// a stopped server once continued.
 func (g *Guard) Close(ctx context.Context) {
 	if g == nil {
 		return

@@ -91,9 +91,8 @@ func (c *Client) runLong(ctx context.Context, id string, list CommandList) error
 	return c.notFound(id, err)
 }
 
-// maxCommand bounds one tmux command line. The client sends its arguments in
-// one message of at most 16 KiB (MAX_IMSGSIZE), refusing more with "command too
-// long".
+// maxCommand bounds one command line: the client sends its arguments in one
+// message of at most 16 KiB (MAX_IMSGSIZE), refusing more ("command too long").
 const maxCommand = 8 << 10
 
 // SetPaneOption sets one pane option (set-option -p) to any value, even "".
