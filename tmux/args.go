@@ -32,8 +32,7 @@ func FormatLiteral(s string) string {
 	return strings.ReplaceAll(s, "#", "##")
 }
 
-// Command is one tmux command, its name and arguments, all data, each put
-// through Arg when it runs.
+// Command is one tmux command, name and arguments, all data, put through Arg.
 type Command []string
 
 // CommandList is tmux commands one client runs back to back like "cmd1 ; cmd2"

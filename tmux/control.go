@@ -162,8 +162,8 @@ var ErrControlUnavailable = errors.New("control mode unavailable")
 type attachMode int
 
 const (
-	// attachProto: panectl's own client, which identifies and attaches in one
-	// write (tmux 3.2 to 3.6).
+	// attachProto: own client, identify and attach in one write (tmux 3.2 to
+	// 3.6)
 	attachProto attachMode = iota + 1
 	// attachLocked: `tmux -C`, with the socket lock around attach, detach and
 	// notifying commands, for an unknown version or binary, or after a refusal.
@@ -619,8 +619,7 @@ func (k *Control) Close() {
 		}
 		k.mu.Lock()
 		k.closed = true
-		// Closing stdin detaches (tmux(1), CONTROL MODE: "... or EOF
-		// detaches").
+		// Closing stdin detaches (tmux(1) CONTROL MODE: "... or EOF detaches")
 		_ = k.stdin.Close()
 		grace := 500 * time.Millisecond
 		if k.mute || !k.owner.Answering() {

@@ -164,8 +164,7 @@ func (kp *keeper) get(ctx context.Context, c *Client, session string) (*kept, er
 		kp.sessions[session] = e
 		e.users++
 		kp.mu.Unlock()
-		// the client outlives the call that attaches it, so ctx bounds the
-		// attach only
+		// the client outlives the attaching call: ctx bounds the attach only
 		k, err := c.attachSession(ctx, session, ControlOptions{})
 		if k != nil {
 			// no call waits on its detach, so it can wait for tmux's goodbye

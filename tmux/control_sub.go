@@ -160,8 +160,7 @@ func (k *Control) output(pane string, data, line []byte) {
 		return
 	}
 	subs := pi.subs
-	// prefetch a description before the event is delivered, so tmux reads it
-	// while the wait wakes up
+	// prefetch before delivering, so tmux reads it while the wait wakes up
 	now := time.Now()
 	follows := make([]bool, len(subs))
 	for i, s := range subs {

@@ -36,6 +36,5 @@ type ownClient struct{ *imsg.Client }
 
 func (o ownClient) kill() { o.Kill() }
 
-// failure is "", since no tmux process runs for this client. tmux's messages
-// come in the control stream.
+// failure is "": no tmux process runs, and tmux's messages are in the stream.
 func (o ownClient) failure() string { return "" }

@@ -84,8 +84,7 @@ func (h *exitHold) endCommands(id string, force bool) []Command {
 	if force {
 		return undo
 	}
-	// if-shell parses its argument as a command list. Option names and a pane
-	// id need no quoting.
+	// if-shell parses it as a command list: names and a pane id need no quoting
 	var list []string
 	for _, c := range undo {
 		list = append(list, strings.Join(c, " "))

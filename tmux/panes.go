@@ -131,8 +131,7 @@ var errNoPane = errors.New("no pane")
 func parsePane(row string) (PaneInfo, error) {
 	f := strings.SplitN(row, sep, len(paneFields))
 	if len(f) == len(paneFields) && f[0] == "" {
-		// tmux 3.3's display-message -t %N prints empty fields for a missing
-		// pane instead of failing
+		// tmux 3.3's display-message -t %N prints empty fields, not an error
 		return PaneInfo{}, errNoPane
 	}
 	if len(f) != len(paneFields) || !strings.HasPrefix(f[0], "%") {
@@ -432,8 +431,7 @@ func newPaneCommands(p newPanePlan) CommandList {
 // session.
 func (c *Client) checkSessionHistoryLimit(ctx context.Context, opts NewOptions) error {
 	sess := "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"
-	// show-options fails for a missing session. display-message would answer
-	// for another one.
+	// display-message would answer for another session; show-options fails
 	have, err := c.Run(ctx, "show-options", "-A", "-v", "-t", sess, "history-limit")
 	if err != nil {
 		return c.sessionNotFound(opts.WindowIn, err)
@@ -502,8 +500,7 @@ func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, Comman
 	out, err := c.runSerialized(ctx, list...)
 	for try := 0; try < 5 && err != nil; try++ {
 		if errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly") {
-			// the server was exiting as this client connected: the next
-			// connection starts a new one
+			// the server was exiting: the next connection starts a new one
 			time.Sleep(20 * time.Millisecond << try)
 		} else if len(p.thens()) > 0 && p.opts.WindowIn != "" && strings.Contains(err.Error(), "in use") {
 			// another client took the chosen window index
@@ -519,8 +516,7 @@ func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, Comman
 		_, _ = c.RunList(ctx, nil, restoreHistoryLimit...) // the list stopped at the failed command
 	}
 	if err != nil && p.tmpName != "" {
-		// made, but another session has the default name: it keeps the
-		// temporary one
+		// made, but another session has the name: it keeps the temporary one
 		if id, err2 := c.Run(ctx, "display-message", "-p", "-t", "="+p.tmpName+":", "#{pane_id}"); err2 == nil {
 			out, err = id, nil
 		}

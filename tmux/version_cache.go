@@ -68,8 +68,7 @@ func cachedVersion(path string) (string, error) {
 	return v, nil
 }
 
-// readVersionCache reads the entries: none if the file is missing, too large or
-// irregular.
+// readVersionCache reads the entries. Missing, too large or irregular: none.
 func readVersionCache(file string) [][2]string {
 	f, err := os.Open(file)
 	if err != nil {
