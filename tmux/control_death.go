@@ -48,9 +48,8 @@ func (s *Subscription) WatchDeath() {
 	}
 }
 
-// deathLoop is the death watch, running while a subscription watches. It asks
-// one question at a time, and while it is unanswered checks whether the server
-// stopped answering (checkStallLocked).
+// deathLoop, the death watch, runs while a subscription watches. It asks one
+// question at a time, and meanwhile checks for a stall (checkStallLocked).
 func (k *Control) deathLoop() {
 	t := time.NewTicker(deathEvery)
 	defer t.Stop()

@@ -123,9 +123,8 @@ type NoServerError struct {
 	From   string // how the socket was chosen (Server.From); "" if unknown
 }
 
-// Error names the socket tried, tmux's message and how to start a server:
-// panectl's own new, which refuses a path that is no socket (tmux would replace
-// whatever file is there).
+// Error names the socket tried, tmux's message and how to start one: panectl's
+// new, which refuses a non-socket path (tmux would replace any file there).
 func (e *NoServerError) Error() string {
 	start := fmt.Sprintf("panectl -S %s new", e.Socket)
 	if e.From == "-L" {

@@ -33,9 +33,8 @@ type GuardLine []string
 // that cannot be quoted, or when the client cannot start.
 func (c *Client) Guard(script []GuardLine) (*Guard, error) { return c.guardWith(false, script) }
 
-// guardWith is Guard. With startServer the client runs start-server before
-// source-file and stays connected. So the server does not exit for want of
-// sessions before the script runs.
+// guardWith is Guard, with startServer running start-server before source-file
+// and staying connected: the server cannot exit for want of sessions first.
 func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error) {
 	var b strings.Builder
 	for _, line := range script {
