@@ -50,10 +50,9 @@ func NewClient(s Server) (*Client, error) {
 }
 
 // Deadlines of tmux processes. Each runs under the operation's context for at
-// most DefaultCallTimeout, or the operation's sooner deadline. A server silent
-// by then (SIGSTOP, hung, a socket that never answers) is a
-// *NotRespondingError. Only WaitFor blocks by design, and a Guard outlives
-// panectl on purpose.
+// most DefaultCallTimeout or its sooner deadline. A server silent by then
+// (SIGSTOP, hung, a socket that never answers) is a *NotRespondingError. Only
+// WaitFor blocks by design, and a Guard outlives panectl on purpose.
 const (
 	// DefaultCallTimeout bounds one tmux command, also one through a control
 	// client. A healthy server answers in milliseconds.

@@ -731,9 +731,8 @@ func (k *Control) read(r io.Reader) {
 			// nothing that changes a pane's text or life
 		default:
 			// %layout-change, %window-close, %window-pane-changed,
-			// %pane-mode-changed, %sessions-changed, %unlinked-window-* and
-			// newer ones: a pane may be gone or changed, so the subscribers
-			// look
+			// %pane-mode-changed, %sessions-changed, %unlinked-window-*, newer
+			// ones: a pane may be gone or changed, so subscribers look
 			k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 		}
 	}

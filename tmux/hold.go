@@ -19,14 +19,13 @@ import (
 // exits at once leaves a dead pane, and a server started for it keeps running,
 // until panectl has read it. Then the pane's own settings come back: a dead
 // pane they would have closed is killed, as tmux would have, and such a server
-// exits. The undo must not depend on panectl living (SPEC.md section 12). So a
-// guard (guard.go) starts before the pane is made, and a held pane always has
-// an undo. It finds the pane by its token in @panectl-new-hold. When panectl
-// ends the hold itself, it removes the token with its last look, and the guard
-// finds nothing. A delayed run-shell -b -d DELAY -C would not do: tmux 3.3a
-// queues its commands on the "best" attached client of the moment
-// (cmd_find_current_client in cmd-run-shell.c). A client that detaches before
-// the delay takes them along, losing the undo. A guard has its own client.
+// exits. The undo must not depend on panectl living (SPEC.md section 12), so a
+// guard (guard.go) starts before the pane is made. It finds the pane by its
+// token in @panectl-new-hold, which panectl removes with its last look when it
+// ends the hold itself. A delayed run-shell -b -d DELAY -C would not do: tmux
+// 3.3a queues its commands on the "best" attached client of the moment
+// (cmd_find_current_client in cmd-run-shell.c), and a client that detaches
+// before the delay takes them along. A guard has its own client.
 
 // holdOption is the pane option carrying a hold's token.
 const holdOption = "@panectl-new-hold"
@@ -93,13 +92,12 @@ func (h *exitHold) endCommands(id string, force bool) []Command {
 		strings.Join(list, " ; ")}}
 }
 
-// holdUndoScript is the guard's run-shell -C argument: a format that expands
-// once, when the guard runs, to commands undoing the hold with token on every
-// pane (#{S:#{W:#{P:...}}}). They check the token again, and decide as tmux
-// would have whether the dead pane closes once remain-on-exit is unset. Its own
-// value may come from the window or server: off closes it, failed after a clean
-// exit. withFormat: the tmux has remain-on-exit-format (a list stops at an
-// unknown option).
+// holdUndoScript is the guard's run-shell -C argument: a format expanding once,
+// when the guard runs, to commands undoing the hold with token on every pane
+// (#{S:#{W:#{P:...}}}). They check the token again. As tmux would have, they
+// close the dead pane if its own remain-on-exit, maybe the window's or
+// server's, is off, or failed after a clean exit. withFormat: the tmux has
+// remain-on-exit-format, since a list stops at an unknown option.
 func holdUndoScript(token string, withFormat bool) string {
 	const id = "\x00ID\x00" // the pane, #{pane_id} once escaped
 	held := "#{==:#{" + holdOption + "}," + token + "}"
@@ -267,10 +265,10 @@ func (c *Client) NudgeReap(ctx context.Context) error {
 // PaneHold keeps a live pane after its process exits (remain-on-exit), so its
 // exit status can be read. A guard script (Guard) undoes that when panectl
 // closes it or dies, only while the pane carries this hold's token
-// (@panectl-hold), so never a later change. As the pane's own settings would
-// have, it kills a pane that died and would have closed. Else remain-on-exit
-// and remain-on-exit-format get their values back. A format waits in
-// @panectl-hold-format, and set-option -F expands it once to the text itself.
+// (@panectl-hold), never a later change. As the pane's settings would have, it
+// kills a pane that died and would have closed, else it restores remain-on-exit
+// and remain-on-exit-format. A format waits in @panectl-hold-format, for
+// set-option -F to expand once to itself.
 type PaneHold struct {
 	c     *Client
 	guard *Guard // nil: nothing was changed

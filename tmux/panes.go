@@ -286,11 +286,10 @@ type NewOptions struct {
 // session's option, and a window in an existing session cannot have one
 // (ErrUnsupported). The session name and start directory go as literals
 // (FormatLiteral), since tmux expands formats in both. With opts.ExitCheck, a
-// command that exits within it is an ErrPaneExited with its exit status and
-// last lines. The pane is held meanwhile (hold.go), so its death is seen
-// whatever the timing. A socket path (-S) too long, or in a missing or
-// unwritable directory, is a *SocketPathError. An answer without a pane id is
-// an error, never a pane.
+// command exiting within it is an ErrPaneExited with its exit status and last
+// lines, seen whatever the timing (hold.go). A socket path (-S) too long, or in
+// a missing or unwritable directory, is a *SocketPathError. An answer without a
+// pane id is an error, never a pane.
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
 	if c.Server.From == "-L" || c.Server.From == "default" {
 		// tmux makes its per-user socket directory only for -L. panectl always
@@ -426,9 +425,8 @@ func newPaneCommands(p newPanePlan) CommandList {
 }
 
 // checkSessionHistoryLimit refuses a window whose session has another
-// history-limit than opts asks, since from featLiveHistoryLimit on a window
-// gets its session's. An equal one is fine, as for a task's window in panectl's
-// session.
+// history-limit than opts asks, as from featLiveHistoryLimit on a window gets
+// its session's. An equal one is fine, as for a task's window.
 func (c *Client) checkSessionHistoryLimit(ctx context.Context, opts NewOptions) error {
 	sess := "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"
 	// display-message would answer for another session; show-options fails
