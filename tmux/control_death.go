@@ -9,16 +9,15 @@ import (
 
 // In tmux 3.3a a pane that dies under remain-on-exit without printing sends a
 // control client nothing. Its pty closes, tmux marks it dead and draws
-// remain-on-exit-format, which is not %output. So the client asks. Every
-// deathEvery, while a subscription wants it, it lists its session's panes with
-// pane_dead through itself: one command for any number of subscriptions, no
-// tmux process, an answer in microseconds. Each subscription whose pane is dead
-// or gone gets an EventChange. A format subscription (refresh-client -B) would
-// let the server look. But tmux 3.2 to 3.6 crash in the subscription timer when
-// a subscribed client's session is destroyed while the client is on its way
-// out: control_check_subs_session dereferences the NULL c->session (tmux GitHub
-// issue 4916, fixed in 3.7 by 881bec958). A wait's session goes when its last
-// pane exits, so panectl subscribes to nothing.
+// remain-on-exit-format, which is not %output. So every deathEvery, while a
+// subscription wants it, the client lists its session's panes with pane_dead
+// through itself: one command for all, no tmux process, answered in
+// microseconds. Each subscription whose pane is dead or gone gets an
+// EventChange. A format subscription (refresh-client -B) would let the server
+// look, but tmux 3.2 to 3.6 crash in its timer when a subscribed client's
+// session is destroyed as the client leaves: control_check_subs_session
+// dereferences the NULL c->session (GitHub issue 4916, fixed in 3.7 by
+// 881bec958). A wait's session goes with its last pane, so no subscriptions.
 
 // deathEvery is how often the death watch asks.
 const deathEvery = 400 * time.Millisecond

@@ -9,15 +9,13 @@ import (
 // quiet pane sends nothing timed but the death watch's question
 // (control_death.go), so the death watch also listens for the silence. A
 // command unanswered for stallAfter, with no line from the server meanwhile,
-// means the server does not answer. The client then stalls: every command
-// waiting through it, and every later one, fails at once with a
-// *NotRespondingError, and its subscriptions get an EventChange. So a wait
-// looks, gets the error and ends (exit 1, not_responding) about stallAfter
-// after the server stopped, whatever its timeout. A slow or busy server is not
-// stalled: within stallAfter it answers the death watch (every deathEvery) or
-// writes output, and either resets the silence. The first line after a stall
-// ends it, as a continued server answers what was asked. So a kept client
-// (panectl mcp) serves the next call again.
+// means the server does not answer. The client then stalls: every waiting and
+// later command fails at once with a *NotRespondingError, and its subscriptions
+// get an EventChange. So a wait ends (exit 1, not_responding) about stallAfter
+// after the server stopped, whatever its timeout. A slow or busy server answers
+// the death watch (every deathEvery) or writes output within stallAfter, either
+// resetting the silence. The first line after a stall ends it, as a continued
+// server answers what was asked, so a kept client (panectl mcp) serves again.
 
 // stallAfter is how long a command may go unanswered, the server writing
 // nothing, before the client counts it not responding: DefaultCallTimeout.

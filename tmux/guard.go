@@ -12,12 +12,12 @@ import (
 
 // A Guard is a tmux client that runs a script when panectl ends, however it
 // ends: `tmux source-file -` reading stdin from a pipe only panectl can write.
-// tmux reads a "-" file to its end before it runs it. So the script, written at
+// tmux reads a "-" file to its end before it runs it, so the script, written at
 // once, runs when the pipe closes: by Close, or by the kernel when panectl
-// dies, SIGKILL included. The client has its own process group, so a signal to
-// panectl's group does not end it first. No shell is involved. panectl uses
-// guards to put back options it changed on a user's pane, such as watch's
-// remain-on-exit, with a token option so a script acts only on its own change.
+// dies, SIGKILL included. Its own process group keeps a signal to panectl's
+// group off it. No shell is involved. Guards put back options panectl changed
+// on a user's pane, such as watch's remain-on-exit, acting only while a token
+// option says the change is panectl's.
 type Guard struct {
 	w    *os.File
 	done chan struct{}

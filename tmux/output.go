@@ -9,10 +9,9 @@ import (
 // A tmux client hands its standard streams to the server (MSG_IDENTIFY_STDIN,
 // MSG_IDENTIFY_STDOUT), which keeps its copies until done with the client. So
 // reading a client's pipe to the end waits on the server, forever if it is
-// stopped or hung. On a loaded machine os/exec's copying goroutine may run
-// late, and cmd.WaitDelay cuts the unread output short. So tmux processes get
-// unlinked temporary files: nothing copies during the run or waits after it,
-// and the file holds whatever was written.
+// stopped or hung. On a loaded machine os/exec's copying goroutine may also run
+// late, and cmd.WaitDelay cuts the output short. Unlinked temporary files
+// instead need no copying or waiting, and hold whatever was written.
 
 // streams are a tmux process's stdin (optional), stdout and stderr.
 type streams struct {

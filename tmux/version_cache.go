@@ -9,14 +9,14 @@ import (
 	"strings"
 )
 
-// The version check (`tmux -V`) costs every command a tmux process first, and
-// its answer changes only with the binary. So panectl caches it, keyed by the
-// binary's path and identity: device, inode, size, and modification and change
-// times to the nanosecond. An upgrade, a new file or one rewritten in place,
-// changes the key. A key that cannot be read (no stat, no cache directory)
-// means no cache. The file is $XDG_CACHE_HOME/panectl/tmux-version
-// (os.UserCacheDir, ~/.cache on Linux): one "KEY<TAB>VERSION" line per binary,
-// at most maxVersionEntries, written to a temporary file and renamed.
+// `tmux -V` costs every command a tmux process first, and its answer changes
+// only with the binary. So panectl caches it, keyed by the binary's path and
+// identity: device, inode, size, and modification and change times to the
+// nanosecond. An upgrade, a new file or one rewritten in place, changes the
+// key. No stat or no cache directory means no cache. The file is
+// $XDG_CACHE_HOME/panectl/tmux-version (os.UserCacheDir, ~/.cache on Linux):
+// one "KEY<TAB>VERSION" line per binary, at most maxVersionEntries, written to
+// a temporary file and renamed.
 
 // maxVersionEntries bounds the lines of the cache file.
 const maxVersionEntries = 16
