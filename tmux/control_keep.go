@@ -19,14 +19,13 @@ import (
 // It is short, since an attached client has a side effect no tmux flag turns
 // off. A command from outside tmux that acts on "the current client" without
 // naming one (switch-client, detach-client, display-message without -c) takes
-// the client with the newest activity of the most recently active session. Any
-// client with a session is a candidate, control clients too
-// (cmd_find_best_client, tmux 3.3a cmd-find.c). Activity is a client's creation
-// until it gets keys, and attaching makes its session the most recently active
-// (server_client_set_session). So a kept client attached after the user last
-// typed is that client (control.go says more). Attaching again costs the next
-// call about 5 ms: in medians of 8, `run true` through panectl mcp took 11.6 ms
-// against 7.2 ms warm, wait_for_text 5.3 ms against 1.2 ms.
+// the last active client of the most recently active session, control clients
+// included (cmd_find_best_client, tmux 3.3a cmd-find.c). A client's activity is
+// its creation until it gets keys, and attaching makes its session the most
+// recently active (server_client_set_session). So a kept client attached after
+// the user last typed is that client (control.go). Attaching again costs the
+// next call about 5 ms: in medians of 8, `run true` through panectl mcp took
+// 11.6 ms against 7.2 ms warm, wait_for_text 5.3 ms against 1.2 ms.
 const DefaultKeepIdle = 15 * time.Second
 
 // keeper holds the kept clients of one Client.
