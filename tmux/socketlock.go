@@ -15,12 +15,11 @@ import (
 // socketLock is panectl's per-server lock, shared by every panectl process: an
 // exclusive flock(2) on SOCKET.panectl.lock beside the server's socket. It
 // serializes the fallback `tmux -C` attach until the client's first line, its
-// detach until the process is reaped, and panectl's commands that make tmux
-// notify control clients. So none lands while a panectl client is half
-// identified (docs/architecture.md). One socketLock is one hold, and stages
-// name its holder: "attach", then "detach" of the same client, which takes the
-// hold over if the client never wrote a line. The file exists only where the
-// lock is needed (serialized). KillServer removes it with the server.
+// detach until the process is reaped, and panectl's commands that notify
+// control clients, so none lands while a client is half identified. One
+// socketLock is one hold, and stages name its holder: "attach", then "detach"
+// of the same client, taking the hold over if the client never wrote a line.
+// The file exists only where needed (serialized). KillServer removes it.
 type socketLock struct {
 	path  string
 	mu    sync.Mutex
