@@ -244,12 +244,12 @@ func lastLines(text string, n int) []string {
 	return out
 }
 
-// NudgeReap sends SIGCHLD to the server (#{pid}), as tmux 3.6 does itself. So
-// it reaps its children, and a dead pane's pane_dead_status becomes known. tmux
-// built with utempter, as Debian's 3.3a is, can lose a pane's SIGCHLD to
-// utempter's helper (tmux GitHub issue 4559, fixed in 3.6). The pane then stays
-// dead without status until another child exits, maybe never. Another user's
-// server (EPERM) is left alone.
+// NudgeReap sends SIGCHLD to the server (#{pid}), as tmux 3.6 does itself, so
+// it reaps its children and a dead pane's pane_dead_status becomes known. tmux
+// with utempter, like Debian's 3.3a, can lose a pane's SIGCHLD to utempter's
+// helper (GitHub issue 4559, fixed in 3.6). The pane then stays dead without
+// status until another child exits, maybe never. Another user's server (EPERM)
+// is left alone.
 func (c *Client) NudgeReap(ctx context.Context) error {
 	out, err := c.Run(ctx, "display-message", "-p", "#{pid}")
 	if err != nil {
