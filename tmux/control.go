@@ -217,8 +217,7 @@ func binaryVersion(bin string) (string, error) {
 // Control attaches a client of its own to p's session, delivering p's output to
 // opts.OnEvent. It detaches when ctx ends or on Close. opts.AttachTimeout and
 // ctx bound the attach. Errors wrap ErrControlUnavailable with tmux's message,
-// or are ErrNoServer. Long-lived processes share kept clients (Subscribe
-// with KeepControl).
+// or are ErrNoServer. Long-lived processes share kept clients (KeepControl).
 func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (*Control, error) {
 	if !strings.HasPrefix(p.ID, "%") {
 		return nil, fmt.Errorf("%w: pane %q has no session", ErrControlUnavailable, p.ID)

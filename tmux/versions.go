@@ -37,9 +37,8 @@ const (
 	featCaptureUsed
 	// the imsg header with a u32 length (package imsg).
 	featNewImsgHeader
-	// a control client no longer crashes the server while half identified
-	// (docs/architecture.md). A read-only client makes send-keys from outside
-	// tmux fail. So panectl attaches with `tmux -C`, not read-only.
+	// a half-identified control client no longer crashes the server, and a
+	// read-only one breaks send-keys. So panectl attaches with plain `tmux -C`.
 	featControlFixed
 	// setting history-limit trims every existing pane under it, so the global
 	// option cannot be set around one new pane. The session's option set after
