@@ -95,10 +95,9 @@ func (c *Client) Run(ctx context.Context, name string, args ...string) (string, 
 	return c.RunList(ctx, nil, append(Command{name}, args...))
 }
 
-// RunList runs a command list in one tmux process (see CommandList), with
-// stdin, if any, on tmux's standard input (load-buffer -, source-file -).
-// Errors are as for Run. A list that only reads runs through a kept control
-// client if c keeps one (KeepControl): no process, same output and errors.
+// RunList runs a command list (CommandList) in one tmux process, stdin on its
+// standard input (load-buffer -, source-file -), errors as Run's. A read-only
+// list goes through a kept client if any (KeepControl), same result.
 func (c *Client) RunList(ctx context.Context, stdin []byte, cmds ...Command) (string, error) {
 	if stdin == nil {
 		if out, ok, err := c.viaKept(ctx, cmds); ok {

@@ -181,10 +181,9 @@ func (k *Control) output(pane string, data, line []byte) {
 // Under steady output a wait asks itself in between (see Describe).
 const prefetchGap = 2 * time.Millisecond
 
-// Prefetch makes the client read the pane's geometry and user options starting
-// with prefix (as Describe) when its output arrives. One at a time, at most
-// every prefetchGap, they come as EventDescribed in stream order. So a wait
-// deciding on output has the pane's state after it.
+// Prefetch has the client read the pane's geometry and user options starting
+// with prefix (as Describe) on output, one at a time, at most per prefetchGap.
+// An EventDescribed in stream order gives a wait the state after that output.
 func (s *Subscription) Prefetch(prefix string) {
 	s.k.mu.Lock()
 	s.prefetchOn, s.prefetch = true, prefix

@@ -69,9 +69,8 @@ func optionCommands(id string, set map[string]string, unset []string) (CommandLi
 }
 
 // runLong runs a list of plain-token arguments. One too long for a command line
-// ("command too long") goes as a configuration file on stdin, one command a
-// line, each argument single-quoted, which that parser takes literally. The
-// server still parses and runs it as one unit.
+// ("command too long") goes as a configuration file on stdin, a command a line,
+// arguments single-quoted (taken literally), run as one unit.
 func (c *Client) runLong(ctx context.Context, id string, list CommandList) error {
 	if list.size() <= maxCommand {
 		_, err := c.RunList(ctx, nil, list...)
