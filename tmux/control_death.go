@@ -17,7 +17,7 @@ import (
 // look, but tmux 3.2 to 3.6 crash in its timer when a subscribed client's
 // session is destroyed as the client leaves: control_check_subs_session
 // dereferences the NULL c->session (GitHub issue 4916, fixed in 3.7 by
-// 881bec958). A wait's session goes with its last pane, so no subscriptions.
+// 881bec958). A session dies with its last pane, so panectl never subscribes.
 
 // deathEvery is how often the death watch asks.
 const deathEvery = 400 * time.Millisecond

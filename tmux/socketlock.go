@@ -93,8 +93,8 @@ func (l *socketLock) release(stage string) {
 	l.f, l.stage = nil, ""
 }
 
-// lockWait bounds panectl's commands' wait for the lock before they run without
-// it. A slower holder is frozen, and its client identifies anyway.
+// lockWait bounds how long panectl's commands wait for the lock, then run
+// without it. A slower holder is frozen, and its client identifies anyway.
 const lockWait = 3 * time.Second
 
 // serialized runs fn under the socket lock when a half-identified `tmux -C` of
