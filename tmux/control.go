@@ -162,8 +162,8 @@ var ErrControlUnavailable = errors.New("control mode unavailable")
 type attachMode int
 
 const (
-	// attachProto: own client, identify and attach in one write (tmux 3.2 to
-	// 3.6)
+	// attachProto: panectl's own client, which identifies and attaches in one
+	// write (tmux 3.2 to 3.6).
 	attachProto attachMode = iota + 1
 	// attachLocked: `tmux -C`, with the socket lock around attach, detach and
 	// notifying commands, for an unknown version or binary, or after a refusal.
@@ -770,8 +770,8 @@ func blockEnd(line []byte) (id string, failed, ok bool) {
 	return f[1] + " " + f[2], f[0] == "%error", true
 }
 
-// DecodeOutput decodes a %output value, in which tmux writes bytes below 32 and
-// "\" as "\" and three octal digits. A malformed escape is kept verbatim.
+// DecodeOutput decodes a %output value. tmux writes bytes below 32 and "\" as
+// "\" and three octal digits, others as is. Malformed escapes stay verbatim.
 func DecodeOutput(b []byte) []byte {
 	if bytes.IndexByte(b, '\\') < 0 {
 		return b
