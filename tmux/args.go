@@ -4,25 +4,19 @@ import (
 	"strings"
 )
 
-// How tmux reads an argument vector (tmux 3.3a, cmd-parse.y,
-// cmd_parse_from_arguments): the arguments after the tmux binary are split
-// into commands at every argument that ENDS in ";". The ";" is removed and
-// the command ends there (what is left, if anything, is the command's last
-// argument). The one exception: an argument ending in "\;" loses the
-// backslash instead and keeps its ";" as data, ending no command. Nothing
-// else in an argument is special on this path (quotes, "#", "$", "~",
-// braces and backslashes elsewhere are read only by the configuration-file
-// and command-string parser, not by the argument-vector one).
-//
-// So an argument ending in ";" is passed on unchanged by inserting one
-// backslash before its final ";": "a;" -> "a\;" (tmux gives "a;"), ";" ->
-// "\;" (";"), "b\;" -> "b\\;" (tmux gives "b\;"). Arg does that; every
-// argument panectl hands to tmux goes through it (Command and CommandList
-// below), so data can never end a command or start a new one.
+// How tmux reads an argument vector (cmd_parse_from_arguments in tmux 3.3a's
+// cmd-parse.y). It splits commands at every argument that ENDS in ";". The ";"
+// is removed and the command ends there, with what is left as its last
+// argument. One exception: an argument ending in "\;" loses the backslash and
+// keeps its ";" as data. Nothing else is special on this path. Quotes, "#",
+// "$", "~", braces and other backslashes matter only to the configuration-file
+// and command-string parser. So one backslash before a final ";" passes the
+// argument on unchanged: "a;" becomes "a\;", ";" becomes "\;", "b\;" becomes
+// "b\\;". Arg does that to every argument panectl hands tmux (Command,
+// CommandList), so data can never end a command or start one.
 
-// Arg returns a in the form tmux's argument-vector parser passes on
-// unchanged: a final ";" gets a backslash before it; anything else is
-// returned as is.
+// Arg returns a as tmux's argument-vector parser passes it on unchanged: a
+// final ";" gets a backslash before it.
 func Arg(a string) string {
 	if strings.HasSuffix(a, ";") {
 		return a[:len(a)-1] + `\;`
@@ -30,26 +24,20 @@ func Arg(a string) string {
 	return a
 }
 
-// FormatLiteral returns s so that tmux's format expansion (tmux(1),
-// FORMATS) gives s back: every "#" is doubled ("##" expands to "#"). tmux
-// expands formats in some arguments that are data to panectl: new-session
-// -s (the session name), the -c start directory of new-session,
-// new-window and respawn-pane, and new-window -n. Unescaped, a directory
-// or name holding "#(cmd)" would run cmd in a shell, and "#{...}" or "#S"
-// would be replaced.
+// FormatLiteral doubles every "#" in s, so tmux's format expansion (FORMATS)
+// gives s back. tmux expands formats in new-session -s, the -c start directory
+// of new-session, new-window and respawn-pane, and new-window -n. In such data
+// "#(cmd)" would run cmd in a shell, and "#{...}" or "#S" would be replaced.
 func FormatLiteral(s string) string {
 	return strings.ReplaceAll(s, "#", "##")
 }
 
-// Command is one tmux command: its name and its arguments, all data (Arg
-// is applied to each when the command is run).
+// Command is one tmux command, name and arguments, all data, put through Arg.
 type Command []string
 
-// CommandList is tmux commands run back to back by one tmux client, as
-// tmux runs "cmd1 ; cmd2" (tmux(1), COMMAND PARSING AND EXECUTION): the
-// server runs them in order, reading no pane output in between; a command
-// that fails stops the rest. The separators are added when the list is
-// turned into an argument vector, never taken from data.
+// CommandList is tmux commands one client runs back to back like "cmd1 ; cmd2"
+// (tmux(1), COMMAND PARSING AND EXECUTION): in order, no pane output read
+// between, a failure stopping the rest. Separators never come from data.
 type CommandList []Command
 
 // Add appends one command.
@@ -57,8 +45,7 @@ func (l *CommandList) Add(name string, args ...string) {
 	*l = append(*l, append(Command{name}, args...))
 }
 
-// argv is the list as tmux's arguments: each argument through Arg, the
-// commands separated by a ";" argument of their own.
+// argv is the list as tmux's arguments, each through Arg, ";" between commands.
 func (l CommandList) argv() []string {
 	var out []string
 	for i, c := range l {

@@ -7,9 +7,8 @@ import (
 	"strings"
 )
 
-// CaptureSpec is one capture-pane call (tmux(1), capture-pane). Lines are
-// numbered as tmux numbers them: 0 is the first visible row, negative numbers
-// are history rows (-1 the newest).
+// CaptureSpec is one capture-pane call. Lines are numbered as tmux does: 0 is
+// the first visible row, history rows are negative (-1 the newest).
 type CaptureSpec struct {
 	Start, End int  // -S and -E; clamped by tmux to what exists
 	FromOldest bool // -S -: start at the oldest history row (Start ignored)
@@ -43,20 +42,17 @@ func (s CaptureSpec) args(id string) Command {
 	return a
 }
 
-// Snapshot describes a pane and runs the given captures in one tmux command
-// list, so the description and every capture show the same instant (tmux runs
-// a command list without reading pane output in between). Each returned text
-// is capture-pane's output: one line per row (or logical line with Join),
-// each ending in "\n".
+// Snapshot describes a pane and runs the captures in one list, with no pane
+// output read between, so all show one instant. Each text is capture-pane's
+// output, a "\n"-ended line per row (or logical line with Join).
 func (c *Client) Snapshot(ctx context.Context, id string, specs ...CaptureSpec) (PaneInfo, []string, error) {
 	p, texts, _, err := c.SnapshotOptions(ctx, id, "", specs...)
 	return p, texts, err
 }
 
-// SnapshotOptions is Snapshot that also reads the pane's user options whose
-// names start with prefix (as PaneOptions) in the same tmux command list:
-// one tmux process for a description, the captures and the options. An
-// empty prefix reads no options (nil map).
+// SnapshotOptions is Snapshot also reading the pane's user options starting
+// with prefix (as PaneOptions), all in one tmux process. An empty prefix reads
+// none (nil map).
 func (c *Client) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	mark := recordSep + "panectl-" + Nonce() + recordSep
 	list := CommandList{{"display-message", "-p", "-t", id, paneFormat}}

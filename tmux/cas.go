@@ -6,17 +6,15 @@ import (
 	"strings"
 )
 
-// CompareAndSetPaneOption sets the pane's user option name to new only when
-// its value is old ("" matches an unset or empty option; new "" empties it),
-// and returns the value it holds afterwards: new when the swap happened. The
-// test and the change are one command: set-option -F expands the value as a
-// format when it sets it (tmux(1), set-option -F; FORMATS "#{?...}" and
-// "#{==:...}"), so the new value is new when the option is old and the
-// option's own value otherwise, with no other client's command in between;
-// a show-options in the same list reads the result. Values must be plain
-// tokens (letters, digits, '.', '_', '-'), which pass tmux's command and
-// format parsers unchanged. Both commands may go through a control client
-// (ownOptionWrite).
+// CompareAndSetPaneOption sets the pane's user option name to new only when its
+// value is old. old "" matches an unset or empty option, new "" empties it. It
+// returns the value held afterwards, new when the swap happened. Test and
+// change are one command: set-option -F expands the value as a format (tmux(1),
+// set-option -F; FORMATS "#{?...}" and "#{==:...}"), new when the option is
+// old, else its own value, with no other client's command between. A
+// show-options in the same list reads the result. Values must be plain tokens
+// (letters, digits, '.', '_', '-'), which tmux's parsers pass unchanged. Both
+// commands may go through a control client (ownOptionWrite).
 func (c *Client) CompareAndSetPaneOption(ctx context.Context, id, name, old, new string) (string, error) {
 	if !strings.HasPrefix(name, "@") || !plainToken(name[1:]) || !plainToken(old) || !plainToken(new) || !strings.HasPrefix(id, "%") || !plainToken(id[1:]) {
 		return "", fmt.Errorf("compare-and-set of pane %s option %s: %q -> %q: not plain tokens", id, name, old, new)

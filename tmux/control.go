@@ -16,94 +16,67 @@ import (
 	"time"
 )
 
-// A control-mode client (tmux(1), CONTROL MODE) delivers a pane's output as
-// it happens, so a wait can react at once instead of polling. panectl
-// attaches one to the session that holds the pane:
+// A control-mode client (tmux(1), CONTROL MODE) delivers a pane's output as it
+// happens, so a wait reacts at once instead of polling. panectl attaches one to
+// the session that holds the pane:
 //
 //	tmux -S SOCK -C attach-session -t $SESSION -r -E -f ignore-size,read-only,pause-after=N
 //
-// It attaches by session id, never by pane (attach-session -t %N would make
-// the pane active), ignores size (no pane is ever resized for it), and
-// delivers output only for the panes someone subscribed to (Subscribe):
-// output of any other pane is paused (refresh-client -A %M:pause) as soon
-// as that pane speaks, and continued when a subscription for it arrives
-// (control_sub.go says why pause and not off). tmux 3.3a's no-output flag
-// cannot be combined with per-pane output (refresh-client -A %N:on has no
-// effect under it), so output is on by default and paused per pane.
+// It attaches by session id, since attach-session -t %N would make the pane
+// active. It ignores size, so no pane is resized for it. Only subscribed panes
+// get output, the others are paused per pane (control_sub.go). tmux 3.3a's
+// no-output flag would make refresh-client -A %N:on void, so output is on.
 //
-// The client is read-only by construction: panectl sends it only commands
-// that read (display-message -p, capture-pane -p, show-options, list-panes),
-// refresh-client for its own output flow, and writes of panectl's own pane
-// user options (@panectl_*: the echo ledger, the action lock; ownOptionWrite);
-// it never types, sets any other option, resizes or selects anything
-// (readOnlyCommand is the list; Command refuses anything else). tmux's own read-only flag (-r) gives no
-// protection in control mode (tmux checks it for keys, not for control-mode
-// commands), and from tmux 3.7 on it harms: send-keys refuses to run when
-// its target client is read-only, and a send-keys from a tmux process
-// outside tmux (a script's, or panectl's own typing) takes the most
-// recently active client of the most recently active session as its
-// target client, which is often panectl's control client (tmux commit
-// 49bb43047). So the flag is set only below tmux 3.7 (readOnlyFlag).
+// The client is read-only by construction. panectl sends it only commands that
+// read (readOnlyCommand), refresh-client for its output flow, and writes of its
+// own pane user options (@panectl_*: the echo ledger, the action lock;
+// ownOptionWrite). It never types, sets another option, resizes or selects.
+// Command refuses anything else. tmux's -r flag is set only below 3.7
+// (readOnlyFlag says why).
 //
-// Known side effects that tmux gives every attached client: the session's
-// session_attached count rises while the client is attached, client-attached
-// and client-detached hooks run, and when the server option focus-events is
-// on, a pane whose window is current in its session counts as focused while
-// the client is attached (WouldSendFocus reports that case so a caller can
-// poll instead). A command run from outside tmux that acts on "the current
-// client" without -t (switch-client, detach-client) takes the most
-// recently active client of the most recently active session, which may be
-// panectl's when it attached after the user last typed: a switched client
-// ends (its waits capture and poll), a detached one is attached again by
-// the next wait. Every client of one panectl process has the same
-// client_name in tmux (client-PID, from panectl's pid: panectl's own
-// client sends no tty name); panectl never names its clients in a command
-// (a command through a client acts on that client), so nothing in panectl
-// confuses them.
+// Every attached client has side effects. session_attached rises, and the
+// client-attached and client-detached hooks run. With focus-events on, the
+// current window's active pane counts as focused (WouldSendFocus). A command
+// from outside tmux that acts on "the current client" may take panectl's
+// (DefaultKeepIdle says when). A client moved by switch-client ends, and its
+// waits capture and poll. One detached by detach-client is attached again by
+// the next wait. All clients of one panectl process share a client_name,
+// client-PID, as panectl's own client sends no tty name. panectl never names
+// its clients in a command, since a command through a client acts on it. So
+// nothing in panectl confuses them.
 
 // ControlEventKind says what a control-mode notification means for a wait.
 type ControlEventKind int
 
 const (
-	// EventOutput: the subscribed pane wrote bytes (%output /
-	// %extended-output).
+	// EventOutput: the subscribed pane wrote bytes (%output, %extended-output).
 	EventOutput ControlEventKind = iota
-	// EventPause: tmux paused the pane's output because the client fell behind
-	// (%pause); the client has already asked tmux to continue. Output was
-	// lost: re-read the pane.
+	// EventPause: the client fell behind and tmux paused the pane (%pause). The
+	// client already asked to continue. Re-read the lost output.
 	EventPause
-	// EventChange: the pane, its window or session may have changed: pane
-	// mode, layout (a pane closed), window closed or unlinked, session
-	// changed or closed, the client ended.
+	// EventChange: the pane, window or session may have changed: a mode, a
+	// layout (a pane closed), a window closed or unlinked, a session changed or
+	// closed, the client's end.
 	EventChange
-	// EventCommandDone: the output of a command sent through this
-	// subscription has come; every EventOutput before it happened before
-	// the command ran, every later one after. Sent just before the command
-	// returns, one per command.
+	// EventCommandDone: one per command sent through this subscription, just
+	// before it returns, after every EventOutput from before the command ran.
 	EventCommandDone
-	// EventDescribed: the pane's geometry and options as the client read
-	// them right after output arrived (Subscription.Prefetch), in Pane and
-	// Options; every EventOutput before it is in them, every later one
-	// is not. Err is set when the read failed.
+	// EventDescribed: Pane and Options read right after output arrived
+	// (Subscription.Prefetch), with every earlier EventOutput in them. Err: the
+	// read failed.
 	EventDescribed
 )
 
 // ControlEvent is one notification about a subscribed pane.
 type ControlEvent struct {
 	Kind ControlEventKind
-	// Data holds the raw bytes of one %output notification, octal escapes
-	// decoded. A notification may end in the middle of a UTF-8 character or
-	// an escape sequence; the rest comes in the next one. Data is only valid
-	// during the callback.
-	Data []byte
-	// Line is the notification as tmux wrote it (without its newline).
-	Line string
-	// DescribeFollows: an EventDescribed will follow this EventOutput
-	// (Subscription.Prefetch): a wait can sleep until it comes.
-	DescribeFollows bool
-	// Pane and Options are an EventDescribed's description (the fields of
-	// Subscription.Describe) and the pane's user options with the
-	// prefetch's prefix; Err its failure.
+	// Data holds one %output's raw bytes, decoded, valid only during the
+	// callback. A UTF-8 character or escape sequence may go on in the next one.
+	Data            []byte
+	Line            string // the notification as tmux wrote it, without its newline
+	DescribeFollows bool   // an EventDescribed follows, so a wait can sleep for it
+	// Pane and Options: an EventDescribed's description and the pane's user
+	// options with the prefetch's prefix. Err is its failure.
 	Pane    PaneInfo
 	Options map[string]string
 	Err     error
@@ -111,28 +84,22 @@ type ControlEvent struct {
 
 // ControlOptions configure Control.
 type ControlOptions struct {
-	// PauseAfter is tmux's pause-after flag in seconds (flow control); 0
-	// means 1.
+	// PauseAfter is tmux's pause-after flag in seconds (flow control). 0 means 1.
 	PauseAfter int
-	// OnEvent is called from the reading goroutine for each event about the
-	// target pane. It must return quickly (never block on a channel): tmux
-	// pauses a pane whose client does not keep up.
+	// OnEvent gets each event about the target pane on the reading goroutine.
+	// It must never block, since tmux pauses a pane whose client lags.
 	OnEvent func(ControlEvent)
 	// AttachTimeout bounds the wait for tmux to confirm the attach; 0 means 2s.
 	AttachTimeout time.Duration
 }
 
-// Control is an attached control-mode client. Close detaches it. Nothing
-// stays attached when panectl dies: the kernel closes panectl's own
-// client's socket and pipes, and kills a `tmux -C` process (Linux:
-// Pdeathsig). A Control is not tied to one wait: it serves any number of
-// subscriptions (Subscribe), Command and snapshot calls until it ends.
+// Control is an attached control-mode client, detached by Close. It serves any
+// number of subscriptions (Subscribe), Command and snapshot calls until it
+// ends. Nothing stays attached when panectl dies (docs/architecture.md).
 type Control struct {
-	// PaneID is the pane of the subscription Client.Control made ("" for
-	// a client that Client.Subscribe keeps).
-	PaneID string
-	// Session is the id of the session the client is attached to.
-	Session string
+	// PaneID is the pane of Client.Control's subscription, "" if kept.
+	PaneID  string
+	Session string // the id of the session the client is attached to
 
 	stdin   *os.File    // the client's command input (our end of its stdin)
 	end     controlEnd  // the `tmux -C` process or panectl's own client
@@ -142,45 +109,34 @@ type Control struct {
 	done    chan struct{} // closed when the client has ended and everything is released
 	readEnd chan struct{} // closed when the control stream reached its end
 	sawLine atomic.Bool   // the control stream has had a line
-	// born is when the client was made; lastLine is when the control
-	// stream last had a line, in nanoseconds since born (monotonic).
+	// born is when the client was made. lastLine is when the stream last had a
+	// line, in monotonic nanoseconds since born.
 	born     time.Time
 	lastLine atomic.Int64
-	// stalled: the server has not answered (a command unanswered for
-	// stallAfter with nothing at all heard from it meanwhile, see
-	// checkStallLocked); cleared by the next line the server writes.
-	stalled atomic.Bool
-	quick   bool       // Close does not wait for tmux's exit handshake (Client.QuickDetach)
-	mu      sync.Mutex // guards writes to stdin and everything below
-	closed  bool
-	mute    bool    // a command got no answer: Close does not wait for a detach
-	socket  string  // the server's socket, for errors
-	owner   *Client // the client that attached it (Answering)
-	reason  string  // why the client ended (%exit reason, EOF)
-	// attachErr is tmux's message when the attach command failed (the
-	// %error block of the attach).
-	attachErr string
-	once      sync.Once
-	// pending holds, in the order they were sent, one entry per command
-	// this client wrote.
-	pending []pendingBlock
-	lineSeq uint64 // numbers command lines (pendingBlock.line)
-	// deadlineSet is when the write deadline of stdin was last set
-	// (writeLocked).
-	deadlineSet time.Time
-	// panes holds the subscriptions and output state of every pane the
-	// client has heard of (control_sub.go).
-	panes map[string]*paneInterest
-	// primary is the subscription Client.Control made (nil for a kept
-	// client): Snapshot, Pane, SnapshotOptions and WatchDeath act on it.
+	// stalled: no answer (checkStallLocked) until the server's next line.
+	stalled     atomic.Bool
+	quick       bool       // Close does not wait for tmux's exit handshake (Client.QuickDetach)
+	mu          sync.Mutex // guards writes to stdin and everything below
+	closed      bool
+	mute        bool    // a command got no answer: Close does not wait for a detach
+	socket      string  // the server's socket, for errors
+	owner       *Client // the client that attached it (Answering)
+	reason      string  // why the client ended (%exit reason, EOF)
+	attachErr   string  // tmux's message when the attach command failed
+	once        sync.Once
+	pending     []pendingBlock           // one entry per command this client wrote, in order
+	lineSeq     uint64                   // numbers command lines (pendingBlock.line)
+	deadlineSet time.Time                // when stdin's write deadline was last set (writeLocked)
+	panes       map[string]*paneInterest // every known pane's subscriptions and output (control_sub.go)
+	// primary is Client.Control's subscription, nil for a kept client.
+	// Snapshot, Pane, SnapshotOptions and WatchDeath act on it.
 	primary *Subscription
-	// deathWatching: the death watch goroutine runs (control_death.go);
+	// deathWatching: the death watch goroutine runs (control_death.go).
 	// deathAsking: its last question is unanswered.
 	deathWatching bool
 	deathAsking   bool
-	// stall is the error of a stalled client, and stallCh is closed when
-	// it stalls (a new one is made when it answers again): commands
-	// waiting for an answer give up then (control_stall.go).
+	// stall is a stalled client's error. stallCh closes when it stalls, and
+	// waiting commands give up. It is remade when the server answers again.
 	stall   *NotRespondingError
 	stallCh chan struct{}
 }
@@ -189,8 +145,7 @@ type Control struct {
 type controlEnd interface {
 	// kill ends the client at once, without the exit handshake.
 	kill()
-	// failure is what tmux wrote on stderr when the client ended ("" for
-	// panectl's own client); valid once the client is done.
+	// failure is tmux's stderr once the client is done, "" for panectl's own.
 	failure() string
 }
 
@@ -203,23 +158,22 @@ type blockResult struct {
 // ErrControlUnavailable: the control-mode client could not attach.
 var ErrControlUnavailable = errors.New("control mode unavailable")
 
-// attachMode is how Control attaches (doc.go).
+// attachMode is how Control attaches (docs/architecture.md).
 type attachMode int
 
 const (
-	// attachProto: panectl's own client, identify and attach in one write
-	// (tmux 3.2 to 3.6, which crash on a half-identified control client).
+	// attachProto: panectl's own client, which identifies and attaches in one
+	// write (tmux 3.2 to 3.6).
 	attachProto attachMode = iota + 1
-	// attachLocked: `tmux -C` with the socket lock around attach, detach
-	// and panectl's notifying commands (a tmux whose version or binary
-	// panectl cannot tell, or that refused panectl's client).
+	// attachLocked: `tmux -C`, with the socket lock around attach, detach and
+	// notifying commands, for an unknown version or binary, or after a refusal.
 	attachLocked
-	// attachPlain: `tmux -C` as is (tmux 3.7 and later: fixed upstream).
+	// attachPlain: `tmux -C` as is, for tmux 3.7 and later (fixed upstream).
 	attachPlain
 )
 
-// forceAttach, when set (tests only), replaces the choice of attachMode:
-// attachPlain on a tmux with the bug is the pattern that crashes it.
+// forceAttach replaces the choice of attachMode in tests. attachPlain on a tmux
+// with the bug is the pattern that crashes it.
 var forceAttach attachMode
 
 // attachMode chooses how to attach from the version of c.Bin (tmux -V).
@@ -243,8 +197,7 @@ func (c *Client) version() string {
 	return v
 }
 
-// binaryVersion runs `BIN -V` (bounded by DefaultCallTimeout) and returns
-// its output, trimmed.
+// binaryVersion returns `BIN -V`, trimmed, bounded by DefaultCallTimeout.
 func binaryVersion(bin string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), DefaultCallTimeout)
 	defer cancel()
@@ -261,14 +214,10 @@ func binaryVersion(bin string) (string, error) {
 	return strings.TrimSpace(read(files.out)), nil
 }
 
-// Control attaches a control-mode client of its own to the session that
-// holds pane p, with output delivered for p only (a subscription for p,
-// whose events go to opts.OnEvent). The returned client is attached; it
-// detaches when ctx ends or Close is called. The attach (connecting, the
-// handshake, tmux's confirmation) is bounded by opts.AttachTimeout and
-// ctx. Errors wrap ErrControlUnavailable (with tmux's message) or are
-// ErrNoServer. Long-lived processes share clients instead (Subscribe with
-// KeepControl).
+// Control attaches a client of its own to p's session, delivering p's output to
+// opts.OnEvent. It detaches when ctx ends or on Close. opts.AttachTimeout and
+// ctx bound the attach. Errors wrap ErrControlUnavailable with tmux's message,
+// or are ErrNoServer. Long-lived processes share kept clients (KeepControl).
 func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (*Control, error) {
 	if !strings.HasPrefix(p.ID, "%") {
 		return nil, fmt.Errorf("%w: pane %q has no session", ErrControlUnavailable, p.ID)
@@ -289,9 +238,8 @@ func (c *Client) Control(ctx context.Context, p PaneInfo, opts ControlOptions) (
 	return k, nil
 }
 
-// attachSession attaches a client to session (an id, "$N") with the
-// subscriptions subs already in place, so no output of their panes is
-// switched off before they are. ctx bounds the attach only.
+// attachSession attaches a client to session ("$N") with subs already in place,
+// so their panes' output is never switched off. ctx bounds the attach.
 func (c *Client) attachSession(ctx context.Context, session string, opts ControlOptions, subs ...*Subscription) (*Control, error) {
 	if opts.PauseAfter <= 0 {
 		opts.PauseAfter = 1
@@ -302,8 +250,7 @@ func (c *Client) attachSession(ctx context.Context, session string, opts Control
 	if !strings.HasPrefix(session, "$") {
 		return nil, fmt.Errorf("%w: no session to attach to (%q)", ErrControlUnavailable, session)
 	}
-	// -E: the attach leaves the session's environment alone
-	// (update-environment would copy panectl's into it).
+	// -E: the attach leaves the session's environment alone.
 	argv := []string{"attach-session", "-t", session, "-E"}
 	flags := "ignore-size"
 	if readOnlyFlag(c.version()) {
@@ -331,8 +278,8 @@ func (c *Client) attachSession(ctx context.Context, session string, opts Control
 	})
 }
 
-// attach starts a client with start and waits until tmux confirms the
-// attach, the client ends, deadline passes or ctx ends.
+// attach starts a client and waits for tmux's confirmation, the client's end,
+// deadline or ctx.
 func (c *Client) attach(ctx context.Context, session string, opts ControlOptions, deadline time.Time, subs []*Subscription, start func(*Control) error) (*Control, error) {
 	k := &Control{Session: session, socket: c.Server.Socket, owner: c, opts: opts, ready: make(chan struct{}),
 		done: make(chan struct{}), readEnd: make(chan struct{}), panes: map[string]*paneInterest{}, quick: c.QuickDetach,
@@ -378,9 +325,8 @@ func (c *Client) attach(ctx context.Context, session string, opts ControlOptions
 	return k, nil
 }
 
-// startReader reads the control stream r; once it has ended, finish runs
-// (reaping, closing the stream), the command pipe is closed, and then Done
-// is closed.
+// startReader reads the stream r. At its end finish reaps and closes it, then
+// the command pipe and Done close.
 func (k *Control) startReader(r io.Reader, finish func()) {
 	go k.read(r)
 	go func() {
@@ -395,16 +341,15 @@ func (k *Control) startReader(r io.Reader, finish func()) {
 	}()
 }
 
-// releaseAttachLock gives up the socket lock the attach holds, if any: the
-// client has written its first line (so it has identified) or has ended.
+// releaseAttachLock gives up the attach's socket lock, if any, once the client
+// has identified (its first line) or ended.
 func (k *Control) releaseAttachLock() {
 	if k.lock != nil {
 		k.lock.release("attach")
 	}
 }
 
-// Done is closed when the client has ended: detached by Close, the session
-// or server gone (%exit, EOF), or killed.
+// Done is closed when the client has ended: by Close, %exit, EOF or a kill.
 func (k *Control) Done() <-chan struct{} { return k.done }
 
 // Reason says why the client ended ("" while it runs): tmux's %exit reason,
@@ -423,46 +368,40 @@ func (k *Control) setReason(r string) {
 	k.mu.Unlock()
 }
 
-// pendingBlock is who gets the output of one command this client sent:
-// a caller of Command (ch), an internal probe (fn, called on the reading
-// goroutine), or nobody; and the subscription to tell (EventCommandDone),
-// if any. line numbers the command line the command was in: tmux runs the
-// commands of one line as a group and skips the rest of the group after a
-// command fails, without output blocks for them.
+// pendingBlock is who gets one command's output: a Command caller (ch), an
+// internal probe (fn, on the reader), or nobody. sub gets EventCommandDone.
+// line numbers the command line. tmux skips the rest of a line after a failed
+// command, without output blocks.
 type pendingBlock struct {
 	ch   chan blockResult
 	fn   func(blockResult)
 	sub  *Subscription
 	line uint64
-	// sent is when the command was written; name is its first word (for
-	// errors)
+	// sent is when the command was written. name is its first word, for errors.
 	sent time.Time
 	name string
 }
 
-// sendLocked writes one command line to the client whose output nobody
-// reads (ignored after Close). k.mu must be held.
+// sendLocked writes a line whose output nobody reads. k.mu must be held.
 func (k *Control) sendLocked(line string) {
 	k.writeLocked(line, pendingBlock{}, 1)
 }
 
-// writeLocked writes a command line holding n commands; each one's output
-// block goes to b. It reports whether the line was written. A write that
-// tmux does not take within writeTimeout (a frozen server with a full
-// pipe) ends the client. k.mu must be held.
+// writeLocked writes a line of n commands whose blocks go to b, reporting
+// success. A write not taken within writeTimeout ends the client. Hold k.mu.
 func (k *Control) writeLocked(line string, b pendingBlock, n int) bool {
 	if k.closed {
 		return false
 	}
-	// the deadline is moved on only when half of it has passed: setting it
-	// re-arms a runtime timer, which a wait's every command would pay
+	// the deadline moves after half of it passed. Setting it re-arms a runtime
+	// timer, which each command of a wait would pay.
 	now := time.Now()
 	if now.After(k.deadlineSet.Add(writeTimeout / 2)) {
 		_ = k.stdin.SetWriteDeadline(now.Add(writeTimeout))
 		k.deadlineSet = now
 	}
 	if _, err := io.WriteString(k.stdin, line+"\n"); err != nil {
-		// a part of the line may be in the pipe: the client is unusable
+		// part of the line may be in the pipe, so the client is unusable
 		k.closed = true
 		go k.end.kill()
 		return false
@@ -483,22 +422,19 @@ const writeTimeout = 5 * time.Second
 // ErrControlClosed: the control client ended before a command's output came.
 var ErrControlClosed = errors.New("the control client ended")
 
-// errSkipped is the result of a command tmux did not run because an
-// earlier command of its line failed.
+// errSkipped: tmux did not run the command after an earlier one failed.
 var errSkipped = errors.New("not run: an earlier command of the list failed")
 
-// readOnlyCommand lists the commands Command sends through a control
-// client: all of them only read (they are CMD_READONLY in tmux). The
-// client's own refresh-client -A (its output flow) is written by the
-// client itself.
+// readOnlyCommand lists what Command sends, all CMD_READONLY in tmux. The
+// client writes its own refresh-client -A.
 var readOnlyCommand = map[string]bool{
 	"display-message": true, "capture-pane": true, "show-options": true,
 	"list-panes": true, "list-windows": true, "list-sessions": true,
 }
 
-// ownOptionWrite reports whether c only sets, unsets or compares-and-sets
-// one of panectl's own pane user options (@panectl_*) to a plain token
-// (tmux.CompareAndSetPaneOption, the echo ledger, the action lock):
+// ownOptionWrite reports whether c only sets, unsets or compares-and-sets one
+// of panectl's pane user options (@panectl_*) to a plain token. The echo
+// ledger, the action lock and CompareAndSetPaneOption write them:
 //
 //	set-option -p -t %N @panectl_NAME VALUE
 //	set-option -p -u -t %N @panectl_NAME
@@ -523,11 +459,9 @@ func ownOptionWrite(c []string) bool {
 	return false
 }
 
-// commandLine quotes cmds as one control-mode command line (each argument
-// in single quotes, commands separated by " ; "). An argument must not
-// hold a single quote or a newline, and every command must be one of
-// readOnlyCommand (display-message only with -p, capture-pane only with
-// -p: without it they would act on the client).
+// commandLine quotes cmds as one control-mode line, joined by " ; ". Arguments
+// are single-quoted, so no quote or newline. Commands must be readOnlyCommand,
+// and display-message and capture-pane need -p, or they act on the client.
 func commandLine(cmds [][]string) (string, error) {
 	var parts []string
 	for _, c := range cmds {
@@ -549,16 +483,11 @@ func commandLine(cmds [][]string) (string, error) {
 	return strings.Join(parts, " ; "), nil
 }
 
-// Command runs commands through the control client, as one command line
-// (so tmux runs them back to back, reading no pane output in between), and
-// returns each one's output. Because tmux writes a command's output into
-// the same stream as %output notifications, in order, a capture run this way
-// is aligned with the output stream: every %output delivered before
-// Command's result is in the capture, every later one is not. Each command
-// is a list of arguments; an argument must not hold a single quote or a
-// newline, and only commands that read are accepted (see commandLine). A
-// command that fails gives a *Error with tmux's message (the commands
-// after it are not run).
+// Command runs cmds through the client as one line and returns each output.
+// tmux runs them back to back, reading no pane output in between. Their output
+// comes in the stream in order with %output. So a capture this way is aligned
+// with the stream: it holds every %output before its result and none after. A
+// failed command gives a *Error with tmux's message, and the rest do not run.
 func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, error) {
 	return k.command(ctx, nil, cmds)
 }
@@ -571,8 +500,7 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 	ch := make(chan blockResult, len(cmds))
 	k.mu.Lock()
 	if k.stall != nil {
-		// the server has not answered this client for stallAfter: asking
-		// more would only wait as long again
+		// no answer for stallAfter, and asking more would wait as long
 		err := *k.stall
 		k.mu.Unlock()
 		return nil, &err
@@ -583,8 +511,8 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 	if !ok {
 		return nil, ErrControlClosed
 	}
-	// bounded like a tmux process (see DefaultCallTimeout): a server that
-	// stopped answering is an error, not a wait without end
+	// bounded like a tmux process (DefaultCallTimeout): a server that stopped
+	// answering is an error, not an endless wait
 	started := time.Now()
 	var timeout <-chan time.Time
 	outs := make([]string, 0, len(cmds))
@@ -623,8 +551,7 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 	return outs, firstErr
 }
 
-// notResponding marks the client mute (Close will not wait for a detach
-// tmux does not answer) and returns the error.
+// notResponding marks the client mute, so Close waits for no detach.
 func (k *Control) notResponding(cmd []string, started time.Time) error {
 	k.mu.Lock()
 	k.mute = true
@@ -633,9 +560,8 @@ func (k *Control) notResponding(cmd []string, started time.Time) error {
 	return &NotRespondingError{Socket: k.socket, Command: cmd[0] + " (through the control client)", After: time.Since(started).Round(time.Millisecond)}
 }
 
-// finishBlock hands the output of a command this client sent to whoever
-// is waiting for it. A failed command takes the rest of its line with it:
-// tmux skips them and writes no block for them.
+// finishBlock hands a command's output to its waiter. A failed command takes
+// the rest of its line along, as tmux writes no block for them.
 func (k *Control) finishBlock(out []byte, failed bool) {
 	k.mu.Lock()
 	var b pendingBlock
@@ -673,31 +599,26 @@ func (k *Control) deliverBlock(b pendingBlock, r blockResult) {
 	}
 }
 
-// Close detaches the client and waits (at most 500 ms) until it has
-// exited; then it is killed (panectl's own client: its socket and pipe
-// closed). With Client.QuickDetach, it does not wait for tmux's exit
-// handshake: the command pipe is closed at once and panectl's own client's
-// socket and output pipe in the background (tmux detaches a client whose
-// connection closes, as when a terminal goes away; Go's Close of a file
-// waits for the goroutine reading it to notice, about 0.1 ms here, which
-// the process about to end need not spend), and a `tmux -C` process is
-// left to exit by itself (or with panectl, Pdeathsig). Safe to call more
-// than once and concurrently.
+// Close detaches the client and waits at most 500 ms for it to exit, then kills
+// it. It is safe to call more than once and concurrently. With
+// Client.QuickDetach it skips tmux's exit handshake and closes the command pipe
+// at once. panectl's own client's socket and output pipe close in the
+// background, and tmux detaches a client whose connection closes. Go's Close of
+// a file waits about 0.1 ms for its reader, which an ending process need not
+// spend. A `tmux -C` process exits by itself, or with panectl (Pdeathsig).
 func (k *Control) Close() {
 	k.once.Do(func() {
 		k.setReason("closed")
 		if k.lock != nil {
-			// A `tmux -C` under the lock detaches under it, until the
-			// process is reaped; it takes over the attach's hold when the
-			// client never wrote its first line.
+			// A `tmux -C` under the lock detaches under it, until it is reaped,
+			// taking over the attach's hold if it never wrote a line.
 			if k.lock.acquire(context.Background(), "detach", time.Now().Add(lockWait), true) == nil {
 				defer k.lock.release("detach")
 			}
 		}
 		k.mu.Lock()
 		k.closed = true
-		// Closing stdin makes a control client detach and exit (tmux(1),
-		// CONTROL MODE: "an empty line ... or EOF detaches").
+		// Closing stdin detaches (tmux(1) CONTROL MODE: "... or EOF detaches")
 		_ = k.stdin.Close()
 		grace := 500 * time.Millisecond
 		if k.mute || !k.owner.Answering() {
@@ -722,8 +643,8 @@ func (k *Control) Close() {
 	})
 }
 
-// read decodes notifications until the stream ends. k.ready is closed
-// once tmux has confirmed the attach (%session-changed, sent on attach).
+// read decodes notifications until the stream ends. It closes k.ready once tmux
+// confirms the attach with %session-changed.
 func (k *Control) read(r io.Reader) {
 	defer close(k.readEnd)
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -748,8 +669,8 @@ func (k *Control) read(r io.Reader) {
 			k.releaseAttachLock()
 		}
 		if inBlock {
-			// Command output (%begin ... %end/%error): the lines belong to
-			// a command this client sent (or, flags 0, to the attach).
+			// %begin ... %end/%error is output of this client's command, or
+			// with flags 0 of the attach.
 			if id, failed, ok := blockEnd(line); ok && id == blockID {
 				inBlock = false
 				if blockMine {
@@ -790,8 +711,7 @@ func (k *Control) read(r io.Reader) {
 			k.paused(string(rest), line)
 		case "%session-changed":
 			if attached {
-				// someone switched this client to another session
-				// (switch-client): the subscriptions hear nothing more
+				// switch-client moved this client: no more for subscriptions
 				k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 				go k.Close()
 			}
@@ -809,10 +729,9 @@ func (k *Control) read(r io.Reader) {
 			"%window-renamed", "%session-renamed", "%session-window-changed", "%window-add":
 			// nothing that changes a pane's text or life
 		default:
-			// %layout-change, %window-close, %unlinked-window-close,
-			// %window-pane-changed, %pane-mode-changed, %sessions-changed,
-			// %unlinked-window-*, and anything newer tmux versions add: a
-			// pane may be gone or changed; let the subscribers look.
+			// %layout-change, %window-close, %window-pane-changed,
+			// %pane-mode-changed, %sessions-changed, %unlinked-window-*, newer
+			// ones: a pane may be gone or changed, so subscribers look
 			k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 		}
 	}
@@ -840,10 +759,9 @@ func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
 	}
 }
 
-// blockEnd reports whether a line ends a command's output block, "%end
-// TIME NUMBER FLAGS" or "%error TIME NUMBER FLAGS", and returns "TIME
-// NUMBER" (which must match the %begin, so that output lines looking like
-// an %end do not end the block) and whether the command failed.
+// blockEnd reports whether a line ends a block ("%end|%error TIME NUMBER
+// FLAGS") and returns "TIME NUMBER". It must match the %begin, so output that
+// looks like an %end does not end the block.
 func blockEnd(line []byte) (id string, failed, ok bool) {
 	f := strings.Fields(string(line))
 	if len(f) != 4 || (f[0] != "%end" && f[0] != "%error") {
@@ -852,10 +770,8 @@ func blockEnd(line []byte) (id string, failed, ok bool) {
 	return f[1] + " " + f[2], f[0] == "%error", true
 }
 
-// DecodeOutput decodes the value of a %output notification: tmux writes
-// bytes below 32 and the backslash as a backslash and three octal digits,
-// every other byte (UTF-8 included) as is. A malformed escape is kept
-// verbatim.
+// DecodeOutput decodes a %output value. tmux writes bytes below 32 and "\" as
+// "\" and three octal digits, others as is. Malformed escapes stay verbatim.
 func DecodeOutput(b []byte) []byte {
 	if bytes.IndexByte(b, '\\') < 0 {
 		return b
@@ -874,34 +790,28 @@ func DecodeOutput(b []byte) []byte {
 
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 
-// WouldSendFocus reports whether attaching a control client to pane p's
-// session would make tmux send the pane's program a focus-in event: the
-// server option focus-events is on, the pane is the active pane of its
-// session's current window, and no client is attached to the session yet
-// (tmux(1), focus-events; tmux counts every attached client as focused).
+// WouldSendFocus reports whether attaching to p's session would send p's
+// program a focus-in event. It does when focus-events is on, p is active in the
+// current window and no client is attached yet. tmux counts each client as
+// focused (tmux(1), focus-events).
 func WouldSendFocus(p PaneInfo) bool {
 	return p.FocusEvents && p.Active && p.WindowActive && p.Attached == 0
 }
 
-// Pane describes the watched pane through the client (no tmux process is
-// started), aligned with the output stream like Command.
+// Pane describes the watched pane through the client, aligned with the stream.
 func (k *Control) Pane(ctx context.Context) (PaneInfo, error) {
 	p, _, err := k.Snapshot(ctx)
 	return p, err
 }
 
-// Snapshot is Client.Snapshot run through the control client: the pane's
-// description and the captures of one instant, aligned with the output
-// stream (see Command).
+// Snapshot is Client.Snapshot through the client, aligned like Command.
 func (k *Control) Snapshot(ctx context.Context, specs ...CaptureSpec) (PaneInfo, []string, error) {
 	p, texts, _, err := k.SnapshotOptions(ctx, k.PaneID, "", specs...)
 	return p, texts, err
 }
 
-// SnapshotOptions is Client.SnapshotOptions run through the control client
-// (no tmux process is started), aligned with the output stream (see
-// Command). id must be the watched pane. With it, *Control and *Client are
-// both a Snapshotter.
+// SnapshotOptions is Client.SnapshotOptions through the client, aligned like
+// Command, for the watched pane id only. So *Control is a Snapshotter.
 func (k *Control) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	if k.primary == nil || id != k.PaneID {
 		return PaneInfo{}, nil, nil, fmt.Errorf("tmux: the control client watches %s, not %s", k.PaneID, id)
@@ -909,17 +819,16 @@ func (k *Control) SnapshotOptions(ctx context.Context, id, prefix string, specs 
 	return k.primary.SnapshotOptions(ctx, id, prefix, specs...)
 }
 
-// WatchDeath makes the client look, every deathEvery until it ends,
-// whether the watched pane died or left (see Subscription.WatchDeath).
+// WatchDeath makes the client check every deathEvery whether the pane died or
+// left (Subscription.WatchDeath).
 func (k *Control) WatchDeath() {
 	if k.primary != nil {
 		k.primary.WatchDeath()
 	}
 }
 
-// snapshotOptions runs a snapshot of pane id through the client: the
-// description, the captures and the options as one command line; sub (may
-// be nil) gets EventCommandDone.
+// snapshotOptions runs id's description, captures and options as one line. sub,
+// if set, gets EventCommandDone.
 func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	cmds := [][]string{{"display-message", "-p", "-t", id, paneFormat}}
 	for _, s := range specs {
@@ -951,10 +860,9 @@ func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, pr
 	return p, outs[1 : 1+len(specs)], opts, nil
 }
 
-// Snapshotter takes atomic snapshots of a pane (its description, captures
-// and user options in one command list): *Client starts a tmux process for
-// each (or runs them through a kept control client), *Control and
-// *Subscription run them through an attached control client.
+// Snapshotter takes atomic snapshots: a pane's description, captures and user
+// options in one list. *Client uses a tmux process or a kept client, *Control
+// and *Subscription an attached client.
 type Snapshotter interface {
 	SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error)
 }

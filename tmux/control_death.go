@@ -7,42 +7,32 @@ import (
 	"time"
 )
 
-// A pane that dies under remain-on-exit without printing gives a control
-// client no notification in tmux 3.3a: its pty closes, tmux marks it dead
-// (and draws remain-on-exit-format into its screen, which is not %output),
-// and nothing is sent. So the client asks: every deathEvery, while some
-// subscription wants it, it lists its session's panes with pane_dead
-// through itself (one command, whatever the number of subscriptions; no
-// tmux process; tmux answers in microseconds) and sends an EventChange to
-// each subscription whose pane is dead or gone.
-//
-// A format subscription (refresh-client -B) would let the server do the
-// looking, but tmux 3.2 to 3.6 crash in the subscription timer when a
-// subscribed control client's session is destroyed while the client is
-// still on its way out (control_check_subs_session dereferences the NULL
-// c->session: tmux GitHub issue 4916, fixed in 3.7 by 881bec958). A wait's
-// session is destroyed whenever its last pane exits, so panectl subscribes
-// to nothing.
+// In tmux 3.3a a pane that dies under remain-on-exit without printing sends a
+// control client nothing. Its pty closes, tmux marks it dead and draws
+// remain-on-exit-format, which is not %output. So every deathEvery, while a
+// subscription wants it, the client lists its session's panes with pane_dead
+// through itself: one command for all, no tmux process, answered in
+// microseconds. Each subscription whose pane is dead or gone gets an
+// EventChange. A format subscription (refresh-client -B) would let the server
+// look, but tmux 3.2 to 3.6 crash in its timer when a subscribed client's
+// session is destroyed as the client leaves: control_check_subs_session
+// dereferences the NULL c->session (GitHub issue 4916, fixed in 3.7 by
+// 881bec958). A session dies with its last pane, so panectl never subscribes.
 
 // deathEvery is how often the death watch asks.
 const deathEvery = 400 * time.Millisecond
 
-// The same question also reads each pane's process (pane_pid), which
-// respawn-pane -k replaces without the pane dying or any notification to
-// a control client: a subscription whose pane's process is no longer the
-// one it was made for (PaneInfo.PID at Subscribe) gets an EventChange
-// too, once per new process, so a wait looks, sees the new pid and ends
-// (the output it waited on went with the old process). And while the
-// answer is awaited, the watch listens for a server that stopped
+// The same question reads each pane's process (pane_pid), which respawn-pane -k
+// replaces with no death or notification. A subscription whose pane's process
+// is not its PaneInfo.PID gets an EventChange, once per new process. The wait
+// looks, sees the new pid and ends, as its output went with the old process.
+// While the answer is awaited, the watch listens for a server that stopped
 // answering (control_stall.go).
 
-// WatchDeath makes the client look, every deathEvery until the
-// subscription or the client ends, whether the subscribed pane died or
-// left its session (an EventChange follows the first look that says so,
-// and the looking stops for this subscription), and whether its process
-// was replaced (respawn-pane -k: an EventChange for each new process; the
-// looking goes on). While no subscription watches, the client asks
-// nothing.
+// WatchDeath makes the client look every deathEvery, until the subscription or
+// client ends, whether the pane died or left its session: an EventChange, and
+// the looking ends. A process replaced by respawn-pane -k gives one per new
+// process, and the looking goes on. With no watcher the client asks nothing.
 func (s *Subscription) WatchDeath() {
 	k := s.k
 	k.mu.Lock()
@@ -57,10 +47,8 @@ func (s *Subscription) WatchDeath() {
 	}
 }
 
-// deathLoop is the client's death watch: it runs while a subscription
-// watches. It asks one question at a time: while one is unanswered it
-// asks no other, and checks whether the server stopped answering
-// (checkStallLocked).
+// deathLoop, the death watch, runs while a subscription watches. It asks one
+// question at a time, and meanwhile checks for a stall (checkStallLocked).
 func (k *Control) deathLoop() {
 	t := time.NewTicker(deathEvery)
 	defer t.Stop()
@@ -85,8 +73,7 @@ func (k *Control) deathLoop() {
 			return
 		}
 		if k.deathAsking {
-			// the last question is unanswered: no other (a stopped server
-			// would only have them piled up); has the silence lasted?
+			// unanswered, and more would only pile up: has the silence lasted?
 			stalled := k.checkStallLocked(time.Now())
 			k.mu.Unlock()
 			if stalled {
@@ -112,8 +99,7 @@ func (k *Control) deathLoop() {
 	}
 }
 
-// deathAnswer handles the answer to the death watch's question: rows of
-// "%ID DEAD PID" for the panes of the client's session.
+// deathAnswer handles the rows of "%ID DEAD PID" for the session's panes.
 func (k *Control) deathAnswer(r blockResult, watched []*Subscription) {
 	type state struct{ pid int }
 	alive := map[string]state{}

@@ -8,31 +8,24 @@ import (
 	"time"
 )
 
-// A long-lived panectl process (the MCP server, watch, tasks --follow)
-// keeps its control clients attached between calls (KeepControl): one per
-// session, attached by the first wait on one of its panes and shared by
-// every later one, so a wait starts with no attach and no tmux process, and
-// ends with no detach. A kept client is detached after KeepIdle with
-// no use (no subscription and no command through it), when its session or
-// the server goes away, and by Close, which the process calls before it
-// exits. Read-only commands of the client that would start a tmux process
-// (a pane lookup, a capture, reading options) go through a kept client
-// instead whenever one is attached (RunList).
+// A long-lived panectl process (the MCP server, watch, tasks --follow) keeps
+// one control client per session attached between calls (KeepControl). The
+// first wait on the session attaches it, and later ones share it with no
+// attach, process or detach. It detaches after KeepIdle with no subscription or
+// command, when its session or server goes, and at Close before the process
+// exits. Read-only commands (pane lookups, captures, options) use it (RunList).
 
-// DefaultKeepIdle is how long a kept control client stays attached with
-// no use before it is detached. Short, because an attached client has a
-// side effect no tmux flag turns off: a command run from outside tmux that
-// acts on "the current client" without naming one (switch-client,
-// detach-client, display-message without -c) takes the client with the
-// newest activity of the most recently active session (tmux 3.3a
-// cmd-find.c, cmd_find_best_client: every client with a session is a
-// candidate, control clients too), and a client's activity is its creation
-// until it gets keys, while attaching makes its session the most recently
-// active (server_client_set_session). A kept client attached after the
-// user last typed is that client (control.go says more). Attaching again
-// after the idle costs the next call about 5 ms (measured: `run true`
-// through panectl mcp 11.6 ms against 7.2 ms warm, wait_for_text 5.3 ms
-// against 1.2 ms; medians of 8).
+// DefaultKeepIdle is how long a kept control client stays attached with no use.
+// It is short, since an attached client has a side effect no tmux flag turns
+// off. A command from outside tmux that acts on "the current client" without
+// naming one (switch-client, detach-client, display-message without -c) takes
+// the last active client of the most recently active session, control clients
+// included (cmd_find_best_client, tmux 3.3a cmd-find.c). A client's activity is
+// its creation until it gets keys, and attaching makes its session the most
+// recently active (server_client_set_session). So a kept client attached after
+// the user last typed is that client (control.go). Attaching again costs the
+// next call about 5 ms: in medians of 8, `run true` through panectl mcp took
+// 11.6 ms against 7.2 ms warm, wait_for_text 5.3 ms against 1.2 ms.
 const DefaultKeepIdle = 15 * time.Second
 
 // keeper holds the kept clients of one Client.
@@ -54,9 +47,8 @@ type kept struct {
 	idleTime *time.Timer
 }
 
-// KeepControl makes c keep control clients attached between calls (see
-// above), each detached after idle with no use (0: DefaultKeepIdle). The
-// process must call Close before it exits.
+// KeepControl makes c keep control clients attached between calls, detaching
+// each after idle unused (0: DefaultKeepIdle). Call Close before exiting.
 func (c *Client) KeepControl(idle time.Duration) {
 	if idle <= 0 {
 		idle = DefaultKeepIdle
@@ -67,8 +59,8 @@ func (c *Client) KeepControl(idle time.Duration) {
 // Keeping reports whether c keeps control clients (KeepControl).
 func (c *Client) Keeping() bool { return c.keep != nil }
 
-// Close detaches every kept client (at once, in parallel) and stops
-// keeping. Safe to call on a client that keeps nothing, and more than once.
+// Close detaches every kept client at once, in parallel, and stops keeping. It
+// is safe to call more than once, and on a client that keeps nothing.
 func (c *Client) Close() {
 	kp := c.keep
 	if kp == nil {
@@ -98,13 +90,11 @@ func (c *Client) Close() {
 	wg.Wait()
 }
 
-// Subscribe subscribes to pane p's events (see Control.Subscribe) through
-// a control client attached to p's session: the session's kept client when
-// c keeps them (attached now if there is none), else a client of the
-// subscription's own, detached by its Close. ctx bounds the attach.
-// p.PID, when set, is the pane's process the death watch compares with
-// (Subscription.WatchDeath: a respawn is an EventChange). Errors as
-// Control.
+// Subscribe subscribes to pane p's events (see Control.Subscribe) through a
+// client on p's session: its kept client if c keeps them (attached if needed),
+// else one of its own, detached by Close. ctx bounds the attach. A set p.PID is
+// what the death watch compares with: a respawn is an EventChange. Errors are
+// as for Control.
 func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent)) (*Subscription, error) {
 	if c.keep == nil {
 		k, err := c.attachSession(ctx, p.SessionID, ControlOptions{}, &Subscription{PaneID: p.ID, pid: p.PID, fn: fn})
@@ -138,10 +128,8 @@ func (c *Client) Subscribe(ctx context.Context, p PaneInfo, fn func(ControlEvent
 	}
 }
 
-// KeepAttached makes sure a kept client is attached to session (an id,
-// "$N"), so that read-only commands go through it rather than start tmux
-// processes. It does nothing when c keeps no clients; errors are those of
-// the attach.
+// KeepAttached makes sure a kept client is attached to session ("$N") for
+// read-only commands, if c keeps them. Errors are the attach's.
 func (c *Client) KeepAttached(ctx context.Context, session string) error {
 	if c.keep == nil {
 		return nil
@@ -154,8 +142,7 @@ func (c *Client) KeepAttached(ctx context.Context, session string) error {
 	return nil
 }
 
-// get returns session's kept client, attaching it when there is none, with
-// one more user.
+// get returns session's kept client with one more user, attaching it if needed.
 func (kp *keeper) get(ctx context.Context, c *Client, session string) (*kept, error) {
 	kp.mu.Lock()
 	if kp.closed {
@@ -176,11 +163,10 @@ func (kp *keeper) get(ctx context.Context, c *Client, session string) (*kept, er
 		kp.sessions[session] = e
 		e.users++
 		kp.mu.Unlock()
-		// the client outlives the call that attaches it: ctx bounds the
-		// attach only
+		// the client outlives the attaching call: ctx bounds the attach only
 		k, err := c.attachSession(ctx, session, ControlOptions{})
 		if k != nil {
-			// no call waits on its detach: it can wait for tmux's goodbye
+			// no call waits on its detach, so it can wait for tmux's goodbye
 			k.mu.Lock()
 			k.quick = false
 			k.mu.Unlock()
@@ -253,7 +239,7 @@ func (kp *keeper) release(session string, e *kept) {
 	kp.armIdle(session, e)
 }
 
-// armIdle (kp.mu held) detaches e after kp.idle with no use.
+// armIdle detaches e after kp.idle with no use. kp.mu must be held.
 func (kp *keeper) armIdle(session string, e *kept) {
 	if e.idleTime != nil {
 		e.idleTime.Stop()
@@ -275,8 +261,7 @@ func (kp *keeper) armIdle(session string, e *kept) {
 	})
 }
 
-// any returns a kept client that is attached, marking it used; nil when
-// there is none.
+// any returns an attached kept client, marked used, or nil if there is none.
 func (kp *keeper) any() *Control {
 	kp.mu.Lock()
 	defer kp.mu.Unlock()
@@ -295,10 +280,9 @@ func (kp *keeper) any() *Control {
 	return nil
 }
 
-// viaKept runs a command list through a kept client when c keeps one and
-// every command only reads (see commandLine); ok is false when it did not
-// (then the caller starts a tmux process). The output is each command's
-// output, concatenated, as a tmux process prints it.
+// viaKept runs a list through a kept client when c keeps one and every command
+// only reads (see commandLine). Else ok is false, and the caller starts a tmux
+// process. The output is the commands' outputs concatenated, as tmux prints.
 func (c *Client) viaKept(ctx context.Context, cmds []Command) (out string, ok bool, err error) {
 	if c.keep == nil {
 		return "", false, nil

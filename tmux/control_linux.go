@@ -5,16 +5,14 @@ import (
 	"syscall"
 )
 
-// controlSysProcAttr puts a `tmux -C` client in its own process group (a
-// Ctrl-C at the terminal reaches panectl, which detaches the client itself)
-// and asks the kernel to SIGKILL it when panectl dies, so a killed panectl
-// never leaves a client attached.
+// controlSysProcAttr puts a `tmux -C` client in its own process group, so a
+// Ctrl-C at the terminal reaches panectl, which detaches it. The kernel
+// SIGKILLs it when panectl dies, so a killed panectl leaves no client attached.
 func controlSysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// startControl starts the client. Linux sends Pdeathsig when the thread
-// that forked exits; the Go runtime only ends a thread when a goroutine
-// exits while locked to it, which panectl never does, so in practice the
-// signal comes when the process dies.
+// startControl starts the client. Linux sends Pdeathsig when the forking thread
+// exits. Go ends a thread only when a goroutine exits locked to it, which
+// panectl never does. So the signal comes when the process dies.
 func startControl(cmd *exec.Cmd) error { return cmd.Start() }

@@ -5,44 +5,32 @@ import (
 	"time"
 )
 
-// A stopped tmux server (kill -STOP, or hung) writes nothing more, and a
-// wait that follows a quiet pane through a control client sends it
-// nothing that is timed: the death watch's question (control_death.go)
-// is the only command while nothing happens. So the death watch also
-// listens for the silence: a command through the client that has had no
-// answer for stallAfter, while not a single line came from the server in
-// that time, means the server does not answer. The client then stalls:
-// every command waiting for an answer through it, and every later one,
-// fails at once with a *NotRespondingError, and its subscriptions get an
-// EventChange, so a wait looks (through the client), gets the error and
-// ends (exit 1, not_responding) about stallAfter after the server
-// stopped, whatever its timeout.
-//
-// A server that is only slow or busy is not stalled: it answers the death
-// watch's question (asked every deathEvery while a wait runs) or writes
-// output within stallAfter, and either resets the silence. The first line
-// the server writes after a stall (it was continued: it answers what was
-// asked before it stopped) ends the stall, so a client kept between calls
-// (panectl mcp) serves the next call again.
+// A stopped tmux server (kill -STOP, or hung) writes nothing more. A wait on a
+// quiet pane sends nothing timed but the death watch's question
+// (control_death.go), so the death watch also listens for the silence. A
+// command unanswered for stallAfter, with no line from the server meanwhile,
+// means the server does not answer. The client then stalls: every waiting and
+// later command fails at once with a *NotRespondingError, and its subscriptions
+// get an EventChange. So a wait ends (exit 1, not_responding) about stallAfter
+// after the server stopped, whatever its timeout. A slow or busy server answers
+// the death watch (every deathEvery) or writes output within stallAfter, either
+// resetting the silence. The first line after a stall ends it, as a continued
+// server answers what was asked, so a kept client (panectl mcp) serves again.
 
-// stallAfter is how long a command through a control client may go
-// unanswered while the server writes nothing at all before the client
-// counts the server as not responding: DefaultCallTimeout, the bound of
-// one tmux command.
+// stallAfter is how long a command may go unanswered, the server writing
+// nothing, before the client counts it not responding: DefaultCallTimeout.
 const stallAfter = DefaultCallTimeout
 
-// checkStallLocked stalls the client when its oldest unanswered command
-// was sent stallAfter ago or more and no line came from the server since
-// (or for stallAfter, when one came after it was sent). It reports whether
-// the client stalled just now (then the caller, once k.mu is released,
-// tells the subscriptions: broadcast). k.mu must be held.
+// checkStallLocked stalls the client when its oldest unanswered command was
+// sent stallAfter ago with no line since (or for stallAfter after a later one).
+// If it stalled just now, the caller broadcasts once k.mu, held, is released.
 func (k *Control) checkStallLocked(now time.Time) bool {
 	if k.stall != nil || len(k.pending) == 0 || k.closed {
 		return false
 	}
-	// stalled is set before lastLine is read: a line the reader takes
-	// meanwhile either is seen here or sees the flag and ends the stall
-	// (answering, which waits for k.mu)
+	// stalled is set before lastLine is read. A line the reader takes meanwhile
+	// is seen here, or sees the flag and ends the stall (answering waits for
+	// k.mu).
 	k.stalled.Store(true)
 	oldest := k.pending[0]
 	silent := oldest.sent
@@ -74,13 +62,12 @@ func (k *Control) answering() {
 	k.mu.Unlock()
 }
 
-// stallError is the error of a command that was waiting for an answer
-// when the client stalled.
+// stallError is the error of a command that waited when the client stalled.
 func (k *Control) stallError() error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.stall == nil {
-		// it answered again meanwhile; the command's own answer is late
+		// it answered again meanwhile, and the command's own answer is late
 		return &NotRespondingError{Socket: k.socket, Command: "a command (through the control client)", After: stallAfter}
 	}
 	err := *k.stall

@@ -10,46 +10,34 @@ import (
 	"time"
 )
 
-// One control client serves every wait on its session: each wait holds a
-// Subscription to its pane, and the client routes each notification to the
-// subscriptions it concerns. Output is delivered per pane while a pane has
-// subscriptions (reference counted); a pane with none has its output
-// paused the first time it speaks (refresh-client -A %N:pause), and
-// continued (%N:continue) when a subscription for it arrives. Notifications
-// that may concern any pane (layout changes, windows closed, the client
-// ending) go to every subscription.
-//
-// Pausing, not switching off (%N:off, %N:on): tmux 3.2 to 3.6 keep the
-// output already queued for the client when a pane is switched off, drain
-// the pane's buffer past it, and later write it from memory that is gone:
-// the server crashes (a segfault in control_append_data, seen here within
-// a few toggles of a pane that prints all the time; tmux GitHub issue 5054,
-// fixed in 3.7 by cae229cad). A pause drops the queued output
-// (control_pause_pane), and continuing starts from the pane's current
-// offset, as switching on does. TestKeptClientTogglesBusyPaneSafely pins
-// it.
+// One control client serves every wait on its session. Each wait holds a
+// Subscription to its pane, and the client routes notifications to the ones
+// they concern. A pane with subscriptions (reference counted) gets its output.
+// One with none is paused when it first speaks (refresh-client -A %N:pause) and
+// continued (%N:continue) when one arrives. Layout changes, closed windows and
+// the client's end go to all. Pausing, not switching off (%N:off, %N:on),
+// avoids a segfault in control_append_data on tmux 3.2 to 3.6 (GitHub issue
+// 5054, fixed in 3.7 by cae229cad; docs/architecture.md). A pause drops the
+// queued output (control_pause_pane), and continuing starts from the current
+// offset, as switching on does. TestKeptClientTogglesBusyPaneSafely pins it.
 
-// Subscription is one caller's interest in one pane's events through a
-// control client: its output, pauses, changes, and the completion of the
-// commands it sends (EventCommandDone), in the order tmux wrote them.
+// Subscription is one caller's interest in one pane through a control client:
+// its output, pauses, changes and EventCommandDone, in tmux's order.
 type Subscription struct {
-	// PaneID is the subscribed pane.
-	PaneID string
+	PaneID string // the subscribed pane
 
 	k      *Control
 	fn     func(ControlEvent)
 	closed atomic.Bool
-	// release ends the subscription's hold on its client (a kept client
-	// counts its users; a client of its own is detached).
+	// release ends the hold on the client: a kept client counts its users, a
+	// client of its own is detached.
 	release func()
 	once    sync.Once
-	// deathWatch: the client looks whether the pane died (WatchDeath);
-	// pid is the pane's process the subscription was made for (0: not
-	// known), the one a respawn replaces. Guarded by k.mu.
+	// deathWatch: the client looks whether the pane died (WatchDeath). pid is
+	// the process a respawn replaces (0: unknown). Guarded by k.mu.
 	deathWatch bool
 	pid        int
-	// prefetch: with Prefetch, the option prefix to read with the
-	// description after output; prefetching says one is in flight, and
+	// prefetch is Prefetch's option prefix. prefetching says one is in flight,
 	// prefetchAt when the last was sent. Guarded by k.mu.
 	prefetchOn  bool
 	prefetch    string
@@ -57,9 +45,8 @@ type Subscription struct {
 	prefetchAt  time.Time
 }
 
-// paneInterest is what a client knows of one pane: who subscribed, and
-// whether its output is paused. Guarded by Control.mu; subs is
-// replaced, never changed in place, so the reader may use it unlocked.
+// paneInterest is who subscribed to a pane and whether it is paused, guarded by
+// Control.mu. subs is replaced, never changed, so the reader may read it bare.
 type paneInterest struct {
 	subs []*Subscription
 	off  bool // paused by the client (no subscription wanted its output)
@@ -88,12 +75,10 @@ func (pi *paneInterest) remove(s *Subscription) {
 	pi.subs = out
 }
 
-// Subscribe adds a subscription for pane id (in the client's session) whose
-// events go to fn (on the reading goroutine; it must return quickly and
-// never block). A pane whose output was paused gets it back: the next
-// command sent through the subscription is after the continue, so a
-// snapshot taken through it is aligned with the output that follows.
-// Close ends the subscription (not the client).
+// Subscribe adds a subscription for pane id in the client's session. fn gets
+// its events on the reading goroutine and must return quickly. A paused pane
+// gets its output back, and later commands follow the continue, so a snapshot
+// is aligned with the output after it. Close ends the subscription only.
 func (k *Control) Subscribe(id string, fn func(ControlEvent)) (*Subscription, error) {
 	if !strings.HasPrefix(id, "%") {
 		return nil, fmt.Errorf("tmux: %q is not a pane id", id)
@@ -122,10 +107,9 @@ func (s *Subscription) Done() <-chan struct{} { return s.k.done }
 // Reason says why the client ended (see Control.Reason).
 func (s *Subscription) Reason() string { return s.k.Reason() }
 
-// Close ends the subscription: no event is delivered after it returns. The
-// client is detached if it was attached for this subscription alone
-// (Client.Control, or Client.Subscribe without KeepControl); a kept client
-// stays for the next caller. Safe to call more than once.
+// Close ends the subscription: no event comes after it returns. A client
+// attached for it alone is detached (Client.Control, or Subscribe without
+// KeepControl), a kept one stays. Safe to call more than once.
 func (s *Subscription) Close() {
 	s.once.Do(func() {
 		s.closed.Store(true)
@@ -148,16 +132,14 @@ func (s *Subscription) deliver(e ControlEvent) {
 	}
 }
 
-// Command is Control.Command for this subscription: EventCommandDone is
-// delivered to it, in stream order, before each command's result returns.
+// Command is Control.Command for this subscription. EventCommandDone reaches it
+// in stream order, before each command's result returns.
 func (s *Subscription) Command(ctx context.Context, cmds ...[]string) ([]string, error) {
 	return s.k.command(ctx, s, cmds)
 }
 
-// SnapshotOptions is Client.SnapshotOptions run through the client (no
-// tmux process is started), aligned with the subscription's events: every
-// EventOutput delivered before its EventCommandDone is in the snapshot,
-// every later one is not. id must be the subscribed pane.
+// SnapshotOptions is Client.SnapshotOptions for the subscribed pane id. It
+// holds every EventOutput before its EventCommandDone and none after.
 func (s *Subscription) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	if id != s.PaneID {
 		return PaneInfo{}, nil, nil, fmt.Errorf("tmux: the subscription is for %s, not %s", s.PaneID, id)
@@ -178,9 +160,7 @@ func (k *Control) output(pane string, data, line []byte) {
 		return
 	}
 	subs := pi.subs
-	// prefetch: a description for each subscription that wants one, sent
-	// before the event is delivered, so that tmux reads it while the wait
-	// wakes up to the output
+	// prefetch before delivering, so tmux reads it while the wait wakes up
 	now := time.Now()
 	follows := make([]bool, len(subs))
 	for i, s := range subs {
@@ -197,16 +177,13 @@ func (k *Control) output(pane string, data, line []byte) {
 	}
 }
 
-// prefetchGap is the least time between two prefetched descriptions of one
-// subscription: output that keeps coming gets one at most every
-// prefetchGap (a wait then asks itself, see Describe).
+// prefetchGap is the least time between two prefetches for a subscription.
+// Under steady output a wait asks itself in between (see Describe).
 const prefetchGap = 2 * time.Millisecond
 
-// Prefetch makes the client read the pane's geometry and its user options
-// whose names start with prefix (as Describe) whenever output of the pane
-// arrives (at most once every prefetchGap, one at a time), and deliver
-// them as an EventDescribed, in stream order: a wait that decides on the
-// output it has seen then has the pane's state after it without asking.
+// Prefetch has the client read the pane's geometry and user options starting
+// with prefix (as Describe) on output, one at a time, at most per prefetchGap.
+// An EventDescribed in stream order gives a wait the state after that output.
 func (s *Subscription) Prefetch(prefix string) {
 	s.k.mu.Lock()
 	s.prefetchOn, s.prefetch = true, prefix
@@ -220,7 +197,7 @@ func (s *Subscription) Prefetching() bool {
 	return s.prefetching
 }
 
-// sendDescribeLocked sends a prefetch (k.mu held).
+// sendDescribeLocked sends a prefetch. k.mu must be held.
 func (s *Subscription) sendDescribeLocked(now time.Time) {
 	line, _ := commandLine(describeCommands(s.PaneID))
 	var p PaneInfo
@@ -257,12 +234,10 @@ func describeCommands(id string) [][]string {
 	return [][]string{{"display-message", "-p", "-t", id, geometryFormat}, {"show-options", "-p", "-t", id}}
 }
 
-// Describe reads the pane's geometry (only the PaneInfo fields of a
-// geometry: id, pid, size, dead, history size and limit, cursor, alternate
-// screen, wrap, insert and origin modes, scrolling region; no process
-// state) and its user options whose names start with prefix, with one
-// command line through the client, aligned with the subscription's events
-// like SnapshotOptions. An unknown pane is a *NotFoundError.
+// Describe reads the pane's geometry and user options starting with prefix in
+// one line, aligned like SnapshotOptions. The geometry has no process state:
+// id, pid, size, dead, history size and limit, cursor, alternate screen, wrap,
+// insert and origin modes, scrolling region. A missing pane is *NotFoundError.
 func (s *Subscription) Describe(ctx context.Context, prefix string) (PaneInfo, map[string]string, error) {
 	outs, err := s.k.command(ctx, s, describeCommands(s.PaneID))
 	if err != nil {
@@ -282,8 +257,8 @@ func (s *Subscription) Describe(ctx context.Context, prefix string) (PaneInfo, m
 	return p, opts, err
 }
 
-// paused handles %pause for pane: a subscribed pane is continued and its
-// subscribers told (output was lost); any other pane stays paused.
+// paused handles %pause: a subscribed pane is continued and its subscribers
+// told that output was lost. Any other pane stays paused.
 func (k *Control) paused(pane string, line []byte) {
 	k.mu.Lock()
 	pi := k.panes[pane]

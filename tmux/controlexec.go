@@ -10,20 +10,18 @@ import (
 	"time"
 )
 
-// execClient is a control-mode client run as a `tmux -C` process: on tmux
-// 3.7 and later (attachPlain), and under the socket lock where panectl's
-// own client cannot be used (attachLocked).
+// execClient is a `tmux -C` process as control client: on tmux 3.7 and later
+// (attachPlain), and under the lock where panectl's own cannot (attachLocked).
 type execClient struct {
 	cmd    *exec.Cmd
 	stderr bytes.Buffer
 	out    *os.File // panectl's end of the client's stdout
 }
 
-// controlExec starts `tmux -S SOCK -N -C ARGV...` (-N: never start a server,
-// so a server that just died is reported, not replaced by an empty one).
-// With lock, the attach holds the socket lock until the client's first
-// line (tmux writes nothing before the client has identified) and Close
-// holds it until the process is reaped.
+// controlExec starts `tmux -S SOCK -N -C ARGV...`. -N starts no server, so one
+// that just died is reported, not replaced. With lock, the attach holds the
+// socket lock until the client's first line (tmux writes none before identify),
+// and Close until the process is reaped.
 func (c *Client) controlExec(ctx context.Context, k *Control, argv []string, lock bool, deadline time.Time) error {
 	if lock {
 		k.lock = newSocketLock(c.Server.Socket)
@@ -72,10 +70,9 @@ func (c *Client) controlExec(ctx context.Context, k *Control, argv []string, loc
 	return nil
 }
 
-// kill kills the process. The client hands its stdout to the server (tmux
-// passes it as a file descriptor), so a stopped or hung server keeps the
-// pipe open after the client is dead: EOF may never come. Closing panectl's
-// end a moment later ends the reader, then Wait.
+// kill kills the process. tmux passes the client's stdout to the server, so a
+// stopped or hung server keeps the pipe open, and EOF may never come. Closing
+// panectl's end a moment later ends the reader, then Wait.
 func (e *execClient) kill() {
 	if e.cmd.Process != nil {
 		_ = e.cmd.Process.Kill()
@@ -83,5 +80,5 @@ func (e *execClient) kill() {
 	time.AfterFunc(waitDelay, func() { _ = e.out.Close() })
 }
 
-// failure is what tmux wrote on stderr (read once the process is reaped).
+// failure is what tmux wrote on stderr, read once the process is reaped.
 func (e *execClient) failure() string { return strings.TrimSpace(e.stderr.String()) }

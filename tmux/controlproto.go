@@ -13,9 +13,8 @@ import (
 // errRefused: the server did not take panectl's own client (imsg.ErrRefused).
 var errRefused = imsg.ErrRefused
 
-// controlProto attaches k with panectl's own client (imsg.Dial), which
-// speaks tmux's client protocol over the server's socket instead of
-// starting `tmux -C` (doc.go says why).
+// controlProto attaches k with panectl's own client (imsg.Dial) instead of
+// `tmux -C`. Package imsg's doc says why.
 func (c *Client) controlProto(ctx context.Context, k *Control, argv []string, layout imsg.Layout, deadline time.Time) error {
 	pc, stdin, stream, err := imsg.Dial(ctx, c.Server.Socket, c.Bin, argv, layout, deadline)
 	switch {
@@ -37,6 +36,5 @@ type ownClient struct{ *imsg.Client }
 
 func (o ownClient) kill() { o.Kill() }
 
-// failure is "": no tmux process runs for this client (tmux's messages
-// come in the control stream).
+// failure is "": no tmux process runs, and tmux's messages are in the stream.
 func (o ownClient) failure() string { return "" }

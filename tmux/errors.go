@@ -21,20 +21,19 @@ var (
 	ErrPaneNotFound = errors.New("no such pane")
 	// ErrAmbiguousTarget: a session:window.pane target names more than one pane.
 	ErrAmbiguousTarget = errors.New("ambiguous target")
-	// ErrPaneExited: the pane (or its process) was gone before the operation
-	// could finish, e.g. a new pane whose command exited at once.
+	// ErrPaneExited: the pane or its process was gone before the operation
+	// finished, e.g. a new pane whose command exited at once.
 	ErrPaneExited = errors.New("the pane exited")
-	// ErrUnsupported: the server's tmux cannot do what was asked (the
-	// message names the version and what would).
+	// ErrUnsupported: the server's tmux cannot do what was asked. The message
+	// names the version and the one that would.
 	ErrUnsupported = errors.New("not supported by this tmux")
 	// ErrNotResponding: the server did not answer a command in time.
 	ErrNotResponding = errors.New("tmux server not responding")
-	// ErrNotSocket: the socket path exists and is not a socket; panectl
-	// will not let tmux replace it.
+	// ErrNotSocket: the socket path exists and is no socket, which panectl will
+	// not let tmux replace.
 	ErrNotSocket = errors.New("not a socket")
-	// ErrSocketPath: a server cannot be started at the socket path: its
-	// directory does not exist or cannot be written, or the path is too
-	// long for a socket.
+	// ErrSocketPath: no server can start at the socket path: its directory is
+	// missing or unwritable, or the path too long for a socket.
 	ErrSocketPath = errors.New("unusable socket path")
 )
 
@@ -47,8 +46,7 @@ type Error struct {
 	kind     error    // sentinel this failure means, or nil
 }
 
-// Error is "tmux COMMAND: tmux's own message" (or its exit status when it
-// printed nothing).
+// Error is "tmux COMMAND: tmux's own message", or the exit status if silent.
 func (e *Error) Error() string {
 	msg := e.Stderr
 	if msg == "" {
@@ -106,8 +104,8 @@ func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("no such pane %q on the tmux server at %s (list panes with: panectl list)", e.Target, e.Socket)
 }
 
-// sessionNotFound turns tmux's "can't find session" for a session name
-// (new --window-in) into a *NotFoundError that says session.
+// sessionNotFound turns tmux's "can't find session" for new --window-in into a
+// *NotFoundError that says session.
 func (c *Client) sessionNotFound(name string, err error) error {
 	if errors.Is(err, ErrPaneNotFound) {
 		return &NotFoundError{Target: name, Socket: c.Server.Socket, Kind: "session"}
@@ -125,9 +123,8 @@ type NoServerError struct {
 	From   string // how the socket was chosen (Server.From); "" if unknown
 }
 
-// Error names the socket tried, tmux's message and how to start a server.
-// The advice is panectl's own new, which refuses a path that is not a
-// socket (tmux itself would replace whatever file is there).
+// Error names the socket tried, tmux's message and how to start one: panectl's
+// new, which refuses a non-socket path (tmux would replace any file there).
 func (e *NoServerError) Error() string {
 	start := fmt.Sprintf("panectl -S %s new", e.Socket)
 	if e.From == "-L" {
@@ -139,9 +136,8 @@ func (e *NoServerError) Error() string {
 // Unwrap returns ErrNoServer.
 func (e *NoServerError) Unwrap() error { return ErrNoServer }
 
-// NotRespondingError: a tmux command got no answer from the server within
-// its deadline. The server accepted the connection (or the socket did) but
-// is stopped (SIGSTOP), hung, or not a tmux server.
+// NotRespondingError: the server did not answer a tmux command in time. The
+// socket accepted, but the server is stopped (SIGSTOP), hung, or not tmux.
 type NotRespondingError struct {
 	Socket  string
 	Command string        // the tmux command(s) that got no answer
@@ -161,8 +157,8 @@ func (e *NotRespondingError) Error() string {
 // Unwrap returns ErrNotResponding.
 func (e *NotRespondingError) Unwrap() error { return ErrNotResponding }
 
-// NotSocketError: the socket path exists and is something else (a regular
-// file, a directory). tmux would delete it to make its socket.
+// NotSocketError: the socket path exists and is a regular file or directory.
+// tmux would delete it to make its socket.
 type NotSocketError struct {
 	Path string
 	From string // -S, -L, $TMUX or default
@@ -177,9 +173,8 @@ func (e *NotSocketError) Error() string {
 // Unwrap returns ErrNotSocket.
 func (e *NotSocketError) Unwrap() error { return ErrNotSocket }
 
-// SocketPathError: NewPane would start a server at a socket path where tmux
-// cannot make its socket (tmux 3.3a then says "error creating PATH (...)"
-// and exits 0 without doing anything).
+// SocketPathError: tmux cannot make the socket for NewPane's server there. tmux
+// 3.3a says "error creating PATH (...)", does nothing and exits 0.
 type SocketPathError struct {
 	Path   string
 	From   string // -S, -L, $TMUX or default

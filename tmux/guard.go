@@ -10,38 +10,31 @@ import (
 	"time"
 )
 
-// A Guard is a tmux client that runs a script when panectl ends, however
-// it ends: `tmux source-file -` reading its standard input from a pipe
-// whose write end only panectl holds. tmux reads a file given as "-" from
-// the client's stdin to its end before it parses and runs it, so the
-// script (written at once) runs when the pipe closes: when panectl closes
-// it (Close), or when the kernel closes it because panectl died, SIGKILL
-// included. The client runs in a process group of its own, so a signal to
-// panectl's group does not end it first. No shell is involved.
-//
-// panectl uses a guard to put back options it changed on a user's pane
-// (watch's remain-on-exit): the script does the restoring, guarded by a
-// token option so that it acts only while panectl's change is in place.
+// A Guard is a tmux client that runs a script when panectl ends, however it
+// ends: `tmux source-file -` reading stdin from a pipe only panectl can write.
+// tmux reads a "-" file to its end before it runs it, so the script, written at
+// once, runs when the pipe closes: by Close, or by the kernel when panectl
+// dies, SIGKILL included. Its own process group keeps a signal to panectl's
+// group off it. No shell is involved. Guards put back options panectl changed
+// on a user's pane, such as watch's remain-on-exit, acting only while a token
+// option says the change is panectl's.
 type Guard struct {
 	w    *os.File
 	done chan struct{}
 	err  error
 }
 
-// GuardLine is one line of a guard script: a tmux command and its
-// arguments, or the opening "{" / closing "}" of a command-list argument
-// (tmux(1), COMMAND PARSING: braces). Arguments are single-quoted, so they
-// must not hold a single quote or a newline.
+// GuardLine is one line of a guard script: a tmux command and its arguments, or
+// the "{" or "}" of a command-list argument (tmux(1), COMMAND PARSING: braces).
+// Arguments are single-quoted, so no single quote or newline.
 type GuardLine []string
 
-// Guard starts a guard client that will run script (see Guard). Errors:
-// an argument that cannot be quoted, or the client could not start.
+// Guard starts a guard client that will run script. It fails on an argument
+// that cannot be quoted, or when the client cannot start.
 func (c *Client) Guard(script []GuardLine) (*Guard, error) { return c.guardWith(false, script) }
 
-// guardWith is Guard; with startServer the client starts the server when
-// there is none (start-server before source-file), and stays connected to
-// it, so the server does not exit for want of sessions before the script
-// has run.
+// guardWith is Guard, with startServer running start-server before source-file
+// and staying connected: the server cannot exit for want of sessions first.
 func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error) {
 	var b strings.Builder
 	for _, line := range script {
@@ -64,7 +57,7 @@ func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error)
 	if err != nil {
 		return nil, err
 	}
-	// not exec.CommandContext: it must outlive panectl's context
+	// not exec.CommandContext, since it must outlive panectl's context
 	args := []string{"-u", "-S", c.Server.Socket, "source-file", "-"}
 	if startServer {
 		args = []string{"-u", "-S", c.Server.Socket, "start-server", ";", "source-file", "-"}
@@ -92,11 +85,10 @@ func (c *Client) guardWith(startServer bool, script []GuardLine) (*Guard, error)
 	return g, nil
 }
 
-// Close runs the script now (it closes the pipe) and waits, at most
-// DefaultCallTimeout or until ctx ends, for tmux to have run it. A guard
-// not waited for runs its script all the same, whenever its server reads
-// it (a stopped server: once it is continued); the client outlives
-// panectl. Pass a cleanup context (Client.CleanupContext).
+// Close closes the pipe to run the script, and waits until tmux ran it,
+// DefaultCallTimeout passed or ctx ended (use Client.CleanupContext). The
+// client outlives panectl: unwaited, the script runs when the server reads it,
+// a stopped server once continued.
 func (g *Guard) Close(ctx context.Context) {
 	if g == nil {
 		return

@@ -11,35 +11,21 @@ import (
 	"time"
 )
 
-// The exit hold of a new pane (NewOptions.ExitCheck): while panectl looks
-// whether the new pane's command exits at once, the pane is held with
-// remain-on-exit (and an empty remain-on-exit-format, so tmux draws no
-// "Pane is dead" line over what the command printed), so its exit status
-// and its last output can be read, and then given back its own settings.
-//
-// The hold is set in the tmux command list that makes the pane: nothing the
-// command does can come before it (tmux runs a command list to its end
-// before it handles the command's exit), so a command that exits at once
-// leaves a dead pane, and a server started for it keeps running, until
-// panectl has read them.
-//
-// Undoing the hold must not depend on panectl living (SPEC.md section 12):
-// before the pane is made, panectl starts a guard (guard.go: a tmux client
-// whose script runs when panectl's pipe to it closes, SIGKILL included)
-// whose script finds the held pane by the hold's token (the pane option
-// @panectl-new-hold, set in the creating list) and undoes the hold as the
-// pane's own settings would have it: the options are unset, and a pane that
-// died and that its own remain-on-exit would have closed is killed. The
-// guard is started first, so there is no moment at which the pane is held
-// and nothing would undo it. When panectl ends the hold itself (the normal
-// case), it removes the token in the same list as its last look, and the
-// guard's script finds nothing to do.
-//
-// Why not a delayed command in the server (run-shell -b -d DELAY -C ...):
-// tmux 3.3a queues a background run-shell's commands on the "best" attached
-// client of the moment (cmd-run-shell.c, cmd_find_current_client), and a
-// client that detaches before the delay takes the commands with it, so the
-// undo could be lost; a guard runs its script on its own client.
+// The exit hold of a new pane (NewOptions.ExitCheck) keeps it with
+// remain-on-exit while panectl looks whether the command exits at once, so its
+// exit status and last output can be read. An empty remain-on-exit-format keeps
+// tmux from drawing "Pane is dead" over them. The creating list sets the hold,
+// and tmux runs a list to its end before it handles the exit. So a command that
+// exits at once leaves a dead pane, and a server started for it keeps running,
+// until panectl has read it. Then the pane's own settings come back: a dead
+// pane they would have closed is killed, as tmux would have, and such a server
+// exits. The undo must not depend on panectl living (SPEC.md section 12), so a
+// guard (guard.go) starts before the pane is made. It finds the pane by its
+// token in @panectl-new-hold, which panectl removes with its last look when it
+// ends the hold itself. A delayed run-shell -b -d DELAY -C would not do: tmux
+// 3.3a queues its commands on the "best" attached client of the moment
+// (cmd_find_current_client in cmd-run-shell.c), and a client that detaches
+// before the delay takes them along. A guard has its own client.
 
 // holdOption is the pane option carrying a hold's token.
 const holdOption = "@panectl-new-hold"
@@ -51,9 +37,8 @@ type exitHold struct {
 	guard *Guard
 }
 
-// startHold starts the guard of a hold. The guard client starts the server
-// when there is none yet (start-server), so it is there before the pane
-// is made.
+// startHold starts a hold's guard. Its client starts the server if there is
+// none yet (start-server), so it is there before the pane is made.
 func (c *Client) startHold() (*exitHold, error) {
 	h := &exitHold{c: c, token: Nonce()}
 	g, err := c.guardWith(true, []GuardLine{{"run-shell", "-C", holdUndoScript(h.token, c.has(featRemainOnExitFormat))}})
@@ -64,8 +49,7 @@ func (c *Client) startHold() (*exitHold, error) {
 	return h, nil
 }
 
-// commands are the commands (without -t: thenCommands adds the new pane's
-// target) that set the hold in the creating list.
+// commands set the hold in the creating list. thenCommands adds their target.
 func (h *exitHold) commands() []Command {
 	cmds := []Command{
 		{"set-option", "-p", holdOption, h.token},
@@ -77,8 +61,8 @@ func (h *exitHold) commands() []Command {
 	return cmds
 }
 
-// release ends the guard: its script undoes the hold if panectl has not.
-// ctx is the operation's (the wait is a cleanup: Client.CleanupContext).
+// release ends the guard, whose script undoes the hold if panectl has not. Its
+// wait is a cleanup of ctx's operation (Client.CleanupContext).
 func (h *exitHold) release(ctx context.Context) {
 	if h != nil {
 		ctx, cancel := h.c.CleanupContext(ctx, DefaultCallTimeout)
@@ -87,9 +71,9 @@ func (h *exitHold) release(ctx context.Context) {
 	}
 }
 
-// endCommands undo the hold on pane id, in one list with panectl's last
-// look, so a death after it closes the pane as its own setting says;
-// unless force, only while the pane is alive or its exit status is known.
+// endCommands undo the hold on pane id with panectl's last look, so a later
+// death closes the pane as its setting says. Unless force, they act only while
+// the pane lives or its exit status is known.
 func (h *exitHold) endCommands(id string, force bool) []Command {
 	undo := []Command{{"set-option", "-p", "-u", "-t", id, "remain-on-exit"}}
 	if h.c.has(featRemainOnExitFormat) {
@@ -99,8 +83,7 @@ func (h *exitHold) endCommands(id string, force bool) []Command {
 	if force {
 		return undo
 	}
-	// if-shell parses its command argument as a command list; its words
-	// are option names and a pane id, which need no quoting
+	// if-shell parses it as a command list: names and a pane id need no quoting
 	var list []string
 	for _, c := range undo {
 		list = append(list, strings.Join(c, " "))
@@ -109,15 +92,12 @@ func (h *exitHold) endCommands(id string, force bool) []Command {
 		strings.Join(list, " ; ")}}
 }
 
-// holdUndoScript is the guard's run-shell -C argument: a format that
-// expands (once, when the guard runs it) to the commands undoing the hold
-// with token on every pane that carries it (#{S:#{W:#{P:...}}} visits every
-// pane of the server). The commands check the token again when they run,
-// and decide whether the dead pane closes after remain-on-exit is unset
-// (its own value, inherited from the window or the server), as tmux would
-// have when it died: off closes it, failed closes it after a clean exit.
-// withFormat: the tmux has remain-on-exit-format (featRemainOnExitFormat;
-// a command list stops at an unknown option).
+// holdUndoScript is the guard's run-shell -C argument: a format expanding once,
+// when the guard runs, to commands undoing the hold with token on every pane
+// (#{S:#{W:#{P:...}}}). They check the token again. As tmux would have, they
+// close the dead pane if its own remain-on-exit, maybe the window's or
+// server's, is off, or failed after a clean exit. withFormat: the tmux has
+// remain-on-exit-format, since a list stops at an unknown option.
 func holdUndoScript(token string, withFormat bool) string {
 	const id = "\x00ID\x00" // the pane, #{pane_id} once escaped
 	held := "#{==:#{" + holdOption + "}," + token + "}"
@@ -134,16 +114,14 @@ func holdUndoScript(token string, withFormat bool) string {
 	return "#{S:#{W:#{P:#{?" + held + "," + body + ",}}}}"
 }
 
-// formatLiteralText escapes s so that one format expansion inside a
-// conditional's branch gives s back: "#", "," and "}" are escaped with "#"
-// (tmux(1), FORMATS).
+// formatLiteralText escapes "#", "," and "}" with "#". So one format expansion
+// in a conditional's branch gives s back (tmux(1), FORMATS).
 func formatLiteralText(s string) string {
 	r := strings.NewReplacer("#", "##", ",", "#,", "}", "#}")
 	return r.Replace(s)
 }
 
-// checkStarted holds the new pane id for d (the hold was set when it was
-// made) and reports a command that exited meanwhile (see NewPane).
+// checkStarted holds new pane id for d, reporting a command that exited.
 func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h *exitHold) (PaneInfo, error) {
 	start := time.Now()
 	gone := func(err error) bool { return errors.Is(err, ErrPaneNotFound) || errors.Is(err, ErrNoServer) }
@@ -157,11 +135,9 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 			break
 		}
 	}
-	// The last look and the pane's own settings back, in one list: a death
-	// after it closes the pane as the pane's own setting says. A pane whose
-	// terminal closed but whose process tmux has not reaped yet (no exit
-	// status: it comes moments later, and with the hold undone tmux would
-	// close the pane then) stays held, and is looked at again.
+	// The last look and the pane's own settings in one list. A pane whose
+	// terminal closed may lack its exit status until tmux reaps it. Undone, the
+	// hold would let tmux close it then, so it stays held for another look.
 	mark := recordSep + "panectl-" + Nonce() + recordSep
 	var out string
 	var p PaneInfo
@@ -215,21 +191,17 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 	return PaneInfo{}, exitedAtOnce(id, status)
 }
 
-// HasDeadFormat reports whether the client's tmux has the pane option
-// remain-on-exit-format (3.3 and later: featRemainOnExitFormat).
+// HasDeadFormat reports whether the tmux has remain-on-exit-format (3.3 on).
 func (c *Client) HasDeadFormat() bool { return c.has(featRemainOnExitFormat) }
 
-// deadLineRE is the line tmux draws into a dead pane that remain-on-exit
-// keeps, when it has no remain-on-exit-format (server-fn.c,
-// server_destroy_pane, before 3.3), with or without capture-pane -e's
-// escapes around it.
+// deadLineRE is the line tmux draws into a dead pane that remain-on-exit keeps,
+// without remain-on-exit-format (before 3.3; server_destroy_pane in
+// server-fn.c). capture-pane -e's escapes may surround it.
 var deadLineRE = regexp.MustCompile(`^(?:\x1b\[[0-9;]*m)*Pane is dead \((?:status -?\d+|signal \w+), [^)]*\)(?:\x1b\[[0-9;]*m)*[ \t]*$`)
 
-// TrimDeadLine blanks tmux's "Pane is dead (...)" line at the end of a
-// capture of a dead pane that panectl holds, on a tmux that draws it
-// whatever panectl sets (no remain-on-exit-format, before 3.3): it is
-// tmux's, not the command's. Only the last line that is not blank is
-// looked at; on a newer tmux text comes back as it is.
+// TrimDeadLine blanks tmux's "Pane is dead (...)" line, not the command's, at
+// the end of a capture of a held dead pane. Only tmux before 3.3 draws it
+// whatever panectl sets. Only the last non-blank line is looked at.
 func (c *Client) TrimDeadLine(text string) string {
 	if c.has(featRemainOnExitFormat) {
 		return text
@@ -247,20 +219,17 @@ func (c *Client) TrimDeadLine(text string) string {
 	return strings.Join(rows, "\n")
 }
 
-// deadStatusLooks bounds the looks for a dead pane's exit status (20 ms
-// apart).
+// deadStatusLooks bounds the looks for a dead pane's status, 20 ms apart.
 const deadStatusLooks = 25
 
-// What an exit-at-once error shows of the command's output: its last
-// maxLastLines non-blank lines, looked for in the visible screen and
-// lastLinesHistory lines of history.
+// An exit-at-once error shows the last maxLastLines non-blank lines, from the
+// screen and lastLinesHistory lines of history.
 const (
 	maxLastLines     = 5
 	lastLinesHistory = 50
 )
 
-// lastLines returns the last n lines of text that are not blank, trailing
-// blanks trimmed.
+// lastLines returns text's last n non-blank lines, trailing blanks trimmed.
 func lastLines(text string, n int) []string {
 	var out []string
 	rows := strings.Split(text, "\n")
@@ -275,14 +244,12 @@ func lastLines(text string, n int) []string {
 	return out
 }
 
-// NudgeReap makes the server reap its exited children now, so a dead
-// pane's exit status (pane_dead_status) becomes known: it sends SIGCHLD
-// to the server process (#{pid}), as tmux 3.6 does to itself. tmux built
-// with utempter (Debian's 3.3a is) can miss the SIGCHLD of a pane whose
-// process exited, because utempter's helper process takes it (tmux GitHub
-// issue 4559, fixed in tmux 3.6); the pane then stays dead with no status
-// until some other child of the server exits, which may be never. A server
-// that is not this user's (EPERM) is left alone.
+// NudgeReap sends SIGCHLD to the server (#{pid}), as tmux 3.6 does itself, so
+// it reaps its children and a dead pane's pane_dead_status becomes known. tmux
+// with utempter, like Debian's 3.3a, can lose a pane's SIGCHLD to utempter's
+// helper (GitHub issue 4559, fixed in 3.6). The pane then stays dead without
+// status until another child exits, maybe never. Another user's server (EPERM)
+// is left alone.
 func (c *Client) NudgeReap(ctx context.Context) error {
 	out, err := c.Run(ctx, "display-message", "-p", "#{pid}")
 	if err != nil {
@@ -295,16 +262,13 @@ func (c *Client) NudgeReap(ctx context.Context) error {
 	return syscall.Kill(pid, syscall.SIGCHLD)
 }
 
-// PaneHold keeps a live pane after its process exits, so the exit status can
-// be read (remain-on-exit), and undoes that afterwards, even when panectl
-// is killed (SIGKILL included): the undoing is a tmux guard script
-// (Guard) that runs when panectl closes it or dies. The script acts
-// only while the pane still carries this hold's token (@panectl-hold), so
-// it never undoes a later change. It does what the pane's own settings
-// would have done: a pane that died and would have closed is killed;
-// otherwise remain-on-exit and remain-on-exit-format get their own values
-// back (a format is kept in @panectl-hold-format meanwhile and put back
-// with set-option -F, which expands it once, to the text itself).
+// PaneHold keeps a live pane after its process exits (remain-on-exit), so its
+// exit status can be read. A guard script (Guard) undoes that when panectl
+// closes it or dies, only while the pane carries this hold's token
+// (@panectl-hold), never a later change. As the pane's settings would have, it
+// kills a pane that died and would have closed, else it restores remain-on-exit
+// and remain-on-exit-format. A format waits in @panectl-hold-format, for
+// set-option -F to expand once to itself.
 type PaneHold struct {
 	c     *Client
 	guard *Guard // nil: nothing was changed
@@ -337,8 +301,8 @@ func (c *Client) HoldExit(ctx context.Context, id string) (*PaneHold, error) {
 		}
 	}
 	token := Nonce()
-	// the kill condition: what the pane's own remain-on-exit would have
-	// closed (off: any death; failed: a clean exit)
+	// the kill condition: what the pane's own remain-on-exit would have closed.
+	// off closes on any death, failed on a clean exit.
 	closes := "#{pane_dead}"
 	if eff == "failed" {
 		closes = "#{&&:#{pane_dead},#{==:#{pane_dead_status},0}}"
@@ -359,7 +323,7 @@ func (c *Client) HoldExit(ctx context.Context, id string) (*PaneHold, error) {
 		restoreROE,
 	}
 	if c.has(featRemainOnExitFormat) {
-		// only where the option exists: a failing line skips the block's rest
+		// only where the option exists: a failing line skips the block
 		lines = append(lines, restoreFmt)
 	}
 	lines = append(lines,
@@ -389,10 +353,9 @@ func (c *Client) HoldExit(ctx context.Context, id string) (*PaneHold, error) {
 	return h, nil
 }
 
-// Release undoes HoldExit now (the guard's script runs): a pane that died
-// and would not have remained by its own setting is killed; otherwise its
-// own values are put back. ctx is the watch's: the wait for the guard is
-// a cleanup (Client.CleanupContext).
+// Release runs the guard's script now: a dead pane that would have closed is
+// killed, else its own values come back. The guard's wait is a cleanup of the
+// watch's ctx (Client.CleanupContext).
 func (h *PaneHold) Release(ctx context.Context) {
 	if h != nil && h.guard != nil {
 		ctx, cancel := h.c.CleanupContext(ctx, DefaultCallTimeout)

@@ -6,10 +6,9 @@ import (
 	"strings"
 )
 
-// PaneOptions returns the pane's user options (set-option -p, tmux(1)
-// OPTIONS) whose names start with prefix (which must start with "@").
-// Values must be plain tokens (panectl stores base64url), which
-// show-options prints unquoted.
+// PaneOptions returns the pane's user options (set-option -p) starting with
+// prefix, itself starting with "@". Values must be plain tokens, which
+// show-options prints unquoted; panectl stores base64url.
 func (c *Client) PaneOptions(ctx context.Context, id, prefix string) (map[string]string, error) {
 	out, err := c.Run(ctx, "show-options", "-p", "-t", id)
 	if err != nil {
@@ -18,8 +17,8 @@ func (c *Client) PaneOptions(ctx context.Context, id, prefix string) (map[string
 	return parseOptions(id, out, prefix)
 }
 
-// parseOptions reads show-options output: "name value" lines, values plain
-// tokens; only names starting with prefix are kept.
+// parseOptions reads show-options' "name value" lines of plain tokens, keeping
+// names starting with prefix.
 func parseOptions(id, out, prefix string) (map[string]string, error) {
 	opts := map[string]string{}
 	for _, line := range strings.Split(out, "\n") {
@@ -44,9 +43,8 @@ func (c *Client) PaneOption(ctx context.Context, id, name string) (string, error
 	return strings.TrimSuffix(out, "\n"), nil
 }
 
-// SetPaneOptions sets and unsets pane user options in one command list, so
-// the change is atomic with respect to other panectl processes. Each option
-// is its own key: writers never read-modify-write a shared value.
+// SetPaneOptions sets and unsets pane user options in one list, atomic towards
+// other panectl processes. Each option is its own key: no read-modify-write.
 func (c *Client) SetPaneOptions(ctx context.Context, id string, set map[string]string, unset []string) error {
 	list, err := optionCommands(id, set, unset)
 	if err != nil || len(list) == 0 {
@@ -70,11 +68,9 @@ func optionCommands(id string, set map[string]string, unset []string) (CommandLi
 	return list, nil
 }
 
-// runLong runs a command list of plain-token arguments. One too long for a
-// tmux command line (the client refuses "command too long") goes as a
-// configuration file on stdin instead, one command per line, every argument
-// single-quoted (the configuration parser takes everything between single
-// quotes literally), still parsed and run by the server as one unit.
+// runLong runs a list of plain-token arguments. One too long for a command line
+// ("command too long") goes as a configuration file on stdin, a command a line,
+// arguments single-quoted (taken literally), run as one unit.
 func (c *Client) runLong(ctx context.Context, id string, list CommandList) error {
 	if list.size() <= maxCommand {
 		_, err := c.RunList(ctx, nil, list...)
@@ -94,27 +90,25 @@ func (c *Client) runLong(ctx context.Context, id string, list CommandList) error
 	return c.notFound(id, err)
 }
 
-// maxCommand bounds the bytes of one tmux command line: the tmux client
-// sends its arguments in one message of at most 16 KiB (MAX_IMSGSIZE) and
-// refuses longer ones with "command too long".
+// maxCommand bounds one command line: the client sends its arguments in one
+// message of at most 16 KiB (MAX_IMSGSIZE), refusing more ("command too long").
 const maxCommand = 8 << 10
 
-// SetPaneOption sets one option of the pane (set-option -p) to value,
-// which may hold any text; an empty value is allowed.
+// SetPaneOption sets one pane option (set-option -p) to any value, even "".
 func (c *Client) SetPaneOption(ctx context.Context, id, name, value string) error {
 	_, err := c.Run(ctx, "set-option", "-p", "-t", id, name, value)
 	return c.notFound(id, err)
 }
 
-// UnsetPaneOption removes the pane's own value of an option (set-option -p
-// -u), so the window's or the global value applies again.
+// UnsetPaneOption removes the pane's own value (set-option -p -u), so the
+// window's or global value applies again.
 func (c *Client) UnsetPaneOption(ctx context.Context, id, name string) error {
 	_, err := c.Run(ctx, "set-option", "-p", "-u", "-t", id, name)
 	return c.notFound(id, err)
 }
 
-// EffectiveOption returns the value of an option as it applies to the pane
-// (pane, window, session or global, as tmux resolves #{NAME}).
+// EffectiveOption returns an option's value for the pane as tmux resolves
+// #{NAME}: pane, window, session or global.
 func (c *Client) EffectiveOption(ctx context.Context, id, name string) (string, error) {
 	return c.Format(ctx, id, "#{"+name+"}")
 }

@@ -6,24 +6,20 @@ import (
 	"os/exec"
 )
 
-// A tmux client hands its standard streams to the server (MSG_IDENTIFY_STDIN
-// and MSG_IDENTIFY_STDOUT carry the file descriptors), and the server keeps
-// its copies until it has dealt with the client. With pipes, reading a
-// client's output to the end therefore waits on the server: forever when it
-// is stopped or hung, and, when a copying goroutine of os/exec is not
-// scheduled in time on a loaded machine, cut short by cmd.WaitDelay with
-// the output not yet read. panectl gives tmux processes unlinked temporary
-// files instead: nothing to copy while the process runs, nothing to wait
-// for after it exits, and whatever it wrote is in the file.
+// A tmux client hands its standard streams to the server (MSG_IDENTIFY_STDIN,
+// MSG_IDENTIFY_STDOUT), which keeps its copies until done with the client. So
+// reading a client's pipe to the end waits on the server, forever if it is
+// stopped or hung. On a loaded machine os/exec's copying goroutine may also run
+// late, and cmd.WaitDelay cuts the output short. Unlinked temporary files
+// instead need no copying or waiting, and hold whatever was written.
 
-// streams are the files a tmux process gets as stdin (optional), stdout and
-// stderr.
+// streams are a tmux process's stdin (optional), stdout and stderr.
 type streams struct {
 	in, out, err *os.File
 }
 
-// attach gives cmd unlinked temporary files as its standard streams, stdin
-// holding stdin when it is not nil. close removes them.
+// attach gives cmd unlinked temporary files as streams, stdin holding stdin if
+// not nil. close removes them.
 func attachStreams(cmd *exec.Cmd, stdin []byte) (*streams, error) {
 	s := &streams{}
 	var err error
@@ -67,7 +63,7 @@ func (s *streams) close() {
 	}
 }
 
-// tempFile is an unlinked temporary file (it is gone once closed).
+// tempFile is an unlinked temporary file, gone once closed.
 func tempFile() (*os.File, error) {
 	f, err := os.CreateTemp("", "panectl-tmux-")
 	if err != nil {

@@ -14,17 +14,14 @@ import (
 	"time"
 )
 
-// sep separates fields in the formats panectl asks tmux for: U+241F
-// (SYMBOL FOR UNIT SEPARATOR), printable UTF-8 that every tmux prints
-// verbatim to a UTF-8 client (panectl runs every client with -u). A control
-// character would not do: tmux 3.4 and 3.5 print it as "\037"
-// (featOutputVis), and a client in no UTF-8 locale as "_". Free text (the
-// title) is always the last field.
+// sep (U+241F) separates the fields of panectl's formats. Every tmux prints
+// this printable UTF-8 verbatim to a -u client. A control character tmux 3.4
+// and 3.5 print as "\037" (featOutputVis), a non-UTF-8 client as "_". Free text
+// (the title) is always the last field.
 const sep = "\u241f"
 
-// recordSep brackets the output of one command in a command list's answer
-// (recordSep + nonce + recordSep): U+241E (SYMBOL FOR RECORD SEPARATOR), for the
-// reasons of sep.
+// recordSep (U+241E) brackets one command's output in a list's answer, as
+// recordSep + nonce + recordSep. It is printable for the reasons of sep.
 const recordSep = "\u241e"
 
 // PaneInfo is one pane as tmux reports it (tmux(1), FORMATS).
@@ -84,10 +81,9 @@ var paneFormat = func() string {
 	return strings.Join(parts, sep)
 }()
 
-// geometryFields are the fields of a pane description that say where its
-// output went (GeometryFormat): a slim display-message that reads no
-// process state (pane_current_command and pane_current_path read /proc),
-// for a wait that checks a stream of output against the pane.
+// geometryFields say where a pane's output went, for a wait that checks a
+// stream against the pane. Unlike pane_current_command and pane_current_path,
+// they read no process state from /proc.
 var geometryFields = []string{
 	"pane_id", "pane_pid", "pane_width", "pane_height", "pane_dead", "history_size", "history_limit",
 	"cursor_x", "cursor_y", "alternate_on", "wrap_flag", "insert_flag", "origin_flag",
@@ -102,8 +98,7 @@ var geometryFormat = func() string {
 	return strings.Join(parts, sep)
 }()
 
-// parseGeometry decodes one row of geometryFormat into the fields of a
-// PaneInfo it has (the others are zero). A malformed row is an error.
+// parseGeometry decodes a geometryFormat row, other PaneInfo fields zero.
 func parseGeometry(row string) (PaneInfo, error) {
 	f := strings.Split(row, sep)
 	if len(f) == len(geometryFields) && f[0] == "" {
@@ -136,8 +131,7 @@ var errNoPane = errors.New("no pane")
 func parsePane(row string) (PaneInfo, error) {
 	f := strings.SplitN(row, sep, len(paneFields))
 	if len(f) == len(paneFields) && f[0] == "" {
-		// display-message -t %N prints empty fields for a pane that does
-		// not exist, instead of failing (tmux 3.3).
+		// tmux 3.3's display-message -t %N prints empty fields, not an error
 		return PaneInfo{}, errNoPane
 	}
 	if len(f) != len(paneFields) || !strings.HasPrefix(f[0], "%") {
@@ -218,10 +212,9 @@ func (c *Client) notFound(target string, err error) error {
 	return err
 }
 
-// ResolvePane turns a target into one pane: "%N" directly, or
-// "session[:window[.pane]]" matched exactly (session names never by prefix;
-// window by index or @id; pane by index), or a window id "@N[.pane]". The target must name exactly
-// one pane; otherwise *NotFoundError or an ErrAmbiguousTarget error.
+// ResolvePane turns "%N", "@N[.pane]" or "session[:window[.pane]]" into one
+// pane. Names match exactly, never by prefix, a window by index or @id, a pane
+// by index. No pane or several is *NotFoundError or ErrAmbiguousTarget.
 func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, error) {
 	if strings.HasPrefix(target, "%") {
 		if _, err := strconv.Atoi(target[1:]); err != nil {
@@ -278,43 +271,29 @@ type NewOptions struct {
 	HistoryLimit int      // history-limit for this pane; 0 = server default
 	Env          []string // -e K=V
 	Command      []string // shell command; nil = default shell
-	// Then is a tmux command (its name, then its arguments, without -t)
-	// run on the new pane in the same command list that makes it, so before
-	// tmux reads a byte of the pane's output (pipe-pane).
+	// Then is a tmux command without -t, run on the new pane in the list that
+	// makes it. So it runs before tmux reads the pane's output (pipe-pane).
 	Then []string
-	// ExitCheck: hold the new pane (remain-on-exit) this long and report a
-	// command that exits meanwhile as ErrPaneExited; 0 reports only a pane
-	// already gone when it is first read.
+	// ExitCheck holds the new pane (remain-on-exit) this long. A command that
+	// exits meanwhile is ErrPaneExited. 0 checks only the first read.
 	ExitCheck time.Duration
 }
 
-// NewPane creates a detached session (or a window in opts.WindowIn) and
-// returns its pane. It never changes the focus of attached clients (-d).
-// history-limit is read by tmux when a pane is created, so a HistoryLimit is
-// set globally around the creation, within one tmux command list, and put
-// back; from tmux 3.7 on (featLiveHistoryLimit) it is the new session's own
-// option, and a window in an existing session cannot have one
-// (ErrUnsupported).
-// The session name and the start directory are passed as literal text
-// (FormatLiteral: tmux expands formats in both).
-//
-// With opts.ExitCheck, a command that exits within it is an ErrPaneExited
-// error with its exit status and its last lines: the pane is held with
-// remain-on-exit from the command list that makes it until the end of
-// ExitCheck (hold.go), so the death is seen whatever the timing, also on a
-// server started for this pane. The pane's own settings are put back in the
-// same command list as the last look, or, if panectl is killed meanwhile,
-// by a guard; a dead pane that its own setting would have closed is then
-// killed, as tmux would have done (and a server started for it exits).
-//
-// A server is started only where tmux can make its socket: a socket path
-// (-S) whose directory does not exist or cannot be written, or that is too
-// long, is a *SocketPathError. An answer of tmux without a pane id is an
-// error, never a pane.
+// NewPane creates a detached session, or a window in opts.WindowIn, and returns
+// its pane, changing no attached client's focus (-d). tmux reads history-limit
+// when it creates a pane, so a HistoryLimit is set globally around the creation
+// in one list and put back. From 3.7 on (featLiveHistoryLimit) it is the new
+// session's option, and a window in an existing session cannot have one
+// (ErrUnsupported). The session name and start directory go as literals
+// (FormatLiteral), since tmux expands formats in both. With opts.ExitCheck, a
+// command exiting within it is an ErrPaneExited with its exit status and last
+// lines, seen whatever the timing (hold.go). A socket path (-S) too long, or in
+// a missing or unwritable directory, is a *SocketPathError. An answer without a
+// pane id is an error, never a pane.
 func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error) {
 	if c.Server.From == "-L" || c.Server.From == "default" {
-		// tmux makes its per-user socket directory only for -L; panectl
-		// always passes -S, so it makes it the same way (mode 0700).
+		// tmux makes its per-user socket directory only for -L. panectl always
+		// passes -S, so it makes it alike (mode 0700).
 		if err := os.MkdirAll(filepath.Dir(c.Server.Socket), 0o700); err != nil {
 			return PaneInfo{}, err
 		}
@@ -346,21 +325,17 @@ func (c *Client) NewPane(ctx context.Context, opts NewOptions) (PaneInfo, error)
 	return c.finishNewPane(ctx, opts, hold, list, out, err)
 }
 
-// newPanePlan is what NewPane's command list depends on besides its
-// options. The server's facts and the target of thens are set by NewPane.
+// newPanePlan is what NewPane's list depends on besides its options: the
+// server's facts and the thens' target.
 type newPanePlan struct {
-	opts NewOptions
-	// detachedSize: new-session -d takes -x and -y (featDetachedSize).
-	detachedSize bool
+	opts         NewOptions
+	detachedSize bool // new-session -d takes -x and -y (featDetachedSize)
 	// liveLimit: HistoryLimit is the new session's own option
-	// (featLiveHistoryLimit). Otherwise it is set globally around the creation.
+	// (featLiveHistoryLimit), not set globally around the creation.
 	liveLimit bool
 	hold      []Command // the exit hold's commands (hold.go), without -t
-	// window is the new window's index (WindowIn), when thens need a target.
-	window int
-	// tmpName is the new session's temporary name, when thens need a target
-	// and the session has no name of its own.
-	tmpName string
+	window    int       // the new window's index (WindowIn), when thens need a target
+	tmpName   string    // names a new unnamed session while thens need a target
 }
 
 // savedHistoryLimit keeps the global history-limit while a pane is made.
@@ -372,13 +347,12 @@ var restoreHistoryLimit = CommandList{
 	{"set-option", "-gu", savedHistoryLimit},
 }
 
-// newPaneCreate is the command that makes the pane: new-window in
-// opts.WindowIn, or new-session.
+// newPaneCreate is new-window in opts.WindowIn, or new-session.
 func newPaneCreate(opts NewOptions) Command {
 	var create Command
 	if opts.WindowIn != "" {
-		// "=" makes tmux match the session name exactly, never by prefix
-		// (SPEC.md section 2); a session id ($N) matches with it too.
+		// "=" matches the session name exactly, never by prefix (SPEC.md
+		// section 2). A session id ($N) matches with it too.
 		create = Command{"new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"}
 	} else {
 		create = Command{"new-session", "-d", "-P", "-F", "#{pane_id}"}
@@ -412,31 +386,27 @@ func sizeArgs(opts NewOptions) []string {
 	return args
 }
 
-// thens are the commands run on the new pane in the list that makes it.
-// They have no target yet (thenCommands adds it).
+// thens run on the new pane in its creating list, targeted by thenCommands.
 func (p newPanePlan) thens() []Command {
 	thens := append([]Command{}, p.hold...)
 	if len(p.opts.Then) > 0 {
 		thens = append(thens, p.opts.Then)
 	}
 	if p.opts.WindowIn == "" && (p.opts.Width > 0 || p.opts.Height > 0) && !p.detachedSize {
-		// new-session -d ignores -x and -y: resize-window sets the size
-		// (and window-size manual for this window only)
+		// new-session -d ignores -x and -y. resize-window sets the size, and
+		// window-size manual for this window only.
 		thens = append(thens, append(Command{"resize-window"}, sizeArgs(p.opts)...))
 	}
-	// history-limit is read when a pane is made; before featLiveHistoryLimit
-	// it is set globally around the creation and put back (below); with it,
-	// setting the global option trims every pane on the server, so the new
-	// session gets its own option, which applies to its new pane at once.
-	// (A window gets its session's: checkSessionHistoryLimit.)
+	// Before featLiveHistoryLimit the limit is set globally around the
+	// creation. From it on that trims every pane, so the new session gets its
+	// own option, at once for its pane. A window gets its session's.
 	if p.liveLimit && p.opts.WindowIn == "" {
 		thens = append(thens, Command{"set-option", "history-limit", strconv.Itoa(p.opts.HistoryLimit)})
 	}
 	return thens
 }
 
-// newPaneCommands is the command list that makes the pane. It runs no
-// tmux: the plan holds every fact about the server it needs.
+// newPaneCommands builds the list that makes the pane. It runs no tmux.
 func newPaneCommands(p newPanePlan) CommandList {
 	create := newPaneCreate(p.opts)
 	list := CommandList{create}
@@ -444,8 +414,8 @@ func newPaneCommands(p newPanePlan) CommandList {
 		list = thenCommands(create, p, thens)
 	}
 	if p.opts.HistoryLimit > 0 && !p.liveLimit {
-		// One command list, so no other client's pane gets the limit, and
-		// the server started here cannot exit between two calls.
+		// One list: no other client's pane gets the limit, and the server
+		// started here cannot exit between two calls.
 		list = append(CommandList{{"start-server"},
 			{"set-option", "-gF", savedHistoryLimit, "#{history-limit}"},
 			{"set-option", "-g", "history-limit", strconv.Itoa(p.opts.HistoryLimit)}}, list...)
@@ -455,13 +425,11 @@ func newPaneCommands(p newPanePlan) CommandList {
 }
 
 // checkSessionHistoryLimit refuses a window whose session has another
-// history-limit than opts asks for. From featLiveHistoryLimit on, a window
-// gets its session's limit. That is fine when it is the one asked for, as
-// for a background task's window in panectl's session.
+// history-limit than opts asks, as from featLiveHistoryLimit on a window gets
+// its session's. An equal one is fine, as for a task's window.
 func (c *Client) checkSessionHistoryLimit(ctx context.Context, opts NewOptions) error {
 	sess := "=" + strings.TrimPrefix(opts.WindowIn, "=") + ":"
-	// (show-options fails for a session that does not exist;
-	// display-message would answer for another one)
+	// display-message would answer for another session; show-options fails
 	have, err := c.Run(ctx, "show-options", "-A", "-v", "-t", sess, "history-limit")
 	if err != nil {
 		return c.sessionNotFound(opts.WindowIn, err)
@@ -472,9 +440,8 @@ func (c *Client) checkSessionHistoryLimit(ctx context.Context, opts NewOptions) 
 	return nil
 }
 
-// targetNewPane chooses how thens name the new pane, when there are any.
-// A new window gets the index tmux would choose; a new session without a
-// name gets a temporary one.
+// targetNewPane chooses how thens name the new pane: a new window gets the
+// index tmux would choose, an unnamed new session a temporary name.
 func (c *Client) targetNewPane(ctx context.Context, p *newPanePlan) error {
 	p.tmpName = ""
 	if len(p.thens()) == 0 {
@@ -493,8 +460,7 @@ func (c *Client) targetNewPane(ctx context.Context, p *newPanePlan) error {
 	return nil
 }
 
-// freeWindowIndex is the first free window index of session from its
-// base-index: the one tmux would choose.
+// freeWindowIndex is the first free index from base-index, as tmux chooses.
 func (c *Client) freeWindowIndex(ctx context.Context, session string) (int, error) {
 	out, err := c.Run(ctx, "list-windows", "-t", session+":", "-F", "#{window_index} #{base-index}")
 	if err != nil {
@@ -516,9 +482,8 @@ func (c *Client) freeWindowIndex(ctx context.Context, session string) (int, erro
 	return idx, nil
 }
 
-// runNewPane runs the command list that makes the pane, and tries again
-// where tmux's failure is one of a race. It returns tmux's answer and the
-// list last run, or no list when one could not be built.
+// runNewPane runs the list that makes the pane, again after a race. It returns
+// tmux's answer and the list last run, or no list when none could be built.
 func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, CommandList, error) {
 	build := func() (CommandList, error) {
 		if err := c.targetNewPane(ctx, p); err != nil {
@@ -533,11 +498,10 @@ func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, Comman
 	out, err := c.runSerialized(ctx, list...)
 	for try := 0; try < 5 && err != nil; try++ {
 		if errors.Is(err, ErrNoServer) && strings.Contains(err.Error(), "exited unexpectedly") {
-			// The server was exiting (its last pane just closed) as this client
-			// connected; the next connection starts a new one.
+			// the server was exiting: the next connection starts a new one
 			time.Sleep(20 * time.Millisecond << try)
 		} else if len(p.thens()) > 0 && p.opts.WindowIn != "" && strings.Contains(err.Error(), "in use") {
-			// another client took the window index chosen: choose again
+			// another client took the chosen window index
 			if list, err = build(); err != nil {
 				return "", nil, err
 			}
@@ -550,8 +514,7 @@ func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, Comman
 		_, _ = c.RunList(ctx, nil, restoreHistoryLimit...) // the list stopped at the failed command
 	}
 	if err != nil && p.tmpName != "" {
-		// made, but the session could not take its default name (a
-		// session already has it): it keeps the temporary one
+		// made, but another session has the name: it keeps the temporary one
 		if id, err2 := c.Run(ctx, "display-message", "-p", "-t", "="+p.tmpName+":", "#{pane_id}"); err2 == nil {
 			out, err = id, nil
 		}
@@ -559,13 +522,12 @@ func (c *Client) runNewPane(ctx context.Context, p *newPanePlan) (string, Comman
 	return out, list, err
 }
 
-// finishNewPane turns the answer to the list that makes the pane into the
-// pane, or into the error NewPane returns.
+// finishNewPane turns tmux's answer into the pane or NewPane's error.
 func (c *Client) finishNewPane(ctx context.Context, opts NewOptions, hold *exitHold, list CommandList, out string, err error) (PaneInfo, error) {
 	var nr *NotRespondingError
 	if errors.As(err, &nr) {
-		// The command list sits in the server's socket: a stopped server
-		// runs it when it resumes, whatever panectl does now.
+		// The list sits in the server's socket: a stopped server runs it on
+		// resuming, whatever panectl does now.
 		what := "a new session (named by tmux)"
 		switch {
 		case opts.WindowIn != "":
@@ -583,7 +545,7 @@ func (c *Client) finishNewPane(ctx context.Context, opts NewOptions, hold *exitH
 	}
 	id := strings.TrimSpace(out)
 	if !paneIDRE.MatchString(id) {
-		// (tmux 3.3a that cannot make its socket says so and exits 0)
+		// tmux 3.3a that cannot make its socket says so and exits 0
 		return PaneInfo{}, &Error{Args: append([]string{"-S", c.Server.Socket}, list.argv()...),
 			Stderr: fmt.Sprintf("tmux answered without a pane id (%q): no pane was made, or it cannot be named", id)}
 	}
@@ -597,13 +559,10 @@ func (c *Client) finishNewPane(ctx context.Context, opts NewOptions, hold *exitH
 	return p, err
 }
 
-// thenCommands appends thens (commands without a target) to the command
-// list that makes the pane. A command list cannot name a pane it makes, so
-// they get a target that names it anyway: a new session gets a temporary
-// unique name for the list and then its default name back (its id number,
-// as tmux names sessions); a new window gets an explicit index, the one
-// tmux would choose (the first free one from base-index), so its automatic
-// name is untouched.
+// thenCommands adds thens to the list that makes the pane. A list cannot name a
+// pane it makes, so thens get a target that names it anyway. A new session gets
+// a unique temporary name, then its default one (its id number). A new window
+// gets the index tmux would choose, keeping its automatic name.
 func thenCommands(create Command, p newPanePlan, thens []Command) CommandList {
 	create = append(Command{}, create...)
 	target := ""
@@ -641,8 +600,7 @@ func exitedAtOnce(id, detail string) error {
 	return fmt.Errorf("%w: pane %s was created but its command exited at once%s", ErrPaneExited, id, detail)
 }
 
-// KillPane kills a pane (kill-pane). When it was the server's last, so
-// the server exits, the socket lock file goes with it (socketlock.go).
+// KillPane kills a pane, and the socket lock file if the server exits with it.
 func (c *Client) KillPane(ctx context.Context, id string) error {
 	_, err := c.runSerialized(ctx, Command{"kill-pane", "-t", id})
 	if err == nil {
@@ -655,10 +613,9 @@ func (c *Client) KillPane(ctx context.Context, id string) error {
 	return c.notFound(id, err)
 }
 
-// runSerialized is RunList for commands that make tmux notify control
-// clients (new-session, new-window, kill-pane, kill-server, ...): they run
-// under the socket lock on a tmux with the half-identified client bug
-// (socketlock.go, doc.go).
+// runSerialized is RunList for commands that notify control clients
+// (new-session, new-window, kill-pane, kill-server). On a tmux with the crash
+// they run under the socket lock.
 func (c *Client) runSerialized(ctx context.Context, cmds ...Command) (string, error) {
 	var out string
 	err := c.serialized(ctx, func() error {
@@ -669,21 +626,18 @@ func (c *Client) runSerialized(ctx context.Context, cmds ...Command) (string, er
 	return out, err
 }
 
-// SendText types text into a pane exactly. Short text without a newline goes
-// as literal keys (send-keys -l: no key-name lookup; a trailing ";" is
-// passed as data like every argument, see Arg). Text with newlines is
-// pasted as one bracketed paste (load-buffer + paste-buffer -p), so a shell
-// does not run its lines one by one. A line too long for one tmux command
-// line (maxCommand), or holding a NUL byte (argv cannot), goes through a
-// buffer too, pasted without brackets: its bytes, as send-keys -l would
-// type them. With submit, Enter follows in the same command list.
+// SendText types text into a pane exactly, with Enter after it if submit. Short
+// text without a newline goes as literal keys (send-keys -l). A trailing ";" is
+// data like every argument (see Arg). Text with newlines is one bracketed paste
+// (load-buffer, paste-buffer -p), so a shell does not run its lines one by one.
+// A line too long for one command line (maxCommand), or with a NUL byte, goes
+// through a buffer too, pasted without brackets as send-keys -l would type it.
 func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
 	return c.SendTextOptions(ctx, id, text, submit, nil, nil)
 }
 
-// SendTextOptions is SetPaneOptions then SendText in one tmux command list
-// (one process): the options are set before the first key is typed. Options
-// too long for one command line are set first, by a process of their own.
+// SendTextOptions is SetPaneOptions then SendText in one list, options first.
+// Options too long for one command line go before, in their own process.
 func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bool, set map[string]string, unset []string) error {
 	list, err := optionCommands(id, set, unset)
 	if err != nil {
@@ -723,15 +677,14 @@ func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bo
 	return c.notFound(id, err)
 }
 
-// SendKeys presses named keys (tmux(1), KEY BINDINGS names: Enter, C-c, ...).
-// Callers validate names first; tmux rejects unknown ones.
+// SendKeys presses named keys, such as Enter or C-c (tmux(1), KEY BINDINGS).
+// Callers validate names first, and tmux rejects unknown ones.
 func (c *Client) SendKeys(ctx context.Context, id string, keys ...string) error {
 	_, err := c.Run(ctx, "send-keys", append([]string{"-t", id}, keys...)...)
 	return c.notFound(id, err)
 }
 
-// SendBytes sends raw bytes (send-keys -H: each argument one hex byte), in
-// runs small enough for the argument vector.
+// SendBytes sends raw bytes with send-keys -H, in runs the argv can hold.
 func (c *Client) SendBytes(ctx context.Context, id string, b []byte) error {
 	const run = 16 << 10
 	for len(b) > 0 {
@@ -748,8 +701,7 @@ func (c *Client) SendBytes(ctx context.Context, id string, b []byte) error {
 	return nil
 }
 
-// Nonce is a random token of 16 hex digits, for names and markers that
-// must not collide.
+// Nonce is a random token of 16 hex digits, for names that must not collide.
 func Nonce() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])

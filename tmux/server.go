@@ -12,18 +12,15 @@ import (
 // Server names the tmux server panectl talks to: the socket path every tmux
 // command gets with -S. See tmux(1), "-L socket-name" and "-S socket-path".
 type Server struct {
-	// Socket is the absolute socket path.
-	Socket string
-	// From says how Socket was chosen: "-S", "-L", "$TMUX" or "default".
-	From string
+	Socket string // the absolute socket path
+	From   string // how Socket was chosen: "-S", "-L", "$TMUX" or "default"
 }
 
-// ResolveServer turns the global flags into a socket path, as tmux does:
-// -S PATH is used as is; -L NAME is NAME under $TMUX_TMPDIR (or /tmp) in
-// tmux-UID/; with neither, inside tmux ($TMUX set, with a socket path) the
-// current server, else the "default" socket. name and path must not both be set. A path that
-// exists and is not a socket is a *NotSocketError: tmux would delete it to
-// make its own socket there.
+// ResolveServer turns the global flags into a socket path as tmux does. -S PATH
+// is used as is. -L NAME is NAME in tmux-UID/ under $TMUX_TMPDIR (or /tmp).
+// With neither it is the current server inside tmux ($TMUX set, with a socket
+// path), else "default". name and path must not both be set. A path that is no
+// socket is a *NotSocketError, since tmux would delete it.
 func ResolveServer(name, path string, getenv func(string) string) (Server, error) {
 	s, err := resolveServer(name, path, getenv)
 	if err != nil {
@@ -59,10 +56,9 @@ func checkSocket(s Server) error {
 	return &NotSocketError{Path: s.Socket, From: s.From, Kind: kind}
 }
 
-// checkSocketDir refuses, for a server panectl is to start, a socket path
-// where tmux could not make its socket: no such directory, a directory this
-// user cannot write, or a path longer than a socket address holds
-// (sockaddr_un). A socket already there is fine (the server may run).
+// checkSocketDir refuses a socket path where tmux could not make a new server's
+// socket: a missing or unwritable directory, or a path too long for
+// sockaddr_un. A socket already there is fine, as its server may run.
 func checkSocketDir(s Server) error {
 	if st, err := os.Stat(s.Socket); err == nil && st.Mode().Type() == os.ModeSocket {
 		return nil
@@ -107,18 +103,17 @@ func resolveServer(name, path string, getenv func(string) string) (Server, error
 		}
 		return Server{Socket: filepath.Join(socketDir(getenv), name), From: "-L"}, nil
 	}
-	// $TMUX is "socket_path,server_pid,session_id" (tmux(1), ENVIRONMENT).
-	// One with an empty socket path ("", ",", ",123,4") is not used: tmux
-	// 3.3a then uses its default socket (TMUX=, tmux ls: "error connecting
-	// to /tmp/tmux-UID/default"), and so does panectl.
+	// $TMUX is "socket_path,server_pid,session_id" (tmux(1), ENVIRONMENT). With
+	// an empty socket path ("", ",", ",123,4") tmux 3.3a uses its default
+	// socket ("TMUX= tmux ls": "error connecting to /tmp/tmux-UID/default"),
+	// and so does panectl.
 	if t, _, _ := strings.Cut(getenv("TMUX"), ","); t != "" {
 		return Server{Socket: t, From: "$TMUX"}, nil
 	}
 	return Server{Socket: filepath.Join(socketDir(getenv), "default"), From: "default"}, nil
 }
 
-// socketDir is tmux's per-user socket directory: $TMUX_TMPDIR (or /tmp) plus
-// "tmux-UID".
+// socketDir is tmux's per-user directory, "tmux-UID" in $TMUX_TMPDIR or /tmp.
 func socketDir(getenv func(string) string) string {
 	base := getenv("TMUX_TMPDIR")
 	if base == "" {

@@ -12,21 +12,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// socketLock is panectl's per-server lock: an exclusive flock(2) on a file
-// next to the server's socket (SOCKET.panectl.lock), shared by every
-// panectl process. It serializes the fallback `tmux -C` attach (until the
-// client's first line), its detach (until the process is reaped) and
-// panectl's own commands that make tmux notify control clients, so none of
-// them lands while one of panectl's clients is half identified (doc.go).
-// One socketLock is one hold; stages name who holds it ("attach", then
-// "detach" of the same client, which takes the attach's hold over when
-// the client never got its first line).
-//
-// The file exists only where the lock is needed (serialized): a `tmux -C`
-// attach under the lock makes it; commands take the lock only when the
-// file is there, or always where every attach is a `tmux -C` under the
-// lock (a tmux without a release number); KillServer removes it with the
-// server.
+// socketLock is panectl's per-server lock, shared by every panectl process: an
+// exclusive flock(2) on SOCKET.panectl.lock beside the server's socket. It
+// serializes the fallback `tmux -C` attach until the client's first line, its
+// detach until the process is reaped, and panectl's commands that notify
+// control clients, so none lands while a client is half identified. One
+// socketLock is one hold, and stages name its holder: "attach", then "detach"
+// of the same client, taking the hold over if the client never wrote a line.
+// The file exists only where needed (serialized). KillServer removes it.
 type socketLock struct {
 	path  string
 	mu    sync.Mutex
@@ -38,9 +31,9 @@ func newSocketLock(socket string) *socketLock {
 	return &socketLock{path: lockPath(socket)}
 }
 
-// lockPath is SOCKET.panectl.lock when the socket's directory is writable
-// (tmux's own per-user directory is) or not made yet, else a file in the
-// temporary directory named after a hash of the socket path.
+// lockPath is SOCKET.panectl.lock when the socket's directory is writable (as
+// tmux's per-user one is) or not made yet. Else it is a file in the temporary
+// directory named by a hash of the socket path.
 func lockPath(socket string) string {
 	if err := unix.Access(filepath.Dir(socket), unix.W_OK); err == nil || err == unix.ENOENT {
 		return socket + ".panectl.lock"
@@ -50,9 +43,8 @@ func lockPath(socket string) string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("panectl-%d-%x.lock", os.Getuid(), h.Sum64()))
 }
 
-// acquire takes the lock for stage, waiting until deadline or ctx ends
-// (flock is polled, so the wait is bounded). With takeOver, a hold of this
-// socketLock by another stage becomes stage's.
+// acquire takes the lock for stage by polling flock, until deadline or ctx
+// ends. With takeOver, another stage's hold of this socketLock becomes stage's.
 func (l *socketLock) acquire(ctx context.Context, stage string, deadline time.Time, takeOver bool) error {
 	wait := time.Millisecond
 	for {
@@ -101,27 +93,24 @@ func (l *socketLock) release(stage string) {
 	l.f, l.stage = nil, ""
 }
 
-// lockWait bounds how long panectl's own commands wait for the lock before
-// they run without it (a holder that takes longer is frozen, and its client
-// identifies on its own anyway).
+// lockWait bounds how long panectl's commands wait for the lock, then run
+// without it. A slower holder is frozen, and its client identifies anyway.
 const lockWait = 3 * time.Second
 
-// serialized runs fn, which makes tmux notify control clients (creates or
-// kills sessions, windows or panes, or the server), under the socket lock
-// when a half-identified `tmux -C` of panectl's could be on the server:
+// serialized runs fn under the socket lock when a half-identified `tmux -C` of
+// panectl's could be on the server. fn creates or kills sessions, windows,
+// panes or the server, which notifies control clients.
 //
-//   - tmux 3.7 and later (attachPlain): never (fixed upstream);
-//   - a tmux without a release number (attachLocked): always, since every
-//     panectl attach there is a `tmux -C` under the lock;
-//   - tmux 3.2 to 3.6 (attachProto): only when the lock file exists. There
-//     panectl attaches with its own client, which is never half
-//     identified, and needs no lock; it falls back to a `tmux -C` under the
-//     lock only when the server refuses that client (a server run from
-//     another tmux binary), and that attach makes the file. The race left:
-//     a command that looked for the file just before the first such attach
-//     on the server made it runs without the lock, and could land in that
-//     attach's identify window. Every later command, and every command of a
-//     later panectl process, sees the file.
+//   - tmux 3.7 and later (attachPlain): never, since it is fixed upstream.
+//   - A tmux without a release number (attachLocked): always, since every
+//     panectl attach there is a `tmux -C` under the lock, which makes the file.
+//   - tmux 3.2 to 3.6 (attachProto): only when the lock file exists. panectl's
+//     own client is never half identified. A server that refuses it, run from
+//     another tmux binary, gets a `tmux -C` under the lock, which makes the
+//     file. The race left: a command that looked just before the first such
+//     attach made the file runs unlocked, and could land in that attach's
+//     identify window. Every later command, also of a later process, sees the
+//     file.
 func (c *Client) serialized(ctx context.Context, fn func() error) error {
 	switch c.attachMode() {
 	case attachPlain:
@@ -142,8 +131,7 @@ func (c *Client) serialized(ctx context.Context, fn func() error) error {
 	return fn()
 }
 
-// removeSocketLock removes the lock file of a server that is gone (after
-// kill-server). A panectl process still holding or awaiting the old file's
-// lock holds it for the dead server only; a new server on the socket gets
-// a new file when a fallback attach needs one.
+// removeSocketLock removes a gone server's lock file, after kill-server. A
+// process holding or awaiting the old file's lock holds it for the dead server
+// only. A new server gets a new file when a fallback attach needs one.
 func removeSocketLock(socket string) { _ = os.Remove(lockPath(socket)) }

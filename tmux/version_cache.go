@@ -9,17 +9,14 @@ import (
 	"strings"
 )
 
-// The version check (`tmux -V`) costs every panectl command a tmux
-// process before it does anything. Its answer only changes when the binary
-// does, so panectl keeps it in a small cache file, keyed by the binary's
-// path and identity: device, inode, size, and modification and change
-// times to the nanosecond. An upgrade (a new file, or the old one rewritten
-// in place) changes the key and `tmux -V` runs again; a key that cannot be
-// read (no stat, no cache directory) means no cache.
-//
-// The file is $XDG_CACHE_HOME/panectl/tmux-version (os.UserCacheDir:
-// ~/.cache on Linux), one "KEY<TAB>VERSION" line per binary, at most
-// maxVersionEntries lines, written to a temporary file and renamed.
+// `tmux -V` costs every command a tmux process first, and its answer changes
+// only with the binary. So panectl caches it, keyed by the binary's path and
+// identity: device, inode, size, and modification and change times to the
+// nanosecond. An upgrade, a new file or one rewritten in place, changes the
+// key. No stat or no cache directory means no cache. The file is
+// $XDG_CACHE_HOME/panectl/tmux-version (os.UserCacheDir, ~/.cache on Linux):
+// one "KEY<TAB>VERSION" line per binary, at most maxVersionEntries, written to
+// a temporary file and renamed.
 
 // maxVersionEntries bounds the lines of the cache file.
 const maxVersionEntries = 16
@@ -36,9 +33,8 @@ func versionCacheFile() string {
 	return filepath.Join(dir, "panectl", "tmux-version")
 }
 
-// cachedVersion returns `tmux -V` of the binary at path: from the cache
-// when its entry is for the same file, else by running it (and then
-// recording it).
+// cachedVersion returns `tmux -V` of the binary at path: from the cache for the
+// same file, else by running and recording it.
 func cachedVersion(path string) (string, error) {
 	key, file := versionKey(path), versionCacheFile()
 	if key == "" || file == "" || strings.ContainsAny(key, "\t\n") {
@@ -72,8 +68,7 @@ func cachedVersion(path string) (string, error) {
 	return v, nil
 }
 
-// readVersionCache reads the cache's entries (none when it is missing,
-// too large, or not a regular file).
+// readVersionCache reads the entries. Missing, too large or irregular: none.
 func readVersionCache(file string) [][2]string {
 	f, err := os.Open(file)
 	if err != nil {
@@ -93,8 +88,8 @@ func readVersionCache(file string) [][2]string {
 	return out
 }
 
-// writeVersionCache replaces the cache file (its directory made 0700);
-// failures are ignored: the next command runs `tmux -V` again.
+// writeVersionCache replaces the file (directory 0700). Failures are ignored:
+// the next command runs `tmux -V` again.
 func writeVersionCache(file string, data []byte) {
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {

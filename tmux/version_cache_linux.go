@@ -5,8 +5,7 @@ import (
 	"syscall"
 )
 
-// versionKey is the cache key of the binary at path ("" when it cannot be
-// told).
+// versionKey is the binary's cache key at path, "" when it cannot be told.
 func versionKey(path string) string {
 	var st syscall.Stat_t
 	if err := syscall.Stat(path, &st); err != nil {

@@ -9,8 +9,8 @@ import (
 	"github.com/panectl/panectl/tmux/imsg"
 )
 
-// MinVersion is the oldest tmux panectl supports (control-mode flags
-// ignore-size/read-only and capture-pane -J behave as needed from 3.2 on).
+// MinVersion is the oldest tmux panectl supports. From 3.2 on, the control-mode
+// flags ignore-size and read-only and capture-pane -J behave as needed.
 const MinVersion = "3.2"
 
 // feature is a change in tmux that panectl depends on or works around.
@@ -19,34 +19,30 @@ type feature int
 const (
 	// remain-on-exit-format, and pane_dead_signal with a status for a pane
 	// killed by a signal. Before it, a held dead pane shows tmux's "Pane is
-	// dead (...)" line and a signalled pane has no exit status at all.
+	// dead (...)" line. A signalled pane then has no exit status at all.
 	featRemainOnExitFormat feature = iota
-	// new-session -d honours -x and -y. Before it, a detached session
-	// comes out at 80x23 whatever they say (measured on 3.2a), and
-	// resize-window -x -y gives it the size.
+	// new-session -d honours -x and -y. Before, a detached session is 80x23
+	// whatever they say (measured on 3.2a), and resize-window sizes it.
 	featDetachedSize
 	// command output through vis(3): display-message -p, list-panes -F and
-	// show-options print control characters as "\ooo". A version with it
-	// has it until featNoOutputVis undoes it. panectl's separators are
-	// printable UTF-8, which vis copies (panes.go: sep).
+	// show-options print control characters as "\ooo" until featNoOutputVis.
+	// panectl's separators are printable UTF-8, which vis copies (sep).
 	featOutputVis
 	featNoOutputVis
-	// a tab written over blank cells is kept as a tab cell that
-	// capture-pane prints as "\t"; before, a cursor move over blank cells.
+	// a tab written over blank cells is a tab cell, which capture-pane prints
+	// as "\t". Before, it is a cursor move over blank cells.
 	featTabCells
-	// capture-pane -J joins a wrapped row up to its used cells; before,
-	// up to the pane's width (a row that wrapped early, before a wide
-	// character, gives a blank in the joined line).
+	// capture-pane -J joins a wrapped row up to its used cells. Before, up to
+	// the width, so a row wrapped early before a wide character gives a blank.
 	featCaptureUsed
 	// the imsg header with a u32 length (package imsg).
 	featNewImsgHeader
-	// a control client no longer crashes the server while it is half
-	// identified (doc.go), and a read-only client makes send-keys from
-	// outside tmux fail: panectl attaches with `tmux -C`, not read-only.
+	// a half-identified control client no longer crashes the server, and a
+	// read-only one breaks send-keys. So panectl attaches with plain `tmux -C`.
 	featControlFixed
-	// setting history-limit trims every existing pane under it, so the
-	// global option cannot be set around one new pane; the session option
-	// set after new-session gives the new pane its limit.
+	// setting history-limit trims every existing pane under it, so the global
+	// option cannot be set around one new pane. The session's option set after
+	// new-session gives it its limit.
 	featLiveHistoryLimit
 	// paste-buffer passes the buffer through vis(3) unless -S.
 	featPasteVis
@@ -55,9 +51,8 @@ const (
 	featDeadPIDEmpty
 )
 
-// features says, for each feature, the first release that has it and the
-// change in tmux it rests on.
-// what: what a user sees of it (panectl help tmux-versions).
+// features says, for each feature, the first release that has it and the tmux
+// change it rests on. what is what a user sees (panectl help tmux-versions).
 var features = [...]struct {
 	maj, min     int
 	source, what string
@@ -97,14 +92,14 @@ func VersionNotes() []string {
 var (
 	// releaseRE matches a release ("tmux 3.3a"), not a build of a branch.
 	releaseRE = regexp.MustCompile(`^tmux (\d+)\.(\d+)[a-z]?$`)
-	// numberRE finds the number of a release or of a build that names
-	// the release it leads to ("tmux next-3.8", "tmux 3.6-rc").
+	// numberRE finds the number of a release, or of a build that names the
+	// release it leads to ("tmux next-3.8", "tmux 3.6-rc").
 	numberRE = regexp.MustCompile(`^tmux (?:next-)?(\d+)\.(\d+)`)
 )
 
-// versionNumber is the major and minor number of `tmux -V` output ("tmux
-// 3.3a", "tmux next-3.8", "tmux 3.6-rc"); ok is false for builds that name
-// none ("tmux master", "tmux openbsd-7.5").
+// versionNumber is the major and minor number of `tmux -V` output ("tmux 3.3a",
+// "tmux next-3.8", "tmux 3.6-rc"). ok is false for builds that name none ("tmux
+// master", "tmux openbsd-7.5").
 func versionNumber(v string) (maj, minr int, ok bool) {
 	m := numberRE.FindStringSubmatch(strings.TrimSpace(v))
 	if m == nil {
@@ -115,21 +110,20 @@ func versionNumber(v string) (maj, minr int, ok bool) {
 	return maj, minr, true
 }
 
-// atLeast reports whether version v is maj.min or newer; a build that names
-// no number counts as newer than every release.
+// atLeast reports whether version v is maj.min or newer. A build that names no
+// number counts as newer than every release.
 func atLeast(v string, maj, min int) bool {
 	vmaj, vmin, ok := versionNumber(v)
 	return !ok || vmaj > maj || (vmaj == maj && vmin >= min)
 }
 
-// has reports whether tmux version v (`tmux -V` output) has feature f. A
-// build that names no version counts as the newest.
+// has reports whether tmux version v (`tmux -V` output) has feature f.
 func has(v string, f feature) bool {
 	return atLeast(v, features[f].maj, features[f].min)
 }
 
-// VersionAtLeast compares "tmux 3.3a" (tmux -V output) with "3.2". Builds
-// that print no number ("tmux master") count as new enough.
+// VersionAtLeast compares "tmux 3.3a" (tmux -V output) with "3.2". Builds that
+// print no number ("tmux master") count as new enough.
 func VersionAtLeast(v, min string) bool {
 	maj, minr, _ := versionNumber("tmux " + min)
 	return atLeast(v, maj, minr)
@@ -138,11 +132,10 @@ func VersionAtLeast(v, min string) bool {
 // has reports whether the client's tmux has feature f.
 func (c *Client) has(f feature) bool { return has(c.version(), f) }
 
-// modeFor maps `tmux -V` output to an attach mode: a version with the fix
-// attaches with `tmux -C`; a release from 3.2 to 3.6 ("tmux 3.3a") with
-// panectl's own client; anything else ("tmux master", "tmux next-3.6",
-// "tmux openbsd-7.5", "tmux 3.6-rc": the header layout is not known) with
-// `tmux -C` under the lock.
+// modeFor maps `tmux -V` output to an attach mode. A version with the fix gets
+// `tmux -C`, a release from 3.2 to 3.6 ("tmux 3.3a") panectl's own client.
+// Anything else ("tmux master", "tmux next-3.6", "tmux openbsd-7.5", "tmux
+// 3.6-rc") has an unknown header layout and gets `tmux -C` under the lock.
 func modeFor(v string) attachMode {
 	_, _, ok := versionNumber(v)
 	switch {
@@ -154,10 +147,13 @@ func modeFor(v string) attachMode {
 	return attachLocked
 }
 
-// readOnlyFlag reports whether panectl's control client attaches with
-// tmux's read-only flag: only where the version is known to lack the fix
-// (featControlFixed: from then on, a read-only client attached to a session
-// makes send-keys from outside tmux fail with "client is read-only").
+// readOnlyFlag reports whether panectl's control client attaches read-only
+// (-r): only where the version is known to lack featControlFixed. In control
+// mode the flag protects nothing, as tmux checks it for keys only. From 3.7 on
+// it harms: send-keys refuses a read-only target client ("client is
+// read-only"). A send-keys from outside tmux, a script's or panectl's typing,
+// targets the most recently active client of the most recently active session,
+// often panectl's (tmux commit 49bb43047).
 func readOnlyFlag(v string) bool {
 	_, _, ok := versionNumber(v)
 	return ok && !has(v, featControlFixed)
@@ -171,15 +167,14 @@ func layoutFor(v string) imsg.Layout {
 	return imsg.LayoutOld
 }
 
-// Tabs says how the server's tmux stores a tab written over blank cells:
-// as a tab cell that capture-pane prints as "\t" (cells: featTabCells), or
-// as a cursor move over cells left blank. known is false for a build that
-// names no version.
+// Tabs says how the server's tmux stores a tab over blank cells: a tab cell
+// that capture-pane prints as "\t" (cells, featTabCells), or a cursor move.
+// known is false for a build that names no version.
 func (c *Client) Tabs() (cells, known bool) {
 	_, _, ok := versionNumber(c.version())
 	return ok && c.has(featTabCells), ok
 }
 
-// JoinsWholeWidth reports whether capture-pane -J joins a wrapped row up to
-// the pane's width, not its used cells (before 3.3: featCaptureUsed).
+// JoinsWholeWidth reports whether capture-pane -J joins a wrapped row up to the
+// pane's width, not its used cells (before 3.3, featCaptureUsed).
 func (c *Client) JoinsWholeWidth() bool { return !c.has(featCaptureUsed) }

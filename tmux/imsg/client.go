@@ -15,10 +15,10 @@ import (
 
 // Client is a control-mode client that panectl runs itself, speaking
 // tmux's client protocol over the server's socket instead of starting
-// `tmux -C` (the tmux package's doc says why). The server reads commands from one pipe and
-// writes the control stream to another, exactly as for `tmux -C`; the
-// socket carries the identify messages, the first command and, later, the
-// exit handshake.
+// `tmux -C` (the package doc says why). The server reads commands from one
+// pipe and writes the control stream to another, exactly as for `tmux -C`.
+// The socket carries the identify messages, the first command and, later,
+// the exit handshake.
 type Client struct {
 	conn     *net.UnixConn
 	layout   Layout

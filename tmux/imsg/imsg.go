@@ -1,13 +1,33 @@
-// Package imsg is tmux's client protocol, as far as panectl's own control
-// client needs it: imsg headers, identify and attach messages, the exit
-// handshake, and the client itself (Dial). It follows tmux-protocol.h and
-// compat/imsg.h of tmux 3.2 to 3.7.
+// Package imsg is panectl's own control client for tmux 3.2 to 3.6. It
+// speaks tmux's client protocol as far as that client needs it: imsg
+// headers, the identify and attach messages, the exit handshake, and the
+// client itself (Dial). It follows tmux-protocol.h and compat/imsg.h of tmux
+// 3.2 to 3.7. It starts no tmux process.
+//
+// The package exists because tmux 3.3a to 3.6b segfault when a control
+// client is half identified. `tmux -C` sends its identify messages in
+// several writes. Two of them carry file descriptors, and a read of the
+// socket stops after one. So the server handles the messages over several
+// turns of its event loop. After MSG_IDENTIFY_FLAGS the client has
+// CLIENT_CONTROL, but only MSG_IDENTIFY_DONE creates its control state. A
+// notification in between reaches control_write with no state. The server
+// dies with every session on it. A client that disconnects in between
+// crashes it in control_stop. tmux 3.7 fixes both (commits e5a2a25 and
+// 31c93c4).
+//
+// Dial sends the two file descriptors first. Every other identify message,
+// DONE and attach-session then go in ONE write. The server handles them in
+// one turn, so the half-identified state never exists. The messages are
+// those tmux's own client sends, byte for byte. testdata holds captures of
+// 3.3a and 3.6b.
+//
 // A client and the server exchange imsg messages over the server's Unix
-// socket: a 16-byte header in host byte order, then the data. File
+// socket. Each is a 16-byte header in host byte order, then the data. File
 // descriptors travel as SCM_RIGHTS beside the message whose header says it
-// carries one. It starts no tmux process. The whole package is a workaround
-// for a crash of tmux 3.3a to 3.6b (see the tmux package's doc): remove it
-// when MinVersion reaches 3.7.
+// carries one.
+//
+// The whole package is a workaround. Remove it when MinVersion reaches 3.7.
+// docs/architecture.md tells the full story.
 package imsg
 
 import (
