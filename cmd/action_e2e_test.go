@@ -104,12 +104,11 @@ func TestActionLockRecovery(t *testing.T) {
 	}
 
 	lock(os.Getpid(), far)
-	v, code, stderr := runJSON(s, "run", id, "echo never-typed", "--timeout", "1")
+	_, code, stderr := runJSON(s, "run", id, "echo never-typed", "--timeout", "1")
 	if code != 124 || !strings.Contains(stderr, fmt.Sprintf("run (pid %d)", os.Getpid())) {
 		t.Errorf("live holder: exit %d, stderr %s; want 124 naming the holder", code, stderr)
 	}
-	_ = v
-	v, code, stderr = runJSON(s, "send-text", id, "never-typed-either", "--submit", "--timeout", "1")
+	_, code, stderr = runJSON(s, "send-text", id, "never-typed-either", "--submit", "--timeout", "1")
 	if code != 124 {
 		t.Errorf("send-text --submit with a live holder: exit %d, stderr %s; want 124", code, stderr)
 	}

@@ -1074,13 +1074,6 @@ func paneNumber(id string) int {
 	return n
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 // placeAt is where typing would begin now: the terminal cursor's row and
 // column on the normal screen (nil on the alternate screen, whose rows are
 // redrawn rather than scrolled, or when the row is not in the view).
