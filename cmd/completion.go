@@ -60,8 +60,9 @@ func wireCompletion(root *cobra.Command, f *Factory) {
 				c.ValidArgsFunction = positionalCompletion(f, slots)
 			}
 		}
+		local := c.LocalFlags() // (built anew at each call)
 		for name, comp := range flagCompleters {
-			if c.LocalFlags().Lookup(name) == nil {
+			if local.Lookup(name) == nil {
 				continue
 			}
 			if _, exists := c.GetFlagCompletionFunc(name); exists {

@@ -23,7 +23,7 @@ var specExitCodes = map[int]string{
 
 func TestExitCodeTablesAgree(t *testing.T) {
 	help := map[int]string{}
-	for _, m := range regexp.MustCompile(`(?m)^  (\d+) +(.+)$`).FindAllStringSubmatch(exitCodesHelp, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^  (\d+) +(.+)$`).FindAllStringSubmatch(topicText("exit-codes"), -1) {
 		n, _ := strconv.Atoi(m[1])
 		help[n] = m[2]
 	}

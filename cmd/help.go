@@ -37,9 +37,6 @@ var topics = []struct{ name, short string }{
 	{"watch", "The watch stream formats, and what watch changes on a pane"},
 }
 
-// exitCodesHelp is `panectl help exit-codes`; its table is SPEC.md's.
-var exitCodesHelp = topicText("exit-codes")
-
 // topicText is the text of one topic file.
 func topicText(name string) string {
 	if name == "tmux-versions" {
@@ -175,11 +172,19 @@ func Topics() []Topic {
 // (`panectl TOPIC` prints it too).
 func helpTopics(root *cobra.Command) []*cobra.Command {
 	var cmds []*cobra.Command
-	for _, t := range Topics() {
-		if c, _, err := root.Find([]string{t.Name}); err == nil && c != root {
-			continue
+	commands := map[string]bool{}
+	for _, c := range root.Commands() {
+		commands[c.Name()] = true
+	}
+	for _, t := range topics {
+		if commands[t.name] {
+			continue // (root.Find would spell-check every miss)
 		}
-		cmds = append(cmds, &cobra.Command{Use: t.Name, Short: t.Short, Long: t.Text})
+		name := t.name
+		c := &cobra.Command{Use: name, Short: t.short}
+		// the text is read when asked for: start-up reads no topic
+		c.SetHelpFunc(func(c *cobra.Command, _ []string) { fmt.Fprint(c.OutOrStdout(), topicText(name)) })
+		cmds = append(cmds, c)
 	}
 	return cmds
 }
