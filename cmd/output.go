@@ -57,7 +57,7 @@ func parseTimeout(s string) (float64, error) {
 // the input type means "not given": the default).
 func explicitMaxLines(c *cobra.Command, n int) error {
 	if c.Flags().Changed("max-lines") && n == 0 {
-		return tool.Usagef("max_lines 0 is out of range: want 1..%d", schema.MaxLines)
+		return tool.Usagef("--max-lines 0 is out of range: want 1..%d", schema.MaxLines)
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ On a pane with a journal (a background task tN, or a pane made with new
 --journal), --cursor history and the cursors capture prints read the journal:
 every line the program wrote, whatever the pane's history-limit, with
 lines_dropped 0 (see: panectl help journals).`,
-		Example: `  C=$(panectl cursor %1); make; panectl capture %1 --cursor "$C"`,
+		Example: `  C=$(panectl cursor %1); panectl send-text %1 make --submit; panectl capture %1 --cursor "$C"`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			in.PaneID = args[0]

@@ -118,7 +118,7 @@ names the signal) and running_command is the task's command.`,
 // input type means "not given").
 func explicitQuiet(c *cobra.Command, ms int) error {
 	if c.Flags().Changed("quiet-ms") && ms == 0 {
-		return tool.Usagef("quiet_ms 0 is out of range: want %s", schema.Bound("quiet_ms"))
+		return tool.Usagef("--quiet-ms 0 is out of range: want %s", schema.Bound("quiet_ms"))
 	}
 	return nil
 }

@@ -90,7 +90,7 @@ See: panectl help turn-state`,
 				return err
 			}
 			if c.Flags().Changed("lines") && in.Lines == 0 {
-				return tool.Usagef("lines 0 is out of range: want 1..%d", schema.MaxLines)
+				return tool.Usagef("--lines 0 is out of range: want 1..%d", schema.MaxLines)
 			}
 			out, err := tool.WaitForTurn.Run(c.Context(), &f.Env, in)
 			if err != nil {

@@ -43,7 +43,7 @@ func maxLines(n int) (int, error) {
 	case n == 0:
 		return schema.DefaultMaxLines, nil
 	case n < 1 || n > schema.MaxLines:
-		return 0, Usagef("max_lines %d is out of range: want 1..%d", n, schema.MaxLines)
+		return 0, Usagef("max_lines (--max-lines) %d is out of range: want 1..%d", n, schema.MaxLines)
 	}
 	return n, nil
 }

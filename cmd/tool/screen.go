@@ -13,7 +13,7 @@ import (
 
 func runScreen(ctx context.Context, f *Env, in schema.ScreenInput) (schema.ScreenOutput, error) {
 	if in.Lines < 0 || in.Lines > schema.MaxLines {
-		return schema.ScreenOutput{}, Usagef("lines %d is out of range: want 1..%d (the last N rows), or 0 for all rows (the default)", in.Lines, schema.MaxLines)
+		return schema.ScreenOutput{}, Usagef("lines (--lines) %d is out of range: want 1..%d (the last N rows), or 0 for all rows (the default)", in.Lines, schema.MaxLines)
 	}
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
@@ -89,7 +89,7 @@ func joinNote(a, b string) string {
 
 func runStatus(ctx context.Context, f *Env, in schema.StatusInput) (schema.StatusOutput, error) {
 	if in.ScrollbackLines < 0 || in.ScrollbackLines > schema.MaxLines {
-		return schema.StatusOutput{}, Usagef("scrollback_lines %d is out of range: want 0..%d", in.ScrollbackLines, schema.MaxLines)
+		return schema.StatusOutput{}, Usagef("scrollback_lines (--scrollback-lines) %d is out of range: want 0..%d", in.ScrollbackLines, schema.MaxLines)
 	}
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
@@ -144,7 +144,7 @@ func quietWindow(ms int) (int, error) {
 	case ms == 0:
 		return int(waiter.DefaultQuiet.Milliseconds()), nil
 	case ms < int(waiter.MinQuiet.Milliseconds()) || ms > int(waiter.MaxQuiet.Milliseconds()):
-		return 0, Usagef("quiet_ms %d is out of range: want %s", ms, schema.Bound("quiet_ms"))
+		return 0, Usagef("quiet_ms (--quiet-ms) %d is out of range: want %s", ms, schema.Bound("quiet_ms"))
 	}
 	return ms, nil
 }

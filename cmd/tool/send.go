@@ -101,7 +101,7 @@ func asciiBytes(in schema.SendASCIIInput) ([]byte, error) {
 	var b []byte
 	for _, n := range in.Codes {
 		if n < 0 || n > 255 {
-			return nil, Usagef("byte %d is out of range: want 0..255", n)
+			return nil, Usagef("byte %d is out of range: want 0..%d", n, schema.MaxByte)
 		}
 		b = append(b, byte(n))
 	}

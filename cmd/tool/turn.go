@@ -153,7 +153,7 @@ func runWaitForTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (sc
 	case lines == 0:
 		lines = schema.DefaultTurnLines
 	case lines < 1 || lines > schema.MaxLines:
-		return schema.WaitForTurnOutput{}, Usagef("lines %d is out of range: want 1..%d", lines, schema.MaxLines)
+		return schema.WaitForTurnOutput{}, Usagef("lines (--lines) %d is out of range: want 1..%d", lines, schema.MaxLines)
 	}
 	if in.Recognizer == "" {
 		in.Recognizer = recognize.AutoID
