@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -100,7 +101,7 @@ or exactly one JSON object with --json. Exit codes: 0 ok, 1 failure, 2 usage,
 	pf.StringVarP(&f.SocketName, "socket-name", "L", "", "tmux socket name (as tmux -L)")
 	pf.StringVarP(&f.SocketPath, "socket-path", "S", "", "tmux socket path (as tmux -S)")
 	pf.BoolVar(&f.JSON, "json", false, "print one JSON object (errors as JSON on stderr)")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return tool.Usage(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return tool.Usage(flagError(c, err)) })
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return rejectEmptyFlags(c) }
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
@@ -126,6 +127,7 @@ or exactly one JSON object with --json. Exit codes: 0 ok, 1 failure, 2 usage,
 		newWatchCmd(f),
 	)
 	wireHelp(root)
+	explainArgs(root)
 	wireCompletion(root, f) // after every AddCommand: completion by Use line and flag name
 	return root
 }
@@ -183,4 +185,40 @@ func rejectEmptyFlags(c *cobra.Command) error {
 		}
 	})
 	return err
+}
+
+// badNumber is pflag's error for a flag value that is not a number.
+var badNumber = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.Parse(Int|Uint|Float): .*$`)
+
+// flagError says a flag's error in the user's terms: a value that is not a
+// number is named as such, not as Go's strconv error; an unknown flag
+// points to the command's help.
+func flagError(c *cobra.Command, err error) error {
+	if m := badNumber.FindStringSubmatch(err.Error()); m != nil {
+		want := "a whole number"
+		if m[3] == "Float" {
+			want = "a number"
+		}
+		return fmt.Errorf("invalid value %q for %s: want %s", m[1], m[2], want)
+	}
+	if strings.HasPrefix(err.Error(), "unknown flag") || strings.HasPrefix(err.Error(), "unknown shorthand flag") {
+		return fmt.Errorf("%w (see: %s --help)", err, c.CommandPath())
+	}
+	return err
+}
+
+// explainArgs makes each command's argument-count error show its usage
+// line ("accepts 1 arg(s), received 0" alone does not say which).
+func explainArgs(c *cobra.Command) {
+	if args := c.Args; args != nil {
+		c.Args = func(c *cobra.Command, a []string) error {
+			if err := args(c, a); err != nil {
+				return fmt.Errorf("%w (usage: %s)", err, c.UseLine())
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		explainArgs(sub)
+	}
 }

@@ -1,6 +1,7 @@
 package tmux
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -94,6 +95,21 @@ func TestFormatLiteral(t *testing.T) {
 	for in, want := range map[string]string{"a": "a", "#": "##", "#{x}#(y)": "##{x}##(y)", "##": "####"} {
 		if got := FormatLiteral(in); got != want {
 			t.Errorf("FormatLiteral(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A pane that is not found names the list command for its own server.
+func TestListCommandNamesTheServer(t *testing.T) {
+	t.Setenv("TMUX_TMPDIR", "/tmp/x")
+	dir := socketDir(os.Getenv)
+	for socket, want := range map[string]string{
+		dir + "/default": "panectl list",
+		dir + "/work":    "panectl -L work list",
+		"/run/my.sock":   "panectl -S /run/my.sock list",
+	} {
+		if got := listCommand(socket); got != want {
+			t.Errorf("listCommand(%q) = %q, want %q", socket, got, want)
 		}
 	}
 }

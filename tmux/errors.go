@@ -3,6 +3,7 @@ package tmux
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -99,9 +100,21 @@ type NotFoundError struct {
 // Error names the target and the server's socket.
 func (e *NotFoundError) Error() string {
 	if e.Kind == "session" {
-		return fmt.Sprintf("no such session %q on the tmux server at %s (session names are matched exactly; list them with: panectl list)", e.Target, e.Socket)
+		return fmt.Sprintf("no such session %q on the tmux server at %s (session names are matched exactly; list them with: %s)", e.Target, e.Socket, listCommand(e.Socket))
 	}
-	return fmt.Sprintf("no such pane %q on the tmux server at %s (list panes with: panectl list)", e.Target, e.Socket)
+	return fmt.Sprintf("no such pane %q on the tmux server at %s (list panes with: %s)", e.Target, e.Socket, listCommand(e.Socket))
+}
+
+// listCommand is the panectl list that lists the server at socket.
+func listCommand(socket string) string {
+	dir, name := filepath.Split(socket)
+	switch {
+	case filepath.Clean(dir) != socketDir(os.Getenv):
+		return "panectl -S " + socket + " list"
+	case name == "default":
+		return "panectl list"
+	}
+	return "panectl -L " + name + " list"
 }
 
 // sessionNotFound turns tmux's "can't find session" for new --window-in into a
