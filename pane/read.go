@@ -990,7 +990,7 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	s, _ := v.row(last)
 	if last == snap.CursorY && !snap.AlternateOn {
 		// Blanks typed before the terminal cursor are part of what was
-		// seen, though the row's trailing blanks are trimmed.
+		// seen. That holds though the row's trailing blanks are trimmed.
 		if pad := snap.CursorX - ansi.StringWidth(s); pad > 0 {
 			s += strings.Repeat(" ", pad)
 		}
@@ -1045,17 +1045,19 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	return res
 }
 
-// keptRows marks the rows of now (alternate-screen row hashes, blank rows
-// left out) that were already shown in old: a longest common subsequence
-// of the two, its rows matched as early as they can be. A row is old by
-// its place in the sequence, not by its text: a row repeating one shown
-// before (an answer given twice, a second "Worked for 1s") is new.
+// keptRows marks the rows of now that were already shown in old. Both are
+// alternate-screen row hashes, with blank rows left out. The marks are a
+// longest common subsequence of the two, its rows matched as early as they
+// can be. A row is old by its place in the sequence, not by its text. A row
+// repeating one shown before is new, e.g. an answer given twice or a second
+// "Worked for 1s".
 func keptRows(old, now []uint32) []bool {
 	kept := make([]bool, len(now))
 	if len(old) == 0 {
 		return kept
 	}
-	// l[i][j]: the length of the longest common subsequence of old[i:] and now[j:]
+	// l[i][j] is the length of the longest common subsequence of old[i:]
+	// and now[j:].
 	w := len(now) + 1
 	l := make([]int, (len(old)+1)*w)
 	for i := len(old) - 1; i >= 0; i-- {
@@ -1086,9 +1088,10 @@ func paneNumber(id string) int {
 	return n
 }
 
-// placeAt is where typing would begin now: the terminal cursor's row and
-// column on the normal screen (nil on the alternate screen, whose rows are
-// redrawn rather than scrolled, or when the row is not in the view).
+// placeAt is where typing would begin now. That is the terminal cursor's
+// row and column on the normal screen. It is nil on the alternate screen,
+// whose rows are redrawn rather than scrolled. It is also nil when the row
+// is not in the view.
 func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
 	if snap.AlternateOn {
 		return nil
@@ -1102,9 +1105,9 @@ func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
 		Col: snap.CursorX, Width: snap.Width, Row: snap.HistorySize + snap.CursorY + 1}
 }
 
-// promptAt is the prompt before the terminal cursor now, on either screen
-// (the view's rows at the cursor are the alternate screen's when it is on);
-// nil when the row is not in the view.
+// promptAt is the prompt before the terminal cursor now, on either screen.
+// The view's rows at the cursor are the alternate screen's when it is on.
+// It is nil when the row is not in the view.
 func (v normalView) promptAt(snap tmux.PaneInfo) *PromptMark {
 	prefix, ok := v.prefixAt(snap)
 	if !ok {
@@ -1127,8 +1130,8 @@ func (v normalView) prefixAt(snap tmux.PaneInfo) (string, bool) {
 	return prefix, true
 }
 
-// isPlace reports whether relative row r is place p: the same prompt before
-// the point, the same text before the row.
+// isPlace reports whether relative row r is place p. The prompt before the
+// point must be the same, and so must the text before the row.
 func (v normalView) isPlace(p Place, r int) bool {
 	s, ok := v.row(r)
 	if !ok {
@@ -1141,7 +1144,7 @@ func (v normalView) isPlace(p Place, r int) bool {
 		return false
 	}
 	if p.AnchorLen == 0 {
-		// nothing was before the place: nothing may be before the row
+		// Nothing was before the place, so nothing may be before the row.
 		before, _ := v.anchorText(r, 1)
 		return before == ""
 	}
@@ -1153,9 +1156,9 @@ func (v normalView) isPlace(p Place, r int) bool {
 // follow the place for the text to have landed there.
 const landedChars = 4
 
-// landed reports whether row r (at the place of e) shows e's text there
-// (see landedOn): the text was echoed there (a program that did not echo
-// it, e.g. under stty -echo, leaves the row to later output).
+// landed reports whether row r, at the place of e, shows e's text there
+// (see landedOn). That means the text was echoed there. A program that did
+// not echo it, e.g. under stty -echo, leaves the row to later output.
 func (v normalView) landed(e EchoEntry, r int) bool {
 	typed := e.Text
 	if typed == "" && len(e.Marks) > 0 {
@@ -1173,16 +1176,17 @@ func (v normalView) landed(e EchoEntry, r int) bool {
 	return landedOn(firstLine(typed), s)
 }
 
-// landedOn reports whether shown (what follows the place: the rest of its
-// row and the next) is where typed (a line of typed text) was echoed. It
-// must begin with the typed line's first landedChars characters, blanks
-// aside, as far as the line editor inserted them as they were typed: a
-// control character (a TAB completes, C-a moves, ...) lets it redraw the
-// word it is typed in and what follows (a completed command name, a path
-// with another case), so only the text before that word counts. When the
-// first word already holds one, shown must hold the start of one of the
-// line's runs of printable characters instead (the completed word keeps
-// the typed part, or the text after it shows as typed).
+// landedOn reports whether shown is where typed was echoed. shown is what
+// follows the place, the rest of its row and the next. typed is a line of
+// typed text. shown must begin with the typed line's first landedChars
+// characters, blanks aside. That holds as far as the line editor inserted
+// them as they were typed. A control character lets it redraw the word it
+// is typed in and what follows. Examples are a TAB that completes and C-a
+// that moves. The redraw may show a completed command name, or a path with
+// another case. So only the text before that word counts. The first word
+// may already hold a control character. Then shown must hold the start of
+// one of the line's runs of printable characters instead. The completed
+// word keeps the typed part, or the text after it shows as typed.
 func landedOn(typed, shown string) bool {
 	got := SqueezeBlanks(shown)
 	i := strings.IndexFunc(typed, unicode.IsControl)
@@ -1219,25 +1223,27 @@ func firstLine(s string) string {
 	return line
 }
 
-// offScreen is the start row of a line not on the normal screen (the
-// alternate screen): relative rows of history are negative.
+// offScreen is the start row of a line not on the normal screen, i.e. on
+// the alternate screen. Relative rows of history are negative.
 const offScreen = math.MinInt
 
-// echoByPlace marks the lines (starting at relative rows starts; offScreen: not
-// on the normal screen) that begin at the place of a ledger entry (active,
-// or held by place), where the typed text landed (the row goes on with its
-// first characters, however the rest was redrawn), and the lines after it
-// that its text spans: its logical lines, and every line that starts in
-// the rows its text covers from the place (echoRows), for programs that
-// break a long line into rows themselves (zsh's line editor, fish) rather
-// than letting the terminal wrap it, or up to the row where the shell left
-// the cursor when that is known (EchoEntry.End).
+// echoByPlace marks the lines that begin at the place of a ledger entry,
+// where the typed text landed. The lines start at relative rows starts, and
+// offScreen means not on the normal screen. The entry is active, or held by
+// place. The text landed where the row goes on with its first characters,
+// however the rest was redrawn. It also marks the lines after it that its
+// text spans. These are its logical lines, and every line that starts in
+// the rows its text covers from the place (echoRows). That is for programs
+// that break a long line into rows themselves rather than let the terminal
+// wrap it, like zsh's line editor and fish. When the row where the shell
+// left the cursor is known (EchoEntry.End), it marks up to that row.
 //
-// A held entry whose place is found nowhere in the view (the history
-// before it was trimmed or cleared: where it was typed cannot be known)
-// discounts the normal screen's lines that show its text instead
-// (unplaced marks them): discounting such a line is preferred to matching
-// the echo. An active entry is discounted by text anyway (Ledger.IsEcho).
+// A held entry may have a place found nowhere in the view. The history
+// before it was trimmed or cleared, so where it was typed cannot be known.
+// Such an entry discounts the normal screen's lines that show its text
+// instead, and unplaced marks them. Discounting such a line is preferred to
+// matching the echo. An active entry is discounted by text anyway
+// (Ledger.IsEcho).
 //
 // lost reports whether a held entry could not be placed.
 func (v normalView) echoByPlace(starts []int, lines []string, active, held []EchoEntry) (echo, unplaced []bool, lost bool) {
@@ -1295,12 +1301,12 @@ func (v normalView) placed(p Place) bool {
 	return false
 }
 
-// goesOn reports whether a line after the one where e's typing began can
-// be more of its echo: for text of several lines, a line showing the start
-// of one of them (after a continuation prompt; a shell without bracketed
-// paste runs each line as it comes, and its output, between them, is not
-// echo); for one line broken into rows, a piece of it. Fingerprinted text
-// is checked on what its marks keep.
+// goesOn reports whether a line after the one where e's typing began can be
+// more of its echo. For text of several lines, it is a line showing the
+// start of one of them, after a continuation prompt. A shell without
+// bracketed paste runs each line as it comes. Its output, between them, is
+// not echo. For one line broken into rows, it is a piece of that line.
+// Fingerprinted text is checked on what its marks keep.
 func (e EchoEntry) goesOn(line string) bool {
 	got := SqueezeBlanks(line)
 	if got == "" {
@@ -1339,10 +1345,11 @@ func (e EchoEntry) goesOn(line string) bool {
 	return false
 }
 
-// echoRows is how many rows the echo of e covers from its place: each line
-// of its text from the column where it begins (the first at the place's
-// column, the others at 0, as a continuation prompt's width is not known),
-// rounded up to whole rows of the width the pane had. 0 when unknown.
+// echoRows is how many rows the echo of e covers from its place. Each line
+// of its text counts from the column where it begins. The first begins at
+// the place's column, the others at 0, as a continuation prompt's width is
+// not known. Each line is rounded up to whole rows of the width the pane
+// had. It is 0 when unknown.
 func echoRows(e EchoEntry) int {
 	if e.At == nil || e.At.Width <= 0 || len(e.Widths) == 0 {
 		return 0
