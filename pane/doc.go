@@ -8,8 +8,7 @@
 // lock.
 //
 // It runs tmux only through the tmux package. The jobs around a pane live
-// in packages of their own. They are acp for ACP wire types, journal for
-// output journals on disk, and proc for what runs in the terminal. Then
-// shell for shell families and command wrapping, and task for background
-// tasks.
+// in packages of their own. acp holds ACP wire types, and journal holds
+// output journals on disk. proc covers what runs in the terminal. shell
+// holds shell families and command wrapping. task holds background tasks.
 package pane
