@@ -16,13 +16,13 @@ const (
 	CursorHistory = "history" // the oldest retained history row
 )
 
-// ErrBadCursor: a cursor that is garbage, belongs to another pane, or to a
-// pane that was respawned since. Exit code 2.
+// ErrBadCursor is for a cursor that is garbage or belongs to another pane.
+// It is also for a cursor of a pane that was respawned since. Exit code 2.
 var ErrBadCursor = errors.New("bad cursor")
 
-// A cursor fingerprints the last anchorBytes bytes of text before its row,
-// found within anchorScan rows; capture reads anchorRows rows before the
-// cursor's row on the fast path.
+// A cursor fingerprints the last anchorBytes bytes of text before its row.
+// They are found within anchorScan rows. On the fast path, capture reads
+// anchorRows rows before the cursor's row.
 const (
 	anchorBytes = 48
 	anchorScan  = 64
@@ -32,16 +32,17 @@ const (
 // maxAltRows bounds the alternate-screen rows a cursor remembers.
 const maxAltRows = 200
 
-// Cursor marks a point in a pane's output. It is self-contained: everything
-// needed to find the point again travels in the string (see Encode), so
+// Cursor marks a point in a pane's output. It is self-contained. Everything
+// needed to find the point again travels in the string (see Encode). So
 // separate processes can pass it around without a daemon or a file.
 //
-// The point is row Row (absolute: history rows counted from the oldest one
-// retained when the cursor was made, then the visible rows) and, within it,
-// the first PrefixLen bytes already seen. The rows before it are
-// fingerprinted so that the point can be found again after tmux trims the
-// oldest history rows, after a resize reflows them, or to tell that history
-// was cleared. On the alternate screen it also remembers the rows then shown.
+// The point is row Row and, within it, the first PrefixLen bytes already
+// seen. Row is absolute. It counts history rows from the oldest one
+// retained when the cursor was made, then the visible rows. The rows before
+// it are fingerprinted. So the point can be found again after tmux trims
+// the oldest history rows, or after a resize reflows them. The fingerprint
+// also tells that history was cleared. On the alternate screen the cursor
+// also remembers the rows then shown.
 type Cursor struct {
 	Special    string   // "", CursorScreen or CursorHistory
 	PaneID     int      // N of %N
@@ -54,18 +55,20 @@ type Cursor struct {
 	PrefixHash uint64   // FNV-1a of those bytes
 	Alternate  bool     // made while the alternate screen was on
 	AltRows    []uint32 // FNV-1a (32) of the non-blank alternate-screen rows then shown
-	// A cursor made on a pane with a journal (a background task, a pane
-	// made with new --journal) also marks the point in the journal: capture
-	// and status read the journal from there; other commands use the rows.
+	// A cursor made on a pane with a journal also marks the point in the
+	// journal. Such a pane is a background task, or one made with new
+	// --journal. capture and status read the journal from there. Other
+	// commands use the rows.
 	Journal     bool
 	JournalOff  int64 // journal offset of the point, bytes
 	JournalLine int64 // newlines in the journal before it
 	// A cursor made on the normal screen also fingerprints each visible row
-	// before Row (at most anchorScan of them, FNV-1a 32), the text before the
-	// first of them (TopLen/TopHash, as AnchorLen/AnchorHash) and the pane's
-	// width: a program that redraws a bottom region and inserts lines above
-	// it (an inline TUI's composer) changes rows before Row, and reading
-	// from the first of them that differs delivers what it inserted.
+	// before Row, with FNV-1a 32. It takes at most anchorScan of them. It
+	// also fingerprints the text before the first of them (TopLen/TopHash,
+	// as AnchorLen/AnchorHash). It keeps the pane's width too. A program
+	// may redraw a bottom region and insert lines above it, like an inline
+	// TUI's composer. That changes rows before Row. Reading from the first
+	// of them that differs delivers what it inserted.
 	HasRows bool
 	Width   int      // pane_width when the cursor was made
 	Rows    []uint32 // the visible rows before Row, oldest first
@@ -75,8 +78,8 @@ type Cursor struct {
 
 const cursorMagic = "pc1"
 
-// Encode renders the cursor as an opaque ASCII token: "pc1" and base64url of
-// a varint record with a CRC-32 trailer.
+// Encode renders the cursor as an opaque ASCII token. The token is "pc1"
+// and base64url of a varint record with a CRC-32 trailer.
 func (c Cursor) Encode() string {
 	if c.Special != "" {
 		return c.Special
@@ -123,8 +126,8 @@ func (c Cursor) Encode() string {
 	return cursorMagic + base64.RawURLEncoding.EncodeToString(b)
 }
 
-// ParseCursor decodes a token made by Encode, or a special value. Errors wrap
-// ErrBadCursor and say what was wrong.
+// ParseCursor decodes a token made by Encode, or a special value. Errors
+// wrap ErrBadCursor and say what was wrong.
 func ParseCursor(s string) (Cursor, error) {
 	switch s {
 	case CursorScreen, CursorHistory:
@@ -165,7 +168,7 @@ func ParseCursor(s string) (Cursor, error) {
 		r = r[8:]
 		return v
 	}
-	// u32s reads a count (at most max) and that many row hashes
+	// u32s reads a count, at most max, and that many row hashes.
 	u32s := func(max uint64) []uint32 {
 		n := u(max)
 		if fail || len(r) < 4*n {
@@ -217,17 +220,17 @@ func (c Cursor) Check(paneID string, pid int) error {
 	if "%"+strconv.Itoa(c.PaneID) != paneID {
 		return fmt.Errorf("%w: the cursor belongs to pane %%%d, not %s", ErrBadCursor, c.PaneID, paneID)
 	}
-	// (pid 0: a dead pane on tmux 3.8, which reports no pane_pid; its
-	// process died, it was not replaced)
+	// pid 0 is a dead pane on tmux 3.8, which reports no pane_pid. Its
+	// process died, it was not replaced.
 	if c.PanePID != pid && pid != 0 {
 		return &RespawnedError{PaneID: paneID, Was: c.PanePID, Now: pid}
 	}
 	return nil
 }
 
-// RespawnedError: the cursor's pane was respawned (respawn-pane -k) since
-// the cursor was made: its process (pane_pid) was Was, it is Now. It
-// unwraps to ErrBadCursor (exit 2); a wait that made or checked the
+// RespawnedError says the cursor's pane was respawned (respawn-pane -k)
+// since the cursor was made. Its process (pane_pid) was Was, and it is Now.
+// It unwraps to ErrBadCursor (exit 2). A wait that made or checked the
 // cursor itself reads it as the end of the process it waited on.
 type RespawnedError struct {
 	PaneID   string
@@ -249,7 +252,7 @@ func abbreviate(s string) string {
 	return s
 }
 
-// hash64 is FNV-1a (64) of s, computed in place: reads hash every row of
+// hash64 is FNV-1a (64) of s, computed in place. Reads hash every row of
 // the history they search.
 func hash64(s string) uint64 {
 	h := uint64(14695981039346656037)

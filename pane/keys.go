@@ -17,9 +17,10 @@ var namedKeys = map[string]string{
 // KeyNames lists the accepted key names, for help and errors.
 const KeyNames = "Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space"
 
-// TmuxKey validates a key name and returns tmux's name for it: the named
-// keys above, F1..F12, C-a..C-z (Ctrl with a letter) and M-x (Meta with one
-// printable ASCII character). Anything else is an error naming the key.
+// TmuxKey validates a key name and returns tmux's name for it. It accepts
+// the named keys above and F1..F12. It accepts C-a..C-z, Ctrl with a
+// letter, and M-x, Meta with one printable ASCII character. Anything else
+// is an error naming the key.
 func TmuxKey(name string) (string, error) {
 	if k, ok := namedKeys[strings.ToLower(name)]; ok {
 		return k, nil

@@ -15,49 +15,51 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// The echo ledger records what panectl typed into a pane, so that a wait
+// The echo ledger records what panectl typed into a pane. That way a wait
 // does not mistake the terminal's echo of typed input for the program's
 // output. It lives in the pane's tmux user options, one option per entry
-// (@panectl_echo_<nonce>), so every panectl process sees it and concurrent
+// (@panectl_echo_<nonce>). So every panectl process sees it, and concurrent
 // writers never overwrite each other's entries.
 //
-// An entry discounts the echo two ways: by text (a logical line that shows a
-// typed line, see IsEcho) and by place (the logical lines that start at the
-// row where typing began, found again by the text before that row and the
-// prompt before the terminal cursor, see Place): the echo of a command line
-// that the program redrew differently (a tab completed, an autosuggestion,
-// syntax highlighting) is still discounted.
+// An entry discounts the echo in two ways. By text, it discounts a logical
+// line that shows a typed line (see IsEcho). By place, it discounts the
+// logical lines that start at the row where typing began (see Place). That
+// row is found again by the text before it and by the prompt before the
+// terminal cursor. So the echo of a command line is still discounted when
+// the program redrew it differently. A tab may have completed it, or an
+// autosuggestion or syntax highlighting changed it.
 //
 // By text, an entry counts while it is pending and for EchoWindow after it
-// was submitted (output identical to typed text is ambiguous, and only
-// for that long). By place, a submitted entry that knows its place and
-// row (Place.Row) counts as long as it is in the ledger, whatever the time
-// since: the rows where typing landed are echo however late a wait reads
-// them. When such an entry's place can no longer be found (the history
-// before it was trimmed, or cleared) and it may lie after the point a read
-// starts at, a line that shows its text is discounted rather than matched
-// (ReadResult.Unplaced says which).
+// was submitted. Output identical to typed text is ambiguous, and only for
+// that long. By place, a submitted entry that knows its place and row
+// (Place.Row) counts as long as it is in the ledger. The time since does
+// not matter. The rows where typing landed are echo however late a wait
+// reads them. Such an entry's place may no longer be found, because the
+// history before it was trimmed or cleared. It may then lie after the point
+// a read starts at. Then a line that shows its text is discounted rather
+// than matched. ReadResult.Unplaced says which.
 //
-// The ledger is bounded whatever was typed: an entry keeps the text itself
-// only while it is short (maxLiteral bytes encoded); longer text is kept as
-// fingerprints of at most maxMarks of its lines; a pane holds at most
-// maxEntries active entries (the oldest go first). Five 1 MiB sends leave a
-// few KiB of options, and a wait reads no more than that.
+// The ledger is bounded whatever was typed. An entry keeps the text itself
+// only while it is short, at most maxLiteral bytes encoded. Longer text is
+// kept as fingerprints of at most maxMarks of its lines. A pane holds at
+// most maxEntries active entries, and the oldest go first. Five 1 MiB sends
+// leave a few KiB of options, and a wait reads no more than that.
 const (
 	ledgerPrefix = "@panectl_echo_"
 	// EchoWindow is how long after submission typed text is still
-	// discounted by its text (by place: for as long as the entry is kept).
+	// discounted by its text. By place it is discounted for as long as the
+	// entry is kept.
 	EchoWindow = 10 * time.Second
 	// pendingWindow bounds how long unsubmitted text stays in the ledger.
 	pendingWindow = 10 * time.Minute
 	// maxLiteral is the most bytes of JSON-encoded text an entry keeps
 	// as text; longer text is fingerprinted line by line.
 	maxLiteral = 1 << 10
-	// maxMarks bounds the line fingerprints of one entry: the first and
-	// the last maxMarks/2 non-blank lines.
+	// maxMarks bounds the line fingerprints of one entry. They are the
+	// first and the last maxMarks/2 non-blank lines.
 	maxMarks = 16
-	// markHead is how many bytes of a fingerprinted line are kept as text
-	// (to find where its echo starts in a logical line).
+	// markHead is how many bytes of a fingerprinted line are kept as text.
+	// They find where its echo starts in a logical line.
 	markHead = 24
 	// maxEntries bounds the active entries of a pane.
 	maxEntries = 16
@@ -70,23 +72,24 @@ type EchoEntry struct {
 	Typed     int64      `json:"at"`            // unix ms when typed
 	Submitted int64      `json:"sub,omitempty"` // unix ms when Enter followed; 0 while pending
 	At        *Place     `json:"p,omitempty"`   // where typing began (nil: unknown, e.g. the alternate screen)
-	// Prompt is the text before the terminal cursor where typing began
-	// when At is unknown (the alternate screen): the cursor back right
-	// after it means the text left the input line (see pending).
+	// Prompt is the text before the terminal cursor where typing began,
+	// when At is unknown (the alternate screen). When the cursor is back
+	// right after it, the text left the input line (see pending).
 	Prompt *PromptMark `json:"pr,omitempty"`
 	Lines  int         `json:"n,omitempty"` // logical lines the text spans from At (0: 1)
-	// Widths are the terminal cells of the text's lines (at most
-	// maxWidths; nil when there are more): with At's column and width
-	// they give the rows the echo covers, however the program broke them.
+	// Widths are the terminal cells of the text's lines. They hold at most
+	// maxWidths lines, and are nil when there are more. With At's column
+	// and width they give the rows the echo covers, however the program
+	// broke them.
 	Widths []int `json:"w,omitempty"`
-	// PlaceOnly: the entry discounts by place only, never by text (the
-	// last piece of a line, recorded on its own: as text it would match
-	// any output that ends like it).
+	// PlaceOnly says the entry discounts by place only, never by text. It
+	// is the last piece of a line, recorded on its own. As text it would
+	// match any output that ends like it.
 	PlaceOnly bool `json:"po,omitempty"`
 	// End is 1 + the terminal cursor's absolute row when a shell had taken
-	// the line (0: unknown): its echo is the rows before it. Fish redraws
-	// a line taller than the pane in pieces, well below the rows the text
-	// needs (see MarkEchoEnd).
+	// the line. It is 0 when unknown. The entry's echo is the rows before
+	// End. Fish redraws a line taller than the pane in pieces. They end
+	// well below the rows the text needs (see MarkEchoEnd).
 	End int `json:"e,omitempty"`
 }
 
@@ -100,12 +103,13 @@ type LineMark struct {
 	Head string `json:"s"` // its first bytes (at most markHead, whole runes)
 }
 
-// Place is where typing began on the normal screen: the text of the rows
-// before the terminal cursor's row (its last AnchorLen bytes, rows trimmed
-// and concatenated as for a Cursor) and the row's text before the cursor
-// (the prompt: PrefixLen bytes, padded with blanks to the cursor). Both are
-// FNV-1a 64 fingerprints, so the place is found again after history is
-// trimmed or the text after the prompt is redrawn.
+// Place is where typing began on the normal screen. It holds the text of
+// the rows before the terminal cursor's row. That is the last AnchorLen
+// bytes, with rows trimmed and concatenated as for a Cursor. It also holds
+// the row's text before the cursor, the prompt. That is PrefixLen bytes,
+// padded with blanks to the cursor. Both are FNV-1a 64 fingerprints. So the
+// place is found again after history is trimmed or the text after the
+// prompt is redrawn.
 type Place struct {
 	AnchorLen  int    `json:"al"`
 	AnchorHash uint64 `json:"ah"`
@@ -114,15 +118,16 @@ type Place struct {
 	Col        int    `json:"c,omitempty"` // the terminal cursor's column (cells of the prefix)
 	Width      int    `json:"w,omitempty"` // the pane's width then (0: unknown)
 	// Row is 1 + the terminal cursor's absolute row then (history_size +
-	// cursor_y, as Cursor.Row); 0: unknown (an entry of an older panectl).
-	// Trimming history only lowers a row's absolute number, so a place
-	// whose Row-1 is before a read's first row is before that read.
+	// cursor_y, as Cursor.Row). It is 0 when unknown, as in an entry of an
+	// older panectl. Trimming history only lowers a row's absolute number.
+	// So a place whose Row-1 is before a read's first row is before that
+	// read.
 	Row int `json:"r,omitempty"`
 }
 
 // PromptMark fingerprints the text of the terminal cursor's row before the
-// cursor (padded with blanks to it), on either screen: Place's prefix
-// alone.
+// cursor, padded with blanks to it. It works on either screen. It is
+// Place's prefix alone.
 type PromptMark struct {
 	Len  int    `json:"l"`
 	Hash uint64 `json:"h"`
@@ -153,8 +158,8 @@ func LoadLedger(ctx context.Context, c *tmux.Client, id string) (Ledger, error) 
 	return ledgerFrom(opts), nil
 }
 
-// LoadLedgerVia is LoadLedger through a Snapshotter (through a control
-// client: no tmux process).
+// LoadLedgerVia is LoadLedger through a Snapshotter. Through a control
+// client, it starts no tmux process.
 func LoadLedgerVia(ctx context.Context, s tmux.Snapshotter, id string) (Ledger, error) {
 	_, _, opts, err := s.SnapshotOptions(ctx, id, ledgerPrefix)
 	if err != nil {
@@ -182,8 +187,9 @@ func ledgerFrom(opts map[string]string) Ledger {
 	return l
 }
 
-// valid reports whether an entry read from a pane option is one panectl
-// can use: lengths within their bounds (anyone can set a pane option).
+// valid reports whether an entry read from a pane option is one panectl can
+// use. Its lengths must be within their bounds. Anyone can set a pane
+// option.
 func (e EchoEntry) valid() bool {
 	for _, m := range e.Marks {
 		if m.Len < 0 || m.Len > maxText {
@@ -211,16 +217,17 @@ func (e EchoEntry) valid() bool {
 // maxEchoRows bounds the rows an echo spans from its place (EchoEntry.End).
 const maxEchoRows = 1 << 16
 
-// maxText bounds a fingerprinted line's length (SPEC.md: text to type is
-// at most 1 MiB); maxPrefix the bytes of a prompt before the cursor.
+// maxText bounds a fingerprinted line's length. SPEC.md says text to type
+// is at most 1 MiB. maxPrefix bounds the bytes of a prompt before the
+// cursor.
 const (
 	maxText   = 1 << 20
 	maxPrefix = 4 << 10
 )
 
-// active reports whether e discounts by text (and by place) at now:
-// pending for less than pendingWindow, or submitted less than EchoWindow
-// ago.
+// active reports whether e discounts by text and by place at now. It does
+// while pending for less than pendingWindow, or submitted less than
+// EchoWindow ago.
 func (e EchoEntry) active(now time.Time) bool {
 	ms := now.UnixMilli()
 	if e.Submitted == 0 {
@@ -229,21 +236,21 @@ func (e EchoEntry) active(now time.Time) bool {
 	return ms-e.Submitted < EchoWindow.Milliseconds()
 }
 
-// held reports whether e, past its EchoWindow, still discounts by place:
-// submitted, with a place and its row known. It stays in the ledger until
-// maxEntries newer entries push it out.
+// held reports whether e, past its EchoWindow, still discounts by place. It
+// does when submitted, with a place and its row known. It stays in the
+// ledger until maxEntries newer entries push it out.
 func (e EchoEntry) held(now time.Time) bool {
 	return e.Submitted != 0 && e.At != nil && e.At.Row > 0 && !e.active(now)
 }
 
-// kept reports whether e belongs in the ledger at now (else it is removed
-// when the ledger is next written).
+// kept reports whether e belongs in the ledger at now. Else it is removed
+// when the ledger is next written.
 func (e EchoEntry) kept(now time.Time) bool { return e.active(now) || e.held(now) }
 
 // Pending returns the text typed into the pane that no Enter has followed
-// yet and that still sits on the input line (see pending), in typing order
-// ("" when none, or only fingerprints of long text are kept: then long is
-// true).
+// yet and that still sits on the input line (see pending). It is in typing
+// order. It is "" when there is none. It is also "" when only fingerprints
+// of long text are kept, and then long is true.
 func (l Ledger) Pending() (text string, long bool) {
 	pending, _ := l.pending()
 	for _, e := range pending {
@@ -254,17 +261,19 @@ func (l Ledger) Pending() (text string, long bool) {
 }
 
 // cancelGrace is how long typed text counts as pending whatever the screen
-// shows: the program may not have drawn it yet.
+// shows. The program may not have drawn it yet.
 const cancelGrace = 500 * time.Millisecond
 
 // pending returns the active entries typed without Enter that still sit on
-// the input line, in typing order, and the keys of those that do not: the
-// line was killed or abandoned (C-u, C-c from anyone, a new prompt) when
-// the terminal cursor, where the ledger was read, is right after the same
-// prompt as where the first of them was typed (on its row or a new one; on
-// the alternate screen, where no place is known, the same text before the
-// cursor: an agent composer's C-u). Without the cursor's prompt (not read by
-// Read with Ledger) or the entry's, every entry counts as pending.
+// the input line, in typing order. It also returns the keys of those that
+// do not. Their line was killed or abandoned, by C-u, by C-c from anyone,
+// or by a new prompt. That is so when the terminal cursor, where the ledger
+// was read, is right after the same prompt as where the first of them was
+// typed. The cursor may be on that row or a new one. On the alternate
+// screen no place is known. There the same text before the cursor counts,
+// as after an agent composer's C-u. Read with Ledger gives the cursor's
+// prompt. Without it, or without the entry's prompt, every entry counts as
+// pending.
 func (l Ledger) pending() (still []keyedEntry, gone []string) {
 	var all []keyedEntry
 	for k, e := range l.entries {
@@ -306,8 +315,8 @@ type keyedEntry struct {
 	EchoEntry
 }
 
-// LastTyped is when text was last typed without Enter (zero when nothing is
-// pending).
+// LastTyped is when text was last typed without Enter. It is zero when
+// nothing is pending.
 func (l Ledger) LastTyped() time.Time {
 	var last int64
 	for _, e := range l.entries {
@@ -322,9 +331,9 @@ func (l Ledger) LastTyped() time.Time {
 }
 
 // Record adds typed text to the pane's ledger. With submitted, the pending
-// entries (text typed without Enter, in typing order) and text form one
-// submitted line, as the terminal will echo them. Expired entries are
-// removed in the same tmux command list.
+// entries and text form one submitted line, as the terminal will echo them.
+// The pending entries are text typed without Enter, in typing order.
+// Expired entries are removed in the same tmux command list.
 func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool) error {
 	l, err := LoadLedger(ctx, c, id)
 	if err != nil {
@@ -334,12 +343,12 @@ func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool
 	return c.SetPaneOptions(ctx, id, set, unset)
 }
 
-// MarkEchoEnd records, for the line just submitted (the newest submitted
-// entry), that its echo ends before absolute row (history_size +
-// cursor_y), where the shell left the cursor once it took the line. Only a
-// line taller than the pane (height rows) gets it: a fast command's output
-// can already be at the cursor's row, and a shorter line's rows are known
-// from its width (echoRows).
+// MarkEchoEnd records where the echo of the line just submitted ends. That
+// line is the newest submitted entry. Its echo ends before absolute row
+// (history_size + cursor_y), where the shell left the cursor once it took
+// the line. Only a line taller than the pane (height rows) gets it. A fast
+// command's output can already be at the cursor's row. A shorter line's
+// rows are known from its width (echoRows).
 func MarkEchoEnd(ctx context.Context, c *tmux.Client, id string, row, height int) error {
 	l, err := LoadLedger(ctx, c, id)
 	if err != nil {
@@ -364,9 +373,9 @@ func (l Ledger) Taller(text string, height int) bool {
 	return echoRows(mergeEntries(es, text, l.at, l.prompt)) >= height
 }
 
-// newestSubmitted is the entry of the line submitted last (not a piece
-// kept by place only), with its key; ok is false when there is none with
-// a known place.
+// newestSubmitted is the entry of the line submitted last, with its key. A
+// piece kept by place only does not count. ok is false when there is no
+// such entry with a known place.
 func (l Ledger) newestSubmitted() (key string, e EchoEntry, ok bool) {
 	for k, x := range l.entries {
 		if x.Submitted == 0 || x.PlaceOnly || x.At == nil || x.At.Row == 0 {
@@ -379,8 +388,8 @@ func (l Ledger) newestSubmitted() (key string, e EchoEntry, ok bool) {
 	return key, e, ok
 }
 
-// ClearPending removes the pending entries of the pane's ledger (the line
-// they were typed on was killed).
+// ClearPending removes the pending entries of the pane's ledger. The line
+// they were typed on was killed.
 func ClearPending(ctx context.Context, c *tmux.Client, id string) error {
 	l, err := LoadLedger(ctx, c, id)
 	if err != nil {
@@ -395,19 +404,19 @@ func ClearPending(ctx context.Context, c *tmux.Client, id string) error {
 	return c.SetPaneOptions(ctx, id, nil, unset)
 }
 
-// Type records text in the pane's ledger, as l (read just before, e.g. by
-// Read with ReadOptions.Ledger, which also gives the place where typing
-// begins) holds it, and types it (with Enter when submit), in one tmux
-// command list: Record then SendText, one process.
+// Type records text in the pane's ledger, as l holds it, and types it. l is
+// read just before, e.g. by Read with ReadOptions.Ledger. That read also
+// gives the place where typing begins. Type sends Enter when submit. It
+// does both in one tmux command list, Record then SendText, one process.
 func Type(ctx context.Context, c *tmux.Client, id string, l Ledger, text string, submit bool) error {
 	set, unset := l.plan(text, submit)
 	return c.SendTextOptions(ctx, id, text, submit, set, unset)
 }
 
-// plan is the change Record makes to ledger l: the entry to set and the
-// expired (or, when submitted, merged pending, or beyond maxEntries: the
-// oldest first, held ones too) entries to unset. An entry held by place
-// (see held) is not expired.
+// plan is the change Record makes to ledger l. It returns the entry to set
+// and the entries to unset. Those are expired entries, merged pending ones
+// when submitted, and those beyond maxEntries. The oldest go first, held
+// ones too. An entry held by place (see held) is not expired.
 func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) {
 	now := time.Now().UnixMilli()
 	at := l.now
@@ -437,9 +446,10 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 		case !e.kept(at):
 			unset = append(unset, k)
 		case gone[k]:
-			// no longer on the input line (killed, or abandoned for a new
-			// prompt): not part of what is typed now, but its echo stays on
-			// screen: discounted as a submitted entry
+			// It is no longer on the input line, killed or abandoned for a
+			// new prompt. So it is not part of what is typed now. But its
+			// echo stays on screen, so it is discounted as a submitted
+			// entry.
 			e.Submitted = now
 			set[k] = encodeEntry(e)
 			live = append(live, kept{k, e.Typed})
@@ -467,10 +477,11 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 			es[i] = p.EchoEntry
 		}
 		add(mergeEntries(es, text, l.at, l.prompt)) // the line as the program got it
-		// The earlier pieces may be gone in a way the screen did not show
-		// (C-c from anyone, under a prompt that changed): the last piece
-		// typed (the text typed now, or else the last pending one) is an
-		// entry of its own too, where it was typed, matched by place only.
+		// The earlier pieces may be gone in a way the screen did not show.
+		// C-c from anyone could do that, under a prompt that changed. So
+		// the last piece typed is an entry of its own too, where it was
+		// typed. It is matched by place only. That piece is the text typed
+		// now, or else the last pending one.
 		var last EchoEntry
 		switch {
 		case text != "":
@@ -494,11 +505,12 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 	return set, unset
 }
 
-// mergeEntries makes the entry of text typed after the pending entries (in
-// typing order), at place p (or, with no place, after prompt pr) when
-// nothing is pending: their texts joined, as
-// the terminal shows them on one line, kept as text while short, else as
-// line fingerprints (of the pieces, when a piece was already fingerprinted).
+// mergeEntries makes the entry of text typed after the pending entries, in
+// typing order. When nothing is pending, the entry is at place p. With no
+// place, it is after prompt pr. Their texts are joined, as the terminal
+// shows them on one line. The result is kept as text while short. Else it
+// is kept as line fingerprints. They are fingerprints of the pieces when a
+// piece was already fingerprinted.
 func mergeEntries(pending []EchoEntry, text string, p *Place, pr *PromptMark) EchoEntry {
 	e := EchoEntry{At: p}
 	if p == nil {
@@ -561,8 +573,8 @@ func hasMarks(es []EchoEntry) bool {
 	return false
 }
 
-// widths returns the terminal cells of each line of text (nil beyond
-// maxWidths lines).
+// widths returns the terminal cells of each line of text. It returns nil
+// beyond maxWidths lines.
 func widths(text string) []int {
 	if strings.Count(text, "\n") >= maxWidths {
 		return nil
@@ -575,8 +587,8 @@ func widths(text string) []int {
 }
 
 // joinWidths is the line widths of pieces of text typed one after the
-// other (the last line of one goes on with the first of the next); nil when
-// a piece's widths are unknown or there are more than maxWidths lines.
+// other. The last line of one goes on with the first of the next. It is nil
+// when a piece's widths are unknown or there are more than maxWidths lines.
 func joinWidths(pieces [][]int) []int {
 	var out []int
 	for i, p := range pieces {
@@ -595,8 +607,9 @@ func joinWidths(pieces [][]int) []int {
 	return out
 }
 
-// marks fingerprints the non-blank lines of text (trimmed): all of them when
-// there are at most maxMarks, else the first and last maxMarks/2.
+// marks fingerprints the non-blank lines of text, trimmed. It takes all of
+// them when there are at most maxMarks. Else it takes the first and last
+// maxMarks/2.
 func marks(text string) []LineMark {
 	var out []LineMark
 	add := func(t string) {
@@ -648,13 +661,13 @@ func encodeEntry(e EchoEntry) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// IsEcho reports whether a logical line is the echo of text typed by panectl
-// that is still pending or was submitted less than EchoWindow ago: the line
-// is a typed line, or ends with one after a blank or a prompt character, or
-// holds one (of 4 or more characters) followed by a gap of blanks, as when a
-// right-hand prompt follows the echo. Output identical to typed input is
-// indistinguishable from its echo and is discounted too. (The echo found by
-// place is ReadResult.Echo.)
+// IsEcho reports whether a logical line is the echo of text typed by
+// panectl. The text must still be pending, or submitted less than
+// EchoWindow ago. The line is a typed line, or ends with one after a blank
+// or a prompt character. Or it holds one of 4 or more characters followed
+// by a gap of blanks, as when a right-hand prompt follows the echo. Output
+// identical to typed input is indistinguishable from its echo. It is
+// discounted too. The echo found by place is ReadResult.Echo.
 func (l Ledger) IsEcho(line string) bool {
 	line = strings.TrimRight(line, " \t")
 	if line == "" {
@@ -668,9 +681,9 @@ func (l Ledger) IsEcho(line string) bool {
 	return false
 }
 
-// echoesText reports whether a logical line (trailing blanks trimmed)
-// shows a line of e's text as a terminal echoes it (never for an entry by
-// place only).
+// echoesText reports whether a logical line shows a line of e's text as a
+// terminal echoes it. The line's trailing blanks are trimmed. It is never
+// true for an entry by place only.
 func (e EchoEntry) echoesText(line string) bool {
 	if e.PlaceOnly || line == "" {
 		return false
@@ -718,9 +731,9 @@ func echoes(line, t string) bool {
 	return false
 }
 
-// echoes is echoes for a fingerprinted line: the logical line ends with it
-// (after a boundary), or holds it followed by a gap, or ends with its start
-// (checked on the kept head only).
+// echoes is echoes for a fingerprinted line. The logical line ends with it
+// after a boundary, or holds it followed by a gap. Or the line ends with
+// its start, checked on the kept head only.
 func (m LineMark) echoes(line string) bool {
 	if m.Head == "" {
 		return false
@@ -746,9 +759,10 @@ func (m LineMark) echoes(line string) bool {
 // echo while the terminal is still drawing it.
 const partialEchoMin = 8
 
-// partialEcho reports whether line ends with the start of typed line t (at
-// least partialEchoMin bytes, after a prompt-like boundary): the echo of a
-// long line caught while the terminal is still drawing it.
+// partialEcho reports whether line ends with the start of typed line t. The
+// start is at least partialEchoMin bytes, after a prompt-like boundary.
+// That is the echo of a long line caught while the terminal is still
+// drawing it.
 func partialEcho(line, t string) bool {
 	for i := 0; i+partialEchoMin <= len(line); i++ {
 		if line[i] != t[0] || !boundary(line[:i]) {
@@ -761,8 +775,8 @@ func partialEcho(line, t string) bool {
 	return false
 }
 
-// boundary reports whether text before a typed line ends like a prompt: a
-// blank or a prompt character.
+// boundary reports whether text before a typed line ends like a prompt,
+// with a blank or a prompt character.
 func boundary(before string) bool {
 	if before == "" {
 		return true
@@ -771,11 +785,12 @@ func boundary(before string) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune("$%#>❯›»:)]", r)
 }
 
-// Unplaced marks the lines (read where no place can be known: a journal)
-// that show the text of an entry held by place (see held): submitted more
-// than EchoWindow ago, its echo cannot be told by its rows there, and
-// discounting such a line is preferred to matching the echo (output
-// identical to the text is discounted too). nil when none does.
+// Unplaced marks the lines that show the text of an entry held by place
+// (see held). The lines are read where no place can be known, as in a
+// journal. The entry was submitted more than EchoWindow ago. Its echo
+// cannot be told by its rows there. Discounting such a line is preferred to
+// matching the echo. Output identical to the text is discounted too. It
+// returns nil when no line shows such text.
 func (l Ledger) Unplaced(lines []string) []bool {
 	var out []bool
 	for _, e := range l.entries {
@@ -806,10 +821,11 @@ func (l Ledger) Len() int {
 }
 
 // HasPlacesFrom reports whether an entry may discount lines by place
-// (ReadResult.Echo) in a read that starts at absolute row row (history_size
-// + the relative row, as Cursor.Row): an active entry that knows where
-// typing began, or one held by place (see held) whose row is not before
-// row. Only a read of the rows can tell which lines those are.
+// (ReadResult.Echo) in a read that starts at absolute row row. That row is
+// history_size + the relative row, as Cursor.Row. Such an entry is active
+// and knows where typing began. Or it is held by place (see held), and its
+// row is not before row. Only a read of the rows can tell which lines those
+// are.
 func (l Ledger) HasPlacesFrom(row int) bool {
 	active, held := l.placesFrom(row)
 	return len(active)+len(held) > 0
@@ -821,10 +837,10 @@ func (l Ledger) places() []EchoEntry {
 	return active
 }
 
-// placesFrom returns the active entries that know where typing began, and
-// the entries held by place whose row (Place.Row) is not before absolute
-// row row: those typed before it lie before it, however history was
-// trimmed since.
+// placesFrom returns the active entries that know where typing began. It
+// also returns the entries held by place whose row (Place.Row) is not
+// before absolute row row. Those typed before that row lie before it,
+// however history was trimmed since.
 func (l Ledger) placesFrom(row int) (active, held []EchoEntry) {
 	for _, e := range l.entries {
 		switch {

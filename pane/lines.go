@@ -7,8 +7,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// splitRows splits capture-pane output (each row or logical line ending in
-// "\n") into rows, without the final empty element.
+// splitRows splits capture-pane output into rows, without the final empty
+// element. Each row or logical line in the output ends in "\n".
 func splitRows(text string) []string {
 	if text == "" {
 		return nil
@@ -16,9 +16,9 @@ func splitRows(text string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
-// cleanLine makes a logical line as panectl reports it: ANSI escapes removed
-// (unless keepANSI) and trailing whitespace trimmed. Wide and combining
-// characters stay exactly as tmux wrote them.
+// cleanLine makes a logical line as panectl reports it. ANSI escapes are
+// removed, unless keepANSI. Trailing whitespace is trimmed. Wide and
+// combining characters stay exactly as tmux wrote them.
 func cleanLine(s string, keepANSI bool) string {
 	if !keepANSI {
 		s = ansi.Strip(s)
@@ -29,9 +29,9 @@ func cleanLine(s string, keepANSI bool) string {
 // trimRow is a physical row as fingerprinted: trailing spaces trimmed.
 func trimRow(s string) string { return strings.TrimRight(s, " \t") }
 
-// cutPlainPrefix removes the first n bytes of visible text from s, skipping
-// (and keeping) escape sequences that precede them, so that a prefix
-// measured on the plain text can be cut from text captured with escapes.
+// cutPlainPrefix removes the first n bytes of visible text from s. It skips
+// and keeps the escape sequences that precede them. So a prefix measured on
+// the plain text can be cut from text captured with escapes.
 func cutPlainPrefix(s string, n int) string {
 	i := 0
 	var kept strings.Builder
@@ -48,8 +48,8 @@ func cutPlainPrefix(s string, n int) string {
 	return kept.String() + s[i:]
 }
 
-// escapeEnd returns the index just past the escape sequence starting at s[i]
-// (CSI, OSC/DCS strings, or a two-byte escape).
+// escapeEnd returns the index just past the escape sequence starting at
+// s[i]. That is a CSI, an OSC or DCS string, or a two-byte escape.
 func escapeEnd(s string, i int) int {
 	if i+1 >= len(s) {
 		return len(s)
@@ -91,8 +91,8 @@ func SqueezeBlanks(s string) string {
 }
 
 // CutCells is the longest prefix of plain text s that fills at most n
-// terminal cells (wide characters take two, combining ones none; an invalid
-// byte one), and the cells it fills.
+// terminal cells, and the cells it fills. Wide characters take two cells,
+// combining ones none, and an invalid byte one.
 func CutCells(s string, n int) (string, int) {
 	w := 0
 	for i := 0; i < len(s); {

@@ -14,25 +14,27 @@ import (
 )
 
 // The action lock serializes the actions that type and then depend on what
-// they typed (run, send-text --submit) on one pane, across every panectl
-// process: it is the pane's user option @panectl_lock, holding
-// "ACTION.PID.NS.NONCE.EXPIRY" (the owner's action and process id, its pid
-// namespace, a nonce, the lease's end in unix ms). It is taken with an
-// atomic compare-and-set (tmux.CompareAndSetPaneOption: tmux has no
-// lock primitive that survives a crashed owner; wait-for -L channels stay
-// locked forever when their owner dies). The owner renews the lease while
-// it holds the lock; a lock whose lease ended, or whose owner process is
-// gone, is taken over by the next contender.
+// they typed (run, send-text --submit). It does so on one pane, across
+// every panectl process. It is the pane's user option @panectl_lock. It
+// holds "ACTION.PID.NS.NONCE.EXPIRY". These are the owner's action and
+// process id, its pid namespace, a nonce, and the lease's end in unix ms.
+// It is taken with an atomic compare-and-set
+// (tmux.CompareAndSetPaneOption). tmux has no lock primitive that survives
+// a crashed owner. Its wait-for -L channels stay locked forever when their
+// owner dies. The owner renews the lease while it holds the lock. The next
+// contender takes over a lock whose lease ended, or whose owner process is
+// gone.
 const (
 	lockOption = "@panectl_lock"
-	// lockLease is how long a lock stays valid without renewal: how long a
-	// crashed owner can hold up others when its death cannot be seen.
+	// lockLease is how long a lock stays valid without renewal. That is how
+	// long a crashed owner can hold up others when its death cannot be
+	// seen.
 	lockLease = 5 * time.Second
 	// lockRenew is how often the owner renews the lease.
 	lockRenew = lockLease / 3
 )
 
-// LockTimeoutError: the pane's lock was held by another action until the
+// LockTimeoutError says another action held the pane's lock until the
 // deadline. It unwraps to context.DeadlineExceeded (exit 124).
 type LockTimeoutError struct {
 	PaneID string
@@ -60,23 +62,23 @@ type Lock struct {
 	done   chan struct{}
 	Waited time.Duration // how long the lock was waited for
 	// Behind names the action that held the lock when it was first asked
-	// for (as LockTimeoutError.Holder: "run (pid 1234)"); "" when the lock
-	// was free at once.
+	// for, as LockTimeoutError.Holder does: "run (pid 1234)". It is "" when
+	// the lock was free at once.
 	Behind string
 }
 
-// AcquireLock takes the pane's action lock for action ("run", "send-text"),
-// waiting while another action holds it, until deadline: then a
+// AcquireLock takes the pane's action lock for action ("run", "send-text").
+// It waits while another action holds it, until deadline. Then it returns a
 // *LockTimeoutError. The lease is renewed in the background until Release.
 func AcquireLock(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time) (*Lock, error) {
 	return AcquireLockBehind(ctx, c, id, action, deadline, nil)
 }
 
-// AcquireLockBehind is AcquireLock, calling busy once, before waiting, when
-// the lock is held by another action (holder names it, as Lock.Behind): the
-// caller may note the pane's state then, to check once the lock is its own
-// whether what it was going to do still fits the pane. An error from busy
-// ends the wait with that error.
+// AcquireLockBehind is AcquireLock, calling busy once before waiting when
+// another action holds the lock. holder names that action, as Lock.Behind
+// does. The caller may note the pane's state then. Once the lock is its
+// own, it can check whether what it was going to do still fits the pane. An
+// error from busy ends the wait with that error.
 func AcquireLockBehind(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time, busy func(holder string) error) (*Lock, error) {
 	start := time.Now()
 	l := &Lock{c: c, id: id, action: action, stop: make(chan struct{}), done: make(chan struct{})}
@@ -89,8 +91,8 @@ func AcquireLockBehind(ctx context.Context, c *tmux.Client, id, action string, d
 			return nil, err
 		}
 		if cur != value && lockStale(cur, time.Now()) {
-			// the holder crashed or its lease ended: take it over, unless
-			// another contender did first
+			// The holder crashed or its lease ended. Take it over, unless
+			// another contender did first.
 			if cur, err = c.CompareAndSetPaneOption(ctx, id, lockOption, cur, value); err != nil {
 				return nil, err
 			}
@@ -122,18 +124,18 @@ func AcquireLockBehind(ctx context.Context, c *tmux.Client, id, action string, d
 	}
 }
 
-// Lost reports whether the lock was taken over while held (its renewal
-// failed for longer than the lease).
+// Lost reports whether the lock was taken over while held. That happens
+// when its renewal failed for longer than the lease.
 func (l *Lock) Lost() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.lost
 }
 
-// Release gives the lock back (only when it is still ours) and stops the
-// renewal. ctx is the action's: giving the lock back is a cleanup, bounded
-// as tmux.Client.CleanupContext says (a lock not given back is free when
-// its lease ends or its owner has exited). It is safe to call more than
+// Release gives the lock back, only when it is still ours, and stops the
+// renewal. ctx is the action's. Giving the lock back is a cleanup, bounded
+// as tmux.Client.CleanupContext says. A lock not given back is free when
+// its lease ends or its owner has exited. Release is safe to call more than
 // once and on nil.
 func (l *Lock) Release(ctx context.Context) {
 	if l == nil {
@@ -209,9 +211,9 @@ func lockFields(v string) (action string, pid int, ns string, expiry time.Time, 
 	return f[0], pid, f[2], time.UnixMilli(ms), true
 }
 
-// lockStale reports whether lock value v may be taken over at now: its
-// lease ended, its owner process is gone (same pid namespace), or it is not
-// a lock value at all.
+// lockStale reports whether lock value v may be taken over at now. That is
+// when its lease ended, or its owner process is gone (same pid namespace).
+// It is also when v is not a lock value at all.
 func lockStale(v string, now time.Time) bool {
 	if v == "" {
 		return false
@@ -232,8 +234,8 @@ func lockHolder(v string) string {
 	return fmt.Sprintf("%s (pid %d)", action, pid)
 }
 
-// pidNamespace identifies this process's pid namespace ("" when unknown):
-// a pid names the same process only within one.
+// pidNamespace identifies this process's pid namespace ("" when unknown). A
+// pid names the same process only within one.
 func pidNamespace() string {
 	t, err := os.Readlink("/proc/self/ns/pid")
 	if err != nil {

@@ -17,17 +17,18 @@ import (
 type ReadOptions struct {
 	MaxLines int  // keep the newest MaxLines lines (0: no limit)
 	ANSI     bool // keep colour escapes in the lines
-	// Guess is the pane as last seen (a previous ReadResult.Pane). When its
-	// ID is the pane's, Read plans its captures from it and checks the plan
-	// inside the same atomic snapshot (history size, screen, height),
-	// re-planning on a mismatch: one tmux process instead of two.
+	// Guess is the pane as last seen, a previous ReadResult.Pane. When its
+	// ID is the pane's, Read plans its captures from it. It checks the plan
+	// inside the same atomic snapshot (history size, screen, height). On a
+	// mismatch it plans again. That costs one tmux process instead of two.
 	Guess tmux.PaneInfo
 	// Ledger also reads the pane's echo ledger in the same snapshot
 	// (ReadResult.Ledger).
 	Ledger bool
-	// Via takes the snapshots instead of the client (nil: the client), e.g.
-	// a *tmux.Subscription of a wait: no tmux process is started, and the
-	// snapshot is aligned with the control client's output stream.
+	// Via takes the snapshots instead of the client; nil means the client.
+	// An example is the *tmux.Subscription of a wait. Then no tmux process
+	// is started, and the snapshot is aligned with the control client's
+	// output stream.
 	Via tmux.Snapshotter
 	// Stream also seeds a Stream from the snapshot (ReadResult.Stream),
 	// to follow the pane through the output that comes after it.
@@ -44,45 +45,46 @@ type ReadResult struct {
 	DroppedExact bool     // LinesDropped is exact (else a lower bound, see Note)
 	Truncated    bool     // more than MaxLines lines were available
 	Reset        bool     // history was cleared: Lines is what is there now
-	// Uncertain: the cursor's place could not be told for certain (the
-	// lines before it recur in the pane and history may have been trimmed
-	// or cleared): Lines is everything the pane holds, which may begin
-	// before the cursor; LinesDropped is then a lower bound (see Note).
+	// Uncertain says the cursor's place could not be told for certain. The
+	// lines before it recur in the pane, and history may have been trimmed
+	// or cleared. Lines is then everything the pane holds, and may begin
+	// before the cursor. LinesDropped is then a lower bound (see Note).
 	Uncertain bool
-	// Fresh: with Uncertain at the history limit, Lines[Fresh:] are
-	// certainly after the cursor (they follow the newest place it can
-	// be); 0 otherwise.
+	// Fresh is 0 unless Uncertain is set at the history limit. Then
+	// Lines[Fresh:] are certainly after the cursor. They follow the newest
+	// place it can be.
 	Fresh  int
 	Note   string // why LinesDropped is a bound, or other caveats
 	Pane   tmux.PaneInfo
 	Ledger Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
-	// Stream follows the pane from the snapshot on (ReadOptions.Stream);
-	// nil when the pane is in a state a Stream does not follow, or the
-	// cursor's rows had moved.
+	// Stream follows the pane from the snapshot on (ReadOptions.Stream). It
+	// is nil when the pane is in a state a Stream does not follow. It is
+	// also nil when the cursor's rows had moved.
 	Stream *Stream
-	// Echo marks the lines (same indices as Lines) that start where typing
-	// recorded in the ledger began (with ReadOptions.Ledger): the echo of
-	// typed input, however the program redrew it.
+	// Echo marks the lines that start where typing recorded in the ledger
+	// began. It has the same indices as Lines and needs ReadOptions.Ledger.
+	// These lines are the echo of typed input, however the program redrew
+	// it.
 	Echo []bool
-	// Unplaced marks the lines of Echo discounted by text alone: they show
-	// text submitted more than EchoWindow ago whose place (the rows where
-	// it was typed) can no longer be found (history trimmed or cleared
-	// before them) and may lie after the read's start. Output identical to
-	// such text is discounted too.
+	// Unplaced marks the lines of Echo discounted by text alone. They show
+	// text submitted more than EchoWindow ago. Its place, the rows where it
+	// was typed, can no longer be found, as history was trimmed or cleared
+	// before them. That place may lie after the read's start. Output
+	// identical to such text is discounted too.
 	Unplaced []bool
 
 	heldLost bool // an entry held by place could not be placed (set by finish)
 }
 
-// Whole reports whether Lines are certainly all the lines after the
-// cursor: none trimmed or cleared before they were read, the cursor's place
-// certain.
+// Whole reports whether Lines are certainly all the lines after the cursor.
+// None were trimmed or cleared before they were read, and the cursor's
+// place is certain.
 func (r ReadResult) Whole() bool {
 	return r.LinesDropped == 0 && r.DroppedExact && !r.Reset && !r.Uncertain
 }
 
-// IsEcho reports whether line i of Lines is the echo of typed input: by
-// place (Echo) or by text (Ledger.IsEcho).
+// IsEcho reports whether line i of Lines is the echo of typed input. It
+// checks by place (Echo) and by text (Ledger.IsEcho).
 func (r ReadResult) IsEcho(i int) bool {
 	return i < len(r.Echo) && r.Echo[i] || r.Ledger.IsEcho(r.Lines[i])
 }
@@ -95,26 +97,26 @@ type normalView struct {
 	joined []string // logical lines from the body start (-J), raw
 	body   int      // relative row the joined lines start at
 	alt    []string // alternate screen rows when it is on (raw, -J)
-	// top: the logical lines from the first row the cursor fingerprinted
-	// (Cursor.Rows) on the normal screen, from relative row topRow; nil
-	// when it has none
+	// top holds the logical lines from the first row the cursor
+	// fingerprinted (Cursor.Rows) on the normal screen. They start at
+	// relative row topRow. It is nil when the cursor has no such rows.
 	top    []string
 	topRow int
-	// lookup tables built by index (nil until then): the rows' text
-	// concatenated (cat, row i from off[i]), each row's hash32, and the
-	// index of the first row with text (len(rows) when none has)
+	// The lookup tables are built by index and are nil until then. cat is
+	// the rows' text concatenated, with row i from off[i]. Each row's
+	// hash32 is kept too, and the index of the first row with text
+	// (len(rows) if none).
 	cat   string
 	off   []int
 	hash  []uint32
 	first int
-	// trimmed: tmux may have trimmed rows before the oldest in the view
-	// (set by locate): text before a row may be cut there
+	// trimmed says tmux may have trimmed rows before the oldest in the
+	// view. locate sets it. Text before a row may be cut there.
 	trimmed bool
 }
 
-// index builds the view's lookup tables, so that a search through the
-// whole history costs a few operations per row: call it once the rows are
-// final.
+// index builds the view's lookup tables. Then a search through the whole
+// history costs a few operations per row. Call it once the rows are final.
 func (v *normalView) index() {
 	v.off = make([]int, len(v.rows)+1)
 	v.hash = make([]uint32, len(v.rows))
@@ -135,22 +137,23 @@ func (v *normalView) index() {
 // indexed reports whether index has been built for the current rows.
 func (v normalView) indexed() bool { return len(v.off) == len(v.rows)+1 }
 
-// Now returns a cursor at the current end of the pane's output: the end of
-// the last row with text (on the alternate screen: the end of the normal
-// screen, plus the rows now shown).
+// Now returns a cursor at the current end of the pane's output. That is the
+// end of the last row with text. On the alternate screen it is the end of
+// the normal screen, plus the rows now shown.
 func Now(ctx context.Context, c *tmux.Client, id string) (Cursor, tmux.PaneInfo, error) {
 	r, err := Read(ctx, c, id, Cursor{Special: CursorScreen}, ReadOptions{MaxLines: 1})
 	return r.Cursor, r.Pane, err
 }
 
-// Read returns the logical lines after cur and a new cursor. It takes one
-// pane description and one atomic snapshot in the common case; when the
-// cursor's rows have moved (history trimmed, pane resized), or may have
-// (history at its limit or smaller than it was, rows before the cursor's
-// redrawn), it captures the whole history once to find them (locate). A
-// place it cannot tell for certain is reported as such (Uncertain, with
-// everything the pane holds), never guessed. Errors: tmux errors, and
-// ErrBadCursor wrapped when the cursor belongs to another pane or process.
+// Read returns the logical lines after cur and a new cursor. In the common
+// case it takes one pane description and one atomic snapshot. The cursor's
+// rows may have moved (history trimmed, pane resized). They may also have
+// moved when history is at its limit or smaller than it was, or rows before
+// the cursor's were redrawn. Then Read captures the whole history once to
+// find them (locate). A place it cannot tell for certain is reported as
+// such, never guessed. It is Uncertain, with everything the pane holds.
+// Errors are tmux errors, and ErrBadCursor wrapped when the cursor belongs
+// to another pane or process.
 func Read(ctx context.Context, c *tmux.Client, id string, cur Cursor, opt ReadOptions) (ReadResult, error) {
 	r := readCall{ctx: ctx, c: c, via: c, id: id, cur: cur, opt: opt}
 	if opt.Via != nil {
@@ -198,8 +201,9 @@ func (r *readCall) plan() (tmux.PaneInfo, error) {
 	case info.ID == r.id:
 	case r.cur.Special == CursorScreen:
 		// The screen's captures do not depend on the pane's history or
-		// size: they are planned for the normal screen and checked in the
-		// snapshot itself (one tmux call, no description first).
+		// size. They are planned for the normal screen and checked in the
+		// snapshot itself. That is one tmux call, with no description
+		// first.
 		info = tmux.PaneInfo{ID: r.id}
 	default:
 		var err error
@@ -247,11 +251,11 @@ func (r *readCall) result(v normalView, snap tmux.PaneInfo, opts map[string]stri
 
 // relocate looks through the whole history when the cursor's rows are not
 // where they were, or may be elsewhere too. res, skip and ok are what
-// fromCursor found in v, whose body row was body before it. It returns
-// the result and whether it is still fromCursor's.
+// fromCursor found in v. The body row of v was body before it. relocate
+// returns the result and whether it is still fromCursor's.
 func (r *readCall) relocate(v normalView, body int, snap tmux.PaneInfo, res ReadResult, skip int, ok bool) (ReadResult, bool, error) {
-	// (rows before the cursor's, or its own, redrawn: the evidence
-	// is partial, and a scroll and a clear-history look the same)
+	// Rows before the cursor's, or its own, were redrawn. The evidence is
+	// partial, and a scroll and a clear-history look the same.
 	redrawn := ok && r.cur.Special == "" && (v.body != body || skip == 0 && r.cur.PrefixLen > 0)
 	if ok && !redrawn && !mustLocate(r.cur, snap) {
 		return res, ok, nil
@@ -282,9 +286,10 @@ func sameRows(a, b tmux.PaneInfo) bool {
 	return a.HistorySize == b.HistorySize && a.Height == b.Height && a.Width == b.Width && a.AlternateOn == b.AlternateOn
 }
 
-// capture takes the snapshot for reading after cur: physical rows from
-// anchorRows before the cursor's row (or all history when full) to the
-// bottom, the logical lines from the cursor's row, and the alternate screen.
+// capture takes the snapshot for reading after cur. It takes the physical
+// rows from anchorRows before the cursor's row to the bottom, or all
+// history when full. It also takes the logical lines from the cursor's row,
+// and the alternate screen.
 func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneInfo, cur Cursor, full bool, optPrefix string) (normalView, tmux.PaneInfo, map[string]string, error) {
 	h := info.HistorySize
 	body := 0
@@ -299,8 +304,8 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 	if body > info.Height {
 		body = info.Height // beyond the screen: nothing to read there
 	}
-	// the rows the cursor fingerprinted before its row, and the text
-	// before them: a program may have redrawn them (see fromCursor)
+	// These are the rows the cursor fingerprinted before its row, and the
+	// text before them. A program may have redrawn them (see fromCursor).
 	top := body
 	if cur.Special == "" && !full && body < info.Height {
 		top = max(body-len(cur.Rows), -h)
@@ -342,7 +347,7 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 			v.top, v.topRow = splitRows(texts[2]), top
 		}
 	} else {
-		// With no history, tmux would swap the range -N..-1 into 0..N:
+		// With no history, tmux would swap the range -N..-1 into 0..N. So
 		// the history captures only count when there are history rows.
 		var histRows, histJoined []string
 		if start < 0 && info.HistorySize > 0 {
@@ -373,9 +378,10 @@ func (v normalView) row(r int) (string, bool) {
 	return v.rows[i], true
 }
 
-// anchorText is the text of the rows before relative row r, concatenated
-// without separators (so it reads the same however tmux wraps the rows), at
-// most anchorScan rows back; ok is false when it is shorter than n bytes.
+// anchorText is the text of the rows before relative row r. It is
+// concatenated without separators, so it reads the same however tmux wraps
+// the rows. It goes at most anchorScan rows back. ok is false when it is
+// shorter than n bytes.
 func (v normalView) anchorText(r, n int) (string, bool) {
 	if v.indexed() {
 		i := r - v.start
@@ -405,8 +411,8 @@ func (v normalView) anchorText(r, n int) (string, bool) {
 	return text[len(text)-n:], true
 }
 
-// anchorAt fingerprints the text before relative row r for a new cursor:
-// its last anchorBytes bytes (fewer near the start of history).
+// anchorAt fingerprints the text before relative row r for a new cursor. It
+// keeps the last anchorBytes bytes, fewer near the start of history.
 func (v normalView) anchorAt(r int) (int, uint64) {
 	text, _ := v.anchorText(r, anchorBytes)
 	return len(text), hash64(text)
@@ -450,11 +456,11 @@ func (v normalView) rowHash(r int) (uint32, bool) {
 	return hash32(v.rows[i]), true
 }
 
-// fromCursor reads at the cursor's expected place; ok=false when the anchor
-// is not there (rows trimmed, reflowed or cleared). skip is the prefix of
-// the cursor's row cut from the first line. When rows before the cursor's
-// were redrawn in place (see placeOf), it reads from the first of them and
-// v.body moves there.
+// fromCursor reads at the cursor's expected place. ok is false when the
+// anchor is not there, because rows were trimmed, reflowed or cleared. skip
+// is the prefix of the cursor's row cut from the first line. Rows before
+// the cursor's may have been redrawn in place (see placeOf). Then it reads
+// from the first of them, and v.body moves there.
 func (v *normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions) (ReadResult, int, bool) {
 	res := ReadResult{Pane: snap, DroppedExact: true}
 	skip := 0
@@ -478,14 +484,16 @@ func (v *normalView) fromCursor(cur Cursor, snap tmux.PaneInfo, opt ReadOptions)
 	return v.finish(res, cur, v.body, skip, opt), skip, true
 }
 
-// placeOf is where reading after cur starts when its row is at relative
-// row at: that row and the bytes of it already seen (skip; 0 when it was
-// redrawn: it is delivered whole), or, when the rows before it that the
-// cursor fingerprinted (Cursor.Rows) are at their places but some differ
-// (a program redrew a bottom region and inserted lines above it, an
-// inline TUI's turn; a progress line rewritten in place), the first that
-// differs, delivered whole (not after a change of width: tmux reflowed
-// the rows). ok=false when the cursor's place is not there.
+// placeOf is where reading after cur starts when its row is at relative row
+// at. Usually that is the row and the bytes of it already seen (skip). skip
+// is 0 when the row was redrawn, because it is delivered whole. The cursor
+// also fingerprinted rows before its row (Cursor.Rows). They may be at
+// their places while some differ. A program may have redrawn a bottom
+// region and inserted lines above it, as in an inline TUI's turn. Or a
+// progress line was rewritten in place. Then reading starts at the first
+// row that differs, delivered whole. This does not apply after a change of
+// width, because tmux reflowed the rows. ok is false when the cursor's
+// place is not there.
 func (v normalView) placeOf(cur Cursor, at, width int) (row, skip int, ok bool) {
 	anchor, prefix := v.matches(cur, at)
 	div := v.diverge(cur, at)
@@ -499,16 +507,17 @@ func (v normalView) placeOf(cur Cursor, at, width int) (row, skip int, ok bool) 
 		}
 		return at, 0, true // the row was redrawn: deliver it whole
 	case cur.HasRows && cur.Width == width && (div > 0 || div == 0 && cur.TopLen == anchorBytes):
-		// (with no fingerprinted row at its place, only a full anchor
-		// before them tells their place from another)
+		// With no fingerprinted row at its place, only a full anchor before
+		// them tells their place from another.
 		return at - len(cur.Rows) + div, 0, true
 	}
 	return 0, 0, false
 }
 
 // diverge compares the rows the cursor fingerprinted with the rows before
-// relative row at: the index of the first that differs, len(cur.Rows) when
-// none does; -1 when the text before the first is not the cursor's.
+// relative row at. It returns the index of the first that differs, or
+// len(cur.Rows) when none does. It returns -1 when the text before the
+// first is not the cursor's.
 func (v normalView) diverge(cur Cursor, at int) int {
 	if !cur.HasRows {
 		return 0
@@ -529,8 +538,9 @@ func (v normalView) diverge(cur Cursor, at int) int {
 	return len(cur.Rows)
 }
 
-// rowsAt fingerprints the visible rows before relative row r (at most
-// anchorScan, from the first in the view) and the text before them.
+// rowsAt fingerprints the visible rows before relative row r, and the text
+// before them. It takes at most anchorScan rows, from the first in the
+// view.
 func (v normalView) rowsAt(r int) (rows []uint32, topLen int, topHash uint64) {
 	top := min(r, max(0, r-anchorScan, v.start))
 	for k := top; k < r; k++ {
@@ -542,23 +552,24 @@ func (v normalView) rowsAt(r int) (rows []uint32, topLen int, topHash uint64) {
 }
 
 // trimChunk is how many rows tmux trims at once from a history at its
-// limit (grid_collect_history: history-limit/10, at least 1). Every trim
-// since a cursor was made moved its rows up by this many.
+// limit. grid_collect_history trims history-limit/10, at least 1. Every
+// trim since a cursor was made moved its rows up by this many.
 func trimChunk(limit int) int { return max(1, limit/10) }
 
-// mayTrim reports whether tmux may have trimmed history rows since a
-// cursor was made: history is at its limit, where it stays once reached
-// (tmux keeps no count of the rows it trimmed), or the pane keeps none
-// (history-limit 0: rows scrolled off the top are lost).
+// mayTrim reports whether tmux may have trimmed history rows since a cursor
+// was made. That is so when history is at its limit, where it stays once
+// reached. tmux keeps no count of the rows it trimmed. It is also so when
+// the pane keeps no history (history-limit 0). Then rows scrolled off the
+// top are lost.
 func mayTrim(snap tmux.PaneInfo) bool {
 	return snap.HistoryLimit <= 0 || snap.HistorySize >= snap.HistoryLimit-trimChunk(snap.HistoryLimit)
 }
 
-// mustLocate reports whether a cursor found at its expected place may
-// still be elsewhere, so that Read checks it against the whole history
-// (locate): history may have been trimmed (the place moved up by a
-// multiple of trimChunk the pane does not tell), or it is smaller than
-// when the cursor was made (cleared, or the pane made taller).
+// mustLocate reports whether a cursor found at its expected place may still
+// be elsewhere. Then Read checks it against the whole history (locate).
+// History may have been trimmed, which moves the place up by a multiple of
+// trimChunk the pane does not tell. Or history is smaller than when the
+// cursor was made, because it was cleared or the pane made taller.
 func mustLocate(cur Cursor, snap tmux.PaneInfo) bool {
 	return cur.Special == "" && (mayTrim(snap) || snap.HistorySize < cur.History)
 }
@@ -573,32 +584,32 @@ const (
 	placeCleared                    // history was cleared
 )
 
-// placement is where reading after a cursor starts (relative row, bytes
-// of it already seen), as locate found it.
+// placement is where reading after a cursor starts, as locate found it. It
+// is a relative row and the bytes of it already seen.
 type placement struct {
 	kind      placeKind
 	row, skip int
 	at        int  // where the cursor's row is (row differs after a redraw)
 	kept      int  // rows before it found at their places (Cursor.Rows)
 	full      bool // its fingerprint (the text and rows before it) matched whole
-	// weak: little of what it fingerprinted was compared: the text
-	// before it reaches before the oldest row held (only its prefix and
-	// rows matched), or was shorter than a full anchor when the cursor
-	// was made (the start of the pane's output, which trimming and
-	// clearing make of any row)
+	// weak says little of what the cursor fingerprinted was compared. The
+	// text before it may reach before the oldest row held, so only its
+	// prefix and rows matched. Or that text was shorter than a full anchor
+	// when the cursor was made. That happens at the start of the pane's
+	// output, and trimming and clearing make any row such a start.
 	weak   bool
 	reason string
-	// uncertain: the newest place it can be (where reading after it
-	// would start); the lines after it are new whichever place is the
-	// cursor's
+	// uncertain marks the newest place it can be, where reading after it
+	// would start. The lines after it are new whichever place is the
+	// cursor's.
 	newest *placement
 }
 
-// evidence is what the view shows of cur with its row at relative row at:
-// as placeOf, and whether all it fingerprinted before the row matched
-// (full), or how many of its rows did (kept). When the pane's width is
-// not the cursor's (tmux reflowed the rows), only the text before the row
-// counts, with the row's prefix when that text is short.
+// evidence is what the view shows of cur with its row at relative row at.
+// It is as placeOf, plus whether all it fingerprinted before the row
+// matched (full), or how many of its rows did (kept). The pane's width may
+// not be the cursor's, because tmux reflowed the rows. Then only the text
+// before the row counts, with the row's prefix when that text is short.
 func (v normalView) evidence(cur Cursor, at int, width int) (placement, bool) {
 	anchor, prefix := v.matches(cur, at)
 	if !cur.HasRows || cur.Width != width {
@@ -620,9 +631,9 @@ func (v normalView) evidence(cur Cursor, at int, width int) (placement, bool) {
 		weak := full && cur.AnchorLen < anchorBytes || !full && cur.TopLen < anchorBytes
 		return placement{row: row, skip: skip, at: at, kept: max(div, 0), full: full, weak: weak}, true
 	}
-	// The rows it fingerprinted, or the text before them, may reach
-	// before the oldest row held (trimmed since): what is held of them
-	// must match, and its row's prefix.
+	// The rows it fingerprinted, or the text before them, may reach before
+	// the oldest row held, because they were trimmed since. What is held of
+	// them must match, and so must its row's prefix.
 	top := at - len(cur.Rows)
 	if !prefix || !anchor && !v.cut(at, cur.AnchorLen) {
 		return placement{}, false
@@ -639,8 +650,8 @@ func (v normalView) evidence(cur Cursor, at int, width int) (placement, bool) {
 }
 
 // cut reports whether the text before relative row r is shorter than n
-// bytes because the view starts within the rows it is taken from (tmux
-// trimmed them): what it was cannot be told.
+// bytes because the view starts within the rows it is taken from. tmux
+// trimmed them, so what the text was cannot be told.
 func (v normalView) cut(r, n int) bool {
 	if !v.trimmed {
 		return false
@@ -649,9 +660,9 @@ func (v normalView) cut(r, n int) bool {
 	return !ok && r-anchorScan < v.start
 }
 
-// alike reports whether the view shows, with the cursor's row at relative
-// row at, evidence as strong as p's: its whole fingerprint when p had it,
-// else the text before its rows and at least as many of them.
+// alike reports whether the view shows evidence as strong as p's, with the
+// cursor's row at relative row at. That is its whole fingerprint when p had
+// it. Else it is the text before its rows and at least as many of them.
 func (v normalView) alike(cur Cursor, at int, width int, p placement) bool {
 	if !cur.HasRows || cur.Width != width {
 		e, ok := v.evidence(cur, at, width)
@@ -669,9 +680,9 @@ func (v normalView) alike(cur Cursor, at int, width int, p placement) bool {
 }
 
 // distinctive reports whether p's evidence is found nowhere else in the
-// view. When it is, the text and rows before the cursor do not recur in
-// the pane's output; when they do (yes, blank lines, a prompt repeated),
-// later output may have printed them again, and a place that shows them
+// view. When it is, the text and rows before the cursor do not recur in the
+// pane's output. When they do recur (yes, blank lines, a repeated prompt),
+// later output may have printed them again. Then a place that shows them
 // can be a repetition as well as the cursor's own rows.
 func (v normalView) distinctive(cur Cursor, snap tmux.PaneInfo, p placement) bool {
 	if !v.varied(cur, snap, p) {
@@ -685,15 +696,16 @@ func (v normalView) distinctive(cur Cursor, snap tmux.PaneInfo, p placement) boo
 	return true
 }
 
-// varied reports whether the rows p's evidence covers (the rows of the
-// text before the cursor's row, and the rows it fingerprinted with the
-// text before them) say enough to tell them from a later repetition:
-// their distinct rows hold at least anchorBytes bytes of text, and they do
-// not repeat a shorter sequence of rows. Output that repeats itself (yes,
-// blank lines, a prompt pressed again and again, two lines in turn) may
-// print the same rows again anywhere later: a place that shows them cannot
-// be told from such a repetition, even when it is the only one in the pane
-// (the cursor's own rows trimmed).
+// varied reports whether the rows p's evidence covers say enough to tell
+// them from a later repetition. These rows are the rows of the text before
+// the cursor's row, and the rows it fingerprinted with the text before
+// them. Their distinct rows must hold at least anchorBytes bytes of text.
+// They must not repeat a shorter sequence of rows. Output that repeats
+// itself may print the same rows again anywhere later. Examples are yes,
+// blank lines, a prompt pressed again and again, or two lines in turn. A
+// place that shows such rows cannot be told from a repetition. That holds
+// even when it is the only one in the pane, with the cursor's own rows
+// trimmed.
 func (v normalView) varied(cur Cursor, snap tmux.PaneInfo, p placement) bool {
 	from := v.rowsOfText(p.at, cur.AnchorLen)
 	if cur.HasRows && cur.Width == snap.Width {
@@ -739,16 +751,16 @@ func (v normalView) rowsOfText(r, n int) int {
 	return r - k
 }
 
-// locate finds the cursor's place in a view of the whole history. The
-// cursor's row can only have moved up by whole trims (trimChunk rows each)
-// while the width stayed: those places are tried first, and one of them
-// is certain when it is the only one that shows the cursor's evidence and
-// that evidence is nowhere else in the pane (else a repetition of the
-// lines before the cursor could stand where they were, and the cursor's
-// own rows be gone: uncertain). Elsewhere (after a reflow, or a
-// clear-history that kept the screen) the text before its row is searched;
-// when nothing shows it, its row was trimmed when history is at its limit,
-// else history was cleared.
+// locate finds the cursor's place in a view of the whole history. While the
+// width stayed, the cursor's row can only have moved up by whole trims of
+// trimChunk rows each. Those places are tried first. One of them is certain
+// when it is the only one that shows the cursor's evidence, and that
+// evidence is nowhere else in the pane. Else a repetition of the lines
+// before the cursor could stand where they were, with the cursor's own rows
+// gone. That case is uncertain. Elsewhere the text before its row is
+// searched. That covers a reflow, or a clear-history that kept the screen.
+// When nothing shows the text, its row was trimmed if history is at its
+// limit. Else history was cleared.
 func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 	oldest := -snap.HistorySize
 	trims := mayTrim(snap)
@@ -767,10 +779,10 @@ func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 		return all
 	}
 	uncertain := func(why string) placement {
-		// Wherever the cursor is (a place that shows its evidence, or
-		// trimmed), the lines after the newest such place follow it.
-		// (After a clear-history, which leaves no count, nothing is
-		// told: the read is taken whole, as after a reset.)
+		// Wherever the cursor is, the lines after the newest place that
+		// shows its evidence follow it. The cursor may also be trimmed. A
+		// clear-history leaves no count, so then nothing is told. The read
+		// is taken whole, as after a reset.
 		p := placement{kind: placeUncertain, row: oldest, reason: why}
 		if all := scan(); len(all) > 0 && trims {
 			n := newest(all)
@@ -792,8 +804,8 @@ func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 			}
 		}
 		// With no trim possible and history no smaller, the rows can only
-		// have moved by a clear-history: the cursor's place shows it
-		// whole when its row alone was redrawn (as the fast path takes it).
+		// have moved by a clear-history. The cursor's place shows it whole
+		// when its row alone was redrawn, as the fast path takes it.
 		positional := !trims && snap.HistorySize >= cur.History
 		switch {
 		case len(hits) == 1 && positional && hits[0].full:
@@ -855,9 +867,9 @@ func (v normalView) readAt(p placement, cur Cursor, snap tmux.PaneInfo, opt Read
 		}
 	case placeTrimmed:
 		// tmux keeps no count of trimmed rows, so the exact number is
-		// unknowable; it trims history-limit/10 rows at a time, and the
-		// cursor's row is gone: at least the rows up to the next
-		// multiple of that.
+		// unknowable. It trims history-limit/10 rows at a time, and the
+		// cursor's row is gone. So at least the rows up to the next
+		// multiple of that were dropped.
 		chunk := trimChunk(snap.HistoryLimit)
 		lower := chunk*((cur.Row+chunk)/chunk) - cur.Row - 1
 		res.LinesDropped, res.DroppedExact = lower, false
@@ -885,8 +897,8 @@ func whyMoved(snap tmux.PaneInfo) string {
 // joinedFrom re-cuts the logical lines so they start at relative row r. It
 // is used after a full capture, whose joined lines start at the oldest row.
 func (v normalView) joinedFrom(r int) []string {
-	// Walk physical rows and logical lines together: a logical line covers
-	// one or more rows; count rows consumed until r.
+	// Walk physical rows and logical lines together. A logical line covers
+	// one or more rows. Count the rows consumed until r.
 	lines := v.joined
 	row := v.body
 	for len(lines) > 0 && row < r {
@@ -900,8 +912,8 @@ func (v normalView) joinedFrom(r int) []string {
 	return lines
 }
 
-// rowsOf is how many physical rows starting at relative row r the logical
-// line l occupies (its plain text is the concatenation of those rows).
+// rowsOf is how many physical rows from relative row r the logical line l
+// occupies. Its plain text is the concatenation of those rows.
 func rowsOf(l string, v normalView, r int) int {
 	plain := trimRow(cleanLine(l, false))
 	n, got := 0, ""
@@ -916,9 +928,9 @@ func rowsOf(l string, v normalView, r int) int {
 }
 
 // lineStarts is the relative row each joined line starts at, from row r.
-// A row that tmux joins to the line above but that holds nothing (fish
-// leaves one after a line that fills its last row) belongs to that line:
-// a line whose text starts with no blank does not start on an empty row.
+// tmux may join a row that holds nothing to the line above. fish leaves one
+// after a line that fills its last row. Such a row belongs to that line. A
+// line whose text starts with no blank does not start on an empty row.
 func (v normalView) lineStarts(r int) []int {
 	at := make([]int, len(v.joined))
 	row := r
@@ -936,8 +948,8 @@ func (v normalView) lineStarts(r int) []int {
 	return at
 }
 
-// finish builds the result from relative row r (skipping skip bytes of its
-// first line) and the cursor after it.
+// finish builds the result from relative row r and the cursor after it. It
+// skips skip bytes of the first line.
 func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOptions) ReadResult {
 	snap := res.Pane
 	lines := make([]string, 0, len(v.joined))
@@ -978,7 +990,7 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	s, _ := v.row(last)
 	if last == snap.CursorY && !snap.AlternateOn {
 		// Blanks typed before the terminal cursor are part of what was
-		// seen, though the row's trailing blanks are trimmed.
+		// seen. That holds though the row's trailing blanks are trimmed.
 		if pad := snap.CursorX - ansi.StringWidth(s); pad > 0 {
 			s += strings.Repeat(" ", pad)
 		}
@@ -1033,17 +1045,19 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	return res
 }
 
-// keptRows marks the rows of now (alternate-screen row hashes, blank rows
-// left out) that were already shown in old: a longest common subsequence
-// of the two, its rows matched as early as they can be. A row is old by
-// its place in the sequence, not by its text: a row repeating one shown
-// before (an answer given twice, a second "Worked for 1s") is new.
+// keptRows marks the rows of now that were already shown in old. Both are
+// alternate-screen row hashes, with blank rows left out. The marks are a
+// longest common subsequence of the two, its rows matched as early as they
+// can be. A row is old by its place in the sequence, not by its text. A row
+// repeating one shown before is new, e.g. an answer given twice or a second
+// "Worked for 1s".
 func keptRows(old, now []uint32) []bool {
 	kept := make([]bool, len(now))
 	if len(old) == 0 {
 		return kept
 	}
-	// l[i][j]: the length of the longest common subsequence of old[i:] and now[j:]
+	// l[i][j] is the length of the longest common subsequence of old[i:]
+	// and now[j:].
 	w := len(now) + 1
 	l := make([]int, (len(old)+1)*w)
 	for i := len(old) - 1; i >= 0; i-- {
@@ -1074,9 +1088,10 @@ func paneNumber(id string) int {
 	return n
 }
 
-// placeAt is where typing would begin now: the terminal cursor's row and
-// column on the normal screen (nil on the alternate screen, whose rows are
-// redrawn rather than scrolled, or when the row is not in the view).
+// placeAt is where typing would begin now. That is the terminal cursor's
+// row and column on the normal screen. It is nil on the alternate screen,
+// whose rows are redrawn rather than scrolled. It is also nil when the row
+// is not in the view.
 func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
 	if snap.AlternateOn {
 		return nil
@@ -1090,9 +1105,9 @@ func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
 		Col: snap.CursorX, Width: snap.Width, Row: snap.HistorySize + snap.CursorY + 1}
 }
 
-// promptAt is the prompt before the terminal cursor now, on either screen
-// (the view's rows at the cursor are the alternate screen's when it is on);
-// nil when the row is not in the view.
+// promptAt is the prompt before the terminal cursor now, on either screen.
+// The view's rows at the cursor are the alternate screen's when it is on.
+// It is nil when the row is not in the view.
 func (v normalView) promptAt(snap tmux.PaneInfo) *PromptMark {
 	prefix, ok := v.prefixAt(snap)
 	if !ok {
@@ -1115,8 +1130,8 @@ func (v normalView) prefixAt(snap tmux.PaneInfo) (string, bool) {
 	return prefix, true
 }
 
-// isPlace reports whether relative row r is place p: the same prompt before
-// the point, the same text before the row.
+// isPlace reports whether relative row r is place p. The prompt before the
+// point must be the same, and so must the text before the row.
 func (v normalView) isPlace(p Place, r int) bool {
 	s, ok := v.row(r)
 	if !ok {
@@ -1129,7 +1144,7 @@ func (v normalView) isPlace(p Place, r int) bool {
 		return false
 	}
 	if p.AnchorLen == 0 {
-		// nothing was before the place: nothing may be before the row
+		// Nothing was before the place, so nothing may be before the row.
 		before, _ := v.anchorText(r, 1)
 		return before == ""
 	}
@@ -1141,9 +1156,9 @@ func (v normalView) isPlace(p Place, r int) bool {
 // follow the place for the text to have landed there.
 const landedChars = 4
 
-// landed reports whether row r (at the place of e) shows e's text there
-// (see landedOn): the text was echoed there (a program that did not echo
-// it, e.g. under stty -echo, leaves the row to later output).
+// landed reports whether row r, at the place of e, shows e's text there
+// (see landedOn). That means the text was echoed there. A program that did
+// not echo it, e.g. under stty -echo, leaves the row to later output.
 func (v normalView) landed(e EchoEntry, r int) bool {
 	typed := e.Text
 	if typed == "" && len(e.Marks) > 0 {
@@ -1161,16 +1176,17 @@ func (v normalView) landed(e EchoEntry, r int) bool {
 	return landedOn(firstLine(typed), s)
 }
 
-// landedOn reports whether shown (what follows the place: the rest of its
-// row and the next) is where typed (a line of typed text) was echoed. It
-// must begin with the typed line's first landedChars characters, blanks
-// aside, as far as the line editor inserted them as they were typed: a
-// control character (a TAB completes, C-a moves, ...) lets it redraw the
-// word it is typed in and what follows (a completed command name, a path
-// with another case), so only the text before that word counts. When the
-// first word already holds one, shown must hold the start of one of the
-// line's runs of printable characters instead (the completed word keeps
-// the typed part, or the text after it shows as typed).
+// landedOn reports whether shown is where typed was echoed. shown is what
+// follows the place, the rest of its row and the next. typed is a line of
+// typed text. shown must begin with the typed line's first landedChars
+// characters, blanks aside. That holds as far as the line editor inserted
+// them as they were typed. A control character lets it redraw the word it
+// is typed in and what follows. Examples are a TAB that completes and C-a
+// that moves. The redraw may show a completed command name, or a path with
+// another case. So only the text before that word counts. The first word
+// may already hold a control character. Then shown must hold the start of
+// one of the line's runs of printable characters instead. The completed
+// word keeps the typed part, or the text after it shows as typed.
 func landedOn(typed, shown string) bool {
 	got := SqueezeBlanks(shown)
 	i := strings.IndexFunc(typed, unicode.IsControl)
@@ -1207,25 +1223,27 @@ func firstLine(s string) string {
 	return line
 }
 
-// offScreen is the start row of a line not on the normal screen (the
-// alternate screen): relative rows of history are negative.
+// offScreen is the start row of a line not on the normal screen, i.e. on
+// the alternate screen. Relative rows of history are negative.
 const offScreen = math.MinInt
 
-// echoByPlace marks the lines (starting at relative rows starts; offScreen: not
-// on the normal screen) that begin at the place of a ledger entry (active,
-// or held by place), where the typed text landed (the row goes on with its
-// first characters, however the rest was redrawn), and the lines after it
-// that its text spans: its logical lines, and every line that starts in
-// the rows its text covers from the place (echoRows), for programs that
-// break a long line into rows themselves (zsh's line editor, fish) rather
-// than letting the terminal wrap it, or up to the row where the shell left
-// the cursor when that is known (EchoEntry.End).
+// echoByPlace marks the lines that begin at the place of a ledger entry,
+// where the typed text landed. The lines start at relative rows starts, and
+// offScreen means not on the normal screen. The entry is active, or held by
+// place. The text landed where the row goes on with its first characters,
+// however the rest was redrawn. It also marks the lines after it that its
+// text spans. These are its logical lines, and every line that starts in
+// the rows its text covers from the place (echoRows). That is for programs
+// that break a long line into rows themselves rather than let the terminal
+// wrap it, like zsh's line editor and fish. When the row where the shell
+// left the cursor is known (EchoEntry.End), it marks up to that row.
 //
-// A held entry whose place is found nowhere in the view (the history
-// before it was trimmed or cleared: where it was typed cannot be known)
-// discounts the normal screen's lines that show its text instead
-// (unplaced marks them): discounting such a line is preferred to matching
-// the echo. An active entry is discounted by text anyway (Ledger.IsEcho).
+// A held entry may have a place found nowhere in the view. The history
+// before it was trimmed or cleared, so where it was typed cannot be known.
+// Such an entry discounts the normal screen's lines that show its text
+// instead, and unplaced marks them. Discounting such a line is preferred to
+// matching the echo. An active entry is discounted by text anyway
+// (Ledger.IsEcho).
 //
 // lost reports whether a held entry could not be placed.
 func (v normalView) echoByPlace(starts []int, lines []string, active, held []EchoEntry) (echo, unplaced []bool, lost bool) {
@@ -1283,12 +1301,12 @@ func (v normalView) placed(p Place) bool {
 	return false
 }
 
-// goesOn reports whether a line after the one where e's typing began can
-// be more of its echo: for text of several lines, a line showing the start
-// of one of them (after a continuation prompt; a shell without bracketed
-// paste runs each line as it comes, and its output, between them, is not
-// echo); for one line broken into rows, a piece of it. Fingerprinted text
-// is checked on what its marks keep.
+// goesOn reports whether a line after the one where e's typing began can be
+// more of its echo. For text of several lines, it is a line showing the
+// start of one of them, after a continuation prompt. A shell without
+// bracketed paste runs each line as it comes. Its output, between them, is
+// not echo. For one line broken into rows, it is a piece of that line.
+// Fingerprinted text is checked on what its marks keep.
 func (e EchoEntry) goesOn(line string) bool {
 	got := SqueezeBlanks(line)
 	if got == "" {
@@ -1327,10 +1345,11 @@ func (e EchoEntry) goesOn(line string) bool {
 	return false
 }
 
-// echoRows is how many rows the echo of e covers from its place: each line
-// of its text from the column where it begins (the first at the place's
-// column, the others at 0, as a continuation prompt's width is not known),
-// rounded up to whole rows of the width the pane had. 0 when unknown.
+// echoRows is how many rows the echo of e covers from its place. Each line
+// of its text counts from the column where it begins. The first begins at
+// the place's column, the others at 0, as a continuation prompt's width is
+// not known. Each line is rounded up to whole rows of the width the pane
+// had. It is 0 when unknown.
 func echoRows(e EchoEntry) int {
 	if e.At == nil || e.At.Width <= 0 || len(e.Widths) == 0 {
 		return 0

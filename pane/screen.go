@@ -14,19 +14,20 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
-// Screen is the visible screen of a pane, as displayed: one string per row
-// (not joined into logical lines), trailing whitespace trimmed, trailing
-// blank rows removed, with the pane's description from the same snapshot.
+// Screen is the visible screen of a pane, as displayed. It holds one string
+// per row, not joined into logical lines. Trailing whitespace is trimmed
+// and trailing blank rows are removed. The pane's description comes from
+// the same snapshot.
 type Screen struct {
 	Rows     []string      // plain rows: escapes stripped
 	ANSIRows []string      // the same rows with colour escapes (only when asked for)
 	Info     tmux.PaneInfo // cursor, size, alternate_on, title, command, dead
 }
 
-// Same reports whether two looks show the same content: the same rows, size
-// and screen (normal or alternate). The cursor position is not compared: a
-// cursor moved about by a redraw of identical content (or a blink) is not a
-// change.
+// Same reports whether two looks show the same content. The rows, size and
+// screen (normal or alternate) must be the same. The cursor position is not
+// compared. A cursor moved about by a redraw of identical content, or a
+// blink, is not a change.
 func (s Screen) Same(o Screen) bool {
 	if s.Info.Width != o.Info.Width || s.Info.Height != o.Info.Height || s.Info.AlternateOn != o.Info.AlternateOn {
 		return false
@@ -54,15 +55,16 @@ func lastN(rows []string, n int) []string {
 	return rows[len(rows)-n:]
 }
 
-// CaptureScreen takes one look at the visible screen: the description and
-// the rows in one tmux command list, so they show the same instant. With
-// withANSI the rows are also captured with their colour escapes.
+// CaptureScreen takes one look at the visible screen. It takes the
+// description and the rows in one tmux command list, so they show the same
+// instant. With withANSI the rows are also captured with their colour
+// escapes.
 func CaptureScreen(ctx context.Context, c *tmux.Client, id string, withANSI bool) (Screen, error) {
 	return CaptureScreenVia(ctx, c, id, withANSI)
 }
 
-// CaptureScreenVia is CaptureScreen through any snapshotter: a tmux
-// process (*tmux.Client) or an attached control client (*tmux.Control),
+// CaptureScreenVia is CaptureScreen through any snapshotter. That is a tmux
+// process (*tmux.Client), or an attached control client (*tmux.Control),
 // which starts no process.
 func CaptureScreenVia(ctx context.Context, via tmux.Snapshotter, id string, withANSI bool) (Screen, error) {
 	specs := []tmux.CaptureSpec{{Start: 0, ToBottom: true}}
@@ -95,8 +97,8 @@ func CaptureScreenVia(ctx context.Context, via tmux.Snapshotter, id string, with
 	return s, nil
 }
 
-// Settle bounds StableScreen: captures Gap apart must agree, and after Max
-// the last capture is returned as it is.
+// Settle bounds StableScreen. Captures Gap apart must agree. After Max the
+// last capture is returned as it is.
 type Settle struct {
 	Gap time.Duration // pause between two captures (default 50ms)
 	Max time.Duration // give up waiting for agreement after this (default 1s)
@@ -105,10 +107,11 @@ type Settle struct {
 // DefaultSettle is what `screen` and `recognize` use.
 var DefaultSettle = Settle{Gap: 50 * time.Millisecond, Max: time.Second}
 
-// StableScreen returns the screen once output has paused briefly: two
-// captures Gap apart that show the same content (Screen.Same), so a frame in
-// the middle of a redraw is not returned. A program that redraws without
-// pause still gets an answer after about settle.Max: stable is then false.
+// StableScreen returns the screen once output has paused briefly. That is
+// two captures Gap apart that show the same content (Screen.Same). So a
+// frame in the middle of a redraw is not returned. A program that redraws
+// without pause still gets an answer after about settle.Max. stable is then
+// false.
 func StableScreen(ctx context.Context, c *tmux.Client, id string, withANSI bool, settle Settle) (s Screen, stable bool, err error) {
 	if settle.Gap <= 0 {
 		settle.Gap = DefaultSettle.Gap
@@ -144,7 +147,7 @@ func StableScreen(ctx context.Context, c *tmux.Client, id string, withANSI bool,
 }
 
 // ScreenOption is the pane user option holding the row fingerprints of the
-// pane's last `screen` (for --diff).
+// pane's last `screen`. It serves --diff.
 const ScreenOption = "@panectl_screen"
 
 // maxStateRows bounds the rows fingerprinted in ScreenOption.
@@ -152,9 +155,9 @@ const maxStateRows = 1000
 
 const screenMagic = "ps1"
 
-// ScreenState is what `screen --diff` remembers of the previous look: the
-// pane's process (a respawn starts over), its size, and a 64-bit FNV-1a hash
-// of each plain row.
+// ScreenState is what `screen --diff` remembers of the previous look. It
+// keeps the pane's process, because a respawn starts over. It keeps its
+// size, and a 64-bit FNV-1a hash of each plain row.
 type ScreenState struct {
 	PanePID       int
 	Width, Height int
@@ -174,8 +177,8 @@ func StateOf(s Screen) ScreenState {
 	return st
 }
 
-// Encode renders the state as a plain token (base64url with a CRC-32
-// trailer), as tmux user options require.
+// Encode renders the state as a plain token, as tmux user options require.
+// The token is base64url with a CRC-32 trailer.
 func (st ScreenState) Encode() string {
 	b := make([]byte, 0, 16+8*len(st.Rows))
 	u := func(v uint64) { b = binary.AppendUvarint(b, v) }
@@ -234,8 +237,8 @@ func ParseScreenState(s string) (ScreenState, error) {
 	return st, nil
 }
 
-// LoadScreenState reads the pane's previous screen state; ok is false when
-// there is none (or it is not readable: the next look is then a full one).
+// LoadScreenState reads the pane's previous screen state. ok is false when
+// there is none, or it is not readable. The next look is then a full one.
 func LoadScreenState(ctx context.Context, c *tmux.Client, id string) (st ScreenState, ok bool, err error) {
 	v, err := c.PaneOption(ctx, id, ScreenOption)
 	if err != nil || v == "" {
@@ -255,16 +258,18 @@ func SaveScreenState(ctx context.Context, c *tmux.Client, id string, s Screen) e
 
 // ScreenDiff is how a screen differs from the previous look.
 type ScreenDiff struct {
-	// Full: there was no comparable previous look (first look, respawned or
-	// resized pane) or most rows changed; the whole frame should be shown.
+	// Full says there was no comparable previous look, or most rows
+	// changed. There is no previous look on the first look, or for a
+	// respawned or resized pane. The whole frame should be shown.
 	Full bool
-	// Scrolled is how many rows the previous frame moved up (the screen
-	// scrolled) before Changed applies: row i of the new frame is compared
-	// with row i+Scrolled of the previous one. 0 when nothing scrolled.
+	// Scrolled is how many rows the previous frame moved up before Changed
+	// applies, when the screen scrolled. Row i of the new frame is compared
+	// with row i+Scrolled of the previous one. It is 0 when nothing
+	// scrolled.
 	Scrolled int
-	// Changed are the row numbers (0 = top) whose text differs from the
-	// previous look (after the scroll), ascending; a row that became blank
-	// is included.
+	// Changed are the row numbers whose text differs from the previous
+	// look, after the scroll. They are ascending, and row 0 is the top. A
+	// row that became blank is included.
 	Changed []int
 	// Why says why the frame is full ("" otherwise).
 	Why string
@@ -273,13 +278,14 @@ type ScreenDiff struct {
 // Unchanged reports that nothing changed.
 func (d ScreenDiff) Unchanged() bool { return !d.Full && d.Scrolled == 0 && len(d.Changed) == 0 }
 
-// DiffScreen compares a screen with the previous state (ok=false: none).
-// A line-mode diff of the two row lists (go-diff, one rune per distinct row)
-// finds whether the screen scrolled: when most rows the diff keeps equal
-// moved up by the same k rows, the new frame is compared with the previous
-// one shifted by k (Scrolled), so a shell printing three lines at the bottom
-// of a full screen changes three rows, not all of them. Otherwise rows are
-// compared in place. More than half the rows changed makes the frame full.
+// DiffScreen compares a screen with the previous state (ok=false: none). A
+// line-mode diff of the two row lists finds whether the screen scrolled.
+// The diff uses go-diff, with one rune per distinct row. Most rows the diff
+// keeps equal may have moved up by the same k rows. Then the new frame is
+// compared with the previous one shifted by k (Scrolled). So a shell
+// printing three lines at the bottom of a full screen changes three rows,
+// not all of them. Otherwise rows are compared in place. More than half the
+// rows changed makes the frame full.
 func DiffScreen(prev ScreenState, ok bool, s Screen) ScreenDiff {
 	cur := StateOf(s)
 	switch {
@@ -326,9 +332,9 @@ func changedRows(a, b []uint64, k int) []int {
 }
 
 // scrollOf finds how far the screen scrolled between two looks with a
-// line-mode diff: the offset (old row - new row) shared by most rows the
-// diff keeps equal, when that offset is positive and keeps more rows equal
-// than comparing in place would. Blank rows do not count as evidence.
+// line-mode diff. It returns the offset (old row - new row) shared by most
+// rows the diff keeps equal. The offset must be positive and keep more rows
+// equal than comparing in place would. Blank rows do not count as evidence.
 func scrollOf(a, b []uint64, height int) int {
 	if len(a) == 0 || len(b) == 0 {
 		return 0

@@ -17,32 +17,32 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// The state directory holds what panectl keeps on disk for one tmux server:
-// the journals of background tasks and of journaled panes, and the task
-// records (so a task stays readable after its pane is gone).
+// The state directory holds what panectl keeps on disk for one tmux server.
+// It holds the journals of background tasks and of journaled panes. It also
+// holds the task records, so a task stays readable after its pane is gone.
 //
-// Which directory: the server option @panectl_state when it is set, so
-// every panectl process on one server uses the same directory whatever its
-// own environment. The first panectl that needs one sets it to
+// Which directory? It is the server option @panectl_state when that is set.
+// So every panectl process on one server uses the same directory, whatever
+// its own environment. The first panectl that needs one sets it to
 //
 //	$XDG_STATE_HOME/panectl/servers/HOST/KEY   ($XDG_STATE_HOME wins when set and absolute)
 //	$HOME/.local/state/panectl/servers/HOST/KEY (its XDG default)
 //	SOCKET.panectl/HOST/KEY                     (next to the tmux socket: only with no home directory)
 //
-// HOST is the machine's name (a shared home directory keeps machines
-// apart); KEY names the server instance (socket name, a hash of the socket
-// path, the server's pid and start time), so a server restarted on the same
-// socket, whose pane and task numbers start again at 0, never sees the
-// records of the previous one. Every directory panectl makes there is mode
-// 0700 and its files 0600; a directory that is not the user's, or that
-// others can enter, is refused.
+// HOST is the machine's name, so a shared home directory keeps machines
+// apart. KEY names the server instance. It is made of the socket name, a
+// hash of the socket path, and the server's pid and start time. A server
+// restarted on the same socket starts its pane and task numbers again at 0.
+// Thanks to KEY it never sees the records of the previous one. Every
+// directory panectl makes there is mode 0700, and its files 0600. A
+// directory that is not the user's, or that others can enter, is refused.
 const stateOption = "@panectl_state"
 
-// ErrStateDir: the state directory cannot be made or is not private.
+// ErrStateDir says the state directory cannot be made or is not private.
 var ErrStateDir = errors.New("panectl state directory")
 
-// StateBase is where state directories of servers are made when the
-// server has none yet: see the package doc of state.go for the order.
+// StateBase is where state directories of servers are made when the server
+// has none yet. See the package doc of state.go for the order.
 func StateBase(socket string, getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -67,16 +67,16 @@ func serverKey(socket string, pid, started int64) string {
 	return fmt.Sprintf("%s-%08x-%d-%d", name, crc32.ChecksumIEEE([]byte(socket)), pid, started)
 }
 
-// FindStateDir returns the server's state directory when one was made
-// ("" when none: the server has no task and no journaled pane yet). It
-// makes nothing.
+// FindStateDir returns the server's state directory when one was made. It
+// returns "" when none was, as the server has no task and no journaled pane
+// yet. It makes nothing.
 func FindStateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	out, err := c.Run(ctx, "show-options", "-sqv", stateOption)
 	return strings.TrimSuffix(out, "\n"), err
 }
 
-// hostKey names this machine: a home directory shared by several machines
-// keeps each one's servers apart (pruning judges only its own).
+// hostKey names this machine. A home directory shared by several machines
+// keeps each one's servers apart, and pruning judges only its own.
 func hostKey() string {
 	h, err := os.Hostname()
 	if err != nil || h == "" {
@@ -85,9 +85,10 @@ func hostKey() string {
 	return unsafeKey.ReplaceAllString(h, "_")
 }
 
-// StateDir returns the state directory of the server c talks to, making it
-// when needed (and recording it in the server option @panectl_state).
-// Errors: tmux errors (no server: ErrNoServer), ErrStateDir.
+// StateDir returns the state directory of the server c talks to. It makes
+// it when needed, and records it in the server option @panectl_state.
+// Errors are tmux errors (ErrNoServer when no server runs), and
+// ErrStateDir.
 func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	dir, err := FindStateDir(ctx, c)
 	if err != nil {
@@ -110,7 +111,8 @@ func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	if err := ensurePrivateDir(dir); err != nil {
 		return "", err
 	}
-	// -o: only the first process to get here sets it; the others read it.
+	// -o means only the first process to get here sets it. The others read
+	// it.
 	if _, err := c.Run(ctx, "set-option", "-so", stateOption, dir); err != nil {
 		if out, err2 := c.Run(ctx, "show-options", "-sqv", stateOption); err2 == nil && strings.TrimSuffix(out, "\n") != "" {
 			dir = strings.TrimSuffix(out, "\n")
@@ -118,14 +120,14 @@ func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 		}
 		return "", err
 	}
-	// A new server's directory: those of servers that no longer run go
-	// (unless changed within pruneGrace), so they do not pile up.
+	// A new server's directory was made. Those of servers that no longer
+	// run go, unless changed within pruneGrace. So they do not pile up.
 	pruneServers(filepath.Dir(dir), dir, pruneGrace)
 	return dir, nil
 }
 
-// ensurePrivateDir makes dir (and its parents, 0700) and checks that it is
-// a directory of this user that nobody else can enter.
+// ensurePrivateDir makes dir, and its parents, with mode 0700. It checks
+// that dir is a directory of this user that nobody else can enter.
 func ensurePrivateDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("%w: %v", ErrStateDir, err)
@@ -148,32 +150,34 @@ func ensurePrivateDir(dir string) error {
 	return nil
 }
 
-// PruneServers removes the state directories, next to this server's (so of
-// this machine), of servers that no longer run (their pid is gone). It
-// returns how many.
+// PruneServers removes the state directories of servers that no longer run,
+// as their pid is gone. It looks next to this server's directory, so only
+// at this machine's. It returns how many it removed.
 func PruneServers(stateDir string) int {
 	return pruneServers(filepath.Dir(stateDir), stateDir, 0)
 }
 
 // PruneServersAt removes the state directories of servers of this machine
-// that no longer run, where a server at socket would have its own (the
-// base StateBase picks from this process's environment), without asking
-// any server: `tasks --prune` when no server runs. It returns how many.
+// that no longer run. It looks where a server at socket would have its own,
+// the base StateBase picks from this process's environment. It asks no
+// server. `tasks --prune` uses it when no server runs. It returns how many
+// it removed.
 func PruneServersAt(socket string) int {
 	return pruneServers(filepath.Join(StateBase(socket, nil), hostKey()), "", 0)
 }
 
 // pruneGrace is how long the state directory of a server that no longer
-// runs is kept, when it is pruned on the way (a new state directory being
-// made), after its last change: the supervisors of its tasks record them
-// killed as the server goes away, and a task wait reading those records
-// (waiter.WaitTask) must still find them.
+// runs is kept after its last change. It applies when the directory is
+// pruned on the way, as a new state directory is made. The supervisors of
+// the server's tasks record them killed as the server goes away. A task
+// wait reading those records (waiter.WaitTask) must still find them.
 const pruneGrace = time.Minute
 
 // pruneServers removes the directories in parent named by serverKey whose
-// server pid no longer runs, except keep, and except those changed (the
-// directory or one of its entries) within grace. A pid that runs again
-// (reused by another process) keeps its directory: a leak, never a loss.
+// server pid no longer runs. It spares keep, and those changed within
+// grace. A change counts in the directory or one of its entries. A pid that
+// runs again, reused by another process, keeps its directory. That is a
+// leak, never a loss.
 func pruneServers(parent, keep string, grace time.Duration) int {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
@@ -200,8 +204,8 @@ func pruneServers(parent, keep string, grace time.Duration) int {
 	return n
 }
 
-// lastChange is the newest modification time of dir and its entries (a
-// task's directory changes when its supervisor records its end).
+// lastChange is the newest modification time of dir and its entries. A
+// task's directory changes when its supervisor records its end.
 func lastChange(dir string) time.Time {
 	var t time.Time
 	if st, err := os.Stat(dir); err == nil {

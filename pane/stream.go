@@ -10,12 +10,13 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// A Stream follows a pane's normal screen through its output stream (the
-// bytes of a control client's %output notifications), from a snapshot on,
-// and says what a capture at the same point of the stream would return to
-// a Read: the logical lines after the read's cursor and the cursor after
-// them. It does so only while the output is of the kinds it reproduces
-// exactly as tmux does (tmux 3.2 to 3.7, screen-write.c and input.c):
+// A Stream follows a pane's normal screen through its output stream, from a
+// snapshot on. The stream is the bytes of a control client's %output
+// notifications. A Stream says what a capture at the same point of the
+// stream would return to a Read. That is the logical lines after the read's
+// cursor, and the cursor after them. It does so only while the output is of
+// the kinds it reproduces exactly as tmux does. These are from tmux 3.2 to
+// 3.7, screen-write.c and input.c:
 //
 //   - text written at the terminal cursor: printable characters of width 1
 //     or 2 (never a combining or zero-width one), overwriting, with
@@ -31,18 +32,19 @@ import (
 //     cursor style and visibility, keypad, mouse, focus, bracketed-paste
 //     and synchronized-output modes, device status and attribute queries.
 //
-// Anything else (a cursor move to another row, the alternate screen,
-// scrolling regions, insert mode, erase in display, a clear, a character
-// set switch, a DCS string, a byte that is not UTF-8) makes the stream
-// Invalid: only a new capture can say what the screen holds. A snapshot
-// whose pane is in any state the stream cannot follow (the alternate
-// screen, a scrolling region, insert mode, autowrap off) gives no Stream.
+// Anything else makes the stream Invalid. Examples are a cursor move to
+// another row, the alternate screen, scrolling regions and insert mode.
+// Others are erase in display, a clear, a character set switch, a DCS
+// string, or a byte that is not UTF-8. Then only a new capture can say what
+// the screen holds. A snapshot gives no Stream when its pane is in any
+// state the stream cannot follow. Such states are the alternate screen, a
+// scrolling region, insert mode, and autowrap off.
 //
 // Character widths are those of wcwidth (charmbracelet/x/ansi's WcWidth),
-// as tmux computes them; where a terminal library and tmux disagree (some
-// emoji), the cursor column panectl predicts differs from tmux's, which
-// Check detects. Every decision made from a Stream is checked against a
-// pane description taken after it (Check): the cursor position, the history
+// as tmux computes them. A terminal library and tmux disagree on some
+// emoji. There the cursor column panectl predicts differs from tmux's, and
+// Check detects it. Every decision made from a Stream is checked against a
+// pane description taken after it (Check). The cursor position, the history
 // size, the screen size and the modes must be what the stream predicts.
 type Stream struct {
 	paneID     string
@@ -53,27 +55,27 @@ type Stream struct {
 	bodyAbs    int    // the read cursor's row, absolute (history rows counted from the oldest retained)
 	cur        Cursor // the read's cursor
 
-	// rows holds every row a capture for the read holds (from 64 rows
-	// before the read cursor's row, as Read captures them): frozen ones as
-	// text only, open ones as cells.
+	// rows holds every row a capture for the read holds. They start 64 rows
+	// before the read cursor's row, as Read captures them. Frozen rows are
+	// kept as text only, open ones as cells.
 	firstAbs int // absolute row of rows[0]
 	rows     []srow
 	openIdx  int // index in rows of the first open row (the start of the cursor's logical line, or later)
 
-	// frozen are the cleaned logical lines after the read's cursor that
-	// lie above the open rows: no output the stream follows can change
-	// them.
+	// frozen are the cleaned logical lines after the read's cursor that lie
+	// above the open rows. No output the stream follows can change them.
 	frozen []string
 
 	// held is the echo by place of the ledger's held entries (see
-	// EchoEntry.held) in the frozen lines, as the read that seeded the
-	// stream found it (nil: not kept, see keepEcho).
+	// EchoEntry.held) in the frozen lines. It is as the read that seeded
+	// the stream found it. It is nil when not kept (see keepEcho).
 	held *heldEcho
 
 	tabs tabMode
-	// padWrap: a row that wraps early (a wide character that does not fit)
-	// keeps blanks to the pane's width in its line, as capture-pane -J of
-	// tmux before 3.3 joins it (tmux.Client.JoinsWholeWidth).
+	// padWrap says a row that wraps early keeps blanks to the pane's width
+	// in its line. A row wraps early when a wide character does not fit.
+	// capture-pane -J of tmux before 3.3 joins it so
+	// (tmux.Client.JoinsWholeWidth).
 	padWrap bool
 	pending []byte // an escape sequence or character cut by the end of a notification
 	parser  *ansi.Parser
@@ -102,8 +104,8 @@ func tabModeOf(c interface{ Tabs() (bool, bool) }) tabMode {
 	return tabMoves
 }
 
-// srow is one physical row. Open rows keep their cells (one string per
-// column, "" for the right half of a wide character); frozen rows only
+// srow is one physical row. Open rows keep their cells, one string per
+// column. The right half of a wide character is "". Frozen rows keep only
 // their text.
 type srow struct {
 	cells   []string
@@ -112,16 +114,16 @@ type srow struct {
 	wrapped bool // the row's logical line goes on in the next row
 }
 
-// maxPending bounds an escape sequence cut across notifications (an OSC
-// string); a longer one makes the stream invalid.
+// maxPending bounds an escape sequence cut across notifications, such as an
+// OSC string. A longer one makes the stream invalid.
 const maxPending = 64 << 10
 
-// maxStreamRows bounds the rows a Stream keeps; beyond it the stream
-// gives up (a new capture starts it again).
+// maxStreamRows bounds the rows a Stream keeps. Beyond it the stream gives
+// up, and a new capture starts it again.
 const maxStreamRows = 100000
 
-// Invalid says why the stream can no longer say what a capture would
-// ("" while it can).
+// Invalid says why the stream can no longer say what a capture would. It is
+// "" while it can.
 func (s *Stream) Invalid() string { return s.invalid }
 
 func (s *Stream) fail(why string) {
@@ -130,14 +132,14 @@ func (s *Stream) fail(why string) {
 	}
 }
 
-// newStream seeds a stream from a read's snapshot (the fast path of Read:
-// the cursor's rows were where it expected them). skip is the prefix of
-// the cursor's row that was cut. It returns nil when the pane is in a
-// state the stream does not follow.
+// newStream seeds a stream from a read's snapshot. That is the fast path of
+// Read, where the cursor's rows were where it expected them. skip is the
+// prefix of the cursor's row that was cut. It returns nil when the pane is
+// in a state the stream does not follow.
 func newStream(v normalView, snap tmux.PaneInfo, cur Cursor, skip int, tabs tabMode) *Stream {
 	if cur.Special == CursorScreen {
-		// "screen" means the screen of each read: lines that scroll off
-		// leave it, which the stream does not follow
+		// "screen" means the screen of each read. Lines that scroll off
+		// leave it, and the stream does not follow that.
 		return nil
 	}
 	if !streamFollows(snap) {
@@ -203,10 +205,11 @@ func streamFollows(snap tmux.PaneInfo) bool {
 // openRows places the joined lines on the rows from the read cursor's row
 // to the bottom. From the bottom up, it finds the rows of each line until
 // the one holding the terminal cursor (row cy). That row and the rows
-// below are open: they must be text the stream can place in cells. The
+// below are open. They must be text the stream can place in cells. The
 // lines above are frozen as captured. It returns the first open row, the
-// number of frozen lines, the open rows that wrap into the next, and false
-// when the rows do not hold the lines as the stream would place them.
+// number of frozen lines, and the open rows that wrap into the next. It
+// returns false when the rows do not hold the lines as the stream would
+// place them.
 func openRows(v normalView, w, h, cy int) (open, frozen int, wrapped []int, ok bool) {
 	end, i := h, len(v.joined)-1
 	open = -1
@@ -243,8 +246,8 @@ func rowsHold(v normalView, start, n int, cells []string, w int) bool {
 	return true
 }
 
-// cellsOf splits text into cells of width 1; ok is false for any other
-// character (wide, zero-width, a control).
+// cellsOf splits text into cells of width 1. ok is false for any other
+// character, such as a wide, zero-width or control one.
 func cellsOf(text string) ([]string, bool) {
 	cells := make([]string, 0, len(text))
 	for i := 0; i < len(text); {
@@ -267,7 +270,7 @@ func cellsOf(text string) ([]string, bool) {
 	return cells, true
 }
 
-// Feed applies output bytes (decoded %output data, in order). It does
+// Feed applies output bytes, the decoded %output data in order. It does
 // nothing once the stream is invalid.
 func (s *Stream) Feed(data []byte) {
 	if s.invalid != "" {
@@ -350,9 +353,10 @@ var asciiCell = func() (t [128]string) {
 	return
 }()
 
-// tab moves the cursor to the next tab stop (never past the last column),
-// as tmux's input_c0_dispatch does; from tmux 3.6, over cells that are all
-// blank it writes a tab cell instead, which capture-pane prints as "\t".
+// tab moves the cursor to the next tab stop, never past the last column. It
+// does so as tmux's input_c0_dispatch does. From tmux 3.6, over cells that
+// are all blank, it writes a tab cell instead. capture-pane prints that as
+// "\t".
 func (s *Stream) tab() {
 	if s.cx >= s.w-1 {
 		return
@@ -378,8 +382,8 @@ func (s *Stream) tab() {
 		case !blank:
 			s.cx = to // content under it: tmux only moves the cursor
 		case written:
-			// written blanks: tmux tells them from a tab's by their
-			// attributes, which the stream does not keep
+			// These are written blanks. tmux tells them from a tab's by
+			// their attributes, which the stream does not keep.
 			s.fail("a tab over written blanks")
 		default:
 			s.put("\t", to-s.cx)
@@ -401,9 +405,9 @@ func (s *Stream) cursorRow() *srow {
 	return &s.rows[len(s.rows)-s.h+s.cy]
 }
 
-// put writes a character (or a tab cell) of width w at the cursor
-// (screen_write_cell and screen_write_collect_add: autowrap first when it
-// does not fit).
+// put writes a character or a tab cell of width w at the cursor. It follows
+// screen_write_cell and screen_write_collect_add. When the character does
+// not fit, it autowraps first.
 func (s *Stream) put(ch string, w int) {
 	if s.cx > s.w-w {
 		row := s.cursorRow()
@@ -453,10 +457,10 @@ func (s *Stream) inTab(row *srow, k int) bool {
 	return false
 }
 
-// linefeed moves the cursor down a row, scrolling the screen into history
-// at the bottom (grid_view_scroll_region_up). History at its limit is
-// trimmed by tmux (grid_collect_history), which moves the rows a capture
-// for the read's cursor expects: the stream stops there.
+// linefeed moves the cursor down a row. At the bottom it scrolls the screen
+// into history (grid_view_scroll_region_up). tmux trims history at its
+// limit (grid_collect_history). That moves the rows a capture for the
+// read's cursor expects, so the stream stops there.
 func (s *Stream) linefeed() {
 	if s.cy < s.h-1 {
 		s.cy++
@@ -472,8 +476,9 @@ func (s *Stream) linefeed() {
 	s.freeze()
 }
 
-// backspace moves the cursor left, to the end of the row above when at the
-// start of a row its logical line continues from (screen_write_backspace).
+// backspace moves the cursor left (screen_write_backspace). At the start of
+// a row its logical line continues from, it moves to the end of the row
+// above.
 func (s *Stream) backspace() {
 	switch {
 	case s.cx > 0:
@@ -489,7 +494,7 @@ func (s *Stream) backspace() {
 }
 
 // freeze turns the open rows above the cursor's logical line into frozen
-// lines: the stream follows no output that could change them.
+// lines. The stream follows no output that could change them.
 func (s *Stream) freeze() {
 	cur := len(s.rows) - s.h + s.cy
 	start := cur
@@ -508,10 +513,11 @@ func (s *Stream) freeze() {
 	s.openIdx = start
 }
 
-// linesOf is the cleaned logical lines of the open rows from index i to j
-// (j at a line start). A line starting at the read cursor's row loses the
-// part of it the cursor had seen, as Read cuts it: when the row still
-// starts with what the cursor saw (else it was redrawn and comes whole).
+// linesOf is the cleaned logical lines of the open rows from index i to j.
+// j is at a line start. A line starting at the read cursor's row loses the
+// part of it the cursor had seen, as Read cuts it. That happens only when
+// the row still starts with what the cursor saw. Else it was redrawn and
+// comes whole.
 func (s *Stream) linesOf(i, j int) []string {
 	var out []string
 	for i < j {
@@ -540,9 +546,9 @@ func (s *Stream) linesOf(i, j int) []string {
 	return out
 }
 
-// seen is the prefix of row index i (the read cursor's row) that the
-// cursor had seen, when the row still starts with it; else 0 (normalView.
-// matches).
+// seen is the prefix of row index i, the read cursor's row, that the cursor
+// had seen. It is that prefix when the row still starts with it, else 0
+// (normalView.matches).
 func (s *Stream) seen(i int) int {
 	text := s.rowText(i)
 	if pad := s.cur.PrefixLen - len(text); pad > 0 {
@@ -637,7 +643,7 @@ func (s *Stream) csi() {
 
 // eraseInLine applies EL on the cursor's row (screen_write_clearendofline
 // and friends). A row whose logical line wraps into it or out of it is not
-// followed: tmux may change its wrap flag.
+// followed. tmux may change its wrap flag.
 func (s *Stream) eraseInLine(mode int) {
 	row := s.cursorRow()
 	i := len(s.rows) - s.h + s.cy
@@ -669,8 +675,8 @@ func (s *Stream) eraseInLine(mode int) {
 	}
 }
 
-// Lines returns the cleaned logical lines after the read's cursor, as
-// Read would return them now (before MaxLines).
+// Lines returns the cleaned logical lines after the read's cursor. They are
+// what Read would return now, before MaxLines.
 func (s *Stream) Lines() []string {
 	lines := append(append([]string(nil), s.frozen...), s.Open()...)
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
@@ -696,8 +702,8 @@ func (s *Stream) rowText(i int) string {
 	return strings.TrimRight(strings.Join(s.rows[i].cells, ""), " \t")
 }
 
-// StartRow is the absolute row (history_size + the relative row, as
-// Cursor.Row) where Lines begin: the read's first row.
+// StartRow is the absolute row where Lines begin, the read's first row. It
+// is history_size + the relative row, as Cursor.Row.
 func (s *Stream) StartRow() int { return s.bodyAbs }
 
 // heldEcho is the echo marks of a read's frozen lines and the option names
@@ -707,12 +713,13 @@ type heldEcho struct {
 	echo []bool
 }
 
-// keepEcho keeps the echo marks of the read that seeded the stream, for
-// the entries held by place (submitted more than EchoWindow ago): their
-// echo landed before the read, so output the stream follows cannot hold
-// it, and the marks of the frozen lines stay right. Kept only when every
-// held entry was placed (none discounts lines by text: new output could
-// show its text) and every mark is on a frozen line.
+// keepEcho keeps the echo marks of the read that seeded the stream. It
+// keeps them for the entries held by place, submitted more than EchoWindow
+// ago. Their echo landed before the read. So output the stream follows
+// cannot hold it, and the marks of the frozen lines stay right. The marks
+// are kept only when every held entry was placed. Then none discounts lines
+// by text, which matters as new output could show its text. Every mark must
+// also be on a frozen line.
 func (s *Stream) keepEcho(r ReadResult) {
 	if r.heldLost || r.Truncated || len(r.Echo) > 0 && len(r.Lines) != len(r.Echo) {
 		return
@@ -731,11 +738,12 @@ func (s *Stream) keepEcho(r ReadResult) {
 	s.held = h
 }
 
-// EchoOf returns the echo marks of n lines (Lines) by place for ledger l
-// read after the output the stream was fed: ok is false when only a
-// capture can say (an active entry knows its place, or an entry held by
-// place that the seeding read did not look for, or the marks were not
-// kept). With no entry that discounts by place here, every mark is false.
+// EchoOf returns the echo marks by place of n lines (Lines) for ledger l. l
+// is read after the output the stream was fed. ok is false when only a
+// capture can say. That is when an active entry knows its place, or an
+// entry held by place was not looked for by the seeding read. It is also
+// when the marks were not kept. With no entry that discounts by place here,
+// every mark is false.
 func (s *Stream) EchoOf(l Ledger, n int) (echo []bool, ok bool) {
 	active, _ := l.placesFrom(s.bodyAbs)
 	keys := l.heldKeysFrom(s.bodyAbs)
@@ -776,8 +784,8 @@ func (s *Stream) Cursor() Cursor {
 		}
 	}
 	next.Row = s.firstAbs + last
-	// the anchor: the text of the rows before, as far back as a capture
-	// for the read holds them
+	// The anchor is the text of the rows before. It goes as far back as a
+	// capture for the read holds them.
 	anchor := ""
 	for k := 1; k <= anchorScan && len(anchor) < anchorBytes; k++ {
 		i := last - k
@@ -791,8 +799,8 @@ func (s *Stream) Cursor() Cursor {
 	}
 	next.AnchorLen, next.AnchorHash = len(anchor), hash64(anchor)
 	next.PrefixLen, next.PrefixHash = len(text), hash64(text)
-	// the rows before, as a capture fingerprints them (normalView.rowsAt)
-	// (from the rows rowsAt reads: anchorScan before its first)
+	// The rows before, as a capture fingerprints them (normalView.rowsAt).
+	// They come from the rows rowsAt reads, anchorScan before its first.
 	from := max(0, last-2*anchorScan)
 	v := normalView{start: s.firstAbs + from - s.hs}
 	for i := from; i < len(s.rows); i++ {
@@ -803,9 +811,10 @@ func (s *Stream) Cursor() Cursor {
 	return next
 }
 
-// Check reports whether the pane as described now (by a command through
-// the control client, after every byte the stream was fed) is where the
-// stream says it is: same process, size, history, cursor and modes.
+// Check reports whether the pane as described now is where the stream says
+// it is. The description comes from a command through the control client,
+// after every byte the stream was fed. The process, size, history, cursor
+// and modes must be the same.
 func (s *Stream) Check(p tmux.PaneInfo) bool {
 	return s.invalid == "" && len(s.pending) == 0 && p.ID == s.paneID && p.PID == s.pid && !p.Dead &&
 		p.Width == s.w && p.Height == s.h && p.HistorySize == s.hs && p.HistoryLimit == s.hlimit &&
@@ -814,8 +823,8 @@ func (s *Stream) Check(p tmux.PaneInfo) bool {
 }
 
 // Describe reads the pane's geometry and its echo ledger with one command
-// through the control client (tmux.Subscription.Describe: no capture, no
-// tmux process), aligned with the output stream.
+// through the control client, aligned with the output stream. It uses
+// tmux.Subscription.Describe, with no capture and no tmux process.
 func Describe(ctx context.Context, sub *tmux.Subscription) (tmux.PaneInfo, Ledger, error) {
 	p, opts, err := sub.Describe(ctx, ledgerPrefix)
 	if err != nil {
@@ -825,7 +834,7 @@ func Describe(ctx context.Context, sub *tmux.Subscription) (tmux.PaneInfo, Ledge
 }
 
 // Prefetch makes the subscription's client read the pane's geometry and
-// echo ledger whenever output arrives (tmux.Subscription.Prefetch); the
+// echo ledger whenever output arrives (tmux.Subscription.Prefetch). The
 // EventDescribed events carry them, read with LedgerOf.
 func Prefetch(sub *tmux.Subscription) { sub.Prefetch(ledgerPrefix) }
 
