@@ -52,3 +52,14 @@ func (o RunOutput) OutcomeOf() Outcome { return o.Outcome }
 
 // OutcomeOf implements Outcomer.
 func (o WaitTaskOutput) OutcomeOf() Outcome { return o.Outcome }
+
+// JoinNotes joins two notes of an output (its note field) with "; ".
+func JoinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}

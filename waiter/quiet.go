@@ -129,7 +129,7 @@ func WaitQuiet(ctx context.Context, c *tmux.Client, opt QuietOptions) (QuietResu
 	}
 	finish := func() QuietResult {
 		res.Elapsed = time.Since(start)
-		res.Note = joinNotes(res.Note, src.Note())
+		res.Note = schema.JoinNotes(res.Note, src.Note())
 		return res
 	}
 	if done, err := look(); done || err != nil {

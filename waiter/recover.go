@@ -26,7 +26,7 @@ func ended(ctx context.Context, c *tmux.Client, id string, res RunResult, err er
 	if gone(err) {
 		// The pane or server went away under the command: exited, as a full read would say.
 		res.Outcome = schema.OutcomeExited
-		res.Note = joinNotes(res.Note, strings.Replace(goneNote(err), "during the wait", "while the command ran", 1))
+		res.Note = schema.JoinNotes(res.Note, strings.Replace(goneNote(err), "during the wait", "while the command ran", 1))
 		return res, nil
 	}
 	return res, err

@@ -357,7 +357,7 @@ func (s *runState) round(ctx context.Context, restful, back bool) (RunResult, bo
 	case stepDead:
 		s.res.Outcome = schema.OutcomeExited
 		s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
-		s.res.Note = joinNotes(s.res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
+		s.res.Note = schema.JoinNotes(s.res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
 		return s.res, true, nil
 	case stepRejected:
 		// a shell that keeps the rejected line (fish) gets it killed
@@ -395,13 +395,13 @@ func (s *runState) readFailed(ctx context.Context, rd pane.ReadResult, err error
 		// The command's shell is gone, with its output and status. No C-c: the new process is not
 		// the run's.
 		s.res.Outcome = schema.OutcomeExited
-		s.res.Note = joinNotes(s.res.Note, note+"; the command's exit status is unknown")
+		s.res.Note = schema.JoinNotes(s.res.Note, note+"; the command's exit status is unknown")
 		return s.res, true, nil
 	case err == nil:
 		return s.res, false, nil
 	case gone(err):
 		s.res.Outcome = schema.OutcomeExited
-		s.res.Note = joinNotes(s.res.Note, "the pane was closed while the command ran")
+		s.res.Note = schema.JoinNotes(s.res.Note, "the pane was closed while the command ran")
 		return s.res, true, nil
 	}
 	res, err := s.ended(ctx, err)
@@ -415,7 +415,7 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 	if sc.Status == interruptStatus {
 		// fish's eval prints the end marker after C-c, on the line with the echoed ^C.
 		res.Outcome = schema.OutcomeInterrupted
-		res.Note = joinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
+		res.Note = schema.JoinNotes(res.Note, "the command ended with status 130: interrupted (SIGINT)")
 		sc.Lines = withoutCtrlC(sc.Lines)
 	}
 	res.Output, res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
@@ -427,10 +427,10 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 	}
 	if !sc.Began {
 		res.Truncated = true
-		res.Note = joinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
+		res.Note = schema.JoinNotes(res.Note, "the start of the output is gone from the pane's history (history-limit or a clear)")
 	} else if rd.LinesDropped > 0 || rd.Reset {
 		res.Truncated = true
-		res.Note = joinNotes(res.Note, rd.Note)
+		res.Note = schema.JoinNotes(res.Note, rd.Note)
 	}
 	if len(s.probes) > 0 {
 		// A probe typed while the shell was slow runs after the command. Let it print, for a clean
@@ -490,7 +490,7 @@ func (s *runState) timedOut(ctx context.Context, sc shell.RunOutput) (RunResult,
 	s.res.Outcome = schema.OutcomeTimeout
 	s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
 	note, err := recoverPrompt(ctx, s.c, s.id, s.w.seen)
-	s.res.Note = joinNotes(s.res.Note, note)
+	s.res.Note = schema.JoinNotes(s.res.Note, note)
 	return s.res, err
 }
 
@@ -591,14 +591,14 @@ func (w runWatch) interrupted(ctx context.Context, c *tmux.Client, src Source, i
 		}
 		if st, ok := shell.ScanStatus(r.Lines, printed); ok {
 			res.ExitCode, res.StatusKnown = st, true
-			res.Note = joinNotes(res.Note, fmt.Sprintf("the command was interrupted: the shell came back to its prompt without finishing it and reports status %d", st))
+			res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("the command was interrupted: the shell came back to its prompt without finishing it and reports status %d", st))
 			return res, nil
 		}
 		if !sleepCtx(ctx, lookEvery) {
 			break
 		}
 	}
-	res.Note = joinNotes(res.Note, "the command was interrupted: the shell came back to its prompt without finishing it; its status could not be read")
+	res.Note = schema.JoinNotes(res.Note, "the command was interrupted: the shell came back to its prompt without finishing it; its status could not be read")
 	return res, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/recognize"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -152,7 +153,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		return res, err
 	}
 	set, note, err := checkDialog(ctx, c, opt, info)
-	res.Note = joinNotes(res.Note, note)
+	res.Note = schema.JoinNotes(res.Note, note)
 	if err != nil {
 		return res, err
 	}
@@ -247,7 +248,7 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 			return res, err
 		}
 		res.Submitted = ptr(true)
-		res.Note = joinNotes(res.Note, "the terminal is in canonical mode: Enter ends the line for the program")
+		res.Note = schema.JoinNotes(res.Note, "the terminal is in canonical mode: Enter ends the line for the program")
 		return res, nil
 	}
 	s := newSubmission(ctx, c, opt, info, set, l)
@@ -265,7 +266,7 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 	}
 	ok, note, err := s.run(ctx, opt.Text != "")
 	res.Submitted = ptr(ok)
-	res.Note = joinNotes(joinNotes(res.Note, s.dialogNote), note)
+	res.Note = schema.JoinNotes(schema.JoinNotes(res.Note, s.dialogNote), note)
 	return res, err
 }
 

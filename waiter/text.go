@@ -67,7 +67,7 @@ func WaitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	if err == nil && (res.Outcome == schema.OutcomeTimeout || res.Outcome == schema.OutcomeExited) &&
 		(opt.Match.hasTab() || opt.Stop.hasTab()) {
 		if cells, _ := c.Tabs(); !cells {
-			res.Note = joinNotes(res.Note, tabNote)
+			res.Note = schema.JoinNotes(res.Note, tabNote)
 		}
 	}
 	return res, err
@@ -217,7 +217,7 @@ func (w *textWait) finish(res TextResult, start time.Time) TextResult {
 	}
 	if res.Outcome != schema.OutcomeExited {
 		// a control client ends with its pane, so there is no fallback to speak of
-		res.Note = joinNotes(res.Note, w.src.Note())
+		res.Note = schema.JoinNotes(res.Note, w.src.Note())
 	}
 	return res
 }
@@ -505,7 +505,7 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
 	if r.Uncertain && r.Fresh > 0 {
-		res.Note = joinNotes(res.Note, fmt.Sprintf("the first %d line(s) may be from before the cursor and were not matched", r.Fresh))
+		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("the first %d line(s) may be from before the cursor and were not matched", r.Fresh))
 	}
 	unplaced := 0 // of Discounted: by text alone, their place unknown (ReadResult.Unplaced)
 	for i, line := range r.Lines {
@@ -536,21 +536,21 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		res.Truncated = true
 	}
 	if res.Discounted > 0 {
-		res.Note = joinNotes(res.Note, fmt.Sprintf("%d line(s) matched but were discounted as the echo of typed input", res.Discounted))
+		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("%d line(s) matched but were discounted as the echo of typed input", res.Discounted))
 	}
 	if unplaced > 0 {
-		res.Note = joinNotes(res.Note, fmt.Sprintf("%d of them only by their text: they show text submitted more than %v ago "+
+		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("%d of them only by their text: they show text submitted more than %v ago "+
 			"whose rows cannot be placed (history trimmed or cleared before them, or a journal read), so output identical to it is discounted too", unplaced, pane.EchoWindow))
 	}
 	if n := timedOut(opt.Match) + timedOut(opt.Stop); n > 0 {
-		res.Note = joinNotes(res.Note, fmt.Sprintf("%d regex match(es) were abandoned after %v", n, MatchTimeout))
+		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("%d regex match(es) were abandoned after %v", n, MatchTimeout))
 	}
 	if res.Outcome != "" {
 		return res, true
 	}
 	if r.Pane.Dead {
 		res.Outcome = schema.OutcomeExited
-		res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", r.Pane.DeadStatus))
+		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", r.Pane.DeadStatus))
 		return res, true
 	}
 	return res, false
@@ -601,14 +601,4 @@ func goneDuring(id, action string, err error) error {
 		what = "the tmux server exited (with the pane)"
 	}
 	return fmt.Errorf("%w: pane %s: %s during %s (%v)", tmux.ErrPaneExited, id, what, action, err)
-}
-
-func joinNotes(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }

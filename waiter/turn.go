@@ -128,7 +128,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		if err != nil {
 			if gone(err) {
 				res.Outcome = schema.OutcomeExited
-				res.Note = joinNotes(res.Note, goneNote(err))
+				res.Note = schema.JoinNotes(res.Note, goneNote(err))
 				return true, 0, nil
 			}
 			return false, 0, err
@@ -136,7 +136,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		if note, ok := replaced(src.Process(), s.Info); ok {
 			// the new process's screen is not the one waited on
 			res.Outcome = schema.OutcomeExited
-			res.Note = joinNotes(res.Note, note)
+			res.Note = schema.JoinNotes(res.Note, note)
 			return true, 0, nil
 		}
 		now := time.Now()
@@ -149,7 +149,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		res.Result = r
 		if s.Info.Dead {
 			res.Outcome = schema.OutcomeExited
-			res.Note = joinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus))
+			res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus))
 			return true, 0, nil
 		}
 		outcome, wait := judge.judge(r, now.Sub(clock.lastChange), now)
@@ -164,7 +164,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 	}
 	finish := func() TurnResult {
 		res.Elapsed = time.Since(start)
-		res.Note = joinNotes(joinNotes(res.Note, res.Result.Note), src.Note())
+		res.Note = schema.JoinNotes(schema.JoinNotes(res.Note, res.Result.Note), src.Note())
 		return res
 	}
 	p := newPacer(src, deadline)
@@ -178,7 +178,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && !opt.WaitThroughBusy {
 				// Strong busy, no time for the confirming look (--timeout 0 looks once): say busy.
 				res.Outcome = schema.OutcomeBusy
-				res.Note = joinNotes(res.Note, "busy was seen at the deadline and not confirmed by a second look")
+				res.Note = schema.JoinNotes(res.Note, "busy was seen at the deadline and not confirmed by a second look")
 			}
 			return finish(), nil
 		}

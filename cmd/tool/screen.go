@@ -55,7 +55,7 @@ func runScreen(ctx context.Context, f *Env, in schema.ScreenInput) (schema.Scree
 	case d.Full:
 		out.Full = true
 		out.Rows = nonNil(rows[first:])
-		out.Note = joinNote(out.Note, "full frame: "+d.Why)
+		out.Note = schema.JoinNotes(out.Note, "full frame: "+d.Why)
 	case d.Unchanged():
 		out.Unchanged = true
 	default:
@@ -75,16 +75,6 @@ func runScreen(ctx context.Context, f *Env, in schema.ScreenInput) (schema.Scree
 		}
 	}
 	return out, nil
-}
-
-func joinNote(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }
 
 func runStatus(ctx context.Context, f *Env, in schema.StatusInput) (schema.StatusOutput, error) {
@@ -107,12 +97,12 @@ func runStatus(ctx context.Context, f *Env, in schema.StatusInput) (schema.Statu
 	}
 	switch {
 	case r.First && r.Task != nil:
-		out.Note = joinNote(out.Note, "first status of this task: output is its journal from the start")
+		out.Note = schema.JoinNotes(out.Note, "first status of this task: output is its journal from the start")
 	case r.First:
-		out.Note = joinNote(out.Note, "first status of this pane: output is the visible screen")
+		out.Note = schema.JoinNotes(out.Note, "first status of this pane: output is the visible screen")
 	}
 	if r.Reset {
-		out.Note = joinNote(out.Note, "history was cleared since the previous status")
+		out.Note = schema.JoinNotes(out.Note, "history was cleared since the previous status")
 	}
 	switch t := r.Task; {
 	case t != nil && t.Status != task.TaskRunning:
@@ -123,16 +113,16 @@ func runStatus(ctx context.Context, f *Env, in schema.StatusInput) (schema.Statu
 		if t.Signal != 0 {
 			note += fmt.Sprintf(", its command was killed by signal %d (%s)", t.Signal, acp.SignalName(t.Signal))
 		}
-		out.Note = joinNote(out.Note, note)
+		out.Note = schema.JoinNotes(out.Note, note)
 	case t != nil:
 		// still running (its supervisor may be ending): no exit status yet
 	case r.Pane.Dead && !r.Pane.DeadKnown:
-		out.Note = joinNote(out.Note, "the process exited but tmux has not reported its exit status yet")
+		out.Note = schema.JoinNotes(out.Note, "the process exited but tmux has not reported its exit status yet")
 	case r.Pane.Dead:
 		st := r.Pane.DeadStatus
 		out.ExitStatus = &st
 		if r.Pane.DeadSignal != 0 {
-			out.Note = joinNote(out.Note, fmt.Sprintf("the process was killed by signal %d", r.Pane.DeadSignal))
+			out.Note = schema.JoinNotes(out.Note, fmt.Sprintf("the process was killed by signal %d", r.Pane.DeadSignal))
 		}
 	}
 	return out, nil
