@@ -40,14 +40,90 @@ const maxMCPLine = mcp.DefaultMaxLineLength
 // mcpStdio is the transport of `panectl mcp`: the SDK's IOTransport over a
 // filtered stdin, and an stdout shared (one message per Write, under a
 // lock) between the SDK and the filter's own answers.
+//
+// At the end of stdin the SDK would end the session at once and drop the
+// requests still running. So the filter notes the id of each request it
+// passes, the writer strikes it off when the SDK answers it, and stdin's
+// end reaches the SDK only once every request has its answer.
 func mcpStdio(in io.Reader, out io.Writer) *mcp.IOTransport {
 	w := &lockedWriter{w: out}
+	open := newPending()
 	pr, pw := io.Pipe()
 	go func() {
-		pw.CloseWithError(filterJSONLines(in, pw, w, maxMCPLine))
+		err := filterJSONLines(in, open.noting(pw), w, maxMCPLine)
+		if err == nil {
+			open.wait()
+		}
+		pw.CloseWithError(err)
 	}()
-	return &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{w}}
+	return &mcp.IOTransport{Reader: pr, Writer: nopWriteCloser{open.striking(w)}}
 }
+
+// pending holds the ids of the requests passed to the SDK and not yet
+// answered.
+type pending struct {
+	mu   sync.Mutex
+	done *sync.Cond
+	ids  map[string]int
+}
+
+func newPending() *pending {
+	p := &pending{ids: map[string]int{}}
+	p.done = sync.NewCond(&p.mu)
+	return p
+}
+
+// message is what pending reads of one JSON-RPC line.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+func (p *pending) add(line []byte, delta int) {
+	var m message
+	if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return
+	}
+	if (delta > 0) != (m.Method != "") { // a request in, a response out
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ids[string(m.ID)] += delta; p.ids[string(m.ID)] <= 0 {
+		delete(p.ids, string(m.ID))
+		p.done.Broadcast()
+	}
+}
+
+// wait returns once every request passed has been answered.
+func (p *pending) wait() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.ids) > 0 {
+		p.done.Wait()
+	}
+}
+
+// noting passes each line to w and notes a request's id.
+func (p *pending) noting(w io.Writer) io.Writer {
+	return writerFunc(func(b []byte) (int, error) {
+		p.add(b, 1)
+		return w.Write(b)
+	})
+}
+
+// striking passes each message to w and strikes off a response's id.
+func (p *pending) striking(w io.Writer) io.Writer {
+	return writerFunc(func(b []byte) (int, error) {
+		n, err := w.Write(b)
+		p.add(b, -1)
+		return n, err
+	})
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
 // lockedWriter serialises Writes, so a filter answer never lands inside
 // a message the SDK is writing.

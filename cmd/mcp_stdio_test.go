@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"bytes"
+	"context"
+	"time"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -84,4 +86,35 @@ func FuzzFilterJSONLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMCPAnswersEveryRequestBeforeEOF: a client that writes its requests
+// and closes stdin at once gets an answer to each of them.
+func TestMCPAnswersEveryRequestBeforeEOF(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"list_panes","arguments":{}}}
+`
+	f := &Factory{}
+	f.SocketName = "panectl-test-no-such-server"
+	var out bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := serveMCP(ctx, f, mcpStdio(strings.NewReader(in), &out)); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct{ ID json.RawMessage }
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("answer %q: %v", line, err)
+		}
+		ids[string(m.ID)] = true
+	}
+	for _, id := range []string{`1`, `2`, `"three"`} {
+		if !ids[id] {
+			t.Errorf("request %s got no answer; output:\n%s", id, out.String())
+		}
+	}
 }
