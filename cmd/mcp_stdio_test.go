@@ -3,10 +3,10 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"time"
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
