@@ -52,6 +52,7 @@ func TestCallValidation(t *testing.T) {
 		{"wait_for_text", `{"pane_id":"%0"}`, panectltool.ExitUsage, "patterns"},
 		{"capture", `{"pane_id":"%0","max_lines":10001}`, panectltool.ExitUsage, "max_lines"},
 		{"capture", `{"pane_id":"%0"`, panectltool.ExitUsage, "not JSON"},
+		{"wait_for_text", `{"pane_id":"%0","patterns":"x","timeout":1e400}`, panectltool.ExitUsage, "1e400 is out of range"},
 		{"capture", `{} {}`, panectltool.ExitUsage, "data after"},
 		{"capture", `[]`, panectltool.ExitUsage, "input"},
 		{"nope", `{}`, panectltool.ExitUsage, "list_panes"},

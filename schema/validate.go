@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -95,6 +96,11 @@ func validate(t Tool, what string, data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var v any
 	if err := dec.Decode(&v); err != nil {
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) && strings.HasPrefix(ute.Value, "number ") {
+			return fmt.Errorf("invalid %s for %s: %s is out of range (too large for a 64-bit number)",
+				what, t.Name, strings.TrimPrefix(ute.Value, "number "))
+		}
 		return fmt.Errorf("invalid %s for %s: not JSON: %v", what, t.Name, err)
 	}
 	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
