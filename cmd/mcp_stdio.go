@@ -77,20 +77,33 @@ func newPending() *pending {
 type message struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Params struct {
+		RequestID json.RawMessage `json:"requestId"`
+	} `json:"params"`
 }
 
+// add counts a request in (delta 1) or its response out (delta -1). A
+// request the client cancels may get no response (MCP's cancellation
+// rule), so its cancellation strikes it off too.
 func (p *pending) add(line []byte, delta int) {
 	var m message
-	if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+	if json.Unmarshal(line, &m) != nil {
 		return
 	}
-	if (delta > 0) != (m.Method != "") { // a request in, a response out
+	id := m.ID
+	switch {
+	case delta > 0 && m.Method == "notifications/cancelled":
+		id, delta = m.Params.RequestID, -1
+	case (delta > 0) != (m.Method != ""): // a request in, a response out
+		return
+	}
+	if len(id) == 0 || string(id) == "null" {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.ids[string(m.ID)] += delta; p.ids[string(m.ID)] <= 0 {
-		delete(p.ids, string(m.ID))
+	if p.ids[string(id)] += delta; p.ids[string(id)] <= 0 {
+		delete(p.ids, string(id))
 		p.done.Broadcast()
 	}
 }

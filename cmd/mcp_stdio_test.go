@@ -118,3 +118,16 @@ func TestMCPAnswersEveryRequestBeforeEOF(t *testing.T) {
 		}
 	}
 }
+
+// A request the client cancels is not waited for at stdin's end: MCP lets
+// the server leave it unanswered.
+func TestPendingCancelledRequest(t *testing.T) {
+	p := newPending()
+	p.add([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`), 1)
+	p.add([]byte(`{"jsonrpc":"2.0","id":8,"method":"tools/call"}`), 1)
+	p.add([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`), 1)
+	p.add([]byte(`{"jsonrpc":"2.0","id":8,"result":{}}`), -1)
+	if len(p.ids) != 0 {
+		t.Errorf("still pending: %v", p.ids)
+	}
+}
