@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -92,7 +91,7 @@ func (f *Factory) Fail(err error) int {
 		// an outcome (timeout, stopped, exited, the command's own
 		// status): the output already said it; it is not an error
 	case f.JSON:
-		b, _ := json.Marshal(obj)
+		b, _ := marshal(obj)
 		fmt.Fprintln(f.IO.ErrOut, string(b))
 	default:
 		fmt.Fprintf(f.IO.ErrOut, "panectl: %v\n", err)

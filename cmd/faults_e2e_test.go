@@ -292,7 +292,7 @@ func TestFaultServerKilledDuringSend(t *testing.T) {
 		awaitShown(t, s, p.ID, "> hello") // typed; slowEnter holds the Enter
 		s.Tmux("kill-server")
 		r := m.next(t, 5*time.Second)
-		if text := toJSON(r); !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `\"code\":\"exited\"`) {
+		if text := toJSON(r); !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `"code":"exited"`) {
 			t.Errorf("send_text with the server killed during it: %s; want an error result with code exited", text)
 		}
 	})

@@ -88,14 +88,14 @@ func serveMCP(ctx context.Context, f *Factory, tr mcp.Transport) error {
 func mcpHandler(f *Factory, t schema.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, stop := withProgress(ctx, req, t)
-		out, err := callTool(ctx, f.forCall(), t.Name, req.Params.Arguments)
+		out, err := callTool(ctx, f.forCall(), t.Name, dropClientArgs(req.Params.Arguments))
 		stop()
 		if out == nil {
 			return errorResult(err), nil
 		}
 		// An outcome that is not success (timeout, stopped, exited) is still
 		// the tool's result: the structured output says which.
-		b, merr := json.Marshal(out)
+		b, merr := marshal(out)
 		if merr != nil {
 			return errorResult(merr), nil
 		}
@@ -106,11 +106,45 @@ func mcpHandler(f *Factory, t schema.Tool) mcp.ToolHandler {
 	}
 }
 
-// errorResult is a tool failure as MCP wants it: a result with isError,
-// carrying the same error object `--json` prints on stderr.
+// errorResult is a tool failure as MCP wants it: a result with isError.
+// Its text is a sentence a model reads, the code after it. It is not JSON:
+// Gemini CLI parses an error's JSON text as the tool's structured output
+// and shows the model only that it does not match the output schema. The
+// error object `--json` prints on stderr is in _meta, under errorMetaKey.
 func errorResult(err error) *mcp.CallToolResult {
-	b, _ := json.Marshal(errorObject(err))
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	obj := errorObject(err).Error
+	text := fmt.Sprintf("%s (error %s, exit code %d)", obj.Message, obj.Code, obj.ExitCode)
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}},
+		Meta: mcp.Meta{errorMetaKey: obj}}
+}
+
+// errorMetaKey names the error object in an error result's _meta.
+const errorMetaKey = "panectl/error"
+
+// clientArgs are arguments real clients add to every tool's input. Over
+// MCP they are dropped before validation; `call` stays strict.
+//   - wait_for_previous: Gemini CLI (0.61) adds it to every MCP tool.
+var clientArgs = []string{"wait_for_previous"}
+
+// dropClientArgs removes clientArgs from a call's arguments. Arguments
+// without them are returned as they came.
+func dropClientArgs(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw // not an object: validation says so
+	}
+	n := len(m)
+	for _, k := range clientArgs {
+		delete(m, k)
+	}
+	if len(m) == n {
+		return raw
+	}
+	b, err := marshal(m)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // withProgress makes a call that carries a progress token send MCP

@@ -60,15 +60,22 @@ func mcpStdio(in io.Reader, out io.Writer) *mcp.IOTransport {
 }
 
 // pending holds the ids of the requests passed to the SDK and not yet
-// answered.
+// answered, and of those the client cancelled.
+//
+// MCP says a receiver should not answer a cancelled request, but the SDK
+// (go-sdk v1.8.0) writes the handler's result whatever it returns
+// (modelcontextprotocol/go-sdk issue #1235). So the writer withholds the
+// answer to a request cancelled while it ran. Remove that part when a
+// go-sdk release fixes #1235.
 type pending struct {
-	mu   sync.Mutex
-	done *sync.Cond
-	ids  map[string]int
+	mu        sync.Mutex
+	done      *sync.Cond
+	ids       map[string]int
+	cancelled map[string]bool
 }
 
 func newPending() *pending {
-	p := &pending{ids: map[string]int{}}
+	p := &pending{ids: map[string]int{}, cancelled: map[string]bool{}}
 	p.done = sync.NewCond(&p.mu)
 	return p
 }
@@ -83,29 +90,58 @@ type message struct {
 }
 
 // add counts a request in (delta 1) or its response out (delta -1). A
-// request the client cancels may get no response (MCP's cancellation
-// rule), so its cancellation strikes it off too.
+// request the client cancels gets no response, so its cancellation strikes
+// it off too, and marks it cancelled.
 func (p *pending) add(line []byte, delta int) {
 	var m message
 	if json.Unmarshal(line, &m) != nil {
 		return
 	}
-	id := m.ID
+	id, cancel := m.ID, false
 	switch {
 	case delta > 0 && m.Method == "notifications/cancelled":
-		id, delta = m.Params.RequestID, -1
+		id, delta, cancel = m.Params.RequestID, -1, true
 	case (delta > 0) != (m.Method != ""): // a request in, a response out
 		return
 	}
 	if len(id) == 0 || string(id) == "null" {
 		return
 	}
+	key := string(id)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.ids[string(id)] += delta; p.ids[string(id)] <= 0 {
-		delete(p.ids, string(id))
+	if _, open := p.ids[key]; !open && delta < 0 {
+		return // answered already, or never passed
+	}
+	if cancel {
+		p.cancelled[key] = true
+	}
+	if p.ids[key] += delta; p.ids[key] <= 0 {
+		delete(p.ids, key)
 		p.done.Broadcast()
 	}
+}
+
+// withhold reports whether a response out answers a cancelled request,
+// and forgets that request.
+func (p *pending) withhold(line []byte) bool {
+	p.mu.Lock()
+	n := len(p.cancelled)
+	p.mu.Unlock()
+	if n == 0 {
+		return false // the common case reads nothing
+	}
+	var m message
+	if json.Unmarshal(line, &m) != nil || m.Method != "" || len(m.ID) == 0 {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancelled[string(m.ID)] {
+		delete(p.cancelled, string(m.ID))
+		return true
+	}
+	return false
 }
 
 // wait returns once every request passed has been answered.
@@ -125,9 +161,13 @@ func (p *pending) noting(w io.Writer) io.Writer {
 	})
 }
 
-// striking passes each message to w and strikes off a response's id.
+// striking passes each message to w and strikes off a response's id. It
+// drops the answer to a cancelled request.
 func (p *pending) striking(w io.Writer) io.Writer {
 	return writerFunc(func(b []byte) (int, error) {
+		if p.withhold(b) {
+			return len(b), nil
+		}
 		n, err := w.Write(b)
 		p.add(b, -1)
 		return n, err

@@ -130,4 +130,16 @@ func TestPendingCancelledRequest(t *testing.T) {
 	if len(p.ids) != 0 {
 		t.Errorf("still pending: %v", p.ids)
 	}
+	// The answer to the cancelled request is withheld, once; others pass.
+	if !p.withhold([]byte(`{"jsonrpc":"2.0","id":7,"result":{"isError":true}}`)) {
+		t.Error("the answer to cancelled request 7 was not withheld")
+	}
+	if p.withhold([]byte(`{"jsonrpc":"2.0","id":7,"result":{}}`)) || p.withhold([]byte(`{"jsonrpc":"2.0","id":8,"result":{}}`)) {
+		t.Error("an answer to a request not cancelled was withheld")
+	}
+	// A cancellation of a request already answered marks nothing.
+	p.add([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}`), 1)
+	if len(p.cancelled) != 0 {
+		t.Errorf("cancelled after its answer: %v", p.cancelled)
+	}
 }

@@ -146,12 +146,17 @@ func TestMCP(t *testing.T) {
 		if res == nil || !res.IsError {
 			t.Fatalf("want an isError result, got %+v", res)
 		}
+		// The text is a sentence, not JSON (Gemini CLI would validate JSON
+		// text against the output schema); the error object is in _meta.
 		text := res.Content[0].(*mcp.TextContent).Text
-		if err := schematest.ValidateError([]byte(text)); err != nil {
-			t.Errorf("error text %s: %v", text, err)
+		if json.Valid([]byte(text)) || !strings.Contains(text, "(error ") {
+			t.Errorf("error text %q: want a sentence ending with its code, not JSON", text)
 		}
+		b, _ := json.Marshal(res.Meta["panectl/error"])
 		var e schema.ErrorOutput
-		_ = json.Unmarshal([]byte(text), &e)
+		if err := json.Unmarshal(b, &e.Error); err != nil || e.Error.Code == "" || !strings.HasPrefix(text, e.Error.Message) {
+			t.Errorf("_meta %s: want the error object of %q", b, text)
+		}
 		return e
 	}
 
@@ -195,6 +200,16 @@ func TestMCP(t *testing.T) {
 	}
 	if _, res := call("wait_for_text", map[string]any{"pane_id": pane, "patterns": "x", "bogus": 1}, nil); !strings.Contains(errorOf(res).Error.Message, "bogus") || errorOf(res).Error.ExitCode != 2 {
 		t.Errorf("unknown field: %+v", errorOf(res))
+	}
+
+	// Gemini CLI adds wait_for_previous to every call: it is ignored.
+	if l, res := call("list_panes", map[string]any{"wait_for_previous": true}, nil); res.IsError || l["panes"] == nil {
+		t.Errorf("list_panes with wait_for_previous: %v", res.Content)
+	}
+	// Text reaches the model as typed: && is not \u0026\u0026.
+	if r, res := call("run_shell_command", map[string]any{"pane_id": pane, "command": "true && echo '<&>'"}, nil); res.IsError ||
+		!strings.Contains(res.Content[0].(*mcp.TextContent).Text, `"true && echo '<&>'"`) || toJSON(r["output"]) != `["\u003c\u0026\u003e"]` {
+		t.Errorf("run with && and <>: %v", res.Content)
 	}
 
 	// Cancelling a long wait ends it promptly and leaves no client attached.

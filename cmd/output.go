@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +29,18 @@ func (f *Factory) emit(out any, human func(w io.Writer)) error {
 		human(f.IO.Out)
 	}
 	return nil
+}
+
+// marshal is json.Marshal without HTML escaping: text reaches people and
+// models as it is (&&, <, >), not as \u0026.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func printLines(w io.Writer, lines []string) {

@@ -69,7 +69,7 @@ See: panectl help arguments, panectl help deaths`,
 	fl.StringVarP(&in.CWD, "cwd", "c", "", "working directory (must exist)")
 	fl.StringVar(&in.Size, "size", "", "size as COLSxROWS, e.g. 120x40")
 	fl.IntVar(&in.HistoryLimit, "history-limit", 0, "history-limit of this pane, in rows")
-	fl.StringArrayVarP(&in.Env, "env", "e", nil, "environment variable K=V (repeatable)")
+	fl.StringArrayVarP((*[]string)(&in.Env), "env", "e", nil, "environment variable K=V (repeatable)")
 	fl.BoolVar(&in.Journal, "journal", false, "keep the pane's whole output in a journal (capture and status read it; see: panectl help journals)")
 	return cmd
 }

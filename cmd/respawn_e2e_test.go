@@ -225,7 +225,7 @@ func TestFaultRespawnDuringSubmit(t *testing.T) {
 		old, now := respawn(t, s, p)
 		r := m.next(t, respawnLimit)
 		text := toJSON(r)
-		if !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `\"code\":\"exited\"`) {
+		if !strings.Contains(text, `"isError":true`) || !strings.Contains(text, `"code":"exited"`) {
 			t.Errorf("send_text with the pane respawned during it: %s; want an error result with code exited", text)
 		}
 		wantReplacedNote(t, "send_text", text, old, now)

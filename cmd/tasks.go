@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/tmux"
 	"github.com/spf13/cobra"
 )
 
@@ -23,8 +25,7 @@ func printFrame(w io.Writer, fr schema.CompletionFrame) {
 }
 
 func newTasksCmd(f *Factory) *cobra.Command {
-	var in schema.ListTasksInput
-	var follow bool
+	var prune, follow bool
 	var timeout *float64
 	cmd := &cobra.Command{
 		Use:   "tasks",
@@ -47,7 +48,7 @@ See: panectl help tasks`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if follow {
-				if in.Prune {
+				if prune {
 					return tool.Usagef("--follow and --prune do not go together")
 				}
 				return runFollowTasks(c.Context(), f, timeout)
@@ -55,7 +56,7 @@ See: panectl help tasks`,
 			if timeout != nil {
 				return tool.Usagef("--timeout goes with --follow")
 			}
-			out, err := tool.ListTasks.Run(c.Context(), &f.Env, in)
+			out, err := listTasks(c.Context(), f, prune)
 			if err != nil {
 				return err
 			}
@@ -63,8 +64,8 @@ See: panectl help tasks`,
 				for _, t := range out.Tasks {
 					printFrame(w, t)
 				}
-				if len(out.Pruned) > 0 {
-					fmt.Fprintf(f.IO.ErrOut, "pruned: %s\n", strings.Join(out.Pruned, " "))
+				if len(out.Pruned.Pruned) > 0 {
+					fmt.Fprintf(f.IO.ErrOut, "pruned: %s\n", strings.Join(out.Pruned.Pruned, " "))
 				}
 				if out.PrunedServers > 0 {
 					fmt.Fprintf(f.IO.ErrOut, "pruned the state of %d tmux servers that no longer run\n", out.PrunedServers)
@@ -73,10 +74,30 @@ See: panectl help tasks`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&in.Prune, "prune", false, "remove the tasks that have ended (pane, record, journal) first")
+	fl.BoolVar(&prune, "prune", false, "remove the tasks that have ended (pane, record, journal) first")
 	fl.BoolVarP(&follow, "follow", "f", false, "print each task's completion frame as a JSON line when it ends")
 	fl.VarP(timeoutFlag{&timeout}, "timeout", "t", "with --follow: stop after this many seconds (exit 124)")
 	return cmd
+}
+
+// listTasks lists the tasks (list_tasks), after a prune (kill_task with
+// prune) when asked. Without a server a prune still removes the state of
+// dead servers; the list is then empty.
+func listTasks(ctx context.Context, f *Factory, prune bool) (schema.ListTasksOutput, error) {
+	var pruned schema.Pruned
+	if prune {
+		k, err := tool.KillTask.Run(ctx, &f.Env, schema.KillTaskInput{Prune: true})
+		pruned = k.Pruned
+		if err != nil {
+			return schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}, Pruned: pruned}, err
+		}
+	}
+	out, err := tool.ListTasks.Run(ctx, &f.Env, schema.ListTasksInput{})
+	if prune && errors.Is(err, tmux.ErrNoServer) {
+		out, err = schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}}, nil // the task session was the server's last
+	}
+	out.Pruned = pruned
+	return out, err
 }
 
 // runFollowTasks prints frames as tasks end (tasks --follow).
@@ -172,11 +193,11 @@ ended is left as it is. (panectl kill tN closes the task's pane instead, and
 so starts with SIGHUP, as a closing terminal does.)`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			out, err := tool.KillTask.Run(c.Context(), &f.Env, schema.TaskInput{TaskID: args[0]})
+			out, err := tool.KillTask.Run(c.Context(), &f.Env, schema.KillTaskInput{TaskID: args[0]})
 			if err != nil {
 				return err
 			}
-			return f.emit(out, func(w io.Writer) { printFrame(w, out.CompletionFrame) })
+			return f.emit(out, func(w io.Writer) { printFrame(w, *out.CompletionFrame) })
 		},
 	}
 	var compressed bool

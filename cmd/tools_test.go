@@ -57,6 +57,13 @@ func TestCallValidation(t *testing.T) {
 		{"capture", `[]`, panectltool.ExitUsage, "input"},
 		{"nope", `{}`, panectltool.ExitUsage, "list_panes"},
 		{"send_ascii", `{"pane_id":"%0","codes":[300]}`, panectltool.ExitUsage, "codes"},
+		// every problem in one reply, in the tool's argument names
+		{"run_shell_command", `{"pane_id":"%0","cmd":"ls"}`, panectltool.ExitUsage,
+			"cmd: unknown field (did you mean command?); command: required field missing"},
+		{"wait_for_text", `{"pane_id":4,"patterns":"x","timeout":"5"}`, panectltool.ExitUsage,
+			"pane_id: 4 is of type integer, want string; timeout: 5 is of type string, want number"},
+		// call stays strict: what MCP clients add is refused here
+		{"list_panes", `{"wait_for_previous":true}`, panectltool.ExitUsage, "wait_for_previous: unknown field"},
 		// valid input reaches the run function, which fails to start tmux
 		{"capture", `{"pane_id":"%0"}`, panectltool.ExitFailure, "panectl-test-tmux"},
 		{"list_panes", ``, panectltool.ExitFailure, "panectl-test-tmux"},

@@ -62,7 +62,7 @@ func TestOutputFields(t *testing.T) {
 		"run_shell_command": "attempts command cursor effective_timeout exit_code note outcome output pane_id seconds session_id status task_id truncated",
 		"list_tasks":        "pruned pruned_servers tasks",
 		"wait_task":         "%s effective_timeout outcome",
-		"kill_task":         "%s signals",
+		"kill_task":         "%s pruned pruned_servers signals",
 	}
 	for _, tool := range Tools() {
 		w, ok := want[tool.Name]

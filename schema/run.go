@@ -34,9 +34,10 @@ type RunOutput struct {
 	Status           string   `json:"status,omitempty" jsonschema:"background runs: running"`
 }
 
-// TaskInput names a task: the input of kill_task.
-type TaskInput struct {
-	TaskID string `json:"task_id" jsonschema:"a task id (tN) from run_shell_command with background"`
+// KillTaskInput is the input of kill_task: a task to stop, or prune, or both.
+type KillTaskInput struct {
+	TaskID string `json:"task_id,omitempty" jsonschema:"a task id (tN) from run_shell_command with background; required unless prune"`
+	Prune  bool   `json:"prune,omitempty" jsonschema:"remove every task that has ended (its pane, record and journal), the journals of journaled panes that are gone, and the state of tmux servers that no longer run (after stopping task_id, if given)"`
 }
 
 // WaitTaskInput is the input of wait_task: a task_id, or any.
@@ -65,15 +66,19 @@ type CompletionFrame struct {
 	Seconds          float64 `json:"seconds" jsonschema:"seconds since the task started (until it ended, when known)"`
 }
 
-// ListTasksInput is the input of list_tasks.
-type ListTasksInput struct {
-	Prune bool `json:"prune,omitempty" jsonschema:"first remove every task that has ended (its pane, record and journal), the journals of journaled panes that are gone, and the state of tmux servers that no longer run; without a server, only the last"`
-}
+// ListTasksInput is the input of list_tasks: none. Pruning is kill_task's,
+// so that listing stays read-only.
+type ListTasksInput struct{}
 
 // ListTasksOutput is the output of list_tasks.
 type ListTasksOutput struct {
-	Tasks  []CompletionFrame `json:"tasks" jsonschema:"every background task of the server, oldest first, with its frame (tasks whose pane is gone included)"`
-	Pruned []string          `json:"pruned,omitempty" jsonschema:"with prune: the ids of the tasks removed"`
+	Tasks []CompletionFrame `json:"tasks" jsonschema:"every background task of the server, oldest first, with its frame (tasks whose pane is gone included)"`
+	Pruned
+}
+
+// Pruned is what a prune removed (kill_task with prune; the CLI's tasks --prune).
+type Pruned struct {
+	Pruned []string `json:"pruned,omitempty" jsonschema:"with prune: the ids of the tasks removed"`
 	// PrunedServers: how many state directories of dead servers went.
 	PrunedServers int `json:"pruned_servers,omitempty" jsonschema:"with prune: how many state directories (task records and journals) of tmux servers of this machine that no longer run were removed"`
 }
@@ -88,8 +93,10 @@ type WaitTaskOutput struct {
 	EffectiveTimeout float64 `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
 }
 
-// KillTaskOutput is the output of kill_task.
+// KillTaskOutput is the output of kill_task. Without task_id (prune
+// only) it has no frame: its fields are absent (CompletionFrame nil).
 type KillTaskOutput struct {
-	CompletionFrame
-	Signals []string `json:"signals" jsonschema:"signals sent, in order (SIGINT, then SIGTERM and SIGKILL after grace periods)"`
+	*CompletionFrame
+	Signals []string `json:"signals,omitempty" jsonschema:"with task_id: signals sent, in order (SIGINT, then SIGTERM and SIGKILL after grace periods)"`
+	Pruned
 }

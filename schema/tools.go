@@ -88,16 +88,16 @@ var (
 		Input:       &RunInput{}, Output: &RunOutput{},
 		Annotations: Annotations{Destructive: true, OpenWorld: true}}
 	ListTasks = Tool{Name: "list_tasks", CLI: "tasks", Title: "List tasks",
-		Description: "List background tasks with their status and completion frames (output preview, token counts), read from each task's journal and record (also after its pane is gone); prune first removes the tasks that have ended." + untrusted,
+		Description: "List background tasks with their status and completion frames (output preview, token counts), read from each task's journal and record (also after its pane is gone). Read-only: kill_task with prune removes ended tasks." + untrusted,
 		Input:       &ListTasksInput{}, Output: &ListTasksOutput{},
-		Annotations: Annotations{Destructive: true, Idempotent: true, OpenWorld: true}}
+		Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true}}
 	WaitTask = Tool{Name: "wait_task", CLI: "task wait", Title: "Wait for task",
 		Description: "Wait until a background task ends (task_id), or (any: true) for a task of the server that ended and no any-wait returned yet, else the next to end, and return its completion frame: status, exit code, output preview (<= 300 bytes), token counts." + untrusted,
 		Input:       &WaitTaskInput{}, Output: &WaitTaskOutput{},
 		Annotations: Annotations{ReadOnly: true, OpenWorld: true}}
 	KillTask = Tool{Name: "kill_task", CLI: "task kill", Title: "Kill task",
-		Description: "Stop a background task: SIGINT, then SIGTERM and SIGKILL after grace periods; its pane and output stay.",
-		Input:       &TaskInput{}, Output: &KillTaskOutput{},
+		Description: "Stop a background task (task_id): SIGINT, then SIGTERM and SIGKILL after grace periods; its pane and output stay. prune removes every task that has ended, with its pane, record and journal.",
+		Input:       &KillTaskInput{}, Output: &KillTaskOutput{},
 		Annotations: Annotations{Destructive: true, Idempotent: true}}
 )
 

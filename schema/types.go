@@ -49,14 +49,14 @@ type ListPanesOutput struct {
 
 // NewPaneInput is the input of new_pane.
 type NewPaneInput struct {
-	Name         string   `json:"name,omitempty" jsonschema:"session name (exact); default: tmux picks one" limits:"minLength=1"`
-	WindowIn     string   `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session" limits:"minLength=1"`
-	CWD          string   `json:"cwd,omitempty" jsonschema:"working directory of the new pane" limits:"minLength=1"`
-	Size         string   `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)" limits:"minLength=1"`
-	HistoryLimit int      `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"history_limit"`
-	Env          []string `json:"env,omitempty" jsonschema:"environment variables as K=V"`
-	Command      []string `json:"command,omitempty" jsonschema:"command and arguments to run instead of the default shell"`
-	Journal      bool     `json:"journal,omitempty" jsonschema:"keep everything the pane's program writes in a journal file (bounded: the newest 64 MiB), independent of history-limit; capture and status then read it, losing no line"`
+	Name         string     `json:"name,omitempty" jsonschema:"session name (exact); default: tmux picks one" limits:"minLength=1"`
+	WindowIn     string     `json:"window_in,omitempty" jsonschema:"create a window in this existing session instead of a new session" limits:"minLength=1"`
+	CWD          string     `json:"cwd,omitempty" jsonschema:"working directory of the new pane" limits:"minLength=1"`
+	Size         string     `json:"size,omitempty" jsonschema:"size as COLSxROWS, e.g. 120x40 (new sessions only)" limits:"minLength=1"`
+	HistoryLimit int        `json:"history_limit,omitempty" jsonschema:"history-limit of this pane, in rows; 0: the server's default" limits:"history_limit"`
+	Env          StringList `json:"env,omitempty" jsonschema:"environment variables as K=V"`
+	Command      []string   `json:"command,omitempty" jsonschema:"command and arguments to run instead of the default shell"`
+	Journal      bool       `json:"journal,omitempty" jsonschema:"keep everything the pane's program writes in a journal file (bounded: the newest 64 MiB), independent of history-limit; capture and status then read it, losing no line"`
 }
 
 // NewPaneOutput is the output of new_pane.
@@ -103,19 +103,19 @@ type SendOutput struct {
 
 // SendSpecialsInput is the input of send_specials.
 type SendSpecialsInput struct {
-	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Keys      []string `json:"keys" jsonschema:"key names: Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space" limits:"minItems=1"`
-	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"press the keys only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
-	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait" limits:"timeout"`
+	PaneID    string     `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Keys      StringList `json:"keys" jsonschema:"key names: Enter, Escape, Tab, BTab, Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1..F12, C-a..C-z, M-<char>, Space" limits:"minItems=1"`
+	WhenReady bool       `json:"when_ready,omitempty" jsonschema:"press the keys only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
+	Timeout   *float64   `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait" limits:"timeout"`
 }
 
 // SendASCIIInput is the input of send_ascii.
 type SendASCIIInput struct {
-	PaneID    string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Codes     []int    `json:"codes,omitempty" jsonschema:"bytes as decimal numbers" limits:"byte"`
-	Hex       []string `json:"hex,omitempty" jsonschema:"bytes as two hex digits each, e.g. c3 a9"`
-	WhenReady bool     `json:"when_ready,omitempty" jsonschema:"send only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
-	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait" limits:"timeout"`
+	PaneID    string     `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Codes     []int      `json:"codes,omitempty" jsonschema:"bytes as decimal numbers" limits:"byte"`
+	Hex       StringList `json:"hex,omitempty" jsonschema:"bytes as two hex digits each, e.g. c3 a9"`
+	WhenReady bool       `json:"when_ready,omitempty" jsonschema:"send only once the pane awaits input by its recognizer (quiescent awaiting_input); awaiting_approval or unknown: nothing is sent, exit 3; not ready before the timeout: exit 124"`
+	Timeout   *float64   `json:"timeout,omitempty" jsonschema:"seconds that when_ready may wait" limits:"timeout"`
 }
 
 // CaptureInput is the input of capture.

@@ -115,15 +115,91 @@ func validate(t Tool, what string, data []byte) error {
 		rs = r.out
 	}
 	if err := rs.Validate(v); err != nil {
-		return &ValidationError{Tool: t.Name, What: what, Problems: problems(err)}
+		probs := problems(err)
+		if obj, ok := v.(map[string]any); ok && what == "input" {
+			probs = inputProblems(t, obj, probs)
+		}
+		return &ValidationError{Tool: t.Name, What: what, Problems: probs}
 	}
 	return nil
 }
 
+// inputProblems names every problem of an input object in one reply: each
+// unknown field (with the known name it may stand for), each required
+// field missing, and each known field whose value is wrong. The validator
+// stops at the first; first is what it said, kept when nothing else is
+// found.
+func inputProblems(t Tool, obj map[string]any, first []Problem) []Problem {
+	s, err := SchemasOf(t)
+	if err != nil {
+		return first
+	}
+	var out []Problem
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		ps, known := s.Input.Properties[k]
+		if !known {
+			out = append(out, Problem{k, "unknown field" + suggest(k, s.Input)})
+			continue
+		}
+		rs, err := ps.Resolve(nil)
+		if err != nil {
+			continue
+		}
+		if err := rs.Validate(obj[k]); err != nil {
+			for _, p := range problems(err) {
+				out = append(out, Problem{joinField(k, p.Field), p.Message})
+			}
+		}
+	}
+	for _, k := range s.Input.Required {
+		if _, ok := obj[k]; !ok {
+			out = append(out, Problem{k, "required field missing"})
+		}
+	}
+	if len(out) == 0 {
+		return first
+	}
+	return out
+}
+
+// suggest names the known field an unknown name may stand for (cmd:
+// command), and else lists the known fields.
+func suggest(name string, s *jsonschema.Schema) string {
+	var known []string
+	for k := range s.Properties {
+		known = append(known, k)
+	}
+	sort.Strings(known)
+	n := strings.ToLower(strings.ReplaceAll(name, "-", "_"))
+	for _, k := range known {
+		if len(n) >= 2 && (subsequence(n, k) || subsequence(k, n)) {
+			return " (did you mean " + k + "?)"
+		}
+	}
+	return " (known fields: " + strings.Join(known, ", ") + ")"
+}
+
+// subsequence reports whether a's bytes appear in b in order (cmd in
+// command, pane in pane_id).
+func subsequence(a, b string) bool {
+	i := 0
+	for j := 0; j < len(b) && i < len(a); j++ {
+		if a[i] == b[j] {
+			i++
+		}
+	}
+	return i == len(a)
+}
+
 // joinField is the dotted path of key inside the object at path.
 func joinField(path, key string) string {
-	if path == "" {
-		return key
+	if path == "" || key == "" {
+		return path + key
 	}
 	return path + "." + key
 }
@@ -134,12 +210,13 @@ var (
 	requiredRE   = regexp.MustCompile(`missing properties: \[([^\]]*)\]`)
 	ratRE        = regexp.MustCompile(`\b(-?\d+)/1\b`)
 	floatRE      = regexp.MustCompile(`\b(-?\d+)\.0+\b`)
+	typeRE       = regexp.MustCompile(`^type: (.*) has type "(\w+)", want (?:one of )?"([^"]*)"$`)
 )
 
 // problems turns jsonschema-go's error (a chain of "validating /path: ..."
 // with the schema location) into problems naming instance fields.
 func problems(err error) []Problem {
-	msg := err.Error()
+	msg := strings.TrimPrefix(err.Error(), "validating root: ") // a field's own schema
 	field := ""
 	if m := locationRE.FindAllStringSubmatch(msg, -1); m != nil {
 		field = instancePath(m[len(m)-1][1])
@@ -167,6 +244,11 @@ func problems(err error) []Problem {
 	if strings.HasPrefix(detail, `minLength: "" contains 0 `) {
 		// "" is not "absent": a script whose variable was never set
 		return []Problem{{field, "empty string: give a value, or leave the field out for its default"}}
+	}
+	if m := typeRE.FindStringSubmatch(detail); m != nil {
+		// null is allowed only to leave an optional field out
+		want := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(m[3], "null, "), ", null"), "null")
+		detail = fmt.Sprintf("%s is of type %s, want %s", m[1], m[2], strings.ReplaceAll(want, ", ", " or "))
 	}
 	// jsonschema-go prints a JSON null as Go's zero reflect.Value.
 	detail = strings.ReplaceAll(detail, "<invalid reflect.Value>", "null")

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
-	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 )
 
@@ -80,26 +78,16 @@ func Frame(t task.Task) (schema.CompletionFrame, error) {
 	return fr, nil
 }
 
-func runListTasks(ctx context.Context, f *Env, in schema.ListTasksInput) (schema.ListTasksOutput, error) {
+func runListTasks(ctx context.Context, f *Env, _ schema.ListTasksInput) (schema.ListTasksOutput, error) {
 	c, err := f.Client()
 	if err != nil {
 		return schema.ListTasksOutput{}, err
 	}
-	out := schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}}
-	if in.Prune {
-		res, err := task.Prune(ctx, c)
-		out.Pruned, out.PrunedServers = res.Tasks, res.Servers
-		if err != nil {
-			return out, err
-		}
-	}
 	tasks, err := task.ListTasks(ctx, c)
-	if err != nil && in.Prune && errors.Is(err, tmux.ErrNoServer) {
-		return out, nil // the task session was the server's last: it exited with it
-	}
 	if err != nil {
 		return schema.ListTasksOutput{}, err
 	}
+	out := schema.ListTasksOutput{Tasks: []schema.CompletionFrame{}}
 	for _, t := range tasks {
 		fr, err := Frame(t)
 		if err != nil {
@@ -144,18 +132,32 @@ func runWaitTask(ctx context.Context, f *Env, in schema.WaitTaskInput) (schema.W
 	return schema.WaitTaskOutput{CompletionFrame: &fr, Outcome: outcome, EffectiveTimeout: timeout}, nil
 }
 
-func runKillTask(ctx context.Context, f *Env, in schema.TaskInput) (schema.KillTaskOutput, error) {
+func runKillTask(ctx context.Context, f *Env, in schema.KillTaskInput) (schema.KillTaskOutput, error) {
+	if in.TaskID == "" && !in.Prune {
+		return schema.KillTaskOutput{}, Usagef("a task id is required (or prune: remove the tasks that have ended); see: panectl tasks")
+	}
 	c, err := f.Client()
 	if err != nil {
 		return schema.KillTaskOutput{}, err
 	}
-	t, signals, err := waiter.KillTask(ctx, c, in.TaskID, task.TaskKillGrace)
-	if err != nil {
-		return schema.KillTaskOutput{}, err
+	var out schema.KillTaskOutput
+	if in.TaskID != "" {
+		t, signals, err := waiter.KillTask(ctx, c, in.TaskID, task.TaskKillGrace)
+		if err != nil {
+			return schema.KillTaskOutput{}, err
+		}
+		fr, err := Frame(t)
+		if err != nil {
+			return schema.KillTaskOutput{}, err
+		}
+		out.CompletionFrame, out.Signals = &fr, signals
 	}
-	fr, err := Frame(t)
-	if err != nil {
-		return schema.KillTaskOutput{}, err
+	if in.Prune {
+		res, err := task.Prune(ctx, c)
+		out.Pruned = schema.Pruned{Pruned: res.Tasks, PrunedServers: res.Servers}
+		if err != nil {
+			return out, err
+		}
 	}
-	return schema.KillTaskOutput{CompletionFrame: fr, Signals: signals}, nil
+	return out, nil
 }

@@ -100,7 +100,7 @@ var (
 	RunShellCommand = &Tool[schema.RunInput, schema.RunOutput]{Meta: schema.RunShellCommand, Run: runRun, Exit: RunExit}
 	ListTasks       = &Tool[schema.ListTasksInput, schema.ListTasksOutput]{Meta: schema.ListTasks, Run: runListTasks}
 	WaitTask        = &Tool[schema.WaitTaskInput, schema.WaitTaskOutput]{Meta: schema.WaitTask, Run: runWaitTask}
-	KillTask        = &Tool[schema.TaskInput, schema.KillTaskOutput]{Meta: schema.KillTask, Run: runKillTask}
+	KillTask        = &Tool[schema.KillTaskInput, schema.KillTaskOutput]{Meta: schema.KillTask, Run: runKillTask}
 )
 
 // callers are the bound tools by name.
