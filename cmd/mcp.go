@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -91,7 +92,7 @@ func mcpHandler(f *Factory, t schema.Tool) mcp.ToolHandler {
 		out, err := callTool(ctx, f.forCall(), t.Name, dropClientArgs(req.Params.Arguments))
 		stop()
 		if out == nil {
-			return errorResult(err), nil
+			return errorResult(mcpTermsError{err, t}), nil
 		}
 		// An outcome that is not success (timeout, stopped, exited) is still
 		// the tool's result: the structured output says which.
@@ -116,6 +117,52 @@ func errorResult(err error) *mcp.CallToolResult {
 	text := fmt.Sprintf("%s (error %s, exit code %d)", obj.Message, obj.Code, obj.ExitCode)
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}},
 		Meta: mcp.Meta{errorMetaKey: obj}}
+}
+
+// mcpTermsError is a tool's error as an MCP client reads it: in the tool's
+// argument and tool names, not the CLI's flags and commands. Its code is
+// err's.
+type mcpTermsError struct {
+	err error
+	t   schema.Tool
+}
+
+func (e mcpTermsError) Error() string { return mcpTerms(e.t, e.err.Error()) }
+func (e mcpTermsError) Unwrap() error { return e.err }
+
+var (
+	flagPairRE = regexp.MustCompile(`--[a-z][a-z-]* \(([a-z_]+)(?: in JSON)?\)`) // --allow-multi (allow_multi in JSON)
+	nameFlagRE = regexp.MustCompile(`\b([a-z_]+) \(--[a-z][a-z-]*\)`)             // max_lines (--max-lines)
+	flagRE     = regexp.MustCompile(`--([a-z][a-z-]*)`)
+	commandRE  = regexp.MustCompile(`panectl (?:-[LS] \S+ )?([a-z][a-z-]*(?: (?:wait|kill))?)`)
+)
+
+// mcpTerms rewrites a message's CLI flags as the tool's argument names
+// (where the tool has that argument) and `panectl CMD` as the tool's name.
+func mcpTerms(t schema.Tool, msg string) string {
+	msg = flagPairRE.ReplaceAllString(msg, "$1")
+	msg = nameFlagRE.ReplaceAllString(msg, "$1")
+	args := map[string]bool{}
+	if s, err := schema.SchemasOf(t); err == nil {
+		for k := range s.Input.Properties {
+			args[k] = true
+		}
+	}
+	msg = flagRE.ReplaceAllStringFunc(msg, func(f string) string {
+		if name := strings.ReplaceAll(f[2:], "-", "_"); args[name] {
+			return name
+		}
+		return f
+	})
+	return commandRE.ReplaceAllStringFunc(msg, func(c string) string {
+		cli := commandRE.FindStringSubmatch(c)[1]
+		for _, tl := range schema.Tools() {
+			if tl.CLI == cli {
+				return tl.Name
+			}
+		}
+		return c
+	})
 }
 
 // errorMetaKey names the error object in an error result's _meta.

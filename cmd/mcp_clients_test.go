@@ -1,0 +1,75 @@
+package cmd_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/panectl/panectl/internal/tmuxtest"
+)
+
+// Exchanges that real MCP clients had trouble with, replayed as raw
+// JSON-RPC (findings-2026-12-02/mcp-clients.md).
+func TestMCPClientExchanges(t *testing.T) {
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat").ID
+	m := startMCPLines(t, s)
+
+	// Gemini CLI parses an error's text as JSON and validates it against the
+	// output schema: the text must not be JSON, the object is in _meta.
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{
+		"name": "run_shell_command", "arguments": map[string]any{"pane_id": p, "cmd": "ls", "wait_for_previous": true}}})
+	r, _ := m.next(t, 10*time.Second)["result"].(map[string]any)
+	text := resultText(r)
+	if r["isError"] != true || json.Valid([]byte(text)) ||
+		!strings.Contains(text, "cmd: unknown field (did you mean command?); command: required field missing") {
+		t.Errorf("error result %v: want a sentence naming cmd and command, not JSON", r)
+	}
+	if meta, _ := r["_meta"].(map[string]any); meta == nil || meta["panectl/error"].(map[string]any)["code"] != "usage" {
+		t.Errorf("error result %v: want the error object in _meta", r)
+	}
+
+	// tools/list: list_tasks is read-only, so clients do not ask to approve it.
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 3, "method": "tools/list"})
+	tools, _ := m.next(t, 10*time.Second)["result"].(map[string]any)["tools"].([]any)
+	for _, tl := range tools {
+		tm := tl.(map[string]any)
+		if tm["name"] == "list_tasks" {
+			if a, _ := tm["annotations"].(map[string]any); a["readOnlyHint"] != true || a["destructiveHint"] == true {
+				t.Errorf("list_tasks annotations %v: want read-only", a)
+			}
+		}
+	}
+
+	// A cancelled wait sends nothing after the cancel.
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": map[string]any{
+		"name": "wait_for_text", "arguments": map[string]any{"pane_id": p, "patterns": "never", "timeout": 30}}})
+	m.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": 4}})
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": map[string]any{
+		"name": "list_panes", "arguments": map[string]any{}}})
+	for {
+		v := m.next(t, 10*time.Second)
+		if v["id"] == float64(4) {
+			t.Fatalf("an answer to the cancelled request: %v", v)
+		}
+		if v["id"] == float64(5) {
+			break
+		}
+	}
+	m.in.Close() // the server answers what it has, then exits
+	for v := range m.lines {
+		if v["id"] == float64(4) {
+			t.Errorf("an answer to the cancelled request: %v", v)
+		}
+	}
+}
+
+func resultText(r map[string]any) string {
+	c, _ := r["content"].([]any)
+	if len(c) == 0 {
+		return ""
+	}
+	s, _ := c[0].(map[string]any)["text"].(string)
+	return s
+}
