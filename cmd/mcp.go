@@ -132,7 +132,7 @@ func (e mcpTermsError) Unwrap() error { return e.err }
 
 var (
 	flagPairRE = regexp.MustCompile(`--[a-z][a-z-]* \(([a-z_]+)(?: in JSON)?\)`) // --allow-multi (allow_multi in JSON)
-	nameFlagRE = regexp.MustCompile(`\b([a-z_]+) \(--[a-z][a-z-]*\)`)             // max_lines (--max-lines)
+	nameFlagRE = regexp.MustCompile(`\b([a-z_]+) \(--[a-z][a-z-]*\)`)            // max_lines (--max-lines)
 	flagRE     = regexp.MustCompile(`--([a-z][a-z-]*)`)
 	commandRE  = regexp.MustCompile(`panectl (?:-[LS] \S+ )?([a-z][a-z-]*(?: (?:wait|kill))?)`)
 )
