@@ -17,7 +17,6 @@ type ChangedRow struct {
 // ScreenOutput is the output of screen.
 type ScreenOutput struct {
 	PaneID      string       `json:"pane_id" jsonschema:"the pane"`
-	Rows        []string     `json:"rows" jsonschema:"the visible rows as displayed, ANSI stripped unless ansi, trailing blank rows trimmed; with diff only when full (else empty)"`
 	FirstRow    int          `json:"first_row,omitempty" jsonschema:"row number of rows[0] when lines cut off rows at the top"`
 	CursorX     int          `json:"cursor_x" jsonschema:"cursor column, 0-based"`
 	CursorY     int          `json:"cursor_y" jsonschema:"cursor row, 0-based from the top of the pane"`
@@ -28,9 +27,10 @@ type ScreenOutput struct {
 	Full        bool         `json:"full,omitempty" jsonschema:"diff: the whole frame is returned in rows (first look, respawn, resize, or most rows changed)"`
 	Unchanged   bool         `json:"unchanged,omitempty" jsonschema:"diff: nothing changed since the previous screen"`
 	Scrolled    int          `json:"scrolled,omitempty" jsonschema:"diff: the previous frame moved up by this many rows (the screen scrolled) before changed_rows apply"`
-	ChangedRows []ChangedRow `json:"changed_rows,omitempty" jsonschema:"diff: the rows whose text changed, with their new text"`
 	Stable      bool         `json:"stable" jsonschema:"two captures 50 ms apart agreed; false when the program kept redrawing for 1 s (see note)"`
 	Note        string       `json:"note,omitempty" jsonschema:"caveats"`
+	Rows        []string     `json:"rows" jsonschema:"the visible rows as displayed, ANSI stripped unless ansi, trailing blank rows trimmed; with diff only when full (else empty)"`
+	ChangedRows []ChangedRow `json:"changed_rows,omitempty" jsonschema:"diff: the rows whose text changed, with their new text"`
 }
 
 // StatusInput is the input of status_check.
@@ -43,7 +43,6 @@ type StatusInput struct {
 // StatusOutput is the output of status_check.
 type StatusOutput struct {
 	PaneID         string   `json:"pane_id" jsonschema:"the pane"`
-	Output         []string `json:"output" jsonschema:"new logical lines since the previous status of this pane (the visible screen on the first look or with verbose; a background task's pane: its journal, from its start on the first look and whole with verbose, never tmux's dead-pane banner); empty when nothing changed"`
 	Changed        bool     `json:"changed" jsonschema:"new output, a new foreground command or the process exited since the previous status"`
 	RunningCommand string   `json:"running_command" jsonschema:"the pane's foreground command (pane_current_command; a background task's pane: the task's foreground program, not panectl's supervisor, and once the task has ended the task's command)"`
 	Dead           bool     `json:"dead" jsonschema:"the pane's process has exited (remain-on-exit keeps the pane)"`
@@ -52,6 +51,7 @@ type StatusOutput struct {
 	LinesDropped   int      `json:"lines_dropped,omitempty" jsonschema:"lines trimmed from history before they were read"`
 	Truncated      bool     `json:"truncated,omitempty" jsonschema:"more than 200 new lines; the newest were kept"`
 	Note           string   `json:"note,omitempty" jsonschema:"caveats"`
+	Output         []string `json:"output" jsonschema:"new logical lines since the previous status of this pane (the visible screen on the first look or with verbose; a background task's pane: its journal, from its start on the first look and whole with verbose, never tmux's dead-pane banner); empty when nothing changed"`
 }
 
 // WaitForQuietInput is the input of wait_for_quiet.
@@ -65,9 +65,9 @@ type WaitForQuietInput struct {
 type WaitForQuietOutput struct {
 	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
 	Outcome          Outcome  `json:"outcome" limits:"quiet_outcome" jsonschema:"quiet (exit 0), timeout (exit 124) or exited (exit 5)"`
-	Screen           []string `json:"screen" jsonschema:"the last screen seen: rows as displayed, trailing blank rows trimmed"`
 	Seconds          float64  `json:"seconds" jsonschema:"how long the wait took, in seconds"`
 	EffectiveTimeout float64  `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
 	QuietMS          int      `json:"quiet_ms" jsonschema:"the quiet window used, in milliseconds"`
 	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
+	Screen           []string `json:"screen" jsonschema:"the last screen seen: rows as displayed, trailing blank rows trimmed"`
 }

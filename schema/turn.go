@@ -48,8 +48,8 @@ type WaitForTurnOutput struct {
 	Outcome          Outcome  `json:"outcome" limits:"turn_outcome" jsonschema:"turn_ended (exit 0 when state is awaiting_input, else 3), busy (exit 3), timeout (exit 124) or exited (exit 5)"`
 	Recognizer       string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
 	Evidence         Evidence `json:"evidence" jsonschema:"the rule, region and line behind the state"`
-	Screen           []string `json:"screen" jsonschema:"the last rows of the screen"`
 	Seconds          float64  `json:"seconds" jsonschema:"how long the wait took, in seconds"`
 	EffectiveTimeout float64  `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
 	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
+	Screen           []string `json:"screen" jsonschema:"the last rows of the screen"`
 }

@@ -129,12 +129,12 @@ type CaptureInput struct {
 // CaptureOutput is the output of capture.
 type CaptureOutput struct {
 	PaneID       string   `json:"pane_id" jsonschema:"the pane"`
-	Output       []string `json:"output" jsonschema:"logical lines after the cursor: wrapped rows joined, trailing whitespace trimmed, ANSI stripped"`
 	Cursor       string   `json:"cursor" jsonschema:"cursor after these lines"`
 	LinesDropped int      `json:"lines_dropped" jsonschema:"lines after the cursor that tmux trimmed from history before they were read (a lower bound when note says so)"`
 	Truncated    bool     `json:"truncated" jsonschema:"more than max_lines lines were available; the newest were kept"`
 	Reset        bool     `json:"reset" jsonschema:"history was cleared since the cursor; output is what is there now"`
 	Note         string   `json:"note,omitempty" jsonschema:"caveats, e.g. why lines_dropped is a lower bound"`
+	Output       []string `json:"output" jsonschema:"logical lines after the cursor: wrapped rows joined, trailing whitespace trimmed, ANSI stripped"`
 }
 
 // WaitForTextInput is the input of wait_for_text.
@@ -153,7 +153,6 @@ type WaitForTextInput struct {
 type WaitForTextOutput struct {
 	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
 	Outcome          Outcome  `json:"outcome" jsonschema:"matched (exit 0), stopped (exit 3), timeout (exit 124) or exited (exit 5)" limits:"text_outcome"`
-	Output           []string `json:"output" jsonschema:"logical lines from the cursor to the match (or to the end)"`
 	Truncated        bool     `json:"truncated" jsonschema:"more than max_lines lines; the newest were kept"`
 	LinesDropped     int      `json:"lines_dropped" jsonschema:"lines trimmed from history before they were read"`
 	Cursor           string   `json:"cursor" jsonschema:"cursor after the output read"`
@@ -162,6 +161,7 @@ type WaitForTextOutput struct {
 	Matched          string   `json:"matched,omitempty" jsonschema:"the pattern that matched"`
 	MatchedLine      string   `json:"matched_line,omitempty" jsonschema:"the line it matched"`
 	Note             string   `json:"note,omitempty" jsonschema:"caveats: discounted echo lines, polling fallback, dropped lines"`
+	Output           []string `json:"output" jsonschema:"logical lines from the cursor to the match (or to the end)"`
 }
 
 // VersionOutput is the output of version.
