@@ -86,6 +86,9 @@ func runRun(ctx context.Context, f *Env, in schema.RunInput) (schema.RunOutput, 
 	if _, err := shell.CheckSingle(sh, in.Command, in.AllowMulti); err != nil {
 		return schema.RunOutput{}, Usage(err)
 	}
+	if err := shell.CheckNoExit(sh, in.Command); err != nil {
+		return schema.RunOutput{}, Usage(err)
+	}
 	r, err := waiter.Run(ctx, c, waiter.RunOptions{Info: p, Shell: sh, Command: in.Command, Deadline: deadline, MaxLines: n, ClearLine: in.ClearLine})
 	if err != nil {
 		return schema.RunOutput{}, err

@@ -423,6 +423,52 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 	return n, nil
 }
 
+// ErrExitsShell: several statements, one of which would end the pane's
+// shell before the last one's status is read.
+var ErrExitsShell = errors.New("the command would exit the pane's shell")
+
+// CheckNoExit refuses, in several top-level statements, an exit (or logout)
+// outside a subshell: typed at a prompt it ends the pane's shell, and the
+// output before it is lost with the status. `( a; exit 3 )` keeps the shell.
+// One statement may exit: run then reports the shell's end (exit 5).
+// fish is not parsed here (its own exit is left as it is).
+func CheckNoExit(sh Shell, command string) error {
+	if sh == ShellFish {
+		return nil
+	}
+	lang := syntax.LangBash
+	switch sh {
+	case ShellPOSIX:
+		lang = syntax.LangPOSIX
+	case ShellKorn:
+		lang = syntax.LangMirBSDKorn
+	case ShellZsh:
+		lang = syntax.LangZsh
+	}
+	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) < 2 {
+		return nil // CheckSingle reports parse errors
+	}
+	var word string
+	syntax.Walk(f, func(node syntax.Node) bool {
+		switch n := node.(type) {
+		case *syntax.Subshell, *syntax.FuncDecl, *syntax.CmdSubst, *syntax.ProcSubst:
+			return false // an exit there ends a child, not the shell
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 {
+				if w := n.Args[0].Lit(); w == "exit" || w == "logout" {
+					word = w
+				}
+			}
+		}
+		return word == ""
+	})
+	if word == "" {
+		return nil
+	}
+	return fmt.Errorf("%w: it holds several statements and a top-level %s, which would end the pane's shell and lose the output before it; run it in a subshell, e.g. ( echo hi; exit 3 ), which keeps the shell and gives its status", ErrExitsShell, word)
+}
+
 // continuesAtEnd reports whether command ends with a line continuation: a
 // backslash as its last byte, not itself escaped and not in a comment. The
 // parser takes it as a literal backslash (as sh -c does), but typed at a

@@ -266,3 +266,28 @@ func TestRunWrapperHistoryExpansion(t *testing.T) {
 		}
 	}
 }
+
+// A top-level exit among several statements would end the pane's shell.
+func TestCheckNoExit(t *testing.T) {
+	for _, c := range []struct {
+		sh      Shell
+		command string
+		refused bool
+	}{
+		{ShellBash, "echo hi; exit 3", true},
+		{ShellBash, "false || exit 3\necho after", true},
+		{ShellPOSIX, "echo hi; logout", true},
+		{ShellZsh, "echo hi; exit", true},
+		{ShellBash, "exit 3", false},              // one statement: run reports the shell's end
+		{ShellBash, "( echo hi; exit 3 )", false}, // a subshell keeps the shell
+		{ShellBash, "echo hi; (exit 3)", false},
+		{ShellBash, "f() { exit 1; }; echo $(exit 2)", false},
+		{ShellBash, "echo exit; echo done", false},
+		{ShellFish, "echo hi; exit 3", false}, // not parsed
+	} {
+		err := CheckNoExit(c.sh, c.command)
+		if (err != nil) != c.refused || (err != nil && !errors.Is(err, ErrExitsShell)) {
+			t.Errorf("CheckNoExit(%v, %q) = %v; want refused %v", c.sh, c.command, err, c.refused)
+		}
+	}
+}
