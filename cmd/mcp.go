@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"strings"
 	"time"
@@ -96,7 +97,7 @@ func mcpHandler(f *Factory, t schema.Tool) mcp.ToolHandler {
 		}
 		// An outcome that is not success (timeout, stopped, exited) is still
 		// the tool's result: the structured output says which.
-		b, merr := marshal(out)
+		b, merr := marshal(boundResult(out))
 		if merr != nil {
 			return errorResult(merr), nil
 		}
@@ -105,6 +106,18 @@ func mcpHandler(f *Factory, t schema.Tool) mcp.ToolHandler {
 			StructuredContent: json.RawMessage(b),
 		}, nil
 	}
+}
+
+// boundResult cuts an output's lines to schema.MaxResultBytes (see
+// schema.Bounded); other outputs are returned as they are.
+func boundResult(out any) any {
+	v := reflect.New(reflect.TypeOf(out))
+	v.Elem().Set(reflect.ValueOf(out))
+	if b, ok := v.Interface().(schema.Bounded); ok {
+		b.BoundBytes(schema.MaxResultBytes)
+		return b
+	}
+	return out
 }
 
 // errorResult is a tool failure as MCP wants it: a result with isError.

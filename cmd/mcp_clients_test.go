@@ -42,6 +42,27 @@ func TestMCPClientExchanges(t *testing.T) {
 		}
 	}
 
+	// A long capture: the small fields come first (a client that cuts the
+	// text keeps them), and the lines are cut to the result's byte bound.
+	s.Tmux("set-option", "-g", "history-limit", "100000")
+	long := s.NewPane([2]int{80, 24}, "sh", "-c", "seq -f 'line %06g of a capture that a client would cut' 1 100000; echo END; exec cat").ID
+	awaitShown(t, s, long, "END")
+	for _, args := range []map[string]any{
+		{"pane_id": long, "cursor": "history"},
+		{"pane_id": long, "cursor": "history", "max_lines": 10000},
+	} {
+		m.send(t, map[string]any{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": map[string]any{"name": "capture", "arguments": args}})
+		r, _ := m.next(t, 20*time.Second)["result"].(map[string]any)
+		text := resultText(r)
+		if c, o := strings.Index(text, `"cursor"`), strings.Index(text, `"output"`); c < 0 || o < c || !strings.Contains(text, `"truncated":true`) ||
+			len(text) > 40<<10 || !strings.Contains(text, "END") {
+			t.Errorf("capture %v: %d bytes, cursor at %d, output at %d; want cursor first, truncated, within 40 KiB, ending with END", args, len(text), c, o)
+		}
+		if args["max_lines"] != nil && !strings.Contains(text, "output cut to its newest 32 KiB") {
+			t.Errorf("capture %v: no note of the byte bound in %.300s", args, text)
+		}
+	}
+
 	// A cancelled wait sends nothing after the cancel.
 	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": map[string]any{
 		"name": "wait_for_text", "arguments": map[string]any{"pane_id": p, "patterns": "never", "timeout": 30}}})
