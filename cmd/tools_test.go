@@ -62,6 +62,9 @@ func TestCallValidation(t *testing.T) {
 			"cmd: unknown field (did you mean command?); command: required field missing"},
 		{"wait_for_text", `{"pane_id":4,"patterns":"x","timeout":"5"}`, panectltool.ExitUsage,
 			"pane_id: 4 is of type integer, want string; timeout: 5 is of type string, want number"},
+		// deep nesting is refused in one pass, before any decoder
+		{"wait_for_text", `{"pane_id":"%0","patterns":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`, panectltool.ExitUsage, "nested deeper than 64 levels"},
+		{"wait_for_text", `{"pane_id":"%0","patterns":"` + strings.Repeat("[", 100) + `"}`, panectltool.ExitFailure, "panectl-test-tmux"},
 		// call stays strict: what MCP clients add is refused here
 		{"list_panes", `{"wait_for_previous":true}`, panectltool.ExitUsage, "wait_for_previous: unknown field"},
 		// valid input reaches the run function, which fails to start tmux

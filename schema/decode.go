@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"strconv"
@@ -26,6 +27,9 @@ import (
 // The rest of the input is kept byte for byte. Input that is not JSON is
 // returned unchanged: the validator reports it.
 func NormalizeInput(t Tool, data []byte) ([]byte, error) {
+	if err := checkDepth(data); err != nil {
+		return nil, &ValidationError{Tool: t.Name, What: "input", Problems: []Problem{{"", err.Error()}}}
+	}
 	type edit struct {
 		start, end int
 		text       string
@@ -102,6 +106,29 @@ func NormalizeInput(t Tool, data []byte) ([]byte, error) {
 	}
 	out.Write(data[last:])
 	return out.Bytes(), nil
+}
+
+// checkDepth refuses JSON nested deeper than MaxJSONDepth, in one pass
+// and before any decoder keeps a level per nesting (Go's keeps a path per
+// level, so deep input would cost memory with the square of its depth).
+func checkDepth(data []byte) error {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > MaxJSONDepth {
+				return fmt.Errorf("nested deeper than %d levels at byte %d: no tool's input is nested that deep", MaxJSONDepth, i)
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return nil
 }
 
 // badString says what is wrong with a JSON string literal (quotes

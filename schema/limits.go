@@ -24,6 +24,7 @@ const (
 	MaxPaneSize      = 10000 // columns or rows of a new pane
 	MaxHistoryLimit  = 1<<31 - 1
 	MaxByte          = 255
+	MaxJSONDepth     = 64 // nesting of a tool's JSON input; the deepest valid one is 3
 )
 
 // enum is the keywords of an enum of values.
