@@ -1,6 +1,7 @@
 package tmux
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,8 +30,42 @@ func ResolveServer(name, path string, getenv func(string) string) (Server, error
 	if err := checkSocket(s); err != nil {
 		return Server{}, err
 	}
+	if s.From == "-L" || s.From == "default" {
+		if err := checkOwnDir(s); err != nil {
+			return Server{}, err
+		}
+	}
 	return s, nil
 }
+
+// checkOwnDir checks tmux's per-user socket directory as tmux does before
+// it uses it: a directory of this user that others cannot use. Another
+// user who made it first could slip in a server of theirs. A socket there
+// must be this user's too. -S names a path on purpose and is not checked.
+func checkOwnDir(s Server) error {
+	dir, uid := filepath.Dir(s.Socket), uint32(os.Getuid())
+	var st unix.Stat_t
+	if err := unix.Lstat(dir, &st); err != nil {
+		return nil // tmux makes it, 0700
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Uid != uid || st.Mode&0o007 != 0 {
+		return unsafeSocketError(fmt.Sprintf("directory %s has unsafe permissions (owner uid %d, mode %04o): tmux wants a directory of yours "+
+			"that others cannot use, and refuses it too; remove it, or name a socket in a directory of your own with -S", dir, st.Uid, st.Mode&0o7777))
+	}
+	if err := unix.Lstat(s.Socket, &st); err == nil && st.Uid != uid {
+		return unsafeSocketError(fmt.Sprintf("the socket %s belongs to uid %d, not to you; name it with -S to use another user's server", s.Socket, st.Uid))
+	}
+	return nil
+}
+
+// ErrUnsafeSocket: a socket directory or socket that another user could
+// control (checkOwnDir). It is a failure, not a usage error (exit 1).
+var ErrUnsafeSocket = errors.New("unsafe socket")
+
+type unsafeSocketError string
+
+func (e unsafeSocketError) Error() string        { return string(e) }
+func (e unsafeSocketError) Is(target error) bool { return target == ErrUnsafeSocket }
 
 // checkSocket refuses a socket path that exists and is not a socket.
 func checkSocket(s Server) error {

@@ -3,9 +3,11 @@ package tmux
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -189,5 +191,63 @@ func TestCleanupContext(t *testing.T) {
 	defer done()
 	if ctx.Err() == nil {
 		t.Error("the server did not answer the last command: want a cleanup context that has ended")
+	}
+}
+
+// tmux's socket directory must be this user's and closed to others, as
+// tmux itself checks: else another user could slip in a server of theirs.
+func TestResolveServerRefusesUnsafeSocketDir(t *testing.T) {
+	base := t.TempDir()
+	env := func(k string) string {
+		if k == "TMUX_TMPDIR" {
+			return base
+		}
+		return ""
+	}
+	dir := filepath.Join(base, "tmux-"+strconv.Itoa(os.Getuid()))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ResolveServer("x", "", env); err != nil {
+		t.Fatalf("a 0700 directory of one's own: %v", err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"x", ""} {
+		if _, err := ResolveServer(name, "", env); err == nil || !strings.Contains(err.Error(), "directory "+dir+" has unsafe permissions") {
+			t.Errorf("-L %q in a 0777 directory: %v; want tmux's refusal", name, err)
+		}
+	}
+	// -S names a path on purpose: not checked
+	if _, err := ResolveServer("", filepath.Join(dir, "x"), env); err != nil {
+		t.Errorf("-S in that directory: %v", err)
+	}
+	if os.Getuid() != 0 {
+		t.Skip("the other-user cases need root to chown (scripts/test.sh runs as root in CI)")
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ResolveServer("x", "", env); err == nil || !strings.Contains(err.Error(), "owner uid 65534") {
+		t.Errorf("a directory of another user: %v; want refused", err)
+	}
+	if err := os.Chown(dir, os.Getuid(), os.Getgid()); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "x")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := os.Lchown(sock, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ResolveServer("x", "", env); err == nil || !strings.Contains(err.Error(), "belongs to uid 65534") {
+		t.Errorf("a socket of another user: %v; want refused", err)
 	}
 }

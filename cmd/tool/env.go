@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,6 +49,9 @@ func (e *Env) Client() (*tmux.Client, error) {
 		return e.client, nil
 	}
 	srv, err := tmux.ResolveServer(e.SocketName, e.SocketPath, nil)
+	if errors.Is(err, tmux.ErrUnsafeSocket) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, Usage(err)
 	}
