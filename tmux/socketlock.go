@@ -55,7 +55,7 @@ func (l *socketLock) acquire(ctx context.Context, stage string, deadline time.Ti
 			return nil
 		}
 		if l.f == nil {
-			f, err := os.OpenFile(l.path, os.O_RDWR|os.O_CREATE, 0o600)
+			f, err := openLockFile(l.path)
 			if err != nil {
 				l.mu.Unlock()
 				return fmt.Errorf("tmux: lock %s: %w", l.path, err)
@@ -80,6 +80,26 @@ func (l *socketLock) acquire(ctx context.Context, stage string, deadline time.Ti
 		}
 		wait = min(2*wait, 20*time.Millisecond)
 	}
+}
+
+// openLockFile opens (or makes) a lock file without following a symlink,
+// and checks it is a regular file of this user. A link planted there could
+// otherwise make panectl create or lock a file elsewhere (as root: anywhere).
+func openLockFile(path string) (*os.File, error) {
+	fd, err := unix.Open(path, unix.O_RDWR|unix.O_CREAT|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Uid != uint32(os.Getuid()) {
+		unix.Close(fd)
+		return nil, fmt.Errorf("not a regular file of yours (owner uid %d, mode %o): remove it", st.Uid, st.Mode)
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // release gives the lock up if stage holds it.
