@@ -653,11 +653,18 @@ func (k *Control) read(r io.Reader) {
 	var buf, block []byte
 	var blockID string // "TIME NUMBER" of the open block
 	var blockMine bool // the block answers a command this client sent (flags 1)
+	end := func(reason string) {
+		k.setReason(reason)
+		k.broadcast(ControlEvent{Kind: EventChange, Line: "%exit"})
+	}
 	for {
-		line, err := readLine(br, &buf)
+		line, err := readLine(br, &buf, MaxControlLine)
+		if errors.Is(err, errLineTooLong) {
+			end(fmt.Sprintf("tmux sent a line longer than %d MiB: not a tmux server panectl can read", MaxControlLine>>20))
+			return
+		}
 		if err != nil {
-			k.setReason("server exited or the client lost its connection")
-			k.broadcast(ControlEvent{Kind: EventChange, Line: "%exit"})
+			end("server exited or the client lost its connection")
 			return
 		}
 		k.lastLine.Store(int64(time.Since(k.born)))
@@ -683,6 +690,10 @@ func (k *Control) read(r io.Reader) {
 				continue
 			}
 			if blockMine || !attached {
+				if len(block)+len(line) >= MaxControlBlock {
+					end(fmt.Sprintf("tmux sent a command's output longer than %d MiB: not a tmux server panectl can read", MaxControlBlock>>20))
+					return
+				}
 				block = append(append(block, line...), '\n')
 			}
 			continue
@@ -737,8 +748,18 @@ func (k *Control) read(r io.Reader) {
 	}
 }
 
+// The bounds of what a control client reads from its server. tmux writes a
+// pane's output in pieces far below them; a peer past them is no tmux.
+const (
+	MaxControlLine  = 4 << 20  // one notification line, escapes included
+	MaxControlBlock = 16 << 20 // one command's output (%begin to %end)
+)
+
+var errLineTooLong = errors.New("line too long")
+
 // readLine reads one line without its "\n", reusing *buf for long lines.
-func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
+// A line of max bytes or more is errLineTooLong.
+func readLine(br *bufio.Reader, buf *[]byte, max int) ([]byte, error) {
 	line, err := br.ReadSlice('\n')
 	if err == nil {
 		return line[:len(line)-1], nil
@@ -748,6 +769,9 @@ func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
 	}
 	*buf = append((*buf)[:0], line...)
 	for {
+		if len(*buf) >= max {
+			return nil, errLineTooLong
+		}
 		line, err = br.ReadSlice('\n')
 		*buf = append(*buf, line...)
 		if err == nil {
