@@ -70,3 +70,21 @@ fi
 go test -tags e2e -count=1 -timeout 25m ./... "$@"
 # The end-to-end tests and scripts (./cmd) again, on tmux 3.5a.
 [ -z "$tmux35" ] || PATH=$(dirname "$tmux35"):$PATH go test -tags e2e -count=1 -timeout 25m ./cmd "$@"
+# Every fuzz target, a few seconds each, on top of its seed corpus (which
+# the runs above already check). A failing input is written to the
+# package's testdata/fuzz, so the one retry (for a worker lost to a loaded
+# machine) fails again on a real defect.
+fuzztime=${PANECTL_FUZZTIME:-3s}
+fuzzlog=$(mktemp)
+trap 'rm -f "$fuzzlog"' EXIT
+for file in $(git ls-files '*_test.go' | xargs grep -l '^func Fuzz'); do
+  pkg=./$(dirname "$file")
+  for target in $(grep -o '^func Fuzz[A-Za-z0-9_]*' "$file" | cut -d' ' -f2); do
+    if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" >"$fuzzlog" 2>&1; then
+      echo "scripts/test.sh: fuzz target $target in $pkg failed once; again:" >&2
+      tail -n 20 "$fuzzlog" >&2
+      go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" >&2
+    fi
+  done
+done
+echo "scripts/test.sh: every fuzz target ran for $fuzztime" >&2

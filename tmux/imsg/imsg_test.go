@@ -235,3 +235,29 @@ func TestExitMessage(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseHeader: any bytes from a server give a header whose length is
+// within imsg's bounds, or an error; what Append writes reads back.
+func FuzzParseHeader(f *testing.F) {
+	f.Add([]byte{}, uint32(MsgExit), []byte("\x00\x00\x00\x00bye\x00"))
+	f.Add(bytes.Repeat([]byte{0xff}, 32), uint32(MsgCommand), []byte(nil))
+	f.Fuzz(func(t *testing.T, raw []byte, typ uint32, data []byte) {
+		if len(data) > maxImsgSize-HeaderSize {
+			data = data[:maxImsgSize-HeaderSize]
+		}
+		for _, l := range []Layout{LayoutOld, LayoutNew} {
+			if h, err := l.ParseHeader(raw); err == nil && (h.Len < HeaderSize || h.Len > maxImsgSize) {
+				t.Fatalf("%v: length %d accepted", l, h.Len)
+			}
+			if l == LayoutOld && len(data) > 0xffff-HeaderSize {
+				continue
+			}
+			b := l.Append(nil, typ, false, data)
+			h, err := l.ParseHeader(b)
+			if err != nil || h.Type != typ || h.Len != len(b) || !bytes.Equal(b[HeaderSize:], data) {
+				t.Fatalf("%v: round trip of type %d with %d bytes: %+v, %v", l, typ, len(data), h, err)
+			}
+		}
+		_ = ExitMessage(raw)
+	})
+}
