@@ -11,10 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// maxCallInput bounds JSON input to `call` (text to type is at most 1 MiB;
-// JSON escaping can grow it up to six-fold).
-const maxCallInput = 8 << 20
-
 func newCallCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "call TOOL JSON|-",
@@ -38,12 +34,12 @@ CLI command would give (124 for a wait that timed out, and so on).`,
 			f.JSON = true // call speaks JSON: its errors are JSON on stderr too
 			raw := []byte(args[1])
 			if args[1] == "-" {
-				b, err := io.ReadAll(io.LimitReader(f.IO.In, maxCallInput+1))
+				b, err := io.ReadAll(io.LimitReader(f.IO.In, schema.MaxCallInput+1))
 				if err != nil {
 					return err
 				}
-				if len(b) > maxCallInput {
-					return tool.Usagef("input is larger than %d bytes", maxCallInput)
+				if len(b) > schema.MaxCallInput {
+					return tool.Usagef("input is larger than %d bytes", schema.MaxCallInput)
 				}
 				raw = b
 			}

@@ -63,6 +63,24 @@ func TestMCPClientExchanges(t *testing.T) {
 		}
 	}
 
+	// A string past 1 MiB is refused before any decoding, whatever the tool.
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": map[string]any{
+		"name": "send_text", "arguments": map[string]any{"pane_id": p, "text": strings.Repeat("x", 2<<20)}}})
+	if v := m.next(t, 10*time.Second); v["id"] != float64(7) || !strings.Contains(toJSON(v["error"]), "longer than 1048576 bytes") {
+		t.Errorf("a 2 MiB text: %.300v", v)
+	}
+	// At most 8 calls at once: a 9th is answered at once with an error.
+	for id := 10; id < 19; id++ {
+		m.send(t, map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{
+			"name": "wait_for_text", "arguments": map[string]any{"pane_id": p, "patterns": "never", "timeout": 30}}})
+	}
+	if v := m.next(t, 10*time.Second); v["id"] != float64(18) || !strings.Contains(toJSON(v["error"]), "8 tool calls are running already") {
+		t.Errorf("a 9th call: %.300v", v)
+	}
+	for id := 10; id < 18; id++ {
+		m.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": id}})
+	}
+
 	// A cancelled wait sends nothing after the cancel.
 	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": map[string]any{
 		"name": "wait_for_text", "arguments": map[string]any{"pane_id": p, "patterns": "never", "timeout": 30}}})
@@ -71,8 +89,8 @@ func TestMCPClientExchanges(t *testing.T) {
 		"name": "list_panes", "arguments": map[string]any{}}})
 	for {
 		v := m.next(t, 10*time.Second)
-		if v["id"] == float64(4) {
-			t.Fatalf("an answer to the cancelled request: %v", v)
+		if id, _ := v["id"].(float64); id == 4 || id >= 10 && id < 18 {
+			t.Fatalf("an answer to a cancelled request: %v", v)
 		}
 		if v["id"] == float64(5) {
 			break

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/panectl/panectl/schema"
 )
 
 // The official Go SDK's stdio transport (mcp.IOTransport, go-sdk v1.8.0)
@@ -32,10 +33,14 @@ import (
 // line), and every object that jsonrpc.DecodeMessage refuses or that is
 // neither a request nor a response.
 
-// maxMCPLine bounds one inbound line, as the SDK bounds a frame
-// (mcp.DefaultMaxLineLength): a longer line is answered with -32700 and
-// skipped, never buffered whole.
-const maxMCPLine = mcp.DefaultMaxLineLength
+// maxMCPLine bounds one inbound line, as `call` bounds its input (the SDK
+// would take 16 MiB): a longer line is answered with -32700 and skipped,
+// never buffered whole.
+const maxMCPLine = schema.MaxCallInput
+
+// maxCallsInFlight bounds the tool calls running at once. One more is
+// answered with an error at once, never queued.
+const maxCallsInFlight = 8
 
 // mcpStdio is the transport of `panectl mcp`: the SDK's IOTransport over a
 // filtered stdin, and an stdout shared (one message per Write, under a
@@ -50,7 +55,7 @@ func mcpStdio(in io.Reader, out io.Writer) *mcp.IOTransport {
 	open := newPending()
 	pr, pw := io.Pipe()
 	go func() {
-		err := filterJSONLines(in, open.noting(pw), w, maxMCPLine)
+		err := filterJSONLines(in, open.noting(pw), w, maxMCPLine, open.admit)
 		if err == nil {
 			open.wait()
 		}
@@ -144,6 +149,25 @@ func (p *pending) withhold(line []byte) bool {
 	return false
 }
 
+// admit refuses a request that would cost far more than it could be
+// worth (schema.CheckShape: a string past 1 MiB, deep nesting), and a tool
+// call past maxCallsInFlight.
+func (p *pending) admit(line []byte) error {
+	if err := schema.CheckShape(line); err != nil {
+		return err
+	}
+	var m message
+	if json.Unmarshal(line, &m) != nil || m.Method != "tools/call" {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.ids) >= maxCallsInFlight {
+		return fmt.Errorf("%d tool calls are running already, the most panectl takes at once: wait for one to end", maxCallsInFlight)
+	}
+	return nil
+}
+
 // wait returns once every request passed has been answered.
 func (p *pending) wait() {
 	p.mu.Lock()
@@ -197,7 +221,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // JSON line that is not one message with an Invalid Request error (code
 // -32600, with the line's id when it has one). It returns nil at the end of
 // in, or the first error reading in or writing pass.
-func filterJSONLines(in io.Reader, pass, answer io.Writer, max int) error {
+func filterJSONLines(in io.Reader, pass, answer io.Writer, max int, admit func([]byte) error) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readBoundedLine(br, max)
@@ -210,7 +234,9 @@ func filterJSONLines(in io.Reader, pass, answer io.Writer, max int) error {
 			case !json.Valid(trimmed):
 				parseError(answer, "the line is not valid JSON")
 			default:
-				if why := invalidMessage(trimmed); why != "" {
+				if err := admitted(admit, trimmed); err != nil {
+					errorResponse(answer, trimmed, -32602, "Invalid params: "+err.Error())
+				} else if why := invalidMessage(trimmed); why != "" {
 					invalidRequest(answer, trimmed, why)
 				} else if _, werr := pass.Write(append(trimmed, '\n')); werr != nil {
 					return werr
@@ -224,6 +250,13 @@ func filterJSONLines(in io.Reader, pass, answer io.Writer, max int) error {
 			return err
 		}
 	}
+}
+
+func admitted(admit func([]byte) error, line []byte) error {
+	if admit == nil {
+		return nil
+	}
+	return admit(line)
 }
 
 // readBoundedLine reads one line (without its newline). A line longer than
@@ -267,9 +300,14 @@ func invalidMessage(line []byte) string {
 	return ""
 }
 
-// invalidRequest writes a JSON-RPC 2.0 Invalid Request response to line,
-// with its id when that is a string or a number (else null).
+// invalidRequest writes a JSON-RPC 2.0 Invalid Request response to line.
 func invalidRequest(w io.Writer, line []byte, detail string) {
+	errorResponse(w, line, -32600, "Invalid Request: "+detail)
+}
+
+// errorResponse writes a JSON-RPC 2.0 error response to line, with its id
+// when that is a string or a number (else null).
+func errorResponse(w io.Writer, line []byte, code int, message string) {
 	var m struct{ ID json.RawMessage }
 	var id any
 	if json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && strings.ContainsRune(`"-0123456789`, rune(m.ID[0])) {
@@ -278,7 +316,7 @@ func invalidRequest(w io.Writer, line []byte, detail string) {
 	b, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0",
 		"id":      id,
-		"error":   map[string]any{"code": -32600, "message": "Invalid Request: " + detail},
+		"error":   map[string]any{"code": code, "message": message},
 	})
 	_, _ = w.Write(append(b, '\n'))
 }

@@ -38,7 +38,7 @@ func TestFilterJSONLines(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}`, code: -32600, id: "null"},
 	} {
 		var pass, answer bytes.Buffer
-		if err := filterJSONLines(strings.NewReader(c.line+"\n\n"), &pass, &answer, 1<<10); err != nil {
+		if err := filterJSONLines(strings.NewReader(c.line+"\n\n"), &pass, &answer, 1<<10, nil); err != nil {
 			t.Fatalf("%s: %v", c.line, err)
 		}
 		if c.pass {
@@ -69,7 +69,7 @@ func FuzzFilterJSONLines(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		var pass, answer bytes.Buffer
-		if err := filterJSONLines(strings.NewReader(in), &pass, &answer, 256); err != nil {
+		if err := filterJSONLines(strings.NewReader(in), &pass, &answer, 256, nil); err != nil {
 			t.Fatal(err)
 		}
 		for _, l := range strings.Split(strings.TrimSuffix(pass.String(), "\n"), "\n") {

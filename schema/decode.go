@@ -27,7 +27,7 @@ import (
 // The rest of the input is kept byte for byte. Input that is not JSON is
 // returned unchanged: the validator reports it.
 func NormalizeInput(t Tool, data []byte) ([]byte, error) {
-	if err := checkDepth(data); err != nil {
+	if err := CheckShape(data); err != nil {
 		return nil, &ValidationError{Tool: t.Name, What: "input", Problems: []Problem{{"", err.Error()}}}
 	}
 	type edit struct {
@@ -108,27 +108,62 @@ func NormalizeInput(t Tool, data []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// checkDepth refuses JSON nested deeper than MaxJSONDepth, in one pass
-// and before any decoder keeps a level per nesting (Go's keeps a path per
-// level, so deep input would cost memory with the square of its depth).
-func checkDepth(data []byte) error {
-	depth, inString := 0, false
+// CheckShape refuses, in one pass over the bytes and before any decoder
+// sees them, JSON nested deeper than MaxJSONDepth and a string that would
+// decode to more than MaxText bytes. A decoder pays for both far more than
+// their size: Go's keeps a path per level (memory with the square of the
+// depth), and a long string is copied and validated several times. No
+// tool's input needs either.
+func CheckShape(data []byte) error {
+	depth, inString, strStart, strLen := 0, false, 0, 0
 	for i := 0; i < len(data); i++ {
-		switch c := data[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
+		c := data[i]
+		if inString {
+			switch {
+			case c == '"':
+				inString = false
+				continue
+			case c == '\\' && i+1 < len(data) && data[i+1] == 'u':
+				strLen += escapedLen(data, i+2)
+				i += 5
+			case c == '\\':
+				i++
+				strLen++
+			default:
+				strLen++
+			}
+			if strLen > MaxText {
+				return fmt.Errorf("the string at byte %d is longer than %d bytes: no argument takes more (text is at most 1 MiB)", strStart, MaxText)
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString, strStart, strLen = true, i, 0
+		case '[', '{':
 			if depth++; depth > MaxJSONDepth {
 				return fmt.Errorf("nested deeper than %d levels at byte %d: no tool's input is nested that deep", MaxJSONDepth, i)
 			}
-		case c == ']' || c == '}':
+		case ']', '}':
 			depth--
 		}
 	}
 	return nil
+}
+
+// escapedLen is the UTF-8 length of the \u escape whose hex digits start
+// at at: 1 to 3 bytes, and 2 for each half of a surrogate pair (4 in all).
+func escapedLen(data []byte, at int) int {
+	r, ok := hex4(data, at)
+	switch {
+	case !ok:
+		return 0 // not JSON: the decoder says so
+	case r < 0x80:
+		return 1
+	case r < 0x800 || utf16.IsSurrogate(r):
+		return 2
+	}
+	return 3
 }
 
 // badString says what is wrong with a JSON string literal (quotes

@@ -96,3 +96,25 @@ func FuzzNormalizeInput(f *testing.F) {
 		}
 	})
 }
+
+// CheckShape counts a string's decoded bytes: 1 MiB of text given as
+// escapes passes, a byte more does not.
+func TestCheckShapeStrings(t *testing.T) {
+	emoji := strings.Repeat(`\ud83d\ude00`, MaxText/4) // 4 bytes each when decoded
+	for _, c := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"text":"` + emoji + `"}`, true},
+		{`{"text":"` + emoji + `x"}`, false},
+		{`{"text":"` + strings.Repeat(`\u00e9`, MaxText/2) + `"}`, true},
+		{`{"text":"` + strings.Repeat("a", MaxText) + `"}`, true},
+		{`{"text":"` + strings.Repeat("a", MaxText+1) + `"}`, false},
+		{`{"a":` + strings.Repeat("[", MaxJSONDepth) + strings.Repeat("]", MaxJSONDepth) + `}`, false},
+		{`{"a":"` + strings.Repeat("[", 1000) + `"}`, true},
+	} {
+		if err := CheckShape([]byte(c.in)); (err == nil) != c.ok {
+			t.Errorf("CheckShape(%.40q... %d bytes) = %v; want ok %v", c.in, len(c.in), err, c.ok)
+		}
+	}
+}

@@ -24,7 +24,8 @@ const (
 	MaxPaneSize      = 10000 // columns or rows of a new pane
 	MaxHistoryLimit  = 1<<31 - 1
 	MaxByte          = 255
-	MaxJSONDepth     = 64 // nesting of a tool's JSON input; the deepest valid one is 3
+	MaxJSONDepth     = 64      // nesting of a tool's JSON input; the deepest valid one is 3
+	MaxCallInput     = 8 << 20 // one call's JSON: text is at most 1 MiB, and escaping grows it up to six-fold
 )
 
 // enum is the keywords of an enum of values.
