@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
@@ -41,6 +42,27 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// maxQuoted bounds a line quoted in a message: a message stays a few KiB
+// whatever the pane printed.
+const maxQuoted = 200
+
+// cutLines cuts each line past maxQuoted bytes, saying how many were cut.
+func cutLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if len(l) <= maxQuoted {
+			out[i] = l
+			continue
+		}
+		n := maxQuoted
+		for n > 0 && !utf8.RuneStart(l[n]) {
+			n--
+		}
+		out[i] = fmt.Sprintf("%s... (%d more bytes)", l[:n], len(l)-n)
+	}
+	return out
 }
 
 func printLines(w io.Writer, lines []string) {

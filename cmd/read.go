@@ -92,7 +92,7 @@ See: panectl help echo, panectl help waits`,
 						fmt.Fprintf(f.IO.ErrOut, ": stop pattern %q matched", out.Matched)
 					}
 					if n := len(out.Output); n > 0 && out.Outcome == schema.OutcomeTimeout {
-						fmt.Fprintf(f.IO.ErrOut, "; last lines seen:\n  %s", strings.Join(out.Output[max(0, n-5):], "\n  "))
+						fmt.Fprintf(f.IO.ErrOut, "; last lines seen:\n  %s", strings.Join(cutLines(out.Output[max(0, n-5):]), "\n  "))
 					}
 					fmt.Fprintln(f.IO.ErrOut)
 					if out.Note != "" {
