@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/spf13/cobra"
@@ -28,6 +29,7 @@ var topics = []struct{ name, short string }{
 	{"environment", "Environment variables panectl reads"},
 	{"exit-codes", "The exit-code table"},
 	{"journals", "Journals: a task's or pane's whole output, kept on disk"},
+	{"limits", "The bound of every input and every peer"},
 	{"run", "How run types a command, judges the shell, and ends"},
 	{"tasks", "Background tasks: the supervisor, signals, task wait --any"},
 	{"tmux-versions", "What differs between the tmux versions panectl supports"},
@@ -55,6 +57,18 @@ var topicBounds = strings.NewReplacer(
 	"{max_timeout}", strconv.Itoa(schema.MaxTimeout),
 	"{default_timeout}", strconv.Itoa(schema.DefaultTimeout),
 	"{max_lines}", strconv.Itoa(schema.MaxLines),
+	"{default_max_lines}", strconv.Itoa(schema.DefaultMaxLines),
+	"{max_text}", strconv.Itoa(schema.MaxText),
+	"{max_call_input}", strconv.Itoa(schema.MaxCallInput),
+	"{max_json_depth}", strconv.Itoa(schema.MaxJSONDepth),
+	"{max_patterns}", strconv.Itoa(schema.MaxPatterns),
+	"{max_pattern_length}", strconv.Itoa(schema.MaxPatternLength),
+	"{max_result_kib}", strconv.Itoa(schema.MaxResultBytes>>10),
+	"{max_quoted}", strconv.Itoa(maxQuoted),
+	"{max_calls_in_flight}", strconv.Itoa(maxCallsInFlight),
+	"{max_control_line_mib}", strconv.Itoa(tmux.MaxControlLine>>20),
+	"{max_control_block_mib}", strconv.Itoa(tmux.MaxControlBlock>>20),
+	"{journal_mib}", strconv.Itoa(journal.MaxBytes>>20),
 )
 
 // wireHelp adds the help topics and the help layout. Examples come before
