@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -22,7 +21,8 @@ import (
 // writers never overwrite each other's entries.
 //
 // An entry discounts the echo in two ways. By text, it discounts a logical
-// line that shows a typed line (see IsEcho). By place, it discounts the
+// line that shows a typed line in a form the program echoes it in (see
+// IsEcho). By place, it discounts the
 // logical lines that start at the row where typing began (see Place). That
 // row is found again by the text before it and by the prompt before the
 // terminal cursor. So the echo of a command line is still discounted when
@@ -91,10 +91,19 @@ type EchoEntry struct {
 	// End. Fish redraws a line taller than the pane in pieces. They end
 	// well below the rows the text needs (see MarkEchoEnd).
 	End int `json:"e,omitempty"`
+	// Markers are what the program prints before a submitted message in
+	// its transcript (its recognizer's echo_prefixes, e.g. Codex's "› ").
+	Markers []string `json:"k,omitempty"`
 }
 
 // maxWidths bounds EchoEntry.Widths.
 const maxWidths = 64
+
+// maxMarkers and maxMarkerLen bound EchoEntry.Markers.
+const (
+	maxMarkers   = 8
+	maxMarkerLen = 32
+)
 
 // LineMark fingerprints one (trimmed) line of long typed text.
 type LineMark struct {
@@ -147,6 +156,23 @@ type Ledger struct {
 	now     time.Time
 	at      *Place      // where the terminal cursor was when it was read (Read with Ledger; nil on the alternate screen)
 	prompt  *PromptMark // the text before the terminal cursor then, on either screen
+	markers []string    // the program's transcript markers, for text typed now (WithMarkers)
+}
+
+// WithMarkers is l for typing to a program whose transcript shows a
+// submitted message after one of markers. They come from its recognizer
+// (recognize.Manifest.EchoPrefixes). Entries Type adds keep them.
+func (l Ledger) WithMarkers(markers []string) Ledger {
+	if len(markers) > maxMarkers {
+		markers = markers[:maxMarkers]
+	}
+	l.markers = nil
+	for _, m := range markers {
+		if m != "" && len(m) <= maxMarkerLen {
+			l.markers = append(l.markers, m)
+		}
+	}
+	return l
 }
 
 // LoadLedger reads the pane's ledger.
@@ -211,7 +237,12 @@ func (e EchoEntry) valid() bool {
 	if e.End != 0 && (e.At == nil || e.End < e.At.Row || e.End-e.At.Row > maxEchoRows) {
 		return false
 	}
-	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths
+	for _, m := range e.Markers {
+		if len(m) > maxMarkerLen {
+			return false
+		}
+	}
+	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths && len(e.Markers) <= maxMarkers
 }
 
 // maxEchoRows bounds the rows an echo spans from its place (EchoEntry.End).
@@ -461,6 +492,9 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 	}
 	add := func(e EchoEntry) {
 		e.Typed = now
+		if e.Markers == nil {
+			e.Markers = l.markers
+		}
 		if submitted {
 			e.Submitted = now
 		}
@@ -521,7 +555,7 @@ func mergeEntries(pending []EchoEntry, text string, p *Place, pr *PromptMark) Ec
 	lines := 0
 	for i, pe := range pending {
 		if i == 0 {
-			e.At, e.Prompt = pe.At, pe.Prompt
+			e.At, e.Prompt, e.Markers = pe.At, pe.Prompt, pe.Markers
 		}
 		literal = literal && len(pe.Marks) == 0
 		b.WriteString(pe.Text)
@@ -663,11 +697,15 @@ func encodeEntry(e EchoEntry) string {
 
 // IsEcho reports whether a logical line is the echo of text typed by
 // panectl. The text must still be pending, or submitted less than
-// EchoWindow ago. The line is a typed line, or ends with one after a blank
-// or a prompt character. Or it holds one of 4 or more characters followed
-// by a gap of blanks, as when a right-hand prompt follows the echo. Output
-// identical to typed input is indistinguishable from its echo. It is
-// discounted too. The echo found by place is ReadResult.Echo.
+// EchoWindow ago. The line shows a typed line in a form the program echoes
+// it in (see form): alone, after the prompt where typing began, or after
+// the program's transcript marker. The typed line ends the line, or is
+// followed by a gap of blanks, as when a right-hand prompt follows. Or the
+// line ends with its start, as when a long echo is still being drawn. A
+// line that merely ends with typed text is output: after typing "Alice",
+// "Hello Alice" is. Output identical to typed input is indistinguishable
+// from its echo. It is discounted too. The echo found by place is
+// ReadResult.Echo.
 func (l Ledger) IsEcho(line string) bool {
 	line = strings.TrimRight(line, " \t")
 	if line == "" {
@@ -681,45 +719,75 @@ func (l Ledger) IsEcho(line string) bool {
 	return false
 }
 
-// echoesText reports whether a logical line shows a line of e's text as a
-// terminal echoes it. The line's trailing blanks are trimmed. It is never
-// true for an entry by place only.
+// echoesText reports whether a logical line shows a line of e's text as
+// e's program echoes it. The line's trailing blanks are trimmed. It is
+// never true for an entry by place only.
 func (e EchoEntry) echoesText(line string) bool {
 	if e.PlaceOnly || line == "" {
 		return false
 	}
-	for rest := e.Text; rest != ""; {
+	later := false
+	for rest := e.Text; rest != ""; later = true {
 		t, after, _ := strings.Cut(rest, "\n")
 		rest = after
-		if t = strings.TrimSpace(t); t != "" && echoes(line, t) {
+		if t = strings.TrimSpace(t); t != "" && echoes(line, t, e.form(later)) {
 			return true
 		}
 	}
-	for _, m := range e.Marks {
-		if m.echoes(line) {
+	for i, m := range e.Marks {
+		if m.echoes(line, e.form(i > 0)) {
 			return true
 		}
 	}
 	return false
 }
 
-// echoes reports whether line shows typed line t as a terminal echoes it.
-func echoes(line, t string) bool {
-	if line == t {
-		return true
+// form returns whether the text before a typed line, in a logical line, is
+// a form e's program echoes that line in. It is nothing, or the prompt
+// where typing began (its text before the terminal cursor then). Or it is
+// one of the program's transcript markers, after blanks. A later line of
+// the text may also follow blanks alone, as continuations are indented.
+func (e EchoEntry) form(later bool) func(before string) bool {
+	p := e.Prompt
+	if e.At != nil {
+		p = e.At.prompt()
 	}
-	if strings.HasSuffix(line, t) && boundary(line[:len(line)-len(t)]) {
+	return func(before string) bool {
+		lead := strings.TrimLeft(before, " \t")
+		if lead == "" && (before == "" || later) {
+			return true
+		}
+		if p != nil && p.Len > 0 && len(before) >= p.Len {
+			// A prompt longer than a row began on an earlier one.
+			tail := before[len(before)-p.Len:]
+			if hash64(tail) == p.Hash && (strings.TrimSpace(tail) != "" || lead == "") {
+				return true
+			}
+		}
+		for _, m := range e.Markers {
+			if lead == strings.TrimLeft(m, " \t") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// echoes reports whether line shows typed line t after a text that form
+// accepts.
+func echoes(line, t string, form func(before string) bool) bool {
+	if strings.HasSuffix(line, t) && form(line[:len(line)-len(t)]) {
 		return true
 	}
 	if len(t) < 4 {
 		return false
 	}
-	if partialEcho(line, t) {
+	if partialEcho(line, t, form) {
 		return true
 	}
 	for i := strings.Index(line, t); i >= 0; {
 		rest := line[i+len(t):]
-		if boundary(line[:i]) && strings.HasPrefix(rest, "  ") {
+		if strings.HasPrefix(rest, "  ") && form(line[:i]) {
 			return true
 		}
 		j := strings.Index(line[i+1:], t)
@@ -732,23 +800,23 @@ func echoes(line, t string) bool {
 }
 
 // echoes is echoes for a fingerprinted line. The logical line ends with it
-// after a boundary, or holds it followed by a gap. Or the line ends with
-// its start, checked on the kept head only.
-func (m LineMark) echoes(line string) bool {
+// after a form, or holds it followed by a gap. Or the line ends with its
+// start, checked on the kept head only.
+func (m LineMark) echoes(line string, form func(before string) bool) bool {
 	if m.Head == "" {
 		return false
 	}
 	for i := 0; i < len(line); i++ {
-		if line[i] != m.Head[0] || !boundary(line[:i]) {
+		if line[i] != m.Head[0] {
 			continue
 		}
 		rest := line[i:]
 		switch {
 		case len(rest) >= m.Len && strings.HasPrefix(rest, m.Head) && hash64(rest[:m.Len]) == m.Hash &&
-			(len(rest) == m.Len || strings.HasPrefix(rest[m.Len:], "  ")):
+			(len(rest) == m.Len || strings.HasPrefix(rest[m.Len:], "  ")) && form(line[:i]):
 			return true
 		case len(rest) < m.Len && len(rest) >= partialEchoMin &&
-			(strings.HasPrefix(rest, m.Head) || strings.HasPrefix(m.Head, rest)):
+			(strings.HasPrefix(rest, m.Head) || strings.HasPrefix(m.Head, rest)) && form(line[:i]):
 			return true // the start of a long line's echo, still being drawn
 		}
 	}
@@ -760,29 +828,18 @@ func (m LineMark) echoes(line string) bool {
 const partialEchoMin = 8
 
 // partialEcho reports whether line ends with the start of typed line t. The
-// start is at least partialEchoMin bytes, after a prompt-like boundary.
-// That is the echo of a long line caught while the terminal is still
-// drawing it.
-func partialEcho(line, t string) bool {
+// start is at least partialEchoMin bytes, after a form. That is the echo of
+// a long line caught while the terminal is still drawing it.
+func partialEcho(line, t string, form func(before string) bool) bool {
 	for i := 0; i+partialEchoMin <= len(line); i++ {
-		if line[i] != t[0] || !boundary(line[:i]) {
+		if line[i] != t[0] {
 			continue
 		}
-		if rest := line[i:]; len(rest) < len(t) && strings.HasPrefix(t, rest) {
+		if rest := line[i:]; len(rest) < len(t) && strings.HasPrefix(t, rest) && form(line[:i]) {
 			return true
 		}
 	}
 	return false
-}
-
-// boundary reports whether text before a typed line ends like a prompt,
-// with a blank or a prompt character.
-func boundary(before string) bool {
-	if before == "" {
-		return true
-	}
-	r, _ := utf8.DecodeLastRuneInString(before)
-	return unicode.IsSpace(r) || strings.ContainsRune("$%#>❯›»:)]", r)
 }
 
 // Unplaced marks the lines that show the text of an entry held by place
