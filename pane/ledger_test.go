@@ -104,11 +104,11 @@ func TestEchoMarkers(t *testing.T) {
 		l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
 	}
 	for line, want := range map[string]bool{
-		"❯ fix the bug":                 true,
-		"  > fix the bug":               true,
-		"│ > fix the bug":               true, // the composer's prompt
-		"GOT:fix the bug":               false,
-		"You said: fix the bug":         false,
+		"❯ fix the bug":                   true,
+		"  > fix the bug":                 true,
+		"│ > fix the bug":                 true, // the composer's prompt
+		"GOT:fix the bug":                 false,
+		"You said: fix the bug":           false,
 		" ❯ fix the bug          00:23 ┃": true,
 	} {
 		if got := l.IsEcho(line); got != want {
