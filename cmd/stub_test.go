@@ -18,8 +18,9 @@ import (
 // after the previous byte is a newline in the composer (part of a paste);
 // a later CR submits the composer, appending it to LOG as a JSON string
 // line. Bracketed pastes (it asks for them) arrive whole, newlines kept.
-// It draws like an agent: the transcript, a rule, the composer ("> " and
-// "  " for further lines, the terminal cursor at its end), a rule, a footer.
+// It draws like an agent: the transcript (each message after "> "), a
+// rule, the composer ("> " and "  " for further lines, the terminal cursor
+// at its end), a rule, a footer.
 // C-u clears the composer; C-c ends it.
 func burstStub() {
 	if len(os.Args) != 2 {
@@ -99,7 +100,8 @@ func burstStub() {
 				buf.Reset()
 				j, _ := json.Marshal(text)
 				logf.Write(append(j, '\n'))
-				transcript = append(transcript, "you said: "+strings.ReplaceAll(text, "\n", " ⏎ "))
+				// as Codex's transcript: the composer's marker, then the message
+				transcript = append(transcript, "> "+strings.ReplaceAll(text, "\n", " ⏎ "))
 			case c == 0x15: // C-u: the draft is cleared, as agent composers do
 				buf.Reset()
 			case c == 0x7f || c == 0x08:
