@@ -14,20 +14,24 @@ import (
 )
 
 // burstStub is a fixture program with an agent composer's paste-burst rule
-// (run in a pane as `burst-stub LOG`): a CR that comes less than 100 ms
+// (run in a pane as `burst-stub LOG [MARKER]`): a CR that comes less than 100 ms
 // after the previous byte is a newline in the composer (part of a paste);
 // a later CR submits the composer, appending it to LOG as a JSON string
 // line. Bracketed pastes (it asks for them) arrive whole, newlines kept.
-// It draws like an agent: the transcript (each message after "> "), a
-// rule, the composer ("> " and "  " for further lines, the terminal cursor
-// at its end), a rule, a footer.
+// It draws like an agent: the transcript (each message after MARKER, "> "
+// by default), a rule, the composer ("> " and "  " for further lines, the
+// terminal cursor at its end), a rule, a footer.
 // C-u clears the composer; C-c ends it.
 func burstStub() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG")
+	if len(os.Args) < 2 || len(os.Args) > 3 {
+		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG [MARKER]")
 		os.Exit(2)
 	}
 	logf := openStubLog(os.Args[1])
+	marker := "> " // as Codex's transcript: the composer's marker
+	if len(os.Args) == 3 {
+		marker = os.Args[2]
+	}
 	old := rawStdin()
 	restore := func() {
 		os.Stdout.WriteString("\x1b[?2004l\x1b[?1049l")
@@ -100,8 +104,7 @@ func burstStub() {
 				buf.Reset()
 				j, _ := json.Marshal(text)
 				logf.Write(append(j, '\n'))
-				// as Codex's transcript: the composer's marker, then the message
-				transcript = append(transcript, "> "+strings.ReplaceAll(text, "\n", " ⏎ "))
+				transcript = append(transcript, marker+strings.ReplaceAll(text, "\n", " ⏎ "))
 			case c == 0x15: // C-u: the draft is cleared, as agent composers do
 				buf.Reset()
 			case c == 0x7f || c == 0x08:
