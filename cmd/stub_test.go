@@ -23,15 +23,8 @@ import (
 // terminal cursor at its end), a rule, a footer.
 // C-u clears the composer; C-c ends it.
 func burstStub() {
-	if len(os.Args) < 2 || len(os.Args) > 3 {
-		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG [MARKER]")
-		os.Exit(2)
-	}
-	logf := openStubLog(os.Args[1])
-	marker := "> " // as Codex's transcript: the composer's marker
-	if len(os.Args) == 3 {
-		marker = os.Args[2]
-	}
+	logPath, marker := burstArgs()
+	logf := openStubLog(logPath)
 	old := rawStdin()
 	restore := func() {
 		os.Stdout.WriteString("\x1b[?2004l\x1b[?1049l")
@@ -119,6 +112,19 @@ func burstStub() {
 		}
 		draw()
 	}
+}
+
+// burstArgs are burst-stub's LOG and MARKER. MARKER is "> " by default:
+// as in Codex's transcript, the composer's marker.
+func burstArgs() (logPath, marker string) {
+	if len(os.Args) < 2 || len(os.Args) > 3 {
+		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG [MARKER]")
+		os.Exit(2)
+	}
+	if len(os.Args) == 3 {
+		return os.Args[1], os.Args[2]
+	}
+	return os.Args[1], "> "
 }
 
 // slowStub is a fixture program that takes its time (run in a pane as

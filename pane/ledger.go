@@ -237,12 +237,17 @@ func (e EchoEntry) valid() bool {
 	if e.End != 0 && (e.At == nil || e.End < e.At.Row || e.End-e.At.Row > maxEchoRows) {
 		return false
 	}
-	for _, m := range e.Markers {
+	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths && validMarkers(e.Markers)
+}
+
+// validMarkers reports whether markers are within their bounds.
+func validMarkers(markers []string) bool {
+	for _, m := range markers {
 		if len(m) > maxMarkerLen {
 			return false
 		}
 	}
-	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths && len(e.Markers) <= maxMarkers
+	return len(markers) <= maxMarkers
 }
 
 // maxEchoRows bounds the rows an echo spans from its place (EchoEntry.End).
@@ -401,7 +406,7 @@ func (l Ledger) Taller(text string, height int) bool {
 	for i, p := range still {
 		es[i] = p.EchoEntry
 	}
-	return echoRows(mergeEntries(es, text, l.at, l.prompt)) >= height
+	return echoRows(l.entry(es, text)) >= height
 }
 
 // newestSubmitted is the entry of the line submitted last, with its key. A
@@ -492,9 +497,6 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 	}
 	add := func(e EchoEntry) {
 		e.Typed = now
-		if e.Markers == nil {
-			e.Markers = l.markers
-		}
 		if submitted {
 			e.Submitted = now
 		}
@@ -504,13 +506,13 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 		}
 	}
 	if !submitted || len(pending) == 0 {
-		add(mergeEntries(nil, text, l.at, l.prompt))
+		add(l.entry(nil, text))
 	} else {
 		es := make([]EchoEntry, len(pending))
 		for i, p := range pending {
 			es[i] = p.EchoEntry
 		}
-		add(mergeEntries(es, text, l.at, l.prompt)) // the line as the program got it
+		add(l.entry(es, text)) // the line as the program got it
 		// The earlier pieces may be gone in a way the screen did not show.
 		// C-c from anyone could do that, under a prompt that changed. So
 		// the last piece typed is an entry of its own too, where it was
@@ -519,7 +521,7 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 		var last EchoEntry
 		switch {
 		case text != "":
-			last = mergeEntries(nil, text, l.at, l.prompt)
+			last = l.entry(nil, text)
 		case len(es) > 1:
 			last = mergeEntries(es[len(es)-1:], "", nil, nil)
 		}
@@ -537,6 +539,16 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 		}
 	}
 	return set, unset
+}
+
+// entry is mergeEntries at l's place and prompt. Typed with nothing
+// pending, it keeps the transcript markers of l's program.
+func (l Ledger) entry(pending []EchoEntry, text string) EchoEntry {
+	e := mergeEntries(pending, text, l.at, l.prompt)
+	if len(pending) == 0 {
+		e.Markers = l.markers
+	}
+	return e
 }
 
 // mergeEntries makes the entry of text typed after the pending entries, in

@@ -299,13 +299,8 @@ func (m *Manifest) validate(data []byte) error {
 		len(m.Aliases) > 0 || len(m.Use) > 0 || m.InputMarker != nil || len(m.EchoPrefixes) > 0) {
 		return fail(lineOfKey(data, "layer", 0), "a layer holds rules only: no processes, cues, aliases, use, input_marker or echo_prefixes")
 	}
-	if len(m.EchoPrefixes) > MaxEchoPrefixes {
-		return fail(lineOfKey(data, "echo_prefixes", 0), "at most %d echo_prefixes", MaxEchoPrefixes)
-	}
-	for _, p := range m.EchoPrefixes {
-		if p == "" || len(p) > MaxEchoPrefixLen || strings.ContainsAny(p, "\r\n") {
-			return fail(lineOfKey(data, "echo_prefixes", 0), "echo prefix %q must be 1 to %d bytes on one line", p, MaxEchoPrefixLen)
-		}
+	if msg := m.checkEchoPrefixes(); msg != "" {
+		return fail(lineOfKey(data, "echo_prefixes", 0), "%s", msg)
 	}
 	seen := map[string]bool{}
 	for i := range m.Rules {
@@ -328,6 +323,19 @@ func (m *Manifest) validate(data []byte) error {
 		seen[r.ID] = true
 	}
 	return nil
+}
+
+// checkEchoPrefixes says what is wrong with EchoPrefixes, "" if nothing.
+func (m *Manifest) checkEchoPrefixes() string {
+	if len(m.EchoPrefixes) > MaxEchoPrefixes {
+		return fmt.Sprintf("at most %d echo_prefixes", MaxEchoPrefixes)
+	}
+	for _, p := range m.EchoPrefixes {
+		if p == "" || len(p) > MaxEchoPrefixLen || strings.ContainsAny(p, "\r\n") {
+			return fmt.Sprintf("echo prefix %q must be 1 to %d bytes on one line", p, MaxEchoPrefixLen)
+		}
+	}
+	return ""
 }
 
 func validID(s string) bool {
