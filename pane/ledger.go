@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -89,11 +90,15 @@ type EchoEntry struct {
 	// End is 1 + the terminal cursor's absolute row when a shell had taken
 	// the line. It is 0 when unknown. The entry's echo is the rows before
 	// End. Fish redraws a line taller than the pane in pieces. They end
-	// well below the rows the text needs (see MarkEchoEnd).
+	// well below the rows the text needs (see MarkEcho).
 	End int `json:"e,omitempty"`
 	// Markers are what the program prints before a submitted message in
 	// its transcript (its recognizer's echo_prefixes, e.g. Codex's "› ").
 	Markers []string `json:"k,omitempty"`
+	// Redrawn is the prompt before the echo once the shell took the line,
+	// when it differs from At's: a transient prompt redrawn on Enter (see
+	// MarkEcho).
+	Redrawn *PromptMark `json:"rd,omitempty"`
 }
 
 // maxWidths bounds EchoEntry.Widths.
@@ -231,7 +236,7 @@ func (e EchoEntry) valid() bool {
 			return false
 		}
 	}
-	if e.Prompt != nil && (e.Prompt.Len < 0 || e.Prompt.Len > maxPrefix) {
+	if !e.Prompt.valid() || !e.Redrawn.valid() {
 		return false
 	}
 	if e.End != 0 && (e.At == nil || e.End < e.At.Row || e.End-e.At.Row > maxEchoRows) {
@@ -249,6 +254,10 @@ func validMarkers(markers []string) bool {
 	}
 	return len(markers) <= maxMarkers
 }
+
+// valid reports whether p, read from a pane option, is within its bounds.
+// nil is.
+func (p *PromptMark) valid() bool { return p == nil || p.Len >= 0 && p.Len <= maxPrefix }
 
 // maxEchoRows bounds the rows an echo spans from its place (EchoEntry.End).
 const maxEchoRows = 1 << 16
@@ -379,34 +388,81 @@ func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool
 	return c.SetPaneOptions(ctx, id, set, unset)
 }
 
-// MarkEchoEnd records where the echo of the line just submitted ends. That
-// line is the newest submitted entry. Its echo ends before absolute row
-// (history_size + cursor_y), where the shell left the cursor once it took
-// the line. Only a line taller than the pane (height rows) gets it. A fast
-// command's output can already be at the cursor's row. A shorter line's
-// rows are known from its width (echoRows).
-func MarkEchoEnd(ctx context.Context, c *tmux.Client, id string, row, height int) error {
+// MarkEcho records what a look at the screen shows of the line just
+// submitted, once a shell took it. That line is the newest submitted
+// entry. A line taller than the pane gets where its echo ends (End). A
+// line whose prompt the shell redrew on Enter gets the prompt now before
+// it (Redrawn).
+func MarkEcho(ctx context.Context, c *tmux.Client, id string, scr Screen) error {
 	l, err := LoadLedger(ctx, c, id)
 	if err != nil {
 		return err
 	}
 	key, e, ok := l.newestSubmitted()
-	if !ok || echoRows(e) < height || row+1 <= e.At.Row+echoRows(e) || row+1-e.At.Row > maxEchoRows {
+	if !ok {
 		return nil
 	}
-	e.End = row + 1
+	end := e.echoEnd(scr.Info.HistorySize+scr.Info.CursorY, scr.Info.Height)
+	redrawn := e.redrawn(scr)
+	if end == 0 && redrawn == nil {
+		return nil
+	}
+	if end > 0 {
+		e.End = end
+	}
+	if redrawn != nil {
+		e.Redrawn = redrawn
+	}
 	return c.SetPaneOption(ctx, id, key, encodeEntry(e))
 }
 
-// Taller reports whether text typed now, after what is pending, makes a
-// line taller than height rows (see MarkEchoEnd).
-func (l Ledger) Taller(text string, height int) bool {
-	still, _ := l.pending()
-	es := make([]EchoEntry, len(still))
-	for i, p := range still {
-		es[i] = p.EchoEntry
+// echoEnd is where e's echo ends, 1 + absolute row row, where the shell
+// left the cursor once it took the line. Only a line taller than the pane
+// (height rows) gets it, else it is 0. A fast command's output can already
+// be at the cursor's row. A shorter line's rows are known from its width
+// (echoRows). Fish redraws a taller line in pieces, below the rows it
+// needs.
+func (e EchoEntry) echoEnd(row, height int) int {
+	if echoRows(e) < height || row+1 <= e.At.Row+echoRows(e) || row+1-e.At.Row > maxEchoRows {
+		return 0
 	}
-	return echoRows(l.entry(es, text)) >= height
+	return row + 1
+}
+
+// redrawn is the prompt before e's echo on screen scr, at the row where
+// typing began. It is nil when that is the prompt typing began after, or
+// when the row does not show the text. A shell with a transient prompt
+// redraws it shorter on Enter.
+func (e EchoEntry) redrawn(scr Screen) *PromptMark {
+	r := e.At.Row - 1 - scr.Info.HistorySize
+	head := e.head()
+	if scr.Info.AlternateOn || r < 0 || r >= len(scr.Rows) || head == "" {
+		return nil
+	}
+	i := strings.Index(scr.Rows[r], head)
+	if i < 0 || i > maxPrefix {
+		return nil
+	}
+	p := &PromptMark{Len: i, Hash: hash64(scr.Rows[r][:i])}
+	if *p == *e.At.prompt() {
+		return nil
+	}
+	return p
+}
+
+// head is the start of e's text as the terminal echoes it: its first
+// line's first bytes, up to a control character (a TAB may complete). It
+// is "" when unknown.
+func (e EchoEntry) head() string {
+	t := e.Text
+	if t == "" && len(e.Marks) > 0 {
+		t = e.Marks[0].Head
+	}
+	t = strings.TrimLeft(firstLine(t), " ")
+	if i := strings.IndexFunc(t, unicode.IsControl); i >= 0 {
+		t = t[:i]
+	}
+	return headOf(t)
 }
 
 // newestSubmitted is the entry of the line submitted last, with its key. A
@@ -756,9 +812,10 @@ func (e EchoEntry) echoesText(line string) bool {
 
 // form returns whether the text before a typed line, in a logical line, is
 // a form e's program echoes that line in. It is nothing, or the prompt
-// where typing began (its text before the terminal cursor then). Or it is
-// one of the program's transcript markers, after blanks. A later line of
-// the text may also follow blanks alone, as continuations are indented.
+// where typing began (its text before the terminal cursor then), or the
+// prompt the shell redrew there on Enter. Or it is one of the program's
+// transcript markers, after blanks. A later line of the text may also
+// follow blanks alone, as continuations are indented.
 func (e EchoEntry) form(later bool) func(before string) bool {
 	p := e.Prompt
 	if e.At != nil {
@@ -769,12 +826,8 @@ func (e EchoEntry) form(later bool) func(before string) bool {
 		if lead == "" && (before == "" || later) {
 			return true
 		}
-		if p != nil && p.Len > 0 && len(before) >= p.Len {
-			// A prompt longer than a row began on an earlier one.
-			tail := before[len(before)-p.Len:]
-			if hash64(tail) == p.Hash && (strings.TrimSpace(tail) != "" || lead == "") {
-				return true
-			}
+		if endsWith(before, p) || endsWith(before, e.Redrawn) {
+			return true
 		}
 		for _, m := range e.Markers {
 			if lead == strings.TrimLeft(m, " \t") {
@@ -783,6 +836,16 @@ func (e EchoEntry) form(later bool) func(before string) bool {
 		}
 		return false
 	}
+}
+
+// endsWith reports whether before ends with prompt p. A prompt longer than
+// a row began on an earlier one. A blank prompt counts only after blanks.
+func endsWith(before string, p *PromptMark) bool {
+	if p == nil || p.Len == 0 || len(before) < p.Len {
+		return false
+	}
+	tail := before[len(before)-p.Len:]
+	return hash64(tail) == p.Hash && (strings.TrimSpace(tail) != "" || strings.TrimSpace(before) == "")
 }
 
 // echoes reports whether line shows typed line t after a text that form

@@ -92,6 +92,47 @@ func TestEchoForms(t *testing.T) {
 	}
 }
 
+// A shell with a transient prompt redraws it on Enter. The look after the
+// shell took the line finds the prompt now before the echo, at the row
+// where typing began; the echo after it is then echo by text.
+func TestEchoRedrawnPrompt(t *testing.T) {
+	prompt := "long-prompt # "
+	at := &Place{PrefixLen: len(prompt), PrefixHash: hash64(prompt), Col: len(prompt), Width: 80, Row: 3}
+	e := EchoEntry{Text: "sleep 1; echo X", At: at}
+	scr := func(alt bool, rows ...string) Screen {
+		return Screen{Rows: rows, Info: tmux.PaneInfo{HistorySize: 1, CursorY: 3, AlternateOn: alt}}
+	}
+	for _, c := range []struct {
+		name string
+		scr  Screen
+		want *PromptMark
+	}{
+		{"redrawn", scr(false, "one", "❯ sleep 1; echo X", "", ""), promptMark("❯ ")},
+		{"the same prompt", scr(false, "one", prompt+"sleep 1; echo X", "", ""), nil},
+		{"another row", scr(false, "❯ sleep 1; echo X", "one", "", ""), nil},
+		{"alternate screen", scr(true, "one", "❯ sleep 1; echo X", "", ""), nil},
+		{"off the screen", scr(false), nil},
+	} {
+		got := e.redrawn(c.scr)
+		if (got == nil) != (c.want == nil) || got != nil && *got != *c.want {
+			t.Errorf("%s: redrawn %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	now := time.Now()
+	e.Redrawn, e.Typed, e.Submitted = promptMark("❯ "), now.UnixMilli(), now.UnixMilli()
+	l := Ledger{now: now, entries: map[string]EchoEntry{"e": e}}
+	for line, want := range map[string]bool{
+		"❯ sleep 1; echo X":            true,
+		prompt + "sleep 1; echo X":     true,
+		"ran: sleep 1; echo X":         false,
+		"❯ sleep 1; echo X    [12:00]": true,
+	} {
+		if got := l.IsEcho(line); got != want {
+			t.Errorf("IsEcho(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
 // An agent's transcript shows a submitted message after its recognizer's
 // marker (echo_prefixes), which may not be the composer's prompt. Entries
 // typed with WithMarkers keep the markers; a line after another label is
@@ -277,6 +318,8 @@ func FuzzLedgerFrom(f *testing.F) {
 	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: 100, Hash: 1, Head: "x"}}, Typed: 1}), "x")
 	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, Prompt: &PromptMark{Len: -1}}), "ab")
 	f.Add("!!!", "")
+	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, Markers: []string{"› "}, Redrawn: &PromptMark{Len: 2}}), "› ab")
+	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, Redrawn: &PromptMark{Len: -3}}), "ab")
 	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: -5, Hash: 1, Head: "x"}}, Typed: 1}), "x y")
 	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, At: &Place{AnchorLen: -1, PrefixLen: -7}}), "ab")
 	f.Fuzz(func(t *testing.T, value, line string) {

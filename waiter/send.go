@@ -267,7 +267,7 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 		res.Note = schema.JoinNotes(res.Note, "the terminal is in canonical mode: Enter ends the line for the program")
 		return res, nil
 	}
-	s := newSubmission(ctx, c, opt, info, set, l)
+	s := newSubmission(ctx, c, opt, info, set)
 	if opt.Text != "" {
 		if err := pane.Type(ctx, c, id, l, opt.Text, false); err != nil {
 			return res, err
@@ -287,14 +287,13 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 }
 
 // newSubmission is the submission of opt.Text to the pane.
-func newSubmission(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set, l pane.Ledger) *submission {
+func newSubmission(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set) *submission {
 	s := &submission{c: c, id: info.ID, set: set, key: inputKey(opt.Text), pid: info.PID, action: opt.Action}
 	s.shell = isShell(info)
 	if s.shell {
 		s.prompt, _ = shell.LoadPrompt(ctx, c, info.ID)
 		s.sh, _ = shell.ShellOf(proc.ForegroundOf(info).Command())
 	}
-	s.tall = s.shell && l.Taller(opt.Text, info.Height)
 	return s
 }
 
@@ -387,7 +386,6 @@ type submission struct {
 	set    *recognize.Set
 	key    string // inputKey of the text ("" when there is none to look for)
 	shell  bool
-	tall   bool // the line is taller than the pane (pane.MarkEchoEnd)
 	enters int
 	// dialogNote says the screen before Enter showed a dialog.
 	dialogNote string
@@ -565,13 +563,11 @@ func (s *submission) unverified(before, cur look, seen bool) string {
 	return fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters)
 }
 
-// markEnd records that the echo of a line taller than the pane ends at the cursor's row. fish draws
-// such a line's pieces below the rows it needs.
+// markEnd records what the look after the shell took the line shows of its echo (pane.MarkEcho).
+// The echo of a line taller than the pane ends at the cursor's row: fish draws its pieces below the
+// rows it needs. A transient prompt, redrawn on Enter, is the echo's prompt now.
 func (s *submission) markEnd(ctx context.Context, cur look) error {
-	if !s.tall {
-		return nil
-	}
-	return pane.MarkEchoEnd(ctx, s.c, s.id, cur.row, cur.scr.Info.Height)
+	return pane.MarkEcho(ctx, s.c, s.id, cur.scr)
 }
 
 // enter presses Enter once more.
