@@ -14,19 +14,17 @@ import (
 )
 
 // burstStub is a fixture program with an agent composer's paste-burst rule
-// (run in a pane as `burst-stub LOG`): a CR that comes less than 100 ms
+// (run in a pane as `burst-stub LOG [MARKER]`): a CR that comes less than 100 ms
 // after the previous byte is a newline in the composer (part of a paste);
 // a later CR submits the composer, appending it to LOG as a JSON string
 // line. Bracketed pastes (it asks for them) arrive whole, newlines kept.
-// It draws like an agent: the transcript, a rule, the composer ("> " and
-// "  " for further lines, the terminal cursor at its end), a rule, a footer.
+// It draws like an agent: the transcript (each message after MARKER, "> "
+// by default), a rule, the composer ("> " and "  " for further lines, the
+// terminal cursor at its end), a rule, a footer.
 // C-u clears the composer; C-c ends it.
 func burstStub() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG")
-		os.Exit(2)
-	}
-	logf := openStubLog(os.Args[1])
+	logPath, marker := burstArgs()
+	logf := openStubLog(logPath)
 	old := rawStdin()
 	restore := func() {
 		os.Stdout.WriteString("\x1b[?2004l\x1b[?1049l")
@@ -99,7 +97,7 @@ func burstStub() {
 				buf.Reset()
 				j, _ := json.Marshal(text)
 				logf.Write(append(j, '\n'))
-				transcript = append(transcript, "you said: "+strings.ReplaceAll(text, "\n", " ⏎ "))
+				transcript = append(transcript, marker+strings.ReplaceAll(text, "\n", " ⏎ "))
 			case c == 0x15: // C-u: the draft is cleared, as agent composers do
 				buf.Reset()
 			case c == 0x7f || c == 0x08:
@@ -114,6 +112,19 @@ func burstStub() {
 		}
 		draw()
 	}
+}
+
+// burstArgs are burst-stub's LOG and MARKER. MARKER is "> " by default:
+// as in Codex's transcript, the composer's marker.
+func burstArgs() (logPath, marker string) {
+	if len(os.Args) < 2 || len(os.Args) > 3 {
+		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG [MARKER]")
+		os.Exit(2)
+	}
+	if len(os.Args) == 3 {
+		return os.Args[1], os.Args[2]
+	}
+	return os.Args[1], "> "
 }
 
 // slowStub is a fixture program that takes its time (run in a pane as

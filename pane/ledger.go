@@ -22,7 +22,8 @@ import (
 // writers never overwrite each other's entries.
 //
 // An entry discounts the echo in two ways. By text, it discounts a logical
-// line that shows a typed line (see IsEcho). By place, it discounts the
+// line that shows a typed line in a form the program echoes it in (see
+// IsEcho). By place, it discounts the
 // logical lines that start at the row where typing began (see Place). That
 // row is found again by the text before it and by the prompt before the
 // terminal cursor. So the echo of a command line is still discounted when
@@ -89,12 +90,25 @@ type EchoEntry struct {
 	// End is 1 + the terminal cursor's absolute row when a shell had taken
 	// the line. It is 0 when unknown. The entry's echo is the rows before
 	// End. Fish redraws a line taller than the pane in pieces. They end
-	// well below the rows the text needs (see MarkEchoEnd).
+	// well below the rows the text needs (see MarkEcho).
 	End int `json:"e,omitempty"`
+	// Markers are what the program prints before a submitted message in
+	// its transcript (its recognizer's echo_prefixes, e.g. Codex's "› ").
+	Markers []string `json:"k,omitempty"`
+	// Redrawn is the prompt before the echo once the shell took the line,
+	// when it differs from At's: a transient prompt redrawn on Enter (see
+	// MarkEcho).
+	Redrawn *PromptMark `json:"rd,omitempty"`
 }
 
 // maxWidths bounds EchoEntry.Widths.
 const maxWidths = 64
+
+// maxMarkers and maxMarkerLen bound EchoEntry.Markers.
+const (
+	maxMarkers   = 8
+	maxMarkerLen = 32
+)
 
 // LineMark fingerprints one (trimmed) line of long typed text.
 type LineMark struct {
@@ -147,6 +161,23 @@ type Ledger struct {
 	now     time.Time
 	at      *Place      // where the terminal cursor was when it was read (Read with Ledger; nil on the alternate screen)
 	prompt  *PromptMark // the text before the terminal cursor then, on either screen
+	markers []string    // the program's transcript markers, for text typed now (WithMarkers)
+}
+
+// WithMarkers is l for typing to a program whose transcript shows a
+// submitted message after one of markers. They come from its recognizer
+// (recognize.Manifest.EchoPrefixes). Entries Type adds keep them.
+func (l Ledger) WithMarkers(markers []string) Ledger {
+	if len(markers) > maxMarkers {
+		markers = markers[:maxMarkers]
+	}
+	l.markers = nil
+	for _, m := range markers {
+		if m != "" && len(m) <= maxMarkerLen {
+			l.markers = append(l.markers, m)
+		}
+	}
+	return l
 }
 
 // LoadLedger reads the pane's ledger.
@@ -205,14 +236,28 @@ func (e EchoEntry) valid() bool {
 			return false
 		}
 	}
-	if e.Prompt != nil && (e.Prompt.Len < 0 || e.Prompt.Len > maxPrefix) {
+	if !e.Prompt.valid() || !e.Redrawn.valid() {
 		return false
 	}
 	if e.End != 0 && (e.At == nil || e.End < e.At.Row || e.End-e.At.Row > maxEchoRows) {
 		return false
 	}
-	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths
+	return len(e.Marks) <= maxMarks*4 && e.Lines >= 0 && len(e.Widths) <= maxWidths && validMarkers(e.Markers)
 }
+
+// validMarkers reports whether markers are within their bounds.
+func validMarkers(markers []string) bool {
+	for _, m := range markers {
+		if len(m) > maxMarkerLen {
+			return false
+		}
+	}
+	return len(markers) <= maxMarkers
+}
+
+// valid reports whether p, read from a pane option, is within its bounds.
+// nil is.
+func (p *PromptMark) valid() bool { return p == nil || p.Len >= 0 && p.Len <= maxPrefix }
 
 // maxEchoRows bounds the rows an echo spans from its place (EchoEntry.End).
 const maxEchoRows = 1 << 16
@@ -343,34 +388,81 @@ func Record(ctx context.Context, c *tmux.Client, id, text string, submitted bool
 	return c.SetPaneOptions(ctx, id, set, unset)
 }
 
-// MarkEchoEnd records where the echo of the line just submitted ends. That
-// line is the newest submitted entry. Its echo ends before absolute row
-// (history_size + cursor_y), where the shell left the cursor once it took
-// the line. Only a line taller than the pane (height rows) gets it. A fast
-// command's output can already be at the cursor's row. A shorter line's
-// rows are known from its width (echoRows).
-func MarkEchoEnd(ctx context.Context, c *tmux.Client, id string, row, height int) error {
+// MarkEcho records what a look at the screen shows of the line just
+// submitted, once a shell took it. That line is the newest submitted
+// entry. A line taller than the pane gets where its echo ends (End). A
+// line whose prompt the shell redrew on Enter gets the prompt now before
+// it (Redrawn).
+func MarkEcho(ctx context.Context, c *tmux.Client, id string, scr Screen) error {
 	l, err := LoadLedger(ctx, c, id)
 	if err != nil {
 		return err
 	}
 	key, e, ok := l.newestSubmitted()
-	if !ok || echoRows(e) < height || row+1 <= e.At.Row+echoRows(e) || row+1-e.At.Row > maxEchoRows {
+	if !ok {
 		return nil
 	}
-	e.End = row + 1
+	end := e.echoEnd(scr.Info.HistorySize+scr.Info.CursorY, scr.Info.Height)
+	redrawn := e.redrawn(scr)
+	if end == 0 && redrawn == nil {
+		return nil
+	}
+	if end > 0 {
+		e.End = end
+	}
+	if redrawn != nil {
+		e.Redrawn = redrawn
+	}
 	return c.SetPaneOption(ctx, id, key, encodeEntry(e))
 }
 
-// Taller reports whether text typed now, after what is pending, makes a
-// line taller than height rows (see MarkEchoEnd).
-func (l Ledger) Taller(text string, height int) bool {
-	still, _ := l.pending()
-	es := make([]EchoEntry, len(still))
-	for i, p := range still {
-		es[i] = p.EchoEntry
+// echoEnd is where e's echo ends, 1 + absolute row row, where the shell
+// left the cursor once it took the line. Only a line taller than the pane
+// (height rows) gets it, else it is 0. A fast command's output can already
+// be at the cursor's row. A shorter line's rows are known from its width
+// (echoRows). Fish redraws a taller line in pieces, below the rows it
+// needs.
+func (e EchoEntry) echoEnd(row, height int) int {
+	if echoRows(e) < height || row+1 <= e.At.Row+echoRows(e) || row+1-e.At.Row > maxEchoRows {
+		return 0
 	}
-	return echoRows(mergeEntries(es, text, l.at, l.prompt)) >= height
+	return row + 1
+}
+
+// redrawn is the prompt before e's echo on screen scr, at the row where
+// typing began. It is nil when that is the prompt typing began after, or
+// when the row does not show the text. A shell with a transient prompt
+// redraws it shorter on Enter.
+func (e EchoEntry) redrawn(scr Screen) *PromptMark {
+	r := e.At.Row - 1 - scr.Info.HistorySize
+	head := e.head()
+	if scr.Info.AlternateOn || r < 0 || r >= len(scr.Rows) || head == "" {
+		return nil
+	}
+	i := strings.Index(scr.Rows[r], head)
+	if i < 0 || i > maxPrefix {
+		return nil
+	}
+	p := &PromptMark{Len: i, Hash: hash64(scr.Rows[r][:i])}
+	if *p == *e.At.prompt() {
+		return nil
+	}
+	return p
+}
+
+// head is the start of e's text as the terminal echoes it: its first
+// line's first bytes, up to a control character (a TAB may complete). It
+// is "" when unknown.
+func (e EchoEntry) head() string {
+	t := e.Text
+	if t == "" && len(e.Marks) > 0 {
+		t = e.Marks[0].Head
+	}
+	t = strings.TrimLeft(firstLine(t), " ")
+	if i := strings.IndexFunc(t, unicode.IsControl); i >= 0 {
+		t = t[:i]
+	}
+	return headOf(t)
 }
 
 // newestSubmitted is the entry of the line submitted last, with its key. A
@@ -470,13 +562,13 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 		}
 	}
 	if !submitted || len(pending) == 0 {
-		add(mergeEntries(nil, text, l.at, l.prompt))
+		add(l.entry(nil, text))
 	} else {
 		es := make([]EchoEntry, len(pending))
 		for i, p := range pending {
 			es[i] = p.EchoEntry
 		}
-		add(mergeEntries(es, text, l.at, l.prompt)) // the line as the program got it
+		add(l.entry(es, text)) // the line as the program got it
 		// The earlier pieces may be gone in a way the screen did not show.
 		// C-c from anyone could do that, under a prompt that changed. So
 		// the last piece typed is an entry of its own too, where it was
@@ -485,7 +577,7 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 		var last EchoEntry
 		switch {
 		case text != "":
-			last = mergeEntries(nil, text, l.at, l.prompt)
+			last = l.entry(nil, text)
 		case len(es) > 1:
 			last = mergeEntries(es[len(es)-1:], "", nil, nil)
 		}
@@ -505,6 +597,16 @@ func (l Ledger) plan(text string, submitted bool) (map[string]string, []string) 
 	return set, unset
 }
 
+// entry is mergeEntries at l's place and prompt. Typed with nothing
+// pending, it keeps the transcript markers of l's program.
+func (l Ledger) entry(pending []EchoEntry, text string) EchoEntry {
+	e := mergeEntries(pending, text, l.at, l.prompt)
+	if len(pending) == 0 {
+		e.Markers = l.markers
+	}
+	return e
+}
+
 // mergeEntries makes the entry of text typed after the pending entries, in
 // typing order. When nothing is pending, the entry is at place p. With no
 // place, it is after prompt pr. Their texts are joined, as the terminal
@@ -521,7 +623,7 @@ func mergeEntries(pending []EchoEntry, text string, p *Place, pr *PromptMark) Ec
 	lines := 0
 	for i, pe := range pending {
 		if i == 0 {
-			e.At, e.Prompt = pe.At, pe.Prompt
+			e.At, e.Prompt, e.Markers = pe.At, pe.Prompt, pe.Markers
 		}
 		literal = literal && len(pe.Marks) == 0
 		b.WriteString(pe.Text)
@@ -663,11 +765,15 @@ func encodeEntry(e EchoEntry) string {
 
 // IsEcho reports whether a logical line is the echo of text typed by
 // panectl. The text must still be pending, or submitted less than
-// EchoWindow ago. The line is a typed line, or ends with one after a blank
-// or a prompt character. Or it holds one of 4 or more characters followed
-// by a gap of blanks, as when a right-hand prompt follows the echo. Output
-// identical to typed input is indistinguishable from its echo. It is
-// discounted too. The echo found by place is ReadResult.Echo.
+// EchoWindow ago. The line shows a typed line in a form the program echoes
+// it in (see form): alone, after the prompt where typing began, or after
+// the program's transcript marker. The typed line ends the line, or is
+// followed by a gap of blanks, as when a right-hand prompt follows. Or the
+// line ends with its start, as when a long echo is still being drawn. A
+// line that merely ends with typed text is output: after typing "Alice",
+// "Hello Alice" is. Output identical to typed input is indistinguishable
+// from its echo. It is discounted too. The echo found by place is
+// ReadResult.Echo.
 func (l Ledger) IsEcho(line string) bool {
 	line = strings.TrimRight(line, " \t")
 	if line == "" {
@@ -681,45 +787,82 @@ func (l Ledger) IsEcho(line string) bool {
 	return false
 }
 
-// echoesText reports whether a logical line shows a line of e's text as a
-// terminal echoes it. The line's trailing blanks are trimmed. It is never
-// true for an entry by place only.
+// echoesText reports whether a logical line shows a line of e's text as
+// e's program echoes it. The line's trailing blanks are trimmed. It is
+// never true for an entry by place only.
 func (e EchoEntry) echoesText(line string) bool {
 	if e.PlaceOnly || line == "" {
 		return false
 	}
-	for rest := e.Text; rest != ""; {
+	later := false
+	for rest := e.Text; rest != ""; later = true {
 		t, after, _ := strings.Cut(rest, "\n")
 		rest = after
-		if t = strings.TrimSpace(t); t != "" && echoes(line, t) {
+		if t = strings.TrimSpace(t); t != "" && echoes(line, t, e.form(later)) {
 			return true
 		}
 	}
-	for _, m := range e.Marks {
-		if m.echoes(line) {
+	for i, m := range e.Marks {
+		if m.echoes(line, e.form(i > 0)) {
 			return true
 		}
 	}
 	return false
 }
 
-// echoes reports whether line shows typed line t as a terminal echoes it.
-func echoes(line, t string) bool {
-	if line == t {
-		return true
+// form returns whether the text before a typed line, in a logical line, is
+// a form e's program echoes that line in. It is nothing, or the prompt
+// where typing began (its text before the terminal cursor then), or the
+// prompt the shell redrew there on Enter. Or it is one of the program's
+// transcript markers, after blanks. A later line of the text may also
+// follow blanks alone, as continuations are indented.
+func (e EchoEntry) form(later bool) func(before string) bool {
+	p := e.Prompt
+	if e.At != nil {
+		p = e.At.prompt()
 	}
-	if strings.HasSuffix(line, t) && boundary(line[:len(line)-len(t)]) {
+	return func(before string) bool {
+		lead := strings.TrimLeft(before, " \t")
+		if lead == "" && (before == "" || later) {
+			return true
+		}
+		if endsWith(before, p) || endsWith(before, e.Redrawn) {
+			return true
+		}
+		for _, m := range e.Markers {
+			if lead == strings.TrimLeft(m, " \t") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// endsWith reports whether before ends with prompt p. A prompt longer than
+// a row began on an earlier one. A blank prompt counts only after blanks.
+func endsWith(before string, p *PromptMark) bool {
+	if p == nil || p.Len == 0 || len(before) < p.Len {
+		return false
+	}
+	tail := before[len(before)-p.Len:]
+	return hash64(tail) == p.Hash && (strings.TrimSpace(tail) != "" || strings.TrimSpace(before) == "")
+}
+
+// echoes reports whether line shows typed line t after a text that form
+// accepts.
+func echoes(line, t string, form func(before string) bool) bool {
+	if strings.HasSuffix(line, t) && form(line[:len(line)-len(t)]) {
 		return true
 	}
 	if len(t) < 4 {
 		return false
 	}
-	if partialEcho(line, t) {
+	if partialEcho(line, t, form) {
 		return true
 	}
 	for i := strings.Index(line, t); i >= 0; {
 		rest := line[i+len(t):]
-		if boundary(line[:i]) && strings.HasPrefix(rest, "  ") {
+		if strings.HasPrefix(rest, "  ") && form(line[:i]) {
 			return true
 		}
 		j := strings.Index(line[i+1:], t)
@@ -732,23 +875,23 @@ func echoes(line, t string) bool {
 }
 
 // echoes is echoes for a fingerprinted line. The logical line ends with it
-// after a boundary, or holds it followed by a gap. Or the line ends with
-// its start, checked on the kept head only.
-func (m LineMark) echoes(line string) bool {
+// after a form, or holds it followed by a gap. Or the line ends with its
+// start, checked on the kept head only.
+func (m LineMark) echoes(line string, form func(before string) bool) bool {
 	if m.Head == "" {
 		return false
 	}
 	for i := 0; i < len(line); i++ {
-		if line[i] != m.Head[0] || !boundary(line[:i]) {
+		if line[i] != m.Head[0] {
 			continue
 		}
 		rest := line[i:]
 		switch {
 		case len(rest) >= m.Len && strings.HasPrefix(rest, m.Head) && hash64(rest[:m.Len]) == m.Hash &&
-			(len(rest) == m.Len || strings.HasPrefix(rest[m.Len:], "  ")):
+			(len(rest) == m.Len || strings.HasPrefix(rest[m.Len:], "  ")) && form(line[:i]):
 			return true
 		case len(rest) < m.Len && len(rest) >= partialEchoMin &&
-			(strings.HasPrefix(rest, m.Head) || strings.HasPrefix(m.Head, rest)):
+			(strings.HasPrefix(rest, m.Head) || strings.HasPrefix(m.Head, rest)) && form(line[:i]):
 			return true // the start of a long line's echo, still being drawn
 		}
 	}
@@ -760,29 +903,18 @@ func (m LineMark) echoes(line string) bool {
 const partialEchoMin = 8
 
 // partialEcho reports whether line ends with the start of typed line t. The
-// start is at least partialEchoMin bytes, after a prompt-like boundary.
-// That is the echo of a long line caught while the terminal is still
-// drawing it.
-func partialEcho(line, t string) bool {
+// start is at least partialEchoMin bytes, after a form. That is the echo of
+// a long line caught while the terminal is still drawing it.
+func partialEcho(line, t string, form func(before string) bool) bool {
 	for i := 0; i+partialEchoMin <= len(line); i++ {
-		if line[i] != t[0] || !boundary(line[:i]) {
+		if line[i] != t[0] {
 			continue
 		}
-		if rest := line[i:]; len(rest) < len(t) && strings.HasPrefix(t, rest) {
+		if rest := line[i:]; len(rest) < len(t) && strings.HasPrefix(t, rest) && form(line[:i]) {
 			return true
 		}
 	}
 	return false
-}
-
-// boundary reports whether text before a typed line ends like a prompt,
-// with a blank or a prompt character.
-func boundary(before string) bool {
-	if before == "" {
-		return true
-	}
-	r, _ := utf8.DecodeLastRuneInString(before)
-	return unicode.IsSpace(r) || strings.ContainsRune("$%#>❯›»:)]", r)
 }
 
 // Unplaced marks the lines that show the text of an entry held by place

@@ -13,45 +13,180 @@ import (
 
 func TestEchoes(t *testing.T) {
 	cases := []struct {
-		line, typed string
-		want        bool
+		line, typed, prompt string
+		want                bool
 	}{
-		{"$ sleep 2; echo DONE_7", "sleep 2; echo DONE_7", true},
-		{"DONE_7", "sleep 2; echo DONE_7", false},
-		{"bash-5.2$ make", "make", true},
-		{"make: *** [all] Error 1", "make", false},
-		{"make", "make", true}, // identical output is ambiguous: discounted
-		{"% ls -la                                  [12:01]", "ls -la", true},
-		{"> y", "y", true},
-		{"yes", "y", false},
-		{"partial more", "echo partial more", false},
-		{"~/src> git status", "git status", true},
-		{"❯ npm test", "npm test", true},
-		{"xnpm test", "npm test", false},
+		{"$ sleep 2; echo DONE_7", "sleep 2; echo DONE_7", "$ ", true},
+		{"DONE_7", "sleep 2; echo DONE_7", "$ ", false},
+		{"bash-5.2$ make", "make", "bash-5.2$ ", true},
+		{"make: *** [all] Error 1", "make", "$ ", false},
+		{"make", "make", "$ ", true}, // identical output is ambiguous: discounted
+		{"% ls -la                                  [12:01]", "ls -la", "% ", true},
+		{"> y", "y", "> ", true},
+		{"yes", "y", "> ", false},
+		{"partial more", "echo partial more", "$ ", false},
+		{"~/src> git status", "git status", "~/src> ", true},
+		{"❯ npm test", "npm test", "❯ ", true},
+		{"xnpm test", "npm test", "❯ ", false},
+		// a prompt longer than a row: the row's part was recorded
+		{"user@host:/a/very/long/path$ ls", "ls", "path$ ", true},
 		// a long line's echo caught while the terminal still draws it
-		{"$ python3 -c 'print(4", "python3 -c 'print(42)'", true},
-		{"python3 -c", "python3 -c 'print(42)'", true},
-		{"$ pyth", "python3 -c 'print(42)'", false}, // too short to tell
-		{"3 -c 'print(42)'", "python3 -c 'print(42)'", false},
+		{"$ python3 -c 'print(4", "python3 -c 'print(42)'", "$ ", true},
+		{"python3 -c", "python3 -c 'print(42)'", "$ ", true},
+		{"$ pyth", "python3 -c 'print(42)'", "$ ", false}, // too short to tell
+		{"3 -c 'print(42)'", "python3 -c 'print(42)'", "$ ", false},
 	}
 	for _, c := range cases {
-		if got := echoes(c.line, c.typed); got != c.want {
-			t.Errorf("echoes(%q, %q) = %v, want %v", c.line, c.typed, got, c.want)
+		e := EchoEntry{Prompt: promptMark(c.prompt)}
+		if got := echoes(c.line, c.typed, e.form(false)); got != c.want {
+			t.Errorf("echoes(%q, %q) after prompt %q = %v, want %v", c.line, c.typed, c.prompt, got, c.want)
+		}
+	}
+}
+
+// promptMark fingerprints prompt s as the ledger records it.
+func promptMark(s string) *PromptMark { return &PromptMark{Len: len(s), Hash: hash64(s)} }
+
+// Away from where it landed, typed text is echo only in a form the program
+// prints it in: the prompt where it was typed, or nothing. A line that
+// merely ends with it is output (newuser.md H3: "Hello Alice" after typing
+// "Alice" at "Name: "; "SUBMITTED:hello" and "GOT:fix the bug" after
+// typing at "> ").
+func TestEchoForms(t *testing.T) {
+	now := time.Now()
+	ms := now.UnixMilli()
+	at := func(prompt string) *Place {
+		return &Place{PrefixLen: len(prompt), PrefixHash: hash64(prompt), Row: 1}
+	}
+	for _, c := range []struct {
+		name  string
+		entry EchoEntry
+		line  string
+		want  bool
+	}{
+		{"the line at read's prompt", EchoEntry{Text: "Alice", At: at("Name: ")}, "Name: Alice", true},
+		{"output ending with it", EchoEntry{Text: "Alice", At: at("Name: ")}, "Hello Alice", false},
+		{"output identical to it", EchoEntry{Text: "Alice", At: at("Name: ")}, "Alice", true},
+		{"after a label and a colon", EchoEntry{Text: "hello", At: at("> ")}, "SUBMITTED:hello", false},
+		{"the stub's prompt", EchoEntry{Text: "hello", At: at("> ")}, "> hello", true},
+		{"after a colon and a blank", EchoEntry{Text: "fix the bug", At: at("> ")}, "GOT:fix the bug", false},
+		{"you said", EchoEntry{Text: "fix the bug", At: at("> ")}, "you said: fix the bug", false},
+		{"another shell prompt", EchoEntry{Text: "make", At: at("$ ")}, "% make", false},
+		{"alternate screen, the composer's prompt", EchoEntry{Text: "fix it", Prompt: promptMark("› ")}, "› fix it", true},
+		{"alternate screen, other text", EchoEntry{Text: "fix it", Prompt: promptMark("› ")}, "Saved as fix it", false},
+		{"no prompt recorded", EchoEntry{Text: "hello"}, "> hello", false},
+		{"a right-hand prompt after it", EchoEntry{Text: "ls -la", At: at("% ")}, "% ls -la       [12:01]", true},
+		{"a gap after it, no form", EchoEntry{Text: "ls -la", At: at("% ")}, "total: ls -la    3", false},
+		{"a later line, indented", EchoEntry{Text: "one\ntwo", At: at("$ ")}, "  two", true},
+		{"a later line, at the prompt", EchoEntry{Text: "one\ntwo", At: at("$ ")}, "$ two", true},
+		{"a later line, after a label", EchoEntry{Text: "one\ntwo", At: at("$ ")}, "got two", false},
+		{"the first line, indented", EchoEntry{Text: "one\ntwo", At: at("$ ")}, "  one", false},
+		{"a blank prompt, after text", EchoEntry{Text: "Alice", Prompt: promptMark("  ")}, "Hi  Alice", false},
+		{"a blank prompt", EchoEntry{Text: "Alice", Prompt: promptMark("  ")}, "  Alice", true},
+	} {
+		c.entry.Typed, c.entry.Submitted = ms-1000, ms-1000
+		l := Ledger{now: now, entries: map[string]EchoEntry{"e": c.entry}}
+		if got := l.IsEcho(c.line); got != c.want {
+			t.Errorf("%s: IsEcho(%q) = %v, want %v", c.name, c.line, got, c.want)
+		}
+	}
+}
+
+// A shell with a transient prompt redraws it on Enter. The look after the
+// shell took the line finds the prompt now before the echo, at the row
+// where typing began; the echo after it is then echo by text.
+func TestEchoRedrawnPrompt(t *testing.T) {
+	prompt := "long-prompt # "
+	at := &Place{PrefixLen: len(prompt), PrefixHash: hash64(prompt), Col: len(prompt), Width: 80, Row: 3}
+	e := EchoEntry{Text: "sleep 1; echo X", At: at}
+	scr := func(alt bool, rows ...string) Screen {
+		return Screen{Rows: rows, Info: tmux.PaneInfo{HistorySize: 1, CursorY: 3, AlternateOn: alt}}
+	}
+	for _, c := range []struct {
+		name string
+		scr  Screen
+		want *PromptMark
+	}{
+		{"redrawn", scr(false, "one", "❯ sleep 1; echo X", "", ""), promptMark("❯ ")},
+		{"the same prompt", scr(false, "one", prompt+"sleep 1; echo X", "", ""), nil},
+		{"another row", scr(false, "❯ sleep 1; echo X", "one", "", ""), nil},
+		{"alternate screen", scr(true, "one", "❯ sleep 1; echo X", "", ""), nil},
+		{"off the screen", scr(false), nil},
+	} {
+		got := e.redrawn(c.scr)
+		if (got == nil) != (c.want == nil) || got != nil && *got != *c.want {
+			t.Errorf("%s: redrawn %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	now := time.Now()
+	e.Redrawn, e.Typed, e.Submitted = promptMark("❯ "), now.UnixMilli(), now.UnixMilli()
+	l := Ledger{now: now, entries: map[string]EchoEntry{"e": e}}
+	for line, want := range map[string]bool{
+		"❯ sleep 1; echo X":            true,
+		prompt + "sleep 1; echo X":     true,
+		"ran: sleep 1; echo X":         false,
+		"❯ sleep 1; echo X    [12:00]": true,
+	} {
+		if got := l.IsEcho(line); got != want {
+			t.Errorf("IsEcho(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// An agent's transcript shows a submitted message after its recognizer's
+// marker (echo_prefixes), which may not be the composer's prompt. Entries
+// typed with WithMarkers keep the markers; a line after another label is
+// output.
+func TestEchoMarkers(t *testing.T) {
+	now := time.Now()
+	l := Ledger{now: now, entries: map[string]EchoEntry{}, prompt: promptMark("│ > ")}.WithMarkers([]string{"❯ ", "> "})
+	set, _ := l.plan("fix the bug", true)
+	for k, v := range set {
+		l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
+	}
+	for line, want := range map[string]bool{
+		"❯ fix the bug":                   true,
+		"  > fix the bug":                 true,
+		"│ > fix the bug":                 true, // the composer's prompt
+		"GOT:fix the bug":                 false,
+		"You said: fix the bug":           false,
+		" ❯ fix the bug          00:23 ┃": true,
+	} {
+		if got := l.IsEcho(line); got != want {
+			t.Errorf("IsEcho(%q) = %v, want %v", line, got, want)
+		}
+	}
+	// a program with no markers: the prompt alone
+	l = Ledger{now: now, entries: map[string]EchoEntry{}, prompt: promptMark("│ > ")}
+	set, _ = l.plan("fix the bug", true)
+	for k, v := range set {
+		l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
+	}
+	if l.IsEcho("❯ fix the bug") {
+		t.Error(`IsEcho("❯ fix the bug") with no markers: want output`)
+	}
+	// pane options anyone can set: too many or too long markers are refused
+	long := EchoEntry{Text: "x", Typed: 1, Markers: []string{strings.Repeat("m", maxMarkerLen+1)}}
+	many := EchoEntry{Text: "x", Typed: 1, Markers: make([]string, maxMarkers+1)}
+	for _, e := range []EchoEntry{long, many} {
+		if got := ledgerFrom(map[string]string{"k": encodeEntry(e)}); len(got.entries) != 0 {
+			t.Errorf("an entry with %d markers (longest %d bytes) was accepted", len(e.Markers), len(e.Markers[0]))
 		}
 	}
 }
 
 func TestLedgerWindows(t *testing.T) {
 	now := time.Now()
+	pr := promptMark("$ ")
 	l := Ledger{now: now, entries: map[string]EchoEntry{
-		"a": {Text: "echo recent", Typed: now.Add(-2 * time.Second).UnixMilli(), Submitted: now.Add(-2 * time.Second).UnixMilli()},
-		"b": {Text: "echo stale", Typed: now.Add(-20 * time.Second).UnixMilli(), Submitted: now.Add(-11 * time.Second).UnixMilli()},
-		"c": {Text: "echo pending", Typed: now.Add(-time.Minute).UnixMilli()},
-		"d": {Text: "line one\nline two", Typed: now.UnixMilli(), Submitted: now.UnixMilli()},
+		"a": {Text: "echo recent", Typed: now.Add(-2 * time.Second).UnixMilli(), Submitted: now.Add(-2 * time.Second).UnixMilli(), Prompt: pr},
+		"b": {Text: "echo stale", Typed: now.Add(-20 * time.Second).UnixMilli(), Submitted: now.Add(-11 * time.Second).UnixMilli(), Prompt: pr},
+		"c": {Text: "echo pending", Typed: now.Add(-time.Minute).UnixMilli(), Prompt: pr},
+		"d": {Text: "line one\nline two", Typed: now.UnixMilli(), Submitted: now.UnixMilli(), Prompt: pr},
 	}}
 	for line, want := range map[string]bool{
 		"$ echo recent": true, "$ echo stale": false, "$ echo pending": true,
-		"> line two": true, "line one": true, "": false,
+		"  line two": true, "line one": true, "": false,
 	} {
 		if got := l.IsEcho(line); got != want {
 			t.Errorf("IsEcho(%q) = %v, want %v", line, got, want)
@@ -137,15 +272,16 @@ func TestLedgerBounded(t *testing.T) {
 	if len(l.entries) > maxEntries {
 		t.Errorf("%d entries kept, want at most %d", len(l.entries), maxEntries)
 	}
-	l = Ledger{now: time.Now(), entries: map[string]EchoEntry{}}
+	l = Ledger{now: time.Now(), entries: map[string]EchoEntry{}, prompt: promptMark("$ ")}
 	set, _ := l.plan(lines, true)
 	for k, v := range set {
 		l.entries[k] = ledgerFrom(map[string]string{k: v}).entries[k]
 	}
 	for line, want := range map[string]bool{
 		"$ the last line typed":           true,
-		"> some line of a long paste":     true,
+		"  some line of a long paste":     true,
 		"the last line typed  [12:00]":    true,
+		"got: the last line typed":        false,
 		"$ the last line":                 true, // its start, still being drawn
 		"the last line typed, and more":   false,
 		"something else entirely printed": false,
@@ -182,6 +318,8 @@ func FuzzLedgerFrom(f *testing.F) {
 	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: 100, Hash: 1, Head: "x"}}, Typed: 1}), "x")
 	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, Prompt: &PromptMark{Len: -1}}), "ab")
 	f.Add("!!!", "")
+	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, Markers: []string{"› "}, Redrawn: &PromptMark{Len: 2}}), "› ab")
+	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, Redrawn: &PromptMark{Len: -3}}), "ab")
 	f.Add(encodeEntry(EchoEntry{Marks: []LineMark{{Len: -5, Hash: 1, Head: "x"}}, Typed: 1}), "x y")
 	f.Add(encodeEntry(EchoEntry{Text: "ab", Typed: 1, At: &Place{AnchorLen: -1, PrefixLen: -7}}), "ab")
 	f.Fuzz(func(t *testing.T, value, line string) {
@@ -451,7 +589,7 @@ func TestEchoByPlaceHeld(t *testing.T) {
 func TestLedgerUnplaced(t *testing.T) {
 	now := time.UnixMilli(1_700_000_000_000)
 	old := now.UnixMilli() - 11_000
-	at := &Place{PrefixLen: 2, Row: 3}
+	at := &Place{PrefixLen: 2, PrefixHash: hash64("$ "), Row: 3}
 	l := Ledger{now: now, entries: map[string]EchoEntry{
 		"held":  {Text: "sleep 25; echo SENTINEL-DONE", Typed: old, Submitted: old, At: at},
 		"piece": {Text: "echo PIECE", Typed: old, Submitted: old, At: at, PlaceOnly: true},

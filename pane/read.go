@@ -97,6 +97,9 @@ type normalView struct {
 	joined []string // logical lines from the body start (-J), raw
 	body   int      // relative row the joined lines start at
 	alt    []string // alternate screen rows when it is on (raw, -J)
+	// altRows are the alternate screen's physical rows when it is on,
+	// plain. rows holds the normal screen's then.
+	altRows []string
 	// top holds the logical lines from the first row the cursor
 	// fingerprinted (Cursor.Rows) on the normal screen. They start at
 	// relative row topRow. It is nil when the cursor has no such rows.
@@ -332,6 +335,7 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 			{Start: min(body, -1), End: -1, Join: true, Escapes: true},
 			{Alternate: true, Start: max(body, 0), ToBottom: true, Join: true, Escapes: true},
 			{Start: 0, ToBottom: true, Join: true, Escapes: true},
+			{Start: 0, ToBottom: true}, // its rows as shown, for the prompt (promptAt)
 		}
 	}
 	snap, texts, opts, err := c.SnapshotOptions(ctx, id, optPrefix, specs...)
@@ -361,6 +365,7 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 		v.rows = append(histRows, splitRows(texts[1])...)
 		v.joined = append(histJoined, splitRows(texts[3])...)
 		v.alt = splitRows(texts[4])
+		v.altRows = splitRows(texts[5])
 	}
 	for i := range v.rows {
 		v.rows[i] = trimRow(v.rows[i])
@@ -1106,9 +1111,11 @@ func (v normalView) placeAt(snap tmux.PaneInfo) *Place {
 }
 
 // promptAt is the prompt before the terminal cursor now, on either screen.
-// The view's rows at the cursor are the alternate screen's when it is on.
 // It is nil when the row is not in the view.
 func (v normalView) promptAt(snap tmux.PaneInfo) *PromptMark {
+	if snap.AlternateOn {
+		v = normalView{rows: v.altRows}
+	}
 	prefix, ok := v.prefixAt(snap)
 	if !ok {
 		return nil

@@ -53,7 +53,7 @@ func TestReadWithGuessMatchesPlainRead(t *testing.T) {
 		if !reflect.DeepEqual(got.Lines, plain.Lines) || got.Cursor.Encode() != plain.Cursor.Encode() {
 			t.Errorf("%s: lines %q cursor %s; without a guess: %q %s", name, got.Lines, got.Cursor.Encode(), plain.Lines, plain.Cursor.Encode())
 		}
-		if !got.Ledger.IsEcho("$ typed-text") || got.Ledger.Len() != 1 {
+		if !got.Ledger.IsEcho("typed-text") || got.Ledger.Len() != 1 {
 			t.Errorf("%s: ledger from the snapshot has %d entries, does not discount the typed text", name, got.Ledger.Len())
 		}
 	}

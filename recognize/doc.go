@@ -112,12 +112,14 @@
 //	title_cues = ['Claude Code']       # pane_title patterns for auto
 //	screen_cues = ['Claude Code v\d']  # row patterns for auto
 //	input_marker = '^› '               # optional: first row of the input box
+//	echo_prefixes = ["❯ "]             # optional: before a submitted message in the transcript
 //	use = ["dialogs"]                  # layers whose rules come first
 //	fallback = "unknown"               # state when no rule matches
 //	job_fallback = "busy"              # optional: instead, when the shell runs a job
 //
 // A layer is a manifest with `layer = true`, an id and rules only (no
-// processes, cues, aliases or input_marker); it is not a recognizer.
+// processes, cues, aliases, input_marker or echo_prefixes); it is not a
+// recognizer.
 //
 //	[[rules]]
 //	id = "claude-spinner"              # required, unique in the file

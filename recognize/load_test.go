@@ -255,6 +255,10 @@ func TestLayerErrors(t *testing.T) {
 		{"unknown layer", "id = \"x\"\nuse = [\"nosuch\"]\n", "not a loaded layer"},
 		{"rule id of the layer", "id = \"x\"\nuse = [\"dialogs\"]\n[[rules]]\nid = \"dialog-yes-no\"\nstate = \"busy\"\nregion = \"screen\"\nregex = 'x'\n", "also a rule of layer"},
 		{"bad job_fallback", "id = \"x\"\njob_fallback = \"sleepy\"\n", "job_fallback"},
+		{"empty echo prefix", "id = \"x\"\necho_prefixes = [\"\"]\n", "echo prefix"},
+		{"long echo prefix", "id = \"x\"\necho_prefixes = [\"" + strings.Repeat(">", MaxEchoPrefixLen+1) + "\"]\n", "echo prefix"},
+		{"echo prefix of two lines", "id = \"x\"\necho_prefixes = [\"a\\nb\"]\n", "echo prefix"},
+		{"layer with echo prefixes", "id = \"l\"\nlayer = true\necho_prefixes = [\"> \"]\n", "a layer holds rules only"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

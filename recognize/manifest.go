@@ -51,6 +51,11 @@ type Manifest struct {
 	// programs whose input box is not framed by horizontal rules, e.g. Codex's
 	// `› ` composer). The last matching row is taken.
 	InputMarker *Pattern `toml:"input_marker"`
+	// EchoPrefixes are what the program prints before a submitted message
+	// in its transcript (Codex "› ", Claude "❯ "). A wait discounts such a
+	// line as the echo of typed text. At most MaxEchoPrefixes, each of
+	// 1 to MaxEchoPrefixLen bytes.
+	EchoPrefixes []string `toml:"echo_prefixes"`
 	// Fallback is the state reported when no rule matches; "unknown" when
 	// empty. A fallback state always has NeedsQuiet set.
 	Fallback State `toml:"fallback"`
@@ -259,6 +264,12 @@ func parseManifest(file string, data []byte) (*Manifest, error) {
 	return &m, nil
 }
 
+// MaxEchoPrefixes and MaxEchoPrefixLen bound Manifest.EchoPrefixes.
+const (
+	MaxEchoPrefixes  = 8
+	MaxEchoPrefixLen = 32
+)
+
 // validate checks what the decoder cannot: required fields and uniqueness.
 func (m *Manifest) validate(data []byte) error {
 	fail := func(line int, format string, args ...any) error {
@@ -285,8 +296,11 @@ func (m *Manifest) validate(data []byte) error {
 		return fail(lineOfKey(data, "job_fallback", 0), "unknown job_fallback state %q (want %s)", m.JobFallback, stateNames)
 	}
 	if m.Layer && (len(m.Processes) > 0 || len(m.ProcessPatterns) > 0 || len(m.TitleCues) > 0 || len(m.ScreenCues) > 0 ||
-		len(m.Aliases) > 0 || len(m.Use) > 0 || m.InputMarker != nil) {
-		return fail(lineOfKey(data, "layer", 0), "a layer holds rules only: no processes, cues, aliases, use or input_marker")
+		len(m.Aliases) > 0 || len(m.Use) > 0 || m.InputMarker != nil || len(m.EchoPrefixes) > 0) {
+		return fail(lineOfKey(data, "layer", 0), "a layer holds rules only: no processes, cues, aliases, use, input_marker or echo_prefixes")
+	}
+	if msg := m.checkEchoPrefixes(); msg != "" {
+		return fail(lineOfKey(data, "echo_prefixes", 0), "%s", msg)
 	}
 	seen := map[string]bool{}
 	for i := range m.Rules {
@@ -309,6 +323,19 @@ func (m *Manifest) validate(data []byte) error {
 		seen[r.ID] = true
 	}
 	return nil
+}
+
+// checkEchoPrefixes says what is wrong with EchoPrefixes, "" if nothing.
+func (m *Manifest) checkEchoPrefixes() string {
+	if len(m.EchoPrefixes) > MaxEchoPrefixes {
+		return fmt.Sprintf("at most %d echo_prefixes", MaxEchoPrefixes)
+	}
+	for _, p := range m.EchoPrefixes {
+		if p == "" || len(p) > MaxEchoPrefixLen || strings.ContainsAny(p, "\r\n") {
+			return fmt.Sprintf("echo prefix %q must be 1 to %d bytes on one line", p, MaxEchoPrefixLen)
+		}
+	}
+	return ""
 }
 
 func validID(s string) bool {

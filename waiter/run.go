@@ -196,14 +196,15 @@ func (s *runState) wrap(sh shell.Shell) (shell.Run, error) {
 	return r, os.WriteFile(s.sourced, []byte(script), 0o600)
 }
 
-// typeLine types text and Enter, recording the echo in the same tmux process. It reads the ledger
-// unless just read.
+// typeLine types text and Enter, recording the echo in the same tmux process. Unless just read, it
+// reads the ledger with the screen: the prompt where typing lands is the echo's place and form.
 func (s *runState) typeLine(ctx context.Context, text string) error {
 	if !s.fresh {
-		var err error
-		if s.ledger, err = pane.LoadLedgerVia(ctx, via(s.c, s.src), s.id); err != nil {
+		r, err := read(ctx, s.c, s.src, s.id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Ledger: true})
+		if err != nil {
 			return err
 		}
+		s.ledger = r.Ledger
 	}
 	s.fresh = false
 	return pane.Type(ctx, s.c, s.id, s.ledger, text, true)

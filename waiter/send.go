@@ -147,15 +147,18 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		}
 		defer lock.Release(ctx)
 	}
-	info, note, err := readyToType(ctx, c, opt)
+	info, rec, note, err := readyToType(ctx, c, opt)
 	res.Note = note
 	if err != nil {
 		return res, err
 	}
-	set, note, err := checkDialog(ctx, c, opt, info)
+	set, shown, note, err := checkDialog(ctx, c, opt, info)
 	res.Note = schema.JoinNotes(res.Note, note)
 	if err != nil {
 		return res, err
+	}
+	if shown != "" {
+		rec = shown
 	}
 	r, err := pane.Read(ctx, c, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: info, Ledger: true})
 	if err != nil {
@@ -168,64 +171,77 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	case opt.Bytes != nil:
 		return res, c.SendBytes(ctx, id, opt.Bytes)
 	}
-	return typeText(ctx, c, opt, info, set, r.Ledger, res)
+	return typeText(ctx, c, opt, info, set, r.Ledger.WithMarkers(echoPrefixes(set, rec)), res)
+}
+
+// echoPrefixes are the transcript markers of recognizer id (Manifest.EchoPrefixes). The echo of
+// typed text shows after them. They are nil when the recognizer is not known.
+func echoPrefixes(set *recognize.Set, id string) []string {
+	if set == nil || id == "" {
+		return nil
+	}
+	if m := set.Manifest(id); m != nil {
+		return m.EchoPrefixes
+	}
+	return nil
 }
 
 // readyToType waits for readiness, describes the pane again if it may have changed, and leaves copy
-// mode.
-func readyToType(ctx context.Context, c *tmux.Client, opt SendOptions) (tmux.PaneInfo, string, error) {
-	info := opt.Info
+// mode. rec is the recognizer that found the pane ready, "" without WhenReady.
+func readyToType(ctx context.Context, c *tmux.Client, opt SendOptions) (info tmux.PaneInfo, rec, note string, err error) {
+	info = opt.Info
 	if opt.WhenReady != nil {
-		if _, err := WhenReady(ctx, c, info.ID, *opt.WhenReady, opt.Deadline); err != nil {
-			return info, "", err
+		r, err := WhenReady(ctx, c, info.ID, *opt.WhenReady, opt.Deadline)
+		if err != nil {
+			return info, "", "", err
 		}
+		rec = r.Recognizer
 	}
 	if opt.Submit || opt.WhenReady != nil || info.InMode {
-		var err error
 		if info, err = c.Pane(ctx, info.ID); err != nil {
-			return info, "", err
+			return info, rec, "", err
 		}
 		if err := alive(info); err != nil {
-			return info, "", err
+			return info, rec, "", err
 		}
 	}
 	if !info.InMode {
-		return info, "", nil
+		return info, rec, "", nil
 	}
 	if err := c.LeaveMode(ctx, info.ID); err != nil {
-		return info, "", err
+		return info, rec, "", err
 	}
-	return info, "the pane was in copy mode (pane_in_mode); it was left so that the keys reach the program", nil
+	return info, rec, "the pane was in copy mode (pane_in_mode); it was left so that the keys reach the program", nil
 }
 
 // checkDialog loads the recognizers for text typed to a program, never a shell. A dialog refuses a
-// submission (*DialogError). Plain typing goes on, and the note names the dialog.
-func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo) (*recognize.Set, string, error) {
-	set := opt.Set
+// submission (*DialogError). Plain typing goes on, and the note names the dialog. rec is the
+// recognizer auto picked for the screen, "" when it did not look.
+func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo) (set *recognize.Set, rec, note string, err error) {
+	set = opt.Set
 	text := opt.Keys == nil && opt.Bytes == nil
 	if !text || isShell(info) {
 		// a shell is not an agent: nothing to load or look at
-		return set, "", nil
+		return set, "", "", nil
 	}
 	if set == nil && opt.Recognizers != nil {
-		var err error
 		if set, err = opt.Recognizers(); err != nil {
-			return set, "", err
+			return set, "", "", err
 		}
 	}
 	if opt.WhenReady != nil || set == nil {
-		return set, "", nil
+		return set, "", "", nil
 	}
 	d, shown, err := dialogShown(ctx, c, info.ID, set, opt.Submit)
 	switch {
 	case err != nil:
-		return set, "", err
+		return set, "", "", err
 	case shown && opt.Submit:
-		return set, "", &DialogError{PaneID: info.ID, Result: d}
+		return set, d.Recognizer, "", &DialogError{PaneID: info.ID, Result: d}
 	case shown:
-		return set, fmt.Sprintf("the pane showed a dialog (%s): the text went to it, not to a prompt", describe(d)), nil
+		return set, d.Recognizer, fmt.Sprintf("the pane showed a dialog (%s): the text went to it, not to a prompt", describe(d)), nil
 	}
-	return set, "", nil
+	return set, d.Recognizer, "", nil
 }
 
 // typeText types opt.Text, submitting with opt.Submit. It refuses a line too long for a canonical
@@ -251,7 +267,7 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 		res.Note = schema.JoinNotes(res.Note, "the terminal is in canonical mode: Enter ends the line for the program")
 		return res, nil
 	}
-	s := newSubmission(ctx, c, opt, info, set, l)
+	s := newSubmission(ctx, c, opt, info, set)
 	if opt.Text != "" {
 		if err := pane.Type(ctx, c, id, l, opt.Text, false); err != nil {
 			return res, err
@@ -271,14 +287,13 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 }
 
 // newSubmission is the submission of opt.Text to the pane.
-func newSubmission(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set, l pane.Ledger) *submission {
+func newSubmission(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set) *submission {
 	s := &submission{c: c, id: info.ID, set: set, key: inputKey(opt.Text), pid: info.PID, action: opt.Action}
 	s.shell = isShell(info)
 	if s.shell {
 		s.prompt, _ = shell.LoadPrompt(ctx, c, info.ID)
 		s.sh, _ = shell.ShellOf(proc.ForegroundOf(info).Command())
 	}
-	s.tall = s.shell && l.Taller(opt.Text, info.Height)
 	return s
 }
 
@@ -371,7 +386,6 @@ type submission struct {
 	set    *recognize.Set
 	key    string // inputKey of the text ("" when there is none to look for)
 	shell  bool
-	tall   bool // the line is taller than the pane (pane.MarkEchoEnd)
 	enters int
 	// dialogNote says the screen before Enter showed a dialog.
 	dialogNote string
@@ -549,13 +563,11 @@ func (s *submission) unverified(before, cur look, seen bool) string {
 	return fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters)
 }
 
-// markEnd records that the echo of a line taller than the pane ends at the cursor's row. fish draws
-// such a line's pieces below the rows it needs.
+// markEnd records what the look after the shell took the line shows of its echo (pane.MarkEcho).
+// The echo of a line taller than the pane ends at the cursor's row: fish draws its pieces below the
+// rows it needs. A transient prompt, redrawn on Enter, is the echo's prompt now.
 func (s *submission) markEnd(ctx context.Context, cur look) error {
-	if !s.tall {
-		return nil
-	}
-	return pane.MarkEchoEnd(ctx, s.c, s.id, cur.row, cur.scr.Info.Height)
+	return pane.MarkEcho(ctx, s.c, s.id, cur.scr)
 }
 
 // enter presses Enter once more.
