@@ -162,6 +162,16 @@ type Ledger struct {
 	at      *Place      // where the terminal cursor was when it was read (Read with Ledger; nil on the alternate screen)
 	prompt  *PromptMark // the text before the terminal cursor then, on either screen
 	markers []string    // the program's transcript markers, for text typed now (WithMarkers)
+	secret  bool        // text typed now is kept by place only (WithSecret)
+}
+
+// WithSecret is l for typing while the terminal does not echo, as at a
+// password prompt (read -s, getpass, sudo). Type then records nothing of
+// the text, not even a fingerprint: tmux options are readable by anyone who
+// can reach the server, and there is no echo to discount.
+func (l Ledger) WithSecret() Ledger {
+	l.secret = true
+	return l
 }
 
 // WithMarkers is l for typing to a program whose transcript shows a
@@ -603,6 +613,9 @@ func (l Ledger) entry(pending []EchoEntry, text string) EchoEntry {
 	e := mergeEntries(pending, text, l.at, l.prompt)
 	if len(pending) == 0 {
 		e.Markers = l.markers
+	}
+	if l.secret {
+		return EchoEntry{}
 	}
 	return e
 }

@@ -249,6 +249,9 @@ func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux
 func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set, l pane.Ledger, res SendResult) (SendResult, error) {
 	id := info.ID
 	mode, _ := proc.ReadTTYMode(info.TTY) // unknown when unreadable: no canonical check
+	if mode.Known && mode.Canonical && !mode.Echo {
+		l = l.WithSecret() // a password prompt: no text at rest in tmux options
+	}
 	if mode.Known && mode.Canonical {
 		pending, _ := l.Pending()
 		if n := longestLine(pending, opt.Text, mode.CRToNL); n > proc.MaxCanonLine {
