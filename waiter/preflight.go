@@ -82,12 +82,15 @@ func refusal(info tmux.PaneInfo, waited time.Duration) (_ shell.Shell, ok bool, 
 	if info.InMode {
 		return "", false, &RefusedError{info.ID, "the pane is in copy mode (pane_in_mode); leave it (q or Escape) before running a command"}
 	}
-	fg := proc.ForegroundOf(info).Command()
-	sh, ok := shell.ShellOf(fg)
-	if !ok && waited >= notShellGrace {
-		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
+	fg := proc.ForegroundOf(info)
+	sh, ok := shell.Of(fg)
+	if ok || waited < notShellGrace {
+		return sh, ok, nil
 	}
-	return sh, ok, nil
+	if _, named := shell.ShellOf(fg.Command()); named {
+		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program calls itself %q, but %s; run types into a shell's prompt only", fg.Command(), shell.NotShellExe(fg))}
+	}
+	return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg.Command())}
 }
 
 // readyWait is Ready's wait for a prompt, between its looks.
