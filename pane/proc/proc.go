@@ -159,7 +159,11 @@ func procStat(pid int) ([]string, bool) {
 	if err != nil {
 		return nil, false
 	}
-	s := string(b)
+	return statFields(string(b))
+}
+
+// statFields splits a stat line (/proc/PID/stat) after its command name.
+func statFields(s string) ([]string, bool) {
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
 		return nil, false

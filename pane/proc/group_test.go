@@ -1,0 +1,50 @@
+package proc
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestJudgeGroup(t *testing.T) {
+	readTTY := State{Known: true, State: 'S', Syscall: "read", ReadsTTY: true}
+	sleep := State{Known: true, State: 'S', Syscall: "clock_nanosleep"}
+	wait4 := State{Known: true, State: 'S', Syscall: "wait4"}
+	poll := State{Known: true, State: 'S', Syscall: "poll"}
+	running := State{Known: true, State: 'R', Syscall: "running"}
+	noSyscall := State{Known: true, State: 'S'} // /proc/PID/syscall unreadable
+	th := func(pid, tid int, name string, s State, wchan string) Thread {
+		return Thread{PID: pid, TID: tid, Name: name, State: s, Wchan: wchan}
+	}
+	for _, tc := range []struct {
+		name    string
+		threads []Thread
+		verdict string
+		why     string
+	}{
+		{"sleep 60", []Thread{th(5, 5, "sleep", sleep, "")}, GroupBusy, "pid 5 (sleep) sleeps in the system call clock_nanosleep (/proc/5/syscall)"},
+		{"cat", []Thread{th(5, 5, "cat", readTTY, "")}, GroupReads, "pid 5 (cat) is blocked in read(2) of the terminal (/proc/5/syscall)"},
+		{"a loop", []Thread{th(5, 5, "yes", running, "")}, GroupBusy, "pid 5 (yes) is running (state R in /proc/5/stat)"},
+		{"make waits for its compiler", []Thread{th(5, 5, "make", wait4, ""), th(6, 6, "cc1", running, "")}, GroupBusy, "pid 6 (cc1) is running"},
+		{"a script's child reads: the reader decides", []Thread{th(5, 5, "sh", wait4, ""), th(6, 6, "cat", readTTY, "")}, GroupReads, "pid 6 (cat)"},
+		{"a thread reads while the main one sleeps", []Thread{th(5, 5, "python3", sleep, ""), th(5, 7, "python3", readTTY, "")}, GroupReads, "pid 5 (python3), thread 7, is blocked in read(2) of the terminal (/proc/5/task/7/syscall)"},
+		{"an event loop: untold", []Thread{th(5, 5, "vim", poll, "")}, "", ""},
+		{"an event loop and a sleeping thread: untold", []Thread{th(5, 5, "node", State{Known: true, State: 'S', Syscall: "epoll_wait"}, ""), th(5, 6, "node", State{Known: true, State: 'S', Syscall: "futex"}, "")}, "", ""},
+		{"wchan: a terminal read", []Thread{th(5, 5, "cat", noSyscall, "n_tty_read")}, GroupReads, "n_tty_read, a read of the terminal (/proc/5/wchan)"},
+		{"wchan: wait_woken may be a socket", []Thread{th(5, 5, "cat", noSyscall, "wait_woken")}, "", ""},
+		{"wchan: a sleep", []Thread{th(5, 5, "sleep", noSyscall, "hrtimer_nanosleep")}, GroupBusy, "hrtimer_nanosleep (/proc/5/wchan)"},
+		{"wchan: poll", []Thread{th(5, 5, "less", noSyscall, "do_select")}, "", ""},
+		{"stopped", []Thread{th(5, 5, "vim", State{Known: true, State: 'T'}, "")}, "", ""},
+		{"nothing known", []Thread{th(5, 5, "x", State{}, "")}, "", ""},
+		{"no threads", nil, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := JudgeGroup(tc.threads)
+			if got.Verdict != tc.verdict || !strings.Contains(got.Why, tc.why) {
+				t.Fatalf("got %q, want verdict %q with %q", got, tc.verdict, tc.why)
+			}
+			if tc.verdict != "" && got.String() != tc.verdict+": "+got.Why {
+				t.Fatalf("String() = %q", got.String())
+			}
+		})
+	}
+}
