@@ -51,10 +51,11 @@ const (
 )
 
 // GroupTurnOf reads the kernel's verdict (JudgeGroup) on the foreground
-// process group pgid (a terminal's tpgid, Foreground.PID): every thread of
-// every process in it. The group's leader is read first; when it reads
-// the terminal or runs, that decides, and the rest of /proc is not
-// scanned. The zero GroupTurn without /proc (not Linux).
+// process group pgid (a terminal's tpgid, Foreground.PID). The group's
+// leader is read first, and decides unless it only sleeps elsewhere
+// (leaderDecides); then every thread of every process in the group
+// counts (a script or make waiting for a child that reads the terminal).
+// The zero GroupTurn without /proc (not Linux).
 func GroupTurnOf(pgid int) GroupTurn {
 	if pgid <= 0 {
 		return GroupTurn{}
@@ -62,16 +63,32 @@ func GroupTurnOf(pgid int) GroupTurn {
 	var threads []Thread
 	if inGroup(pgid, pgid) {
 		threads = threadsOf(pgid)
-		for i := range threads {
-			if a := threads[i].activity(); a == reads || a == runs {
-				return JudgeGroup(threads)
-			}
+		if leaderDecides(threads) {
+			return JudgeGroup(threads)
 		}
 	}
 	for _, pid := range groupMembers(pgid) {
 		threads = append(threads, threadsOf(pid)...)
 	}
 	return JudgeGroup(threads)
+}
+
+// leaderDecides reports whether the threads of a group's leader decide
+// for the group: one reads the terminal, runs, or waits in poll, select
+// or epoll (an event loop, whose children are its own affair), or none
+// sleeps elsewhere. Scanning /proc for the rest costs a read of every
+// process's stat, so an agent's event loop is not worth one.
+func leaderDecides(threads []Thread) bool {
+	sleeping := false
+	for i := range threads {
+		switch threads[i].activity() {
+		case reads, runs, waits:
+			return true
+		case sleeps:
+			sleeping = true
+		}
+	}
+	return !sleeping
 }
 
 // JudgeGroup is the pure part of GroupTurnOf. Any thread reading the

@@ -48,3 +48,24 @@ func TestJudgeGroup(t *testing.T) {
 		})
 	}
 }
+
+func TestLeaderDecides(t *testing.T) {
+	th := func(s State) Thread { return Thread{PID: 5, TID: 5, State: s} }
+	for _, tc := range []struct {
+		name    string
+		threads []Thread
+		want    bool
+	}{
+		{"reads", []Thread{th(State{Known: true, State: 'S', Syscall: "read", ReadsTTY: true})}, true},
+		{"runs", []Thread{th(State{Known: true, State: 'R'})}, true},
+		{"an event loop and its workers", []Thread{th(State{Known: true, State: 'S', Syscall: "epoll_wait"}), th(State{Known: true, State: 'S', Syscall: "futex"})}, true},
+		{"a script waiting for a child", []Thread{th(State{Known: true, State: 'S', Syscall: "wait4"})}, false},
+		{"sleep", []Thread{th(State{Known: true, State: 'S', Syscall: "clock_nanosleep"})}, false},
+		{"nothing known", []Thread{th(State{})}, true},
+		{"gone", nil, true},
+	} {
+		if got := leaderDecides(tc.threads); got != tc.want {
+			t.Errorf("%s: leaderDecides = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
