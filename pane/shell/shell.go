@@ -71,7 +71,10 @@ func NotShellExe(fg proc.Foreground) string {
 	if !proc.ExeKnowable {
 		return ""
 	}
-	if fg.Exe == "" {
+	switch {
+	case fg.PID <= 0:
+		return "its process cannot be found in /proc"
+	case fg.Exe == "":
 		return fmt.Sprintf("its executable cannot be read (/proc/%d/exe: another user's process, or one gone)", fg.PID)
 	}
 	name := path.Base(fg.Exe)

@@ -280,6 +280,7 @@ func TestNotShellExe(t *testing.T) {
 		{"sh is dash", proc.Foreground{Name: "sh", Args: []string{"-sh"}, PID: 9, Exe: "/usr/bin/dash"}, ""},
 		{"versioned name", proc.Foreground{Name: "zsh", PID: 9, Exe: "/bin/zsh5"}, ""},
 		{"python calling itself bash", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 9, Exe: "/usr/bin/python3.11"}, "its executable is /usr/bin/python3.11, not a shell's"},
+		{"not in /proc", proc.Foreground{Name: "bash"}, "cannot be found in /proc"},
 		{"unreadable: another user's", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 9}, "cannot be read (/proc/9/exe"},
 		{"busybox sh", proc.Foreground{Name: "sh", Args: []string{"sh"}, PID: 9, Exe: "/bin/busybox"}, ""},
 		{"busybox ash, login", proc.Foreground{Name: "ash", Args: []string{"-ash"}, PID: 9, Exe: "/bin/busybox"}, ""},
