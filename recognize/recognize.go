@@ -77,9 +77,10 @@ type Screen struct {
 	// Process is, for a live pane whose foreground is not an interactive
 	// shell (a program, a script, a shell's job), the kernel's verdict on
 	// the terminal's foreground process group (proc.GroupTurn: "reads the
-	// terminal: REASON" or "busy: REASON"); "" for a saved screen, a shell
-	// at the helm, or when nothing tells (a wait in poll, no /proc). It is
-	// the "process" region and the rules' process condition.
+	// terminal: REASON" or "busy: REASON"); "" for a saved screen, for an
+	// interactive shell (Shell speaks for it), or when nothing tells (a
+	// wait in poll, no /proc). It is the "process" region and the rules'
+	// process condition.
 	Process string
 }
 

@@ -1,7 +1,8 @@
-// Package proc reads what runs in a pane's terminal: the foreground job
-// and its command line from /proc (or ps on other systems), the
-// terminal's mode from termios, and a process's state. It looks through
-// panectl's task supervisor to the task's own command.
+// Package proc reads what runs in a pane's terminal: the foreground job,
+// its command line and its executable from /proc (or ps on other
+// systems), the terminal's mode from termios, a process's state, and the
+// kernel's verdict on the foreground process group (GroupTurnOf). It looks
+// through panectl's task supervisor to the task's own command.
 package proc
 
 import (
