@@ -41,7 +41,21 @@ type Thread struct {
 	// Wchan is where the thread sleeps in the kernel (/proc/PID/task/TID/wchan),
 	// read only when its system call is unknown.
 	Wchan string
+	// Files is what the process has open, read only for a Wchan of
+	// wait_woken.
+	Files Files
 }
+
+// Files is what a process has open (/proc/PID/fd), as far as telling a
+// terminal read from a socket's goes.
+type Files struct {
+	Known    bool // the descriptors could be listed, and were few enough
+	Terminal bool // a terminal is open
+	Socket   bool // a socket is open
+}
+
+// maxFiles bounds the descriptors of a process openFiles reads.
+const maxFiles = 256
 
 // Bounds on what one look reads: the processes of a group, the threads
 // of each.
@@ -161,16 +175,18 @@ func (t *Thread) activity() activity {
 	case p.Syscall != "" && p.Syscall != "running":
 		return sleeps
 	}
-	return wchanActivity(t.Wchan)
+	return t.wchanActivity()
 }
 
-// wchanActivity judges a thread by its wait channel alone, when its
-// system call cannot be read (Yama's ptrace_scope, another architecture).
-// n_tty_read is a read of a terminal. wait_woken is one on recent kernels,
-// and a socket's read too: untold, as are poll, select and epoll waits.
-func wchanActivity(wchan string) activity {
+// wchanActivity judges a thread by its wait channel, when its system call
+// cannot be read (Yama's ptrace_scope, another architecture). n_tty_read
+// is a read of a terminal. wait_woken is one on recent kernels, and a
+// socket's read too: a read of the terminal only when the process has a
+// terminal open and no socket. poll, select and epoll waits tell nothing.
+func (t *Thread) wchanActivity() activity {
+	wchan := t.Wchan
 	switch {
-	case strings.Contains(wchan, "n_tty_read"):
+	case strings.Contains(wchan, "n_tty_read"), t.wokenOnTerminal():
 		return reads
 	case wchan == "" || wchan == "0":
 		return untold
@@ -178,6 +194,12 @@ func wchanActivity(wchan string) activity {
 		return waits
 	}
 	return sleeps
+}
+
+// wokenOnTerminal: asleep in wait_woken, with a terminal open and no socket.
+func (t *Thread) wokenOnTerminal() bool {
+	f := t.Files
+	return strings.Contains(t.Wchan, "wait_woken") && f.Known && f.Terminal && !f.Socket
 }
 
 // who names the thread's process, and the thread when it is not the main one.
@@ -191,6 +213,9 @@ func (t *Thread) who() string {
 func (t *Thread) readEvidence() string {
 	if t.State.ReadsTTY {
 		return fmt.Sprintf("read(2) of the terminal (%s)", t.source("syscall"))
+	}
+	if t.wokenOnTerminal() {
+		return fmt.Sprintf("%s with a terminal and no socket open, a read of the terminal (%s, /proc/%d/fd)", t.Wchan, t.source("wchan"), t.PID)
 	}
 	return fmt.Sprintf("%s, a read of the terminal (%s)", t.Wchan, t.source("wchan"))
 }
@@ -246,6 +271,7 @@ func threadsOf(pid int) []Thread {
 		return nil
 	}
 	var out []Thread
+	var files *Files // read once, for the first thread that needs it
 	for _, e := range entries {
 		tid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -257,9 +283,37 @@ func threadsOf(pid int) []Thread {
 			w, _ := os.ReadFile(td + "/wchan")
 			t.Wchan = strings.TrimSpace(string(w))
 		}
+		if strings.Contains(t.Wchan, "wait_woken") {
+			if files == nil {
+				f := openFiles(pid)
+				files = &f
+			}
+			t.Files = *files
+		}
 		if out = append(out, t); len(out) >= maxThreads {
 			break
 		}
 	}
 	return out
+}
+
+// openFiles reads what process pid has open: the targets of
+// /proc/PID/fd/N (readable where /proc/PID/wchan is). Not Known past
+// maxFiles descriptors.
+func openFiles(pid int) Files {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) > maxFiles {
+		return Files{}
+	}
+	f := Files{Known: true}
+	for _, e := range entries {
+		target, err := os.Readlink(dir + "/" + e.Name())
+		if err != nil {
+			continue
+		}
+		f.Terminal = f.Terminal || isTerminalPath(target)
+		f.Socket = f.Socket || strings.HasPrefix(target, "socket:")
+	}
+	return f
 }

@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"net"
+	"os"
 	"strings"
 	"testing"
 )
@@ -14,6 +16,11 @@ func TestJudgeGroup(t *testing.T) {
 	noSyscall := State{Known: true, State: 'S'} // /proc/PID/syscall unreadable
 	th := func(pid, tid int, name string, s State, wchan string) Thread {
 		return Thread{PID: pid, TID: tid, Name: name, State: s, Wchan: wchan}
+	}
+	woken := func(f Files) Thread {
+		t := th(5, 5, "cat", noSyscall, "wait_woken")
+		t.Files = f
+		return t
 	}
 	for _, tc := range []struct {
 		name    string
@@ -30,7 +37,9 @@ func TestJudgeGroup(t *testing.T) {
 		{"an event loop: untold", []Thread{th(5, 5, "vim", poll, "")}, "", ""},
 		{"an event loop and a sleeping thread: untold", []Thread{th(5, 5, "node", State{Known: true, State: 'S', Syscall: "epoll_wait"}, ""), th(5, 6, "node", State{Known: true, State: 'S', Syscall: "futex"}, "")}, "", ""},
 		{"wchan: a terminal read", []Thread{th(5, 5, "cat", noSyscall, "n_tty_read")}, GroupReads, "n_tty_read, a read of the terminal (/proc/5/wchan)"},
-		{"wchan: wait_woken may be a socket", []Thread{th(5, 5, "cat", noSyscall, "wait_woken")}, "", ""},
+		{"wchan: wait_woken, files unknown", []Thread{th(5, 5, "cat", noSyscall, "wait_woken")}, "", ""},
+		{"wchan: wait_woken, a terminal and a socket open", []Thread{woken(Files{Known: true, Terminal: true, Socket: true})}, "", ""},
+		{"wchan: wait_woken, a terminal and no socket", []Thread{woken(Files{Known: true, Terminal: true})}, GroupReads, "wait_woken with a terminal and no socket open, a read of the terminal (/proc/5/wchan, /proc/5/fd)"},
 		{"wchan: a sleep", []Thread{th(5, 5, "sleep", noSyscall, "hrtimer_nanosleep")}, GroupBusy, "hrtimer_nanosleep (/proc/5/wchan)"},
 		{"wchan: poll", []Thread{th(5, 5, "less", noSyscall, "do_select")}, "", ""},
 		{"stopped", []Thread{th(5, 5, "vim", State{Known: true, State: 'T'}, "")}, "", ""},
@@ -67,5 +76,19 @@ func TestLeaderDecides(t *testing.T) {
 		if got := leaderDecides(tc.threads); got != tc.want {
 			t.Errorf("%s: leaderDecides = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestOpenFiles(t *testing.T) {
+	if f := openFiles(os.Getpid()); !f.Known {
+		t.Skip("no /proc here")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if f := openFiles(os.Getpid()); !f.Socket {
+		t.Fatalf("openFiles = %+v, want a socket", f)
 	}
 }
