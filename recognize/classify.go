@@ -51,15 +51,9 @@ func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 				if r.State != st {
 					continue
 				}
-				if r.Command != nil && scr.Command != "" {
-					ok, err := r.Command.match(scr.Command)
-					if err != nil {
-						addNote(fmt.Sprintf("rule %s skipped: command regex timed out", r.ID))
-						continue
-					}
-					if !ok {
-						continue
-					}
+				if ok, note := conditionsHold(r, scr); !ok {
+					addNote(note)
+					continue
 				}
 				tried = append(tried, r.ID)
 				var rows func(int) bool
@@ -101,6 +95,29 @@ func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 		NeedsQuiet: true,
 		Note:       strings.Join(append(notes, "no rule matched: fallback state"), "; "),
 	}
+}
+
+// conditionsHold reports whether r's command and process conditions hold
+// on scr; one whose value is unknown ("") holds. A condition whose regex
+// timed out does not hold, and the note says so.
+func conditionsHold(r *Rule, scr Screen) (bool, string) {
+	for _, c := range []struct {
+		name  string
+		p     *Pattern
+		value string
+	}{{"command", r.Command, scr.Command}, {"process", r.Process, scr.Process}} {
+		if c.p == nil || c.value == "" {
+			continue
+		}
+		ok, err := c.p.match(c.value)
+		if err != nil {
+			return false, fmt.Sprintf("rule %s skipped: %s regex timed out", r.ID, c.name)
+		}
+		if !ok {
+			return false, ""
+		}
+	}
+	return true, ""
 }
 
 // matchRule returns the first line (bottom first) that r.Regex matches, when

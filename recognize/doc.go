@@ -47,6 +47,9 @@
 //   - A fallback (no rule matched) names the rules it looked for
 //     (Evidence.LookedFor). A shell's foreground job nobody recognizes is
 //     Manifest.JobFallback (busy, for generic).
+//   - A program nobody recognizes is judged by the kernel (Screen.Process,
+//     region "process"): generic and shell call it awaiting_input while it
+//     reads the terminal, busy while it runs or sleeps elsewhere.
 //   - Quiescence is the caller's job. Result.NeedsQuiet says when a state
 //     should be trusted only after the screen has been unchanged for quiet_ms:
 //     always for awaiting_input, for rules marked weak, and for a fallback.
@@ -93,6 +96,11 @@
 //	                    as its terminal mode and /proc tell it ("at prompt:
 //	                    ...", "busy: ...", "not at prompt: ..."); empty for
 //	                    a saved screen or when nothing tells
+//	process             Screen.Process: the kernel's verdict on the
+//	                    foreground process group of a live pane whose
+//	                    foreground is not an interactive shell ("reads the
+//	                    terminal: ...", "busy: ..."); empty for a saved
+//	                    screen or when nothing tells
 //
 // # Manifest format
 //
@@ -127,6 +135,7 @@
 //	region = "above_input_box:6"       # see Regions
 //	regex = '^\s*[·✢✳✶✻✽*●]\s+\S.*…\s*\('
 //	command = '^claude$'               # optional: pane_current_command must match too
+//	process = '^busy:'                 # optional: the process verdict must match too
 //	also = '^\s*\d+\.'                  # optional: another row of the region must match too
 //	weak = false                       # true: the state needs quiescence to be trusted
 package recognize

@@ -95,6 +95,9 @@ type Rule struct {
 	// Command, when set, must also match pane_current_command. It is ignored
 	// when the command is not known (empty), e.g. for a saved screen.
 	Command *Pattern `toml:"command"`
+	// Process, when set, must also match the kernel's verdict on the
+	// foreground (Screen.Process). It is ignored when there is none.
+	Process *Pattern `toml:"process"`
 	// Also, when set, must match another row of the same region: a cue
 	// that counts only in company (a highlighted option "❯ 1. Yes" only
 	// when another numbered option is there too).
@@ -180,6 +183,7 @@ const (
 	RegionCursorLine    RegionKind = "cursor_line"
 	RegionJob           RegionKind = "job"
 	RegionShell         RegionKind = "shell"
+	RegionProcess       RegionKind = "process"
 )
 
 // maxRegionRows bounds the N of `bottom:N` and `above_input_box:N`.
@@ -214,14 +218,14 @@ func (r *Region) UnmarshalText(text []byte) error {
 		}
 		*r = Region{Kind: kind, N: n}
 		return nil
-	case RegionScreen, RegionAfterLastRule, RegionInputBox, RegionTitle, RegionCommand, RegionCursorLine, RegionJob, RegionShell:
+	case RegionScreen, RegionAfterLastRule, RegionInputBox, RegionTitle, RegionCommand, RegionCursorLine, RegionJob, RegionShell, RegionProcess:
 		if hasArg {
 			return fmt.Errorf("region %q takes no row count", text)
 		}
 		*r = Region{Kind: kind}
 		return nil
 	}
-	return fmt.Errorf("unknown region %q (want screen, bottom:N, after_last_rule, input_box, above_input_box:N, title, command, cursor_line, job or shell)", text)
+	return fmt.Errorf("unknown region %q (want screen, bottom:N, after_last_rule, input_box, above_input_box:N, title, command, cursor_line, job, shell or process)", text)
 }
 
 // ManifestError is a manifest that could not be used: its file, the 1-based

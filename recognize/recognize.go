@@ -74,6 +74,14 @@ type Screen struct {
 	// nothing tells. It is the "shell" region: a shell whose foreground
 	// name alone says "at the prompt" may be running a loop of its own.
 	Shell string
+	// Process is, for a live pane whose foreground is not an interactive
+	// shell (a program, a script, a shell's job), the kernel's verdict on
+	// the terminal's foreground process group (proc.GroupTurn: "reads the
+	// terminal: REASON" or "busy: REASON"); "" for a saved screen, for an
+	// interactive shell (Shell speaks for it), or when nothing tells (a
+	// wait in poll, no /proc). It is the "process" region and the rules'
+	// process condition.
+	Process string
 }
 
 // Evidence says why a state was chosen: the rule, the region it looked at and

@@ -263,6 +263,11 @@ func (v *view) region(r Region, m *Manifest, live func(int) bool) (lines []strin
 			return nil, ""
 		}
 		return []string{v.scr.Shell}, ""
+	case RegionProcess:
+		if v.scr.Process == "" {
+			return nil, ""
+		}
+		return []string{v.scr.Process}, ""
 	case RegionScreen:
 		return spanRows(span{0, len(v.rows)}), ""
 	case RegionBottom:

@@ -33,7 +33,7 @@ func lookState(ctx context.Context, c *tmux.Client, id string) (paneState, error
 	fg := proc.ForegroundOf(scr.Info)
 	mode, _ := proc.ReadTTYMode(scr.Info.TTY)
 	st := paneState{program: fg.Command(), modeKnown: mode.Known, canonical: mode.Canonical}
-	if _, ok := shell.ShellOf(st.program); ok {
+	if _, ok := shell.Of(fg); ok {
 		st.shell = true
 		seen, _ := shell.LoadPrompt(ctx, c, id)
 		st.away = shellAway(scr, seen) != ""

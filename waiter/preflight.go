@@ -48,7 +48,7 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 	start := time.Now()
 	r := &readyWait{c: c, deadline: deadline, promptBy: minTime(start.Add(promptWait), deadline)}
 	for {
-		sh, ok, err := refusal(info, time.Since(start))
+		sh, ok, err := refusal(info, proc.ForegroundOf(info), time.Since(start))
 		if err != nil {
 			return info, "", err
 		}
@@ -72,22 +72,25 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 	}
 }
 
-// refusal refuses a pane that is dead, in copy mode, or without a shell in the foreground after
+// refusal refuses a pane that is dead, in copy mode, or without a shell in the foreground (fg) after
 // notShellGrace. A shell running a script, say one in read, is named after the script, as it is not
-// at its prompt. ok says a shell is in the foreground.
-func refusal(info tmux.PaneInfo, waited time.Duration) (_ shell.Shell, ok bool, _ error) {
+// at its prompt. A program named as a shell whose executable is not one is refused too. ok says a
+// shell is in the foreground.
+func refusal(info tmux.PaneInfo, fg proc.Foreground, waited time.Duration) (_ shell.Shell, ok bool, _ error) {
 	if info.Dead {
 		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane is dead (its process exited with status %d); it has no shell to type into", info.DeadStatus)}
 	}
 	if info.InMode {
 		return "", false, &RefusedError{info.ID, "the pane is in copy mode (pane_in_mode); leave it (q or Escape) before running a command"}
 	}
-	fg := proc.ForegroundOf(info).Command()
-	sh, ok := shell.ShellOf(fg)
-	if !ok && waited >= notShellGrace {
-		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
+	sh, ok := shell.Of(fg)
+	if ok || waited < notShellGrace {
+		return sh, ok, nil
 	}
-	return sh, ok, nil
+	if _, named := shell.ShellOf(fg.Command()); named {
+		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program calls itself %q, but %s; run types into a shell's prompt only", fg.Command(), shell.NotShellExe(fg))}
+	}
+	return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg.Command())}
 }
 
 // readyWait is Ready's wait for a prompt, between its looks.

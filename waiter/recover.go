@@ -73,10 +73,10 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen shell.Pr
 		if err != nil || scr.Info.Dead {
 			return "C-c was sent; the pane is gone or dead", nil
 		}
-		fg := proc.CurrentCommand(scr.Info)
+		fg := proc.ForegroundOf(scr.Info)
 		why := ""
-		if _, ok := shell.ShellOf(fg); !ok {
-			why = fmt.Sprintf("%q is still in the foreground", fg)
+		if _, ok := shell.Of(fg); !ok {
+			why = fmt.Sprintf("%q is still in the foreground", fg.Name)
 		} else {
 			why = shellAway(scr, seen)
 		}
@@ -122,7 +122,7 @@ func recoverPrompt(ctx context.Context, c *tmux.Client, id string, seen shell.Pr
 // nothing shows it. Only then does a line panectl types for itself go to the shell.
 func shellAway(scr pane.Screen, seen shell.Prompt) string {
 	fg := proc.ForegroundOf(scr.Info)
-	sh, ok := shell.ShellOf(fg.Command())
+	sh, ok := shell.Of(fg)
 	if !ok {
 		return fmt.Sprintf("%q is in the foreground", fg.Command())
 	}

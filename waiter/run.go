@@ -445,7 +445,7 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 // retype types the command again after the shell threw it away. It wraps it for the shell reading
 // now, since a start-up may exec another.
 func (s *runState) retype(ctx context.Context, rd pane.ReadResult) error {
-	if sh, ok := shell.ShellOf(proc.CurrentCommand(rd.Pane)); ok && sh != s.opt.Shell {
+	if sh, ok := shell.Of(proc.ForegroundOf(rd.Pane)); ok && sh != s.opt.Shell {
 		s.opt.Shell = sh
 		var err error
 		if s.r, err = s.wrap(sh); err != nil {
@@ -522,7 +522,7 @@ func (w runWatch) backAtPrompt(ctx context.Context, c *tmux.Client, src Source, 
 		return false, nil
 	}
 	fg := proc.ForegroundOf(scr.Info)
-	sh, ok := shell.ShellOf(fg.Command())
+	sh, ok := shell.Of(fg)
 	if !ok {
 		return false, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -96,21 +97,30 @@ func TestReadsInFull(t *testing.T) {
 
 func TestRefusal(t *testing.T) {
 	shell := tmux.PaneInfo{ID: "%1", Command: "bash"}
-	cases := []struct {
+	bash := proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 9, Exe: "/usr/bin/bash"}
+	vim := proc.Foreground{Name: "vim", Args: []string{"vim"}, PID: 9, Exe: "/usr/bin/vim"}
+	fake := proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 9, Exe: "/usr/bin/python3.11"}
+	type refusalCase struct {
 		name    string
 		info    tmux.PaneInfo
+		fg      proc.Foreground
 		waited  time.Duration
 		ok      bool
 		refused string // part of the reason ("": not refused)
-	}{
-		{"a shell", shell, 0, true, ""},
-		{"dead", tmux.PaneInfo{ID: "%1", Command: "bash", Dead: true, DeadStatus: 3}, 0, false, "dead"},
-		{"copy mode", tmux.PaneInfo{ID: "%1", Command: "bash", InMode: true}, 0, false, "copy mode"},
-		{"not a shell yet", tmux.PaneInfo{ID: "%1", Command: "vim"}, 0, false, ""},
-		{"not a shell after the grace", tmux.PaneInfo{ID: "%1", Command: "vim"}, notShellGrace, false, `"vim"`},
+	}
+	cases := []refusalCase{
+		{"a shell", shell, bash, 0, true, ""},
+		{"dead", tmux.PaneInfo{ID: "%1", Command: "bash", Dead: true, DeadStatus: 3}, bash, 0, false, "dead"},
+		{"copy mode", tmux.PaneInfo{ID: "%1", Command: "bash", InMode: true}, bash, 0, false, "copy mode"},
+		{"not a shell yet", tmux.PaneInfo{ID: "%1", Command: "vim"}, vim, 0, false, ""},
+		{"not a shell after the grace", tmux.PaneInfo{ID: "%1", Command: "vim"}, vim, notShellGrace, false, `"vim"`},
+	}
+	if proc.ExeKnowable {
+		cases = append(cases, refusalCase{"a program calling itself bash", shell, fake, notShellGrace, false,
+			`calls itself "bash", but its executable is /usr/bin/python3.11`})
 	}
 	for _, c := range cases {
-		_, ok, err := refusal(c.info, c.waited)
+		_, ok, err := refusal(c.info, c.fg, c.waited)
 		if ok != c.ok {
 			t.Errorf("%s: ok = %v; want %v", c.name, ok, c.ok)
 		}

@@ -295,7 +295,7 @@ func newSubmission(ctx context.Context, c *tmux.Client, opt SendOptions, info tm
 	s.shell = isShell(info)
 	if s.shell {
 		s.prompt, _ = shell.LoadPrompt(ctx, c, info.ID)
-		s.sh, _ = shell.ShellOf(proc.ForegroundOf(info).Command())
+		s.sh, _ = shell.Of(proc.ForegroundOf(info))
 	}
 	return s
 }
@@ -371,7 +371,7 @@ func longestLine(pending, text string, crToNL bool) int {
 
 // isShell reports whether the foreground is an interactive shell, which takes the line at Enter.
 func isShell(info tmux.PaneInfo) bool {
-	_, ok := shell.ShellOf(proc.ForegroundOf(info).Command())
+	_, ok := shell.Of(proc.ForegroundOf(info))
 	return ok
 }
 

@@ -44,15 +44,22 @@ type TurnResult struct {
 // ScreenFor turns a pane screen into what the recognizers look at. It adds the foreground as /proc
 // tells it (proc.ForegroundOf), through a task's supervisor. A shell's script is named after the
 // script. It gives the argv through node/bun wrappers and an interactive shell's job. It says
-// whether a foreground shell is at its prompt (shell.ShellTurnOf).
+// whether a foreground shell is at its prompt (shell.ShellTurnOf). For any other foreground it
+// gives the kernel's verdict on the terminal's foreground process group (proc.GroupTurnOf).
 func ScreenFor(s pane.Screen) recognize.Screen {
 	fg := proc.ForegroundOf(s.Info)
-	return recognize.Screen{
+	scr := recognize.Screen{
 		Rows: s.Rows, Title: s.Info.Title, Command: fg.Command(), Args: fg.Args,
 		CursorX: s.Info.CursorX, CursorY: s.Info.CursorY,
 		Width: s.Info.Width, Height: s.Info.Height, AlternateOn: s.Info.AlternateOn,
-		Job: fg.Job, Shell: shell.ShellTurnOf(fg).String(),
+		Job: fg.Job,
 	}
+	if _, ok := shell.Of(fg); ok && fg.Command() == fg.Name {
+		scr.Shell = shell.ShellTurnOf(fg).String()
+	} else {
+		scr.Process = proc.GroupTurnOf(fg.PID).String()
+	}
+	return scr
 }
 
 // turnJudge decides look by look whether a wait-for-turn is over. It is WaitForTurn's pure part.

@@ -1,13 +1,15 @@
-// Package proc reads what runs in a pane's terminal: the foreground job
-// and its command line from /proc (or ps on other systems), the
-// terminal's mode from termios, and a process's state. It looks through
-// panectl's task supervisor to the task's own command.
+// Package proc reads what runs in a pane's terminal: the foreground job,
+// its command line and its executable from /proc (or ps on other
+// systems), the terminal's mode from termios, a process's state, and the
+// kernel's verdict on the foreground process group (GroupTurnOf). It looks
+// through panectl's task supervisor to the task's own command.
 package proc
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -53,7 +55,16 @@ type Foreground struct {
 	// TTY is the path of the terminal read (pane_tty; for a task pane the
 	// task's own terminal, "" when /proc cannot tell).
 	TTY string
+	// Exe is the path of the executable PID runs (/proc/PID/exe, symbolic
+	// links resolved by the kernel): what the program is, whatever its
+	// argv[0] says. "" when it cannot be read (another user's process, the
+	// process is gone, not Linux: see ExeKnowable).
+	Exe string
 }
+
+// ExeKnowable is true where panectl reads a process's executable
+// (Linux, /proc/PID/exe). Elsewhere Foreground.Exe is always "".
+const ExeKnowable = runtime.GOOS == "linux"
 
 // Command is the foreground program's name with a shell interpreting a
 // script named after the script (ForegroundCommand): what the recognizers
@@ -65,7 +76,8 @@ func (f Foreground) Command() string { return ForegroundCommand(f.Name, f.Args) 
 // without /proc, Name is pane_current_command and Args nil.
 func ForegroundOf(info tmux.PaneInfo) Foreground {
 	name, args, leader, task := lookThrough(info)
-	fg := Foreground{Name: name, Args: args, Job: foregroundJob(leader), Task: task, PID: foregroundPID(leader), TTY: info.TTY}
+	pid := foregroundPID(leader)
+	fg := Foreground{Name: name, Args: args, Job: foregroundJob(leader), Task: task, PID: pid, TTY: info.TTY, Exe: exeOf(pid)}
 	if task {
 		fg.TTY = terminalOf(leader)
 	}
@@ -148,7 +160,11 @@ func procStat(pid int) ([]string, bool) {
 	if err != nil {
 		return nil, false
 	}
-	s := string(b)
+	return statFields(string(b))
+}
+
+// statFields splits a stat line (/proc/PID/stat) after its command name.
+func statFields(s string) ([]string, bool) {
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
 		return nil, false
@@ -188,6 +204,20 @@ func foregroundPID(leader int) int {
 		return 0
 	}
 	return tpgid
+}
+
+// exeOf returns the path of process pid's executable (/proc/PID/exe),
+// "" when it cannot be read. A binary replaced on disk since it started
+// (an upgrade) is still named by its path.
+func exeOf(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(exe, " (deleted)")
 }
 
 // terminalOf returns the terminal a process reads (the target of

@@ -25,14 +25,28 @@ type State struct {
 }
 
 // ReadState reads /proc/PID/stat and /proc/PID/syscall (readable for a
-// process of the same user).
+// process of the same user; syscall not under Yama's ptrace_scope 1 or
+// more, which keeps it to the process's ancestors).
 func ReadState(pid int) State {
-	f, ok := procStat(pid)
+	return readState(fmt.Sprintf("/proc/%d", pid), pid)
+}
+
+// readState is ReadState for the process or thread directory dir
+// (/proc/PID or /proc/PID/task/TID) of process pid.
+func readState(dir string, pid int) State {
+	if pid <= 0 {
+		return State{}
+	}
+	b, err := os.ReadFile(dir + "/stat")
+	if err != nil {
+		return State{}
+	}
+	f, ok := statFields(string(b))
 	if !ok || len(f) < 1 || f[0] == "" {
 		return State{}
 	}
 	p := State{Known: true, State: f[0][0]}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/syscall", pid))
+	b, err = os.ReadFile(dir + "/syscall")
 	if err != nil {
 		return p
 	}

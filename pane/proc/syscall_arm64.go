@@ -5,9 +5,11 @@ package proc
 import "strconv"
 
 // syscallName names a few system calls by their number on linux/arm64
-// (a shell's blocking calls); another number is named by the number.
+// (the blocking calls of shells and event loops); another number is named by the number.
 func syscallName(nr int) string {
 	switch nr {
+	case 22:
+		return "epoll_pwait"
 	case 63:
 		return "read"
 	case 72:
@@ -26,6 +28,8 @@ func syscallName(nr int) string {
 		return "rt_sigsuspend"
 	case 260:
 		return "wait4"
+	case 441:
+		return "epoll_pwait2"
 	}
 	return "#" + strconv.Itoa(nr)
 }

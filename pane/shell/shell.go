@@ -48,6 +48,66 @@ func ShellOf(command string) (Shell, bool) {
 	return "", false
 }
 
+// Of names the shell family of a pane's foreground program fg, as ShellOf
+// names fg.Command(). ok is false when that is no shell, or when fg's
+// executable is no shell's (NotShellExe): a program that calls itself bash
+// is no shell to type into.
+func Of(fg proc.Foreground) (Shell, bool) {
+	sh, ok := ShellOf(fg.Command())
+	if !ok || NotShellExe(fg) != "" {
+		return "", false
+	}
+	return sh, true
+}
+
+// NotShellExe says why fg's executable (/proc/PID/exe) is not a shell's,
+// "" when it is one. A program can set its argv[0] to anything; its
+// executable it cannot. Busybox counts when it runs its shell applet (sh,
+// ash: the applet is argv[0], or argv[1] after "busybox"). An executable
+// that cannot be read (another user's process, one gone) is no shell's.
+// Where the system names no executables (ExeKnowable false: macOS, the
+// BSDs), the name is trusted and this is "".
+func NotShellExe(fg proc.Foreground) string {
+	if !proc.ExeKnowable {
+		return ""
+	}
+	switch {
+	case fg.PID <= 0:
+		return "its process cannot be found in /proc"
+	case fg.Exe == "":
+		return fmt.Sprintf("its executable cannot be read (/proc/%d/exe: another user's process, or one gone)", fg.PID)
+	}
+	name := path.Base(fg.Exe)
+	if name == "busybox" {
+		if applet := busyboxApplet(fg); applet != "sh" && applet != "ash" {
+			return fmt.Sprintf("its executable is %s running its applet %q, not its shell (sh, ash)", fg.Exe, applet)
+		}
+		return ""
+	}
+	if _, ok := ShellOf(name); ok {
+		return ""
+	}
+	// versioned names: zsh5, bash-5.2
+	if _, ok := ShellOf(strings.TrimRight(name, "0123456789.-")); ok {
+		return ""
+	}
+	return fmt.Sprintf("its executable is %s, not a shell's", fg.Exe)
+}
+
+// busyboxApplet is the applet busybox runs in fg: argv[0]'s name, or
+// argv[1] when argv[0] is busybox itself.
+func busyboxApplet(fg proc.Foreground) string {
+	args := fg.Args
+	if len(args) == 0 {
+		return fg.Name
+	}
+	applet := path.Base(strings.TrimPrefix(args[0], "-"))
+	if applet == "busybox" && len(args) > 1 {
+		applet = args[1]
+	}
+	return applet
+}
+
 // HasLineEditor reports whether the shell edits its command line itself
 // (readline, ZLE, fish's reader), taking its terminal out of canonical mode
 // while it does: bash, zsh and fish. (sh/dash read lines the kernel edits;

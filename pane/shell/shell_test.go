@@ -291,3 +291,36 @@ func TestCheckNoExit(t *testing.T) {
 		}
 	}
 }
+
+func TestNotShellExe(t *testing.T) {
+	if !proc.ExeKnowable {
+		t.Skip("this system names no executables: the name is trusted")
+	}
+	for _, tc := range []struct {
+		name string
+		fg   proc.Foreground
+		want string // "" for a shell, else a part of the reason
+	}{
+		{"bash", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 9, Exe: "/usr/bin/bash"}, ""},
+		{"sh is dash", proc.Foreground{Name: "sh", Args: []string{"-sh"}, PID: 9, Exe: "/usr/bin/dash"}, ""},
+		{"versioned name", proc.Foreground{Name: "zsh", PID: 9, Exe: "/bin/zsh5"}, ""},
+		{"python calling itself bash", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 9, Exe: "/usr/bin/python3.11"}, "its executable is /usr/bin/python3.11, not a shell's"},
+		{"not in /proc", proc.Foreground{Name: "bash"}, "cannot be found in /proc"},
+		{"unreadable: another user's", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 9}, "cannot be read (/proc/9/exe"},
+		{"busybox sh", proc.Foreground{Name: "sh", Args: []string{"sh"}, PID: 9, Exe: "/bin/busybox"}, ""},
+		{"busybox ash, login", proc.Foreground{Name: "ash", Args: []string{"-ash"}, PID: 9, Exe: "/bin/busybox"}, ""},
+		{"busybox sh by name", proc.Foreground{Name: "busybox", Args: []string{"busybox", "sh"}, PID: 9, Exe: "/bin/busybox"}, ""},
+		{"busybox vi", proc.Foreground{Name: "busybox", Args: []string{"busybox", "vi"}, PID: 9, Exe: "/bin/busybox"}, `applet "vi"`},
+		{"busybox applet named bash", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 9, Exe: "/bin/busybox"}, `applet "bash"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := NotShellExe(tc.fg)
+			if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+				t.Fatalf("NotShellExe = %q, want %q", got, tc.want)
+			}
+			if _, ok := Of(tc.fg); ok != (tc.want == "") {
+				t.Fatalf("Of: ok %v, want %v", ok, tc.want == "")
+			}
+		})
+	}
+}

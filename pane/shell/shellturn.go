@@ -77,13 +77,14 @@ func JudgeShell(sh Shell, args []string, name string, mode proc.TTYMode, p proc.
 }
 
 // ShellTurnOf reads the verdict on the pane's foreground program when it
-// is an interactive shell (not one interpreting a script), or a subshell
-// of one in the foreground (`( while :; do :; done )`): the terminal's mode
-// (ReadTTYMode on fg.TTY) and the state of the foreground process group's
-// leader (fg.PID) in /proc. The zero ShellTurn when the foreground is not
-// such a shell or nothing could be read (no /proc: not Linux).
+// is an interactive shell (not one interpreting a script; its executable
+// a shell's, Of), or a subshell of one in the foreground (`( while :; do
+// :; done )`): the terminal's mode (ReadTTYMode on fg.TTY) and the state of
+// the foreground process group's leader (fg.PID) in /proc. The zero
+// ShellTurn when the foreground is not such a shell or nothing could be
+// read (no /proc: not Linux).
 func ShellTurnOf(fg proc.Foreground) ShellTurn {
-	sh, ok := ShellOf(fg.Name)
+	sh, ok := Of(fg)
 	if !ok || fg.Command() != fg.Name || fg.PID <= 0 {
 		return ShellTurn{}
 	}
