@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -238,7 +239,7 @@ func (e EchoEntry) valid() bool {
 		}
 	}
 	if p := e.At; p != nil && (p.AnchorLen < 0 || p.AnchorLen > anchorBytes || p.PrefixLen < 0 || p.PrefixLen > maxPrefix ||
-		p.Col < 0 || p.Col > maxPrefix || p.Width < 0 || p.Width > 10000 || p.Row < 0) {
+		p.Col < 0 || p.Col > maxPrefix || p.Width < 0 || p.Width > schema.MaxPaneSize || p.Row < 0) {
 		return false
 	}
 	for _, w := range e.Widths {
