@@ -29,9 +29,11 @@ func (e *RefusedError) Error() string { return fmt.Sprintf("pane %s: %s", e.Pane
 func (e *RefusedError) Unwrap() error { return ErrRefused }
 
 // Readiness waits. A non-shell foreground is checked again for a moment, since a shell's start-up
-// may run a helper. A shell without its prompt yet is waited for up to promptWait.
+// may run a helper. A start-up script is waited for until its pane is startWindow old. A shell
+// without its prompt yet is waited for up to promptWait.
 const (
 	notShellGrace = 500 * time.Millisecond
+	startWindow   = 10 * time.Second
 	promptWait    = 5 * time.Second
 	quietFor      = 100 * time.Millisecond
 )
@@ -40,8 +42,8 @@ const (
 // shell in the foreground. Its prompt must be drawn: the cursor past the row's start, the screen at
 // rest. A cold shell gets up to promptWait or the deadline, then is used anyway, since Run detects
 // lost input. A line editor's terminal still canonical means the shell is starting (stillStarting).
-// That gets until the deadline, then *StartingError with nothing typed. info is the pane as
-// described.
+// So does a young start-up script (startingUp), which may exec a shell. Both get until the
+// deadline, then *StartingError with nothing typed. info is the pane as described.
 func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ shell.Shell, err error) {
 	id := info.ID
 	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
@@ -51,6 +53,11 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		sh, ok, err := refusal(info, time.Since(start))
 		if err != nil {
 			return info, "", err
+		}
+		if !ok && !time.Now().Before(deadline) {
+			if script, starting := startingUp(info); starting {
+				return info, "", &StartingError{id, script, "its start-up command is still running, and may exec a shell"}
+			}
 		}
 		if ok && !info.AlternateOn {
 			ready, err := r.prompted(ctx, info, sh)
@@ -82,12 +89,35 @@ func refusal(info tmux.PaneInfo, waited time.Duration) (_ shell.Shell, ok bool, 
 	if info.InMode {
 		return "", false, &RefusedError{info.ID, "the pane is in copy mode (pane_in_mode); leave it (q or Escape) before running a command"}
 	}
-	fg := proc.ForegroundOf(info).Command()
-	sh, ok := shell.ShellOf(fg)
-	if !ok && waited >= notShellGrace {
-		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg)}
+	fg := proc.ForegroundOf(info)
+	sh, ok := shell.ShellOf(fg.Command())
+	if ok || waited < notShellGrace {
+		return sh, ok, nil
 	}
-	return sh, ok, nil
+	if _, starting := startingUp(info); starting {
+		return "", false, nil // waited for, up to the deadline
+	}
+	why := fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg.Command())
+	if scriptStarting(fg, info.PID, 0) {
+		why += fmt.Sprintf(". It is the pane's start-up command, not a shell %s after the pane started: a start-up that execs a shell is waited for that long", startWindow)
+	}
+	return "", false, &RefusedError{info.ID, why}
+}
+
+// startingUp reports whether the pane may still be starting its shell: a start-up script (bash -c
+// "...; exec bash") that is the pane's own process, in the foreground, and younger than
+// startWindow. It returns the script's name.
+func startingUp(info tmux.PaneInfo) (string, bool) {
+	fg := proc.ForegroundOf(info)
+	age, known := proc.Age(info.PID)
+	return fg.Command(), known && scriptStarting(fg, info.PID, age)
+}
+
+// scriptStarting is startingUp's judgement on what /proc told.
+func scriptStarting(fg proc.Foreground, panePID int, age time.Duration) bool {
+	_, shellNamed := shell.ShellOf(fg.Name)
+	_, atPrompt := shell.ShellOf(fg.Command())
+	return shellNamed && !atPrompt && !fg.Task && fg.PID == panePID && age < startWindow
 }
 
 // readyWait is Ready's wait for a prompt, between its looks.
@@ -109,7 +139,7 @@ func (r *readyWait) prompted(ctx context.Context, info tmux.PaneInfo, sh shell.S
 	if starting {
 		// Its start-up files still run, and what they read would take the typed line.
 		if !time.Now().Before(r.deadline) {
-			return false, &StartingError{info.ID, string(sh)}
+			return false, &StartingError{info.ID, string(sh), "its terminal is still in canonical mode, as while its start-up files run; its line editor puts it in raw mode at the prompt"}
 		}
 		// once it reads its prompt, the cold wait starts afresh
 		r.quietSince, r.promptBy = time.Time{}, minTime(time.Now().Add(promptWait), r.deadline)
@@ -252,16 +282,17 @@ func clearInput(ctx context.Context, c *tmux.Client, src Source, opt RunOptions,
 	}
 }
 
-// StartingError: the shell had no prompt by the deadline, its terminal canonical as while start-up
-// files run. Nothing was typed. It unwraps to context.DeadlineExceeded (exit 124).
+// StartingError: the shell was still starting at the deadline, as Why says. Nothing was typed. It
+// unwraps to context.DeadlineExceeded (exit 124).
 type StartingError struct {
 	PaneID string
-	Shell  string
+	Shell  string // the shell, or the start-up script
+	Why    string
 }
 
 // Error says what was waited for.
 func (e *StartingError) Error() string {
-	return fmt.Sprintf("pane %s: %s had not reached its prompt by the deadline (its terminal is still in canonical mode, as while its start-up files run; its line editor puts it in raw mode at the prompt); nothing was typed: run again with a longer --timeout", e.PaneID, e.Shell)
+	return fmt.Sprintf("pane %s: %s had not reached its prompt by the deadline: still starting (%s); nothing was typed: run again with a longer --timeout", e.PaneID, e.Shell, e.Why)
 }
 
 // Unwrap makes it a timeout.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -119,6 +120,30 @@ func TestRefusal(t *testing.T) {
 			t.Errorf("%s: refused: %v", c.name, err)
 		case c.refused != "" && (err == nil || !strings.Contains(err.Error(), c.refused)):
 			t.Errorf("%s: error %v; want one saying %q", c.name, err, c.refused)
+		}
+	}
+}
+
+// A start-up script is waited for while it may exec a shell: the pane's own
+// process, shell-named, interpreting a script, young.
+func TestScriptStarting(t *testing.T) {
+	script := proc.Foreground{Name: "bash", Args: []string{"bash", "-c", "sleep 1; exec bash"}, PID: 7}
+	cases := []struct {
+		name string
+		fg   proc.Foreground
+		age  time.Duration
+		want bool
+	}{
+		{"young start-up script", script, time.Second, true},
+		{"old start-up script", script, startWindow, false},
+		{"a job of the pane's shell", proc.Foreground{Name: "bash", Args: script.Args, PID: 8}, time.Second, false},
+		{"no shell", proc.Foreground{Name: "sleep", Args: []string{"sleep", "30"}, PID: 7}, time.Second, false},
+		{"a shell at its prompt", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 7}, time.Second, false},
+		{"a task", proc.Foreground{Name: "bash", Args: script.Args, PID: 7, Task: true}, time.Second, false},
+	}
+	for _, c := range cases {
+		if got := scriptStarting(c.fg, 7, c.age); got != c.want {
+			t.Errorf("%s: scriptStarting = %v; want %v", c.name, got, c.want)
 		}
 	}
 }
