@@ -147,3 +147,26 @@ func TestScriptStarting(t *testing.T) {
 		}
 	}
 }
+
+// tmux's dead-pane line is cut from the end, also where it joined the
+// bottom row, with the blank rows before it; the command's lines stay.
+func TestWithoutBanner(t *testing.T) {
+	const b = "Pane is dead (status 3, Sun Dec  6 02:39:15 2026)"
+	cases := []struct {
+		name   string
+		lines  []string
+		banner string
+		want   []string
+	}{
+		{"blank rows above it", []string{"bye", "exit", "", "", b}, b, []string{"bye", "exit"}},
+		{"joined to the bottom row", []string{"29", "last words" + b}, b, []string{"29", "last words"}},
+		{"no line drawn", []string{"bye", ""}, "", []string{"bye"}},
+		{"a line of the command's own elsewhere", []string{b, "bye"}, b, []string{b, "bye"}},
+		{"nothing left", []string{"", b}, b, nil},
+	}
+	for _, c := range cases {
+		if got := withoutBanner(c.lines, c.banner); strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
+			t.Errorf("%s: withoutBanner = %q; want %q", c.name, got, c.want)
+		}
+	}
+}
