@@ -94,30 +94,35 @@ func refusal(info tmux.PaneInfo, waited time.Duration) (_ shell.Shell, ok bool, 
 	if ok || waited < notShellGrace {
 		return sh, ok, nil
 	}
-	if _, starting := startingUp(info); starting {
-		return "", false, nil // waited for, up to the deadline
-	}
 	why := fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg.Command())
-	if scriptStarting(fg, info.PID, 0) {
+	if startScript(fg, info.PID) {
+		if young(info.PID) {
+			return "", false, nil // waited for, up to the deadline
+		}
 		why += fmt.Sprintf(". It is the pane's start-up command, not a shell %s after the pane started: a start-up that execs a shell is waited for that long", startWindow)
 	}
 	return "", false, &RefusedError{info.ID, why}
 }
 
-// startingUp reports whether the pane may still be starting its shell: a start-up script (bash -c
-// "...; exec bash") that is the pane's own process, in the foreground, and younger than
-// startWindow. It returns the script's name.
+// startingUp reports whether the pane may still be starting its shell: a start-up script that is
+// young. It returns the script's name.
 func startingUp(info tmux.PaneInfo) (string, bool) {
 	fg := proc.ForegroundOf(info)
-	age, known := proc.Age(info.PID)
-	return fg.Command(), known && scriptStarting(fg, info.PID, age)
+	return fg.Command(), startScript(fg, info.PID) && young(info.PID)
 }
 
-// scriptStarting is startingUp's judgement on what /proc told.
-func scriptStarting(fg proc.Foreground, panePID int, age time.Duration) bool {
+// startScript reports whether the foreground is a start-up script that may exec a shell (bash -c
+// "...; exec bash"): the pane's own process, a shell interpreting a script.
+func startScript(fg proc.Foreground, panePID int) bool {
 	_, shellNamed := shell.ShellOf(fg.Name)
 	_, atPrompt := shell.ShellOf(fg.Command())
-	return shellNamed && !atPrompt && !fg.Task && fg.PID == panePID && age < startWindow
+	return shellNamed && !atPrompt && !fg.Task && fg.PID == panePID
+}
+
+// young reports whether the process started less than startWindow ago.
+func young(pid int) bool {
+	age, ok := proc.Age(pid)
+	return ok && age < startWindow
 }
 
 // readyWait is Ready's wait for a prompt, between its looks.

@@ -124,26 +124,24 @@ func TestRefusal(t *testing.T) {
 	}
 }
 
-// A start-up script is waited for while it may exec a shell: the pane's own
-// process, shell-named, interpreting a script, young.
-func TestScriptStarting(t *testing.T) {
+// A start-up script that may exec a shell is the pane's own process, a
+// shell interpreting a script.
+func TestStartScript(t *testing.T) {
 	script := proc.Foreground{Name: "bash", Args: []string{"bash", "-c", "sleep 1; exec bash"}, PID: 7}
 	cases := []struct {
 		name string
 		fg   proc.Foreground
-		age  time.Duration
 		want bool
 	}{
-		{"young start-up script", script, time.Second, true},
-		{"old start-up script", script, startWindow, false},
-		{"a job of the pane's shell", proc.Foreground{Name: "bash", Args: script.Args, PID: 8}, time.Second, false},
-		{"no shell", proc.Foreground{Name: "sleep", Args: []string{"sleep", "30"}, PID: 7}, time.Second, false},
-		{"a shell at its prompt", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 7}, time.Second, false},
-		{"a task", proc.Foreground{Name: "bash", Args: script.Args, PID: 7, Task: true}, time.Second, false},
+		{"start-up script", script, true},
+		{"a job of the pane's shell", proc.Foreground{Name: "bash", Args: script.Args, PID: 8}, false},
+		{"no shell", proc.Foreground{Name: "sleep", Args: []string{"sleep", "30"}, PID: 7}, false},
+		{"a shell at its prompt", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 7}, false},
+		{"a task", proc.Foreground{Name: "bash", Args: script.Args, PID: 7, Task: true}, false},
 	}
 	for _, c := range cases {
-		if got := scriptStarting(c.fg, 7, c.age); got != c.want {
-			t.Errorf("%s: scriptStarting = %v; want %v", c.name, got, c.want)
+		if got := startScript(c.fg, 7); got != c.want {
+			t.Errorf("%s: startScript = %v; want %v", c.name, got, c.want)
 		}
 	}
 }
