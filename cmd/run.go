@@ -26,9 +26,9 @@ input line (--clear-line kills it first). 'a; b' needs --allow-multi. On
 timeout C-c is pressed and the shell is waited for. --background runs
 COMMAND as a task and prints its id at once (see: panectl help tasks).
 
-Exit: the command's status; 2 refused statement, parse error or a line the
-shell rejected; 3 refused pane (or not ready, with --when-ready); 124
-timeout; 5 the shell exited or was replaced; 130 interrupted.
+Exit: the command's status (an interrupted one's too: 130 after C-c); 2 a
+refused statement, parse error or rejected line; 3 refused pane; 124
+timeout; 5 the shell exited or was replaced; 130 panectl interrupted.
 
 See: panectl help run`,
 		Example: `  panectl run %1 'make test'

@@ -222,6 +222,52 @@ func (c *Client) TrimDeadLine(text string) string {
 // deadStatusLooks bounds the looks for a dead pane's status, 20 ms apart.
 const deadStatusLooks = 25
 
+// AwaitDeadStatus waits a moment for a dead pane's exit status. The pty can
+// close before tmux reaps the process. Its exit status follows within
+// moments, or never on a tmux that missed the SIGCHLD (NudgeReap). p is the
+// pane as last described; a live pane is returned as it is.
+func (c *Client) AwaitDeadStatus(ctx context.Context, p PaneInfo) (PaneInfo, error) {
+	var err error
+	for i := 0; p.Dead && !p.DeadKnown && i < deadStatusLooks; i++ {
+		if i == 0 {
+			_ = c.NudgeReap(ctx)
+		}
+		select {
+		case <-ctx.Done():
+			return p, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		if p, err = c.Pane(ctx, p.ID); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// DeadBanner returns the line tmux drew into dead pane p that remain-on-exit
+// keeps ("Pane is dead (status 3, ...)", or its remain-on-exit-format), ""
+// when it drew none. tmux draws it once the exit status is known
+// (p.DeadKnown): it moves to the bottom row, feeds a line, and writes it
+// there (server_destroy_pane in server-fn.c). So it is the last row.
+func (c *Client) DeadBanner(ctx context.Context, p PaneInfo) (string, error) {
+	if !p.Dead || !p.DeadKnown || p.Height < 1 {
+		return "", nil
+	}
+	bottom := strconv.Itoa(p.Height - 1)
+	out, err := c.RunList(ctx, nil,
+		Command{"display-message", "-p", "-t", p.ID, "#{?remain-on-exit-format,1,0}"},
+		Command{"capture-pane", "-p", "-t", p.ID, "-S", bottom, "-E", bottom})
+	if err != nil {
+		return "", c.notFound(p.ID, err)
+	}
+	drawn, row, _ := strings.Cut(out, "\n")
+	row = strings.TrimRight(strings.TrimSuffix(row, "\n"), " ")
+	if c.has(featRemainOnExitFormat) && drawn != "1" || !c.has(featRemainOnExitFormat) && !deadLineRE.MatchString(row) {
+		return "", nil
+	}
+	return row, nil
+}
+
 // An exit-at-once error shows the last maxLastLines non-blank lines, from the
 // screen and lastLinesHistory lines of history.
 const (

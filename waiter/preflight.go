@@ -29,9 +29,11 @@ func (e *RefusedError) Error() string { return fmt.Sprintf("pane %s: %s", e.Pane
 func (e *RefusedError) Unwrap() error { return ErrRefused }
 
 // Readiness waits. A non-shell foreground is checked again for a moment, since a shell's start-up
-// may run a helper. A shell without its prompt yet is waited for up to promptWait.
+// may run a helper. A start-up script is waited for until its pane is startWindow old. A shell
+// without its prompt yet is waited for up to promptWait.
 const (
 	notShellGrace = 500 * time.Millisecond
+	startWindow   = 10 * time.Second
 	promptWait    = 5 * time.Second
 	quietFor      = 100 * time.Millisecond
 )
@@ -40,8 +42,8 @@ const (
 // shell in the foreground. Its prompt must be drawn: the cursor past the row's start, the screen at
 // rest. A cold shell gets up to promptWait or the deadline, then is used anyway, since Run detects
 // lost input. A line editor's terminal still canonical means the shell is starting (stillStarting).
-// That gets until the deadline, then *StartingError with nothing typed. info is the pane as
-// described.
+// So does a young start-up script (startingUp), which may exec a shell. Both get until the
+// deadline, then *StartingError with nothing typed. info is the pane as described.
 func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline time.Time) (_ tmux.PaneInfo, _ shell.Shell, err error) {
 	id := info.ID
 	defer func() { err = goneDuring(id, "run", err) }() // (exit 5, as the waits)
@@ -51,6 +53,11 @@ func Ready(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, deadline tim
 		sh, ok, err := refusal(info, proc.ForegroundOf(info), time.Since(start))
 		if err != nil {
 			return info, "", err
+		}
+		if !ok && !time.Now().Before(deadline) {
+			if script, starting := startingUp(info); starting {
+				return info, "", &StartingError{id, script, "its start-up command is still running, and may exec a shell"}
+			}
 		}
 		if ok && !info.AlternateOn {
 			ready, err := r.prompted(ctx, info, sh)
@@ -90,7 +97,35 @@ func refusal(info tmux.PaneInfo, fg proc.Foreground, waited time.Duration) (_ sh
 	if _, named := shell.ShellOf(fg.Command()); named {
 		return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program calls itself %q, but %s; run types into a shell's prompt only", fg.Command(), shell.NotShellExe(fg))}
 	}
-	return "", false, &RefusedError{info.ID, fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg.Command())}
+	why := fmt.Sprintf("the pane's foreground program is %q, not a shell at its prompt (bash, zsh, fish, sh, dash, ksh); run types into a shell's prompt only", fg.Command())
+	if startScript(fg, info.PID) {
+		if young(info.PID) {
+			return "", false, nil // waited for, up to the deadline
+		}
+		why += fmt.Sprintf(". It is the pane's start-up command, not a shell %s after the pane started: a start-up that execs a shell is waited for that long", startWindow)
+	}
+	return "", false, &RefusedError{info.ID, why}
+}
+
+// startingUp reports whether the pane may still be starting its shell: a start-up script that is
+// young. It returns the script's name.
+func startingUp(info tmux.PaneInfo) (string, bool) {
+	fg := proc.ForegroundOf(info)
+	return fg.Command(), startScript(fg, info.PID) && young(info.PID)
+}
+
+// startScript reports whether the foreground is a start-up script that may exec a shell (bash -c
+// "...; exec bash"): the pane's own process, a shell interpreting a script.
+func startScript(fg proc.Foreground, panePID int) bool {
+	_, shellNamed := shell.ShellOf(fg.Name)
+	_, atPrompt := shell.ShellOf(fg.Command())
+	return shellNamed && !atPrompt && !fg.Task && fg.PID == panePID
+}
+
+// young reports whether the process started less than startWindow ago.
+func young(pid int) bool {
+	age, ok := proc.Age(pid)
+	return ok && age < startWindow
 }
 
 // readyWait is Ready's wait for a prompt, between its looks.
@@ -112,7 +147,7 @@ func (r *readyWait) prompted(ctx context.Context, info tmux.PaneInfo, sh shell.S
 	if starting {
 		// Its start-up files still run, and what they read would take the typed line.
 		if !time.Now().Before(r.deadline) {
-			return false, &StartingError{info.ID, string(sh)}
+			return false, &StartingError{info.ID, string(sh), "its terminal is still in canonical mode, as while its start-up files run; its line editor puts it in raw mode at the prompt"}
 		}
 		// once it reads its prompt, the cold wait starts afresh
 		r.quietSince, r.promptBy = time.Time{}, minTime(time.Now().Add(promptWait), r.deadline)
@@ -255,16 +290,17 @@ func clearInput(ctx context.Context, c *tmux.Client, src Source, opt RunOptions,
 	}
 }
 
-// StartingError: the shell had no prompt by the deadline, its terminal canonical as while start-up
-// files run. Nothing was typed. It unwraps to context.DeadlineExceeded (exit 124).
+// StartingError: the shell was still starting at the deadline, as Why says. Nothing was typed. It
+// unwraps to context.DeadlineExceeded (exit 124).
 type StartingError struct {
 	PaneID string
-	Shell  string
+	Shell  string // the shell, or the start-up script
+	Why    string
 }
 
 // Error says what was waited for.
 func (e *StartingError) Error() string {
-	return fmt.Sprintf("pane %s: %s had not reached its prompt by the deadline (its terminal is still in canonical mode, as while its start-up files run; its line editor puts it in raw mode at the prompt); nothing was typed: run again with a longer --timeout", e.PaneID, e.Shell)
+	return fmt.Sprintf("pane %s: %s had not reached its prompt by the deadline: still starting (%s); nothing was typed: run again with a longer --timeout", e.PaneID, e.Shell, e.Why)
 }
 
 // Unwrap makes it a timeout.

@@ -356,10 +356,8 @@ func (s *runState) round(ctx context.Context, restful, back bool) (RunResult, bo
 		res, err := s.completed(ctx, rd, sc)
 		return res, true, err
 	case stepDead:
-		s.res.Outcome = schema.OutcomeExited
-		s.res.Output, s.res.Truncated = keepNewest(sc.Lines, s.opt.MaxLines)
-		s.res.Note = schema.JoinNotes(s.res.Note, fmt.Sprintf("the pane's process exited with status %d before the command finished", rd.Pane.DeadStatus))
-		return s.res, true, nil
+		res, err := s.died(ctx, rd, sc)
+		return res, true, err
 	case stepRejected:
 		// a shell that keeps the rejected line (fish) gets it killed
 		msg, _ := s.w.rejection(rd.Lines, s.r.Nonce)
@@ -440,6 +438,52 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 	}
 	s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
 	return *res, nil
+}
+
+// died ends a run whose shell exited, held by remain-on-exit. It waits a moment for the exit
+// status. The output ends at the command's last line: tmux's "Pane is dead" line, and the blank
+// rows it skipped to draw it at the bottom, are not output.
+func (s *runState) died(ctx context.Context, rd pane.ReadResult, sc shell.RunOutput) (RunResult, error) {
+	p, err := s.c.AwaitDeadStatus(ctx, rd.Pane)
+	if err != nil {
+		return s.ended(ctx, err)
+	}
+	if !rd.Pane.DeadKnown && p.DeadKnown {
+		// tmux drew its line with the status, after the read
+		if rd, err = read(ctx, s.c, s.src, s.id, s.start, pane.ReadOptions{Guess: p}); err != nil {
+			return s.ended(ctx, err)
+		}
+		sc = s.r.Scan(rd.Lines)
+	}
+	banner, err := s.c.DeadBanner(ctx, p)
+	if err != nil {
+		return s.ended(ctx, err)
+	}
+	s.res.Outcome = schema.OutcomeExited
+	s.res.Output, s.res.Truncated = keepNewest(withoutBanner(sc.Lines, banner), s.opt.MaxLines)
+	how := "exited; its status is not known yet"
+	switch {
+	case p.DeadSignal != 0:
+		how = fmt.Sprintf("was killed by signal %d", p.DeadSignal)
+	case p.DeadKnown:
+		how = fmt.Sprintf("exited with status %d", p.DeadStatus)
+	}
+	s.res.Note = schema.JoinNotes(s.res.Note, "the pane's process "+how+" before the command finished")
+	return s.res, nil
+}
+
+// withoutBanner drops tmux's dead-pane line (banner, "" for none) from the end of lines, then the
+// blank lines before it. The line may be joined to the bottom row's text, which tmux marks wrapped.
+func withoutBanner(lines []string, banner string) []string {
+	if n := len(lines); n > 0 && banner != "" {
+		if rest, ok := strings.CutSuffix(lines[n-1], banner); ok {
+			lines = append(lines[:n-1:n-1], rest)
+		}
+	}
+	for n := len(lines); n > 0 && strings.TrimSpace(lines[n-1]) == ""; n = len(lines) {
+		lines = lines[:n-1]
+	}
+	return lines
 }
 
 // retype types the command again after the shell threw it away. It wraps it for the shell reading

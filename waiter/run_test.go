@@ -132,3 +132,48 @@ func TestRefusal(t *testing.T) {
 		}
 	}
 }
+
+// A start-up script that may exec a shell is the pane's own process, a
+// shell interpreting a script.
+func TestStartScript(t *testing.T) {
+	script := proc.Foreground{Name: "bash", Args: []string{"bash", "-c", "sleep 1; exec bash"}, PID: 7}
+	cases := []struct {
+		name string
+		fg   proc.Foreground
+		want bool
+	}{
+		{"start-up script", script, true},
+		{"a job of the pane's shell", proc.Foreground{Name: "bash", Args: script.Args, PID: 8}, false},
+		{"no shell", proc.Foreground{Name: "sleep", Args: []string{"sleep", "30"}, PID: 7}, false},
+		{"a shell at its prompt", proc.Foreground{Name: "bash", Args: []string{"bash"}, PID: 7}, false},
+		{"a task", proc.Foreground{Name: "bash", Args: script.Args, PID: 7, Task: true}, false},
+	}
+	for _, c := range cases {
+		if got := startScript(c.fg, 7); got != c.want {
+			t.Errorf("%s: startScript = %v; want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// tmux's dead-pane line is cut from the end, also where it joined the
+// bottom row, with the blank rows before it; the command's lines stay.
+func TestWithoutBanner(t *testing.T) {
+	const b = "Pane is dead (status 3, Sun Dec  6 02:39:15 2026)"
+	cases := []struct {
+		name   string
+		lines  []string
+		banner string
+		want   []string
+	}{
+		{"blank rows above it", []string{"bye", "exit", "", "", b}, b, []string{"bye", "exit"}},
+		{"joined to the bottom row", []string{"29", "last words" + b}, b, []string{"29", "last words"}},
+		{"no line drawn", []string{"bye", ""}, "", []string{"bye"}},
+		{"a line of the command's own elsewhere", []string{b, "bye"}, b, []string{b, "bye"}},
+		{"nothing left", []string{"", b}, b, nil},
+	}
+	for _, c := range cases {
+		if got := withoutBanner(c.lines, c.banner); strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
+			t.Errorf("%s: withoutBanner = %q; want %q", c.name, got, c.want)
+		}
+	}
+}

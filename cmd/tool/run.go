@@ -12,7 +12,9 @@ import (
 	"github.com/panectl/panectl/waiter"
 )
 
-// RunExit is the exit status of a run: the command's own when it completed.
+// RunExit is the exit status of a run: the command's own when it completed, or when it was
+// interrupted and the shell reported a failing status (130 after C-c), as docker exec does. An
+// interrupt with no status (panectl itself got SIGINT or SIGTERM) exits 130.
 func RunExit(out schema.RunOutput) error {
 	switch out.Outcome {
 	case schema.OutcomeCompleted:
@@ -21,6 +23,9 @@ func RunExit(out schema.RunOutput) error {
 		}
 		return nil
 	case schema.OutcomeInterrupted:
+		if out.ExitCode != nil && *out.ExitCode&0xff != 0 {
+			return &ExitError{Code: *out.ExitCode & 0xff, Msg: fmt.Sprintf("the command was interrupted; the shell reports status %d", *out.ExitCode)}
+		}
 		return &ExitError{Code: ExitInterrupted, Msg: "interrupted"}
 	}
 	return OutcomeExit(out.Outcome)

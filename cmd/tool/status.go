@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
@@ -113,7 +112,7 @@ func Status(ctx context.Context, c *tmux.Client, id string, opt StatusOptions) (
 	if err != nil {
 		return StatusResult{}, err
 	}
-	p, err := awaitDeadStatus(ctx, c, id, r.Pane)
+	p, err := c.AwaitDeadStatus(ctx, r.Pane)
 	if err != nil {
 		return StatusResult{}, err
 	}
@@ -152,27 +151,6 @@ func statusCursor(prev statusState, ok bool, tk *task.Task) pane.Cursor {
 		cur = prev.Cursor
 	}
 	return cur
-}
-
-// awaitDeadStatus waits a moment for a dead pane's exit status. The pty
-// can close before tmux reaps the process. Its exit status follows within
-// moments, or never on a tmux that missed the SIGCHLD (tmux.Client.NudgeReap).
-func awaitDeadStatus(ctx context.Context, c *tmux.Client, id string, p tmux.PaneInfo) (tmux.PaneInfo, error) {
-	var err error
-	for i := 0; p.Dead && !p.DeadKnown && i < 25; i++ {
-		if i == 0 {
-			_ = c.NudgeReap(ctx)
-		}
-		select {
-		case <-ctx.Done():
-			return p, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-		if p, err = c.Pane(ctx, id); err != nil {
-			return p, err
-		}
-	}
-	return p, nil
 }
 
 // taskEnd is the task as its record says, and the pane with its exit. A

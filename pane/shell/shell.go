@@ -129,15 +129,15 @@ type Run struct {
 	Nonce string
 	Typed string // the line(s) to type, then Enter
 	Begin string // printed on a line of its own before the command runs
-	End   string // printed as End + ":<status>\n" right after the command's output
+	End   string // printed as End + ":<status>:" on a row of its own after the command's output
 }
 
 // NewRun wraps command for sh. The wrapper prints the begin marker, runs the
 // command in a group (so a heredoc, a multi-line command, `a && b`, a
 // function definition work unchanged), then prints the end marker and the
-// group's status with no newline before it (output without a final newline
-// stays exact). The line starts with a space so shells that ignore such
-// lines in history (HISTCONTROL=ignorespace, setopt histignorespace) do.
+// group's status (endPrintf). The line starts with a space so shells that
+// ignore such lines in history (HISTCONTROL=ignorespace, setopt
+// histignorespace) do.
 //
 // fish gets the begin marker and the command as one quoted string for its
 // eval builtin: the typed line is always complete (fish never waits in a
@@ -175,12 +175,16 @@ func newRun() Run {
 // status of the shell's last command.
 func (r Run) beginPrintf() string { return `printf '\120ANECTL:B:` + r.Nonce + `\n'` }
 
+// endPrintf starts the end marker on a row of its own (\r\n), so nothing
+// the command left on its last row is overwritten: a line without a final
+// newline, or a progress bar ended by \r. A colon ends the status, and
+// \033[K erases old text after it.
 func (r Run) endPrintf(sh Shell) string {
 	st := `"$?"`
 	if sh == ShellFish {
 		st = "$status"
 	}
-	return `printf '\120ANECTL:E:` + r.Nonce + `:%d\n' ` + st
+	return `printf '\r\n\120ANECTL:E:` + r.Nonce + `:%d:\033[K\n' ` + st
 }
 
 // A typed command line longer than typeLimit bytes (or a command longer than
@@ -316,10 +320,11 @@ type RunOutput struct {
 
 // Scan finds the run's markers in logical lines read from the pane since
 // before it was typed. Lines is what came between them: the echo and any
-// trace of the wrapper (lines holding the nonce) are removed; a last line
-// without a newline (text before the end marker on its line) is kept.
-// When the begin marker is gone (history trimmed or cleared) the lines
-// before the end marker are used.
+// trace of the wrapper (lines holding the nonce) are removed. The row the
+// command left the cursor on is the line before the end marker's: kept
+// when it holds text (output without a final newline, a progress bar),
+// dropped when empty. When the begin marker is gone (history trimmed or
+// cleared) the lines before the end marker are used.
 func (r Run) Scan(lines []string) RunOutput {
 	out := RunOutput{BeginIdx: -1}
 	start := 0
@@ -338,19 +343,14 @@ func (r Run) Scan(lines []string) RunOutput {
 			}
 			continue
 		}
-		rest := l[j+len(r.End)+1:]
-		k := 0
-		for k < len(rest) && (rest[k] >= '0' && rest[k] <= '9' || k == 0 && rest[k] == '-') {
-			k++
-		}
-		st, err := strconv.Atoi(rest[:k])
-		if err != nil {
+		st, ok := endStatus(l[j+len(r.End)+1:])
+		if !ok {
 			// a partly drawn end line: not ended yet
 			out.Lines = append(out.Lines, l)
 			continue
 		}
-		if pre := l[:j]; pre != "" {
-			out.Lines = append(out.Lines, pre)
+		if n := len(out.Lines); n > 0 && out.Lines[n-1] == "" {
+			out.Lines = out.Lines[:n-1] // the cursor's row was empty
 		}
 		out.Ended, out.Status = true, st
 		break
@@ -359,6 +359,16 @@ func (r Run) Scan(lines []string) RunOutput {
 		out.Lines = nil
 	}
 	return out
+}
+
+// endStatus reads the status after an end marker, up to its colon.
+func endStatus(rest string) (int, bool) {
+	num, _, ok := strings.Cut(rest, ":")
+	if !ok {
+		return 0, false
+	}
+	st, err := strconv.Atoi(num)
+	return st, err == nil
 }
 
 // Unparsed is what the shell printed between the echo of the typed line

@@ -149,7 +149,7 @@ func TestUnparsed(t *testing.T) {
 		"echo (",
 		"     ^",
 		"",
-		E + ":123",
+		E + ":123:",
 		"> ",
 	}
 	if got := strings.Join(r.Unparsed(lines), "|"); got != "fish: Unexpected end of string, expecting ')'|echo (" {
@@ -169,15 +169,19 @@ func TestScan(t *testing.T) {
 		st    int
 		out   []string
 	}{
-		{"plain", []string{echo, "> }; printf ...", B, "hi", E + ":0", "$"}, true, true, 0, []string{"hi"}},
-		{"no newline", []string{echo, B, "abc" + E + ":0", "$"}, true, true, 0, []string{"abc"}},
-		{"no output", []string{echo, B, E + ":1"}, true, true, 1, nil},
-		{"status 42", []string{B, "a", "", "b", E + ":42"}, true, true, 42, []string{"a", "", "b"}},
-		{"set -x", []string{echo, "+ printf '\\120ANECTL:B:" + N + "\\n'", B, "+ echo hi", "hi", "+ printf '\\120ANECTL:E:" + N + ":%d\\n' 0", E + ":0"}, true, true, 0, []string{"+ echo hi", "hi"}},
-		{"prompt lookalike", []string{"PANECTL:E:000000000000:0 $ " + echo, B, "ok", E + ":0"}, true, true, 0, []string{"ok"}},
+		{"plain", []string{echo, "> }; printf ...", B, "hi", "", E + ":0:", "$"}, true, true, 0, []string{"hi"}},
+		{"no newline", []string{echo, B, "abc", E + ":0:", "$"}, true, true, 0, []string{"abc"}},
+		{"progress bar ended by CR", []string{echo, B, "[==] 45%", E + ":0:", "$"}, true, true, 0, []string{"[==] 45%"}},
+		{"digits after the status", []string{echo, B, "x", E + ":1:45678 %", "$"}, true, true, 1, []string{"x"}},
+		{"no output", []string{echo, B, "", E + ":1:"}, true, true, 1, nil},
+		{"status 42", []string{B, "a", "", "b", "", E + ":42:"}, true, true, 42, []string{"a", "", "b"}},
+		{"blank lines kept", []string{B, "a", "", "", E + ":0:"}, true, true, 0, []string{"a", ""}},
+		{"set -x", []string{echo, "+ printf '\\120ANECTL:B:" + N + "\\n'", B, "+ echo hi", "hi", "+ printf '\\r\\n\\120ANECTL:E:" + N + ":%d:\\033[K\\n' 0", "", E + ":0:"}, true, true, 0, []string{"+ echo hi", "hi"}},
+		{"prompt lookalike", []string{"PANECTL:E:000000000000:0: $ " + echo, B, "ok", "", E + ":0:"}, true, true, 0, []string{"ok"}},
 		{"running", []string{echo, B, "partial"}, true, false, 0, []string{"partial"}},
+		{"end partly drawn", []string{echo, B, "out", "", E + ":12"}, true, false, 0, []string{"out", "", E + ":12"}},
 		{"not begun", []string{echo}, false, false, 0, nil},
-		{"begin trimmed away", []string{"tail", E + ":3"}, false, true, 3, []string{"tail"}},
+		{"begin trimmed away", []string{"tail", E + ":3:"}, false, true, 3, []string{"tail"}},
 	}
 	for _, c := range cases {
 		got := r.Scan(c.lines)
