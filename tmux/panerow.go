@@ -163,14 +163,15 @@ func fixedPane(f []string) (PaneInfo, error) {
 		DeadStatus: n[10], DeadSignal: n[11], DeadKnown: f[10] != "" || f[11] != "", InMode: f[12] == "1",
 		HistorySize: n[13], HistoryLimit: n[14], CursorX: n[15], CursorY: n[16],
 		AlternateOn: f[17] == "1", AltSavedY: n[18], Active: f[19] == "1", WindowActive: f[20] == "1",
-		Attached: n[21], FocusEvents: f[22] == "on",
+		Attached: n[21], FocusEvents: f[22] == "on" || f[22] == "1",
 		WrapFlag: f[23] == "1", InsertFlag: f[24] == "1", OriginFlag: f[25] == "1",
 		ScrollUpper: n[26], ScrollLower: n[27],
 	}, nil
 }
 
 // fixedOK checks a fixed field's value against its kind. A number may be
-// empty (tmux leaves some unset), an id may not.
+// empty (tmux leaves some unset), an id may not. tmux 3.3 prints an on/off
+// option as 1 or 0.
 func fixedOK(kind, v string) bool {
 	switch kind {
 	case "%", "$", "@":
@@ -180,7 +181,7 @@ func fixedOK(kind, v string) bool {
 	case "flag":
 		return v == "" || v == "0" || v == "1"
 	case "on":
-		return v == "" || v == "on" || v == "off"
+		return v == "" || v == "on" || v == "off" || v == "0" || v == "1"
 	case "tty":
 		return v == "" || isTTYPath(v)
 	}
