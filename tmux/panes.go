@@ -17,8 +17,8 @@ import (
 
 // sep (U+241F) separates the fields of panectl's formats. Every tmux prints
 // this printable UTF-8 verbatim to a -u client. A control character tmux 3.4
-// and 3.5 print as "\037" (featOutputVis), a non-UTF-8 client as "_". Free text
-// (the title) is always the last field.
+// and 3.5 print as "\037" (featOutputVis), a non-UTF-8 client as "_". A row
+// with free text frames it further (panerow.go).
 const sep = "\u241f"
 
 // recordSep (U+241E) brackets one command's output in a list's answer, as
