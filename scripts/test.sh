@@ -70,3 +70,7 @@ fi
 go test -tags e2e -count=1 -timeout 25m ./... "$@"
 # The end-to-end tests and scripts (./cmd) again, on tmux 3.5a.
 [ -z "$tmux35" ] || PATH=$(dirname "$tmux35"):$PATH go test -tags e2e -count=1 -timeout 25m ./cmd "$@"
+# The fuzz tests, each for a short time (the seeds already ran above).
+for f in FuzzParsePane FuzzParsePaneAnswer; do
+  go test -run '^$' -fuzz "^$f\$" -fuzztime 15s ./tmux
+done

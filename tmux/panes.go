@@ -183,36 +183,9 @@ func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, erro
 	if err != nil {
 		return PaneInfo{}, err
 	}
-	sess, rest, hasWin := strings.Cut(target, ":")
-	if strings.HasPrefix(target, "@") {
-		// a window id alone: that window's pane, when it has one
-		sess, rest, hasWin = "", target, true
-	}
-	win, pidx, hasPane := strings.Cut(rest, ".")
-	// named reports whether target names p. Without its row's text, p's
-	// session name is unknown: it may.
-	named := func(p PaneInfo, known bool) bool {
-		if p.ID == "" {
-			return true // nothing of its row is known
-		}
-		if sess != "" && p.SessionID != sess && known && p.SessionName != sess {
-			return false
-		}
-		if hasWin && win != "" && win != strconv.Itoa(p.WindowIndex) && win != p.WindowID {
-			return false
-		}
-		return !hasPane || pidx == strconv.Itoa(p.PaneIndex) || pidx == p.ID
-	}
-	var hits []PaneInfo
-	for _, p := range panes {
-		if named(p, true) {
-			hits = append(hits, p)
-		}
-	}
-	for _, b := range bad {
-		if named(b.Pane, false) {
-			return PaneInfo{}, fmt.Errorf("%w: %q may name pane %s, whose row tmux printed malformed (%v); name the pane by its id", ErrAmbiguousTarget, target, cmp.Or(b.Pane.ID, "(unknown)"), b.Err)
-		}
+	hits, err := named(target, panes, bad)
+	if err != nil {
+		return PaneInfo{}, err
 	}
 	switch len(hits) {
 	case 0:
@@ -225,6 +198,42 @@ func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, erro
 		ids[i] = h.ID
 	}
 	return PaneInfo{}, fmt.Errorf("%w: %q names %d panes (%s); name one pane, e.g. by its id", ErrAmbiguousTarget, target, len(hits), strings.Join(ids, ", "))
+}
+
+// named returns the panes target names ("@N[.pane]" or
+// "session[:window[.pane]]"). A pane of bad has no known session name, so it
+// may be named: then target is ambiguous.
+func named(target string, panes []PaneInfo, bad []*RowError) ([]PaneInfo, error) {
+	sess, rest, hasWin := strings.Cut(target, ":")
+	if strings.HasPrefix(target, "@") {
+		// a window id alone: that window's pane, when it has one
+		sess, rest, hasWin = "", target, true
+	}
+	win, pidx, hasPane := strings.Cut(rest, ".")
+	matches := func(p PaneInfo, nameKnown bool) bool {
+		if p.ID == "" {
+			return true // nothing of its row is known
+		}
+		if sess != "" && p.SessionID != sess && (nameKnown && p.SessionName != sess) {
+			return false
+		}
+		if hasWin && win != "" && win != strconv.Itoa(p.WindowIndex) && win != p.WindowID {
+			return false
+		}
+		return !hasPane || pidx == strconv.Itoa(p.PaneIndex) || pidx == p.ID
+	}
+	for _, b := range bad {
+		if matches(b.Pane, false) {
+			return nil, fmt.Errorf("%w: %q may name pane %s, whose row tmux printed malformed (%v); name the pane by its id", ErrAmbiguousTarget, target, cmp.Or(b.Pane.ID, "(unknown)"), b.Err)
+		}
+	}
+	var hits []PaneInfo
+	for _, p := range panes {
+		if matches(p, true) {
+			hits = append(hits, p)
+		}
+	}
+	return hits, nil
 }
 
 // paneIDRE is a pane id as tmux prints it (#{pane_id}).

@@ -47,8 +47,8 @@ func UnreadInput(path string) (int, error) {
 
 // ptyPathRE is the path of a pseudo-terminal: /dev/pts/N (Linux, the BSDs),
 // /dev/ttysN (macOS), /dev/ttyXY (older BSD ptys). Never a serial line
-// (/dev/ttyS0) or another device, whose opening may act.
-var ptyPathRE = regexp.MustCompile(`^/dev/(pts/[0-9]+|ttys[0-9]+|tty[p-zP-T][0-9a-v])$`)
+// (/dev/ttyS0 on Linux) or another device, whose opening may act.
+var ptyPathRE = regexp.MustCompile(`^/dev/(pts/[0-9]+|ttys[0-9]+|tty[p-z][0-9a-zA-Z])$`)
 
 // checkTerminalPath refuses a path that is no pseudo-terminal's, before
 // anything opens it.
