@@ -2,6 +2,7 @@ package tmux
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -120,6 +121,9 @@ func takeText(s string, n int, next string) (text string, used int, ok bool) {
 	return text, j, len(text) == n
 }
 
+// visCStyle are vis(3)'s C escapes (VIS_CSTYLE), by the letter after "\".
+var visCStyle = map[byte]byte{'n': '\n', 'r': '\r', 'b': '\b', 'a': '\a', 'v': '\v', 't': '\t', 'f': '\f', 's': ' ', '0': 0}
+
 // unvis decodes what tmux's vis(3) flags VIS_OCTAL|VIS_CSTYLE|VIS_NOSLASH
 // make: "\ooo" and C escapes. A backslash of the text itself is not escaped,
 // so a text holding both is ambiguous: its length then tells (takeText).
@@ -127,19 +131,19 @@ func unvis(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
-	cstyle := map[byte]byte{'n': '\n', 'r': '\r', 'b': '\b', 'a': '\a', 'v': '\v', 't': '\t', 'f': '\f', 's': ' ', '0': 0}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
-		switch {
-		case s[i] != '\\' || i+1 == len(s):
+		if s[i] != '\\' || i+1 == len(s) {
 			b = append(b, s[i])
-		case i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]):
+			continue
+		}
+		if i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]) {
 			b = append(b, (s[i+1]-'0')<<6|(s[i+2]-'0')<<3|(s[i+3]-'0'))
 			i += 3
-		case cstyle[s[i+1]] != 0 || s[i+1] == '0':
-			b = append(b, cstyle[s[i+1]])
+		} else if c, ok := visCStyle[s[i+1]]; ok {
+			b = append(b, c)
 			i++
-		default:
+		} else {
 			b = append(b, s[i])
 		}
 	}
@@ -183,7 +187,7 @@ func fixedOK(kind, v string) bool {
 	case "on":
 		return v == "" || v == "on" || v == "off" || v == "0" || v == "1"
 	case "tty":
-		return v == "" || isTTYPath(v)
+		return v == "" || ttyPathRE.MatchString(v)
 	}
 	return false
 }
@@ -201,26 +205,10 @@ func digits(s string, max int) bool {
 	return true
 }
 
-// isTTYPath reports whether path can name a terminal device: an absolute
-// path under /dev of letters, digits, "_", "-", "." and "/", with no empty,
-// "." or ".." component (/dev/pts/3, /dev/ttys003).
-func isTTYPath(path string) bool {
-	rest, ok := strings.CutPrefix(path, "/dev/")
-	if !ok || rest == "" {
-		return false
-	}
-	for _, c := range strings.Split(rest, "/") {
-		if c == "" || c == "." || c == ".." {
-			return false
-		}
-		for _, r := range c {
-			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
-				return false
-			}
-		}
-	}
-	return true
-}
+// ttyPathRE is a path under /dev that can name a terminal device: letters,
+// digits, "_", "-" and "." in components that start with no dot (/dev/pts/3,
+// /dev/ttys003). So no component is "." or "..".
+var ttyPathRE = regexp.MustCompile(`^/dev(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)+$`)
 
 // malformedRow is the error of a row that does not parse, quoting at most
 // its first 200 bytes.
