@@ -87,7 +87,8 @@ func TestForgedPaneRows(t *testing.T) {
 	}
 
 	// run works in the pane with the odd cwd
-	if v, code, stderr := runJSON(s, "run", first, "echo hello", "--timeout", "10"); code != 0 || v["exit_code"] != 0.0 || !slices.Equal(v["output"].([]any), []any{"hello"}) {
+	v, code, stderr := runJSON(s, "run", first, "echo hello", "--timeout", "10")
+	if output, _ := v["output"].([]any); code != 0 || v["exit_code"] != 0.0 || !slices.Equal(output, []any{"hello"}) {
 		t.Errorf("run in %s: exit %d, %v, %s", first, code, v, stderr)
 	}
 
