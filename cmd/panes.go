@@ -3,6 +3,10 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
@@ -13,7 +17,14 @@ func newListCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the panes of the server",
-		Args:  cobra.NoArgs,
+		Long: `List the panes of the server, one a line: id, session:window, command,
+size, directory, title. A name, directory or title holding a control
+character or invalid UTF-8 prints Go-quoted ("a\nb"), so each pane stays one
+line; --json gives them as they are.
+
+A pane whose description tmux prints malformed is left out, with a note on
+stderr saying which and why; the others are listed.`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			out, err := tool.ListPanes.Run(c.Context(), &f.Env, schema.ListPanesInput{})
 			if err != nil {
@@ -25,7 +36,10 @@ func newListCmd(f *Factory) *cobra.Command {
 					if p.Dead {
 						dead = " (dead)"
 					}
-					fmt.Fprintf(w, "%s\t%s:%s\t%s\t%dx%d\t%s\t%s%s\n", p.PaneID, p.SessionName, p.WindowID, p.Command, p.Width, p.Height, p.CWD, p.Title, dead)
+					fmt.Fprintf(w, "%s\t%s:%s\t%s\t%dx%d\t%s\t%s%s\n", p.PaneID, oneLine(p.SessionName), p.WindowID, oneLine(p.Command), p.Width, p.Height, oneLine(p.CWD), oneLine(p.Title), dead)
+				}
+				if out.Note != "" {
+					fmt.Fprintf(f.IO.ErrOut, "note: %s\n", out.Note)
 				}
 			})
 		},
@@ -109,4 +123,12 @@ func newCursorCmd(f *Factory) *cobra.Command {
 			return f.emit(out, func(w io.Writer) { fmt.Fprintln(w, out.Cursor) })
 		},
 	}
+}
+
+// oneLine is s, Go-quoted when it holds a control character or invalid UTF-8.
+func oneLine(s string) string {
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
+		return strconv.Quote(s)
+	}
+	return s
 }

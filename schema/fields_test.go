@@ -44,7 +44,7 @@ func sortedFields(s string) []string {
 // (sections 3-8): fields may only ever be added, and only with the spec.
 func TestOutputFields(t *testing.T) {
 	want := map[string]string{
-		"list_panes":    "panes",
+		"list_panes":    "note panes",
 		"new_pane":      "command cursor cwd dead height journal pane_id pid session_id session_name title width window_id",
 		"kill_pane":     "killed pane_id",
 		"cursor":        "cursor pane_id",

@@ -44,7 +44,8 @@ type ListPanesInput struct{}
 
 // ListPanesOutput is the output of list_panes.
 type ListPanesOutput struct {
-	Panes []PaneSummary `json:"panes" jsonschema:"every pane of the server"`
+	Panes []PaneSummary `json:"panes" jsonschema:"every pane of the server whose description tmux printed well-formed"`
+	Note  string        `json:"note,omitempty" jsonschema:"the panes left out, each with why its description did not parse"`
 }
 
 // NewPaneInput is the input of new_pane.

@@ -55,7 +55,8 @@ func (c *Client) Snapshot(ctx context.Context, id string, specs ...CaptureSpec) 
 // none (nil map).
 func (c *Client) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	mark := recordSep + "panectl-" + Nonce() + recordSep
-	list := CommandList{{"display-message", "-p", "-t", id, paneFormat}}
+	r := newPaneRow()
+	list := CommandList{{"display-message", "-p", "-t", id, r.format()}}
 	for _, s := range specs {
 		list = append(list, s.args(id), Command{"display-message", "-p", "-t", id, mark})
 	}
@@ -66,8 +67,7 @@ func (c *Client) SnapshotOptions(ctx context.Context, id, prefix string, specs .
 	if err != nil {
 		return PaneInfo{}, nil, nil, c.notFound(id, err)
 	}
-	head, rest, _ := strings.Cut(out, "\n")
-	p, err := parsePane(head)
+	p, rest, err := r.parse(out)
 	if err == errNoPane || (err == nil && p.ID != id) {
 		return PaneInfo{}, nil, nil, &NotFoundError{Target: id, Socket: c.Server.Socket}
 	}

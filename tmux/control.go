@@ -854,7 +854,8 @@ func (k *Control) WatchDeath() {
 // snapshotOptions runs id's description, captures and options as one line. sub,
 // if set, gets EventCommandDone.
 func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
-	cmds := [][]string{{"display-message", "-p", "-t", id, paneFormat}}
+	r := newPaneRow()
+	cmds := [][]string{{"display-message", "-p", "-t", id, r.format()}}
 	for _, s := range specs {
 		cmds = append(cmds, s.args(id))
 	}
@@ -868,7 +869,7 @@ func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, pr
 		}
 		return PaneInfo{}, nil, nil, err
 	}
-	p, err := parsePane(strings.TrimSuffix(outs[0], "\n"))
+	p, _, err := r.parse(outs[0])
 	if err == errNoPane || (err == nil && p.ID != id) {
 		return PaneInfo{}, nil, nil, &NotFoundError{Target: id, Socket: k.socket}
 	}

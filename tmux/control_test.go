@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -622,5 +623,45 @@ func TestControlStallsOnStoppedServerAndRecovers(t *testing.T) {
 	}
 	if err != nil || len(out) != 1 || strings.TrimSpace(out[0]) != "back" {
 		t.Fatalf("command after SIGCONT: %q %v", out, err)
+	}
+}
+
+// A cwd holding \x1f, U+241F, a newline and a line like a block's end reads
+// back exactly through a process, the control client and a listing.
+func TestOddCWDReadsBackExactly(t *testing.T) {
+	s := tmuxtest.New(t)
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := filepath.Join(dir, "a\x1fb\u241fc\n%end 1 2 1\nd é")
+	if err := os.Mkdir(odd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	p, err := s.Client.NewPane(ctx, tmux.NewOptions{CWD: odd, Command: []string{"cat"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.CWD != odd {
+		t.Errorf("new pane's cwd %q, want %q", p.CWD, odd)
+	}
+	k, err := s.Client.Control(ctx, p, tmux.ControlOptions{OnEvent: newRecorder().on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	info, _, _, err := k.SnapshotOptions(ctx, p.ID, "")
+	if err != nil || info.CWD != odd {
+		t.Errorf("through control: cwd %q, %v", info.CWD, err)
+	}
+	panes, bad, err := s.Client.ListPanes(ctx)
+	if err != nil || len(bad) != 0 || len(panes) != 2 {
+		t.Fatalf("list: %v, bad rows %v, %v", panes, bad, err)
+	}
+	for _, q := range panes {
+		if q.ID == p.ID && q.CWD != odd {
+			t.Errorf("listed with cwd %q", q.CWD)
+		}
 	}
 }

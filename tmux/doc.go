@@ -10,8 +10,9 @@
 // typed error that keeps tmux's own message. *Error{Args, ExitCode, Stderr}
 // unwraps to ErrNoServer or ErrPaneNotFound. Start-up fails with
 // ErrNotInstalled or ErrTooOld. Listings and pane descriptions separate fields
-// with U+241F (sep), free text last. A malformed row is an error, never a
-// silent empty list.
+// with U+241F (sep). Free text comes by its length, framed by separators with
+// a nonce, so no name, path or argv[0] forges a field or a row (panerow.go). A
+// malformed row is that pane's error, never a silent empty list.
 //
 // Control attaches a control-mode client without crashing tmux 3.3a to 3.6b,
 // which segfault when a control client is half identified. On tmux 3.2 to 3.6

@@ -139,12 +139,13 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 	// terminal closed may lack its exit status until tmux reaps it. Undone, the
 	// hold would let tmux close it then, so it stays held for another look.
 	mark := recordSep + "panectl-" + Nonce() + recordSep
+	r := newPaneRow()
 	var out string
 	var p PaneInfo
 	for i := 0; ; i++ {
 		var err error
 		out, err = c.RunList(ctx, nil, append(h.endCommands(id, i == deadStatusLooks),
-			Command{"display-message", "-p", "-t", id, paneFormat},
+			Command{"display-message", "-p", "-t", id, r.format()},
 			Command{"display-message", "-p", "-t", id, mark + "#{remain-on-exit}" + mark},
 			Command{"capture-pane", "-p", "-J", "-t", id, "-S", "-" + fmt.Sprint(lastLinesHistory), "-E", "-"})...)
 		if gone(err) {
@@ -153,7 +154,7 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 		if err != nil {
 			return PaneInfo{}, err
 		}
-		if p, err = parsePane(strings.SplitN(out, "\n", 2)[0]); err != nil {
+		if p, out, err = r.parse(out); err != nil {
 			return PaneInfo{}, err
 		}
 		if !p.Dead || p.DeadKnown || i == deadStatusLooks {

@@ -1,6 +1,7 @@
 package tmux
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -16,8 +17,8 @@ import (
 
 // sep (U+241F) separates the fields of panectl's formats. Every tmux prints
 // this printable UTF-8 verbatim to a -u client. A control character tmux 3.4
-// and 3.5 print as "\037" (featOutputVis), a non-UTF-8 client as "_". Free text
-// (the title) is always the last field.
+// and 3.5 print as "\037" (featOutputVis), a non-UTF-8 client as "_". A row
+// with free text frames it further (panerow.go).
 const sep = "\u241f"
 
 // recordSep (U+241E) brackets one command's output in a list's answer, as
@@ -61,25 +62,6 @@ type PaneInfo struct {
 	ScrollLower  int    // scroll_region_lower: bottom row of the scrolling region
 	Title        string // pane_title (free text, last field)
 }
-
-var paneFields = []string{
-	"pane_id", "session_id", "session_name", "window_id", "window_index", "pane_index",
-	"pane_current_command", "pane_pid", "pane_tty", "pane_current_path",
-	"pane_width", "pane_height", "pane_dead", "pane_dead_status", "pane_dead_signal", "pane_in_mode",
-	"history_size", "history_limit", "cursor_x", "cursor_y", "alternate_on", "alternate_saved_y",
-	"pane_start_command",
-	"pane_active", "window_active", "session_attached", "focus-events",
-	"wrap_flag", "insert_flag", "origin_flag", "scroll_region_upper", "scroll_region_lower",
-	"pane_title",
-}
-
-var paneFormat = func() string {
-	parts := make([]string, len(paneFields))
-	for i, f := range paneFields {
-		parts[i] = "#{" + f + "}"
-	}
-	return strings.Join(parts, sep)
-}()
 
 // geometryFields say where a pane's output went, for a wait that checks a
 // stream against the pane. Unlike pane_current_command and pane_current_path,
@@ -127,72 +109,47 @@ func parseGeometry(row string) (PaneInfo, error) {
 
 var errNoPane = errors.New("no pane")
 
-// parsePane decodes one row of paneFormat. A malformed row is an error.
-func parsePane(row string) (PaneInfo, error) {
-	f := strings.SplitN(row, sep, len(paneFields))
-	if len(f) == len(paneFields) && f[0] == "" {
-		// tmux 3.3's display-message -t %N prints empty fields, not an error
-		return PaneInfo{}, errNoPane
-	}
-	if len(f) != len(paneFields) || !strings.HasPrefix(f[0], "%") {
-		return PaneInfo{}, fmt.Errorf("tmux returned a malformed pane row %q", row)
-	}
-	var bad error
-	num := func(s string) int {
-		if s == "" {
-			return 0
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil && bad == nil {
-			bad = fmt.Errorf("tmux returned a malformed pane row %q: %v", row, err)
-		}
-		return n
-	}
-	p := PaneInfo{
-		ID: f[0], SessionID: f[1], SessionName: f[2], WindowID: f[3],
-		WindowIndex: num(f[4]), PaneIndex: num(f[5]),
-		Command: f[6], PID: num(f[7]), TTY: f[8], CWD: f[9],
-		Width: num(f[10]), Height: num(f[11]), Dead: f[12] == "1",
-		DeadStatus: num(f[13]), DeadSignal: num(f[14]), InMode: f[15] == "1",
-		HistorySize: num(f[16]), HistoryLimit: num(f[17]),
-		CursorX: num(f[18]), CursorY: num(f[19]), AlternateOn: f[20] == "1", AltSavedY: num(f[21]),
-		StartCommand: f[22], Active: f[23] == "1", WindowActive: f[24] == "1",
-		Attached: num(f[25]), FocusEvents: f[26] == "on",
-		WrapFlag: f[27] == "1", InsertFlag: f[28] == "1", OriginFlag: f[29] == "1",
-		ScrollUpper: num(f[30]), ScrollLower: num(f[31]), Title: f[32],
-		DeadKnown: f[13] != "" || f[14] != "",
-	}
-	return p, bad
+// A RowError is a pane whose row in a listing does not parse: that pane's
+// error, not the listing's. Pane holds the fixed fields when they parse (ID ""
+// when not).
+type RowError struct {
+	Pane PaneInfo
+	Err  error
 }
 
-// ListPanes lists every pane of the server (list-panes -a). No server is
-// ErrNoServer, never an empty list.
-func (c *Client) ListPanes(ctx context.Context) ([]PaneInfo, error) {
-	out, err := c.Run(ctx, "list-panes", "-a", "-F", paneFormat)
+func (e *RowError) Error() string { return e.Err.Error() }
+func (e *RowError) Unwrap() error { return e.Err }
+
+// ListPanes lists every pane of the server (list-panes -a): the panes whose
+// rows parse, and a RowError for each other. No server is ErrNoServer, never
+// an empty list.
+func (c *Client) ListPanes(ctx context.Context) ([]PaneInfo, []*RowError, error) {
+	r := newPaneRow()
+	out, err := c.Run(ctx, "list-panes", "-a", "-F", r.format())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var panes []PaneInfo
-	for _, row := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if row == "" {
+	var bad []*RowError
+	for out != "" {
+		var p PaneInfo
+		if p, out, err = r.parse(out); err != nil {
+			bad = append(bad, &RowError{Pane: p, Err: err})
 			continue
-		}
-		p, err := parsePane(row)
-		if err != nil {
-			return nil, err
 		}
 		panes = append(panes, p)
 	}
-	return panes, nil
+	return panes, bad, nil
 }
 
 // Pane describes one pane by id ("%N"). Unknown pane: *NotFoundError.
 func (c *Client) Pane(ctx context.Context, id string) (PaneInfo, error) {
-	out, err := c.Run(ctx, "display-message", "-p", "-t", id, paneFormat)
+	r := newPaneRow()
+	out, err := c.Run(ctx, "display-message", "-p", "-t", id, r.format())
 	if err != nil {
 		return PaneInfo{}, c.notFound(id, err)
 	}
-	p, err := parsePane(strings.TrimSuffix(out, "\n"))
+	p, _, err := r.parse(out)
 	if err == errNoPane || (err == nil && p.ID != id) {
 		return PaneInfo{}, &NotFoundError{Target: id, Socket: c.Server.Socket}
 	}
@@ -222,28 +179,13 @@ func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, erro
 		}
 		return c.Pane(ctx, target)
 	}
-	panes, err := c.ListPanes(ctx)
+	panes, bad, err := c.ListPanes(ctx)
 	if err != nil {
 		return PaneInfo{}, err
 	}
-	sess, rest, hasWin := strings.Cut(target, ":")
-	if strings.HasPrefix(target, "@") {
-		// a window id alone: that window's pane, when it has one
-		sess, rest, hasWin = "", target, true
-	}
-	win, pidx, hasPane := strings.Cut(rest, ".")
-	var hits []PaneInfo
-	for _, p := range panes {
-		if sess != "" && p.SessionName != sess && p.SessionID != sess {
-			continue
-		}
-		if hasWin && win != "" && win != strconv.Itoa(p.WindowIndex) && win != p.WindowID {
-			continue
-		}
-		if hasPane && pidx != strconv.Itoa(p.PaneIndex) && pidx != p.ID {
-			continue
-		}
-		hits = append(hits, p)
+	hits, err := named(target, panes, bad)
+	if err != nil {
+		return PaneInfo{}, err
 	}
 	switch len(hits) {
 	case 0:
@@ -256,6 +198,42 @@ func (c *Client) ResolvePane(ctx context.Context, target string) (PaneInfo, erro
 		ids[i] = h.ID
 	}
 	return PaneInfo{}, fmt.Errorf("%w: %q names %d panes (%s); name one pane, e.g. by its id", ErrAmbiguousTarget, target, len(hits), strings.Join(ids, ", "))
+}
+
+// named returns the panes target names ("@N[.pane]" or
+// "session[:window[.pane]]"). A pane of bad has no known session name, so it
+// may be named: then target is ambiguous.
+func named(target string, panes []PaneInfo, bad []*RowError) ([]PaneInfo, error) {
+	sess, rest, hasWin := strings.Cut(target, ":")
+	if strings.HasPrefix(target, "@") {
+		// a window id alone: that window's pane, when it has one
+		sess, rest, hasWin = "", target, true
+	}
+	win, pidx, hasPane := strings.Cut(rest, ".")
+	matches := func(p PaneInfo, nameKnown bool) bool {
+		if p.ID == "" {
+			return true // nothing of its row is known
+		}
+		if sess != "" && p.SessionID != sess && (nameKnown && p.SessionName != sess) {
+			return false
+		}
+		if hasWin && win != "" && win != strconv.Itoa(p.WindowIndex) && win != p.WindowID {
+			return false
+		}
+		return !hasPane || pidx == strconv.Itoa(p.PaneIndex) || pidx == p.ID
+	}
+	for _, b := range bad {
+		if matches(b.Pane, false) {
+			return nil, fmt.Errorf("%w: %q may name pane %s, whose row tmux printed malformed (%v); name the pane by its id", ErrAmbiguousTarget, target, cmp.Or(b.Pane.ID, "(unknown)"), b.Err)
+		}
+	}
+	var hits []PaneInfo
+	for _, p := range panes {
+		if matches(p, true) {
+			hits = append(hits, p)
+		}
+	}
+	return hits, nil
 }
 
 // paneIDRE is a pane id as tmux prints it (#{pane_id}).

@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -51,43 +50,6 @@ func TestVersionAtLeast(t *testing.T) {
 		if got := VersionAtLeast(v, MinVersion); got != want {
 			t.Errorf("VersionAtLeast(%q) = %v, want %v", v, got, want)
 		}
-	}
-}
-
-func TestParsePane(t *testing.T) {
-	values := map[string]string{
-		"pane_id": "%3", "session_id": "$1", "session_name": "my sess", "window_id": "@2", "window_index": "0",
-		"pane_index": "1", "pane_current_command": "bash", "pane_pid": "4242", "pane_tty": "/dev/pts/3",
-		"pane_current_path": "/home/u", "pane_width": "80", "pane_height": "24", "history_size": "120",
-		"history_limit": "2000", "cursor_x": "2", "cursor_y": "5", "pane_start_command": "bash",
-		"pane_title": "title \u241f with sep",
-	}
-	fields := make([]string, len(paneFields))
-	for i, f := range paneFields {
-		if v, ok := values[f]; ok {
-			fields[i] = v
-		} else if !strings.Contains(f, "command") && !strings.Contains(f, "path") {
-			fields[i] = "0"
-		}
-	}
-	p, err := parsePane(strings.Join(fields, sep))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.ID != "%3" || p.SessionName != "my sess" || p.PID != 4242 || p.Width != 80 || p.HistorySize != 120 || p.CursorY != 5 || p.Title != "title \u241f with sep" {
-		t.Fatalf("parsePane = %+v", p)
-	}
-	if _, err := parsePane("garbage"); err == nil {
-		t.Error("malformed row: want an error")
-	}
-	bad := append([]string(nil), fields...)
-	bad[slices.Index(paneFields, "pane_pid")] = "notanumber"
-	if _, err := parsePane(strings.Join(bad, sep)); err == nil {
-		t.Error("malformed number: want an error")
-	}
-	empty := make([]string, len(paneFields))
-	if _, err := parsePane(strings.Join(empty, sep)); !errors.Is(err, errNoPane) {
-		t.Errorf("empty row: %v, want errNoPane", err)
 	}
 }
 

@@ -26,7 +26,8 @@ const (
 	featDetachedSize
 	// command output through vis(3): display-message -p, list-panes -F and
 	// show-options print control characters as "\ooo" until featNoOutputVis.
-	// panectl's separators are printable UTF-8, which vis copies (sep).
+	// panectl's separators are printable UTF-8, which vis copies (sep). A
+	// pane row's free text is decoded back (panerow.go).
 	featOutputVis
 	featNoOutputVis
 	// a tab written over blank cells is a tab cell, which capture-pane prints

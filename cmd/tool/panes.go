@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -29,13 +30,16 @@ func runList(ctx context.Context, f *Env, _ schema.ListPanesInput) (schema.ListP
 	if err != nil {
 		return schema.ListPanesOutput{}, err
 	}
-	panes, err := c.ListPanes(ctx)
+	panes, bad, err := c.ListPanes(ctx)
 	if err != nil {
 		return schema.ListPanesOutput{}, err
 	}
 	out := schema.ListPanesOutput{Panes: []schema.PaneSummary{}}
 	for _, p := range panes {
 		out.Panes = append(out.Panes, summary(p))
+	}
+	for _, b := range bad {
+		out.Note = schema.JoinNotes(out.Note, fmt.Sprintf("pane %s left out: %v", cmp.Or(b.Pane.ID, "(unknown)"), b.Err))
 	}
 	return out, nil
 }

@@ -103,9 +103,15 @@ func Prune(ctx context.Context, c *tmux.Client) error {
 	if err != nil || state == "" {
 		return err
 	}
-	panes, err := c.ListPanes(ctx)
+	panes, bad, err := c.ListPanes(ctx)
 	if err != nil {
 		return err
+	}
+	for _, b := range bad {
+		if b.Pane.ID == "" {
+			return nil // a pane tmux could not name may be any: keep every journal
+		}
+		panes = append(panes, b.Pane)
 	}
 	live := map[string]bool{}
 	for _, p := range panes {

@@ -1,6 +1,9 @@
 package proc
 
-import "fmt"
+import (
+	"fmt"
+	"regexp"
+)
 
 // MaxCanonLine is the longest line a terminal in canonical mode (ICANON)
 // passes to the program reading it: the kernel's line buffer holds 4096
@@ -23,8 +26,8 @@ type TTYMode struct {
 // controlling terminal and without blocking. Errors: the open or the ioctl
 // failed (another user's terminal, a closed pane).
 func ReadTTYMode(path string) (TTYMode, error) {
-	if path == "" {
-		return TTYMode{}, fmt.Errorf("the pane has no terminal path (pane_tty)")
+	if err := checkTerminalPath(path); err != nil {
+		return TTYMode{}, err
 	}
 	return readTTYMode(path)
 }
@@ -36,10 +39,27 @@ func ReadTTYMode(path string) (TTYMode, error) {
 // typed (a shell still busy, or about to run a command that will read
 // them). Errors: as ReadTTYMode's, or not supported on this system.
 func UnreadInput(path string) (int, error) {
-	if path == "" {
-		return 0, fmt.Errorf("the pane has no terminal path (pane_tty)")
+	if err := checkTerminalPath(path); err != nil {
+		return 0, err
 	}
 	return unreadInput(path)
+}
+
+// ptyPathRE is the path of a pseudo-terminal: /dev/pts/N (Linux, the BSDs),
+// /dev/ttysN (macOS), /dev/ttyXY (older BSD ptys). Never a serial line
+// (/dev/ttyS0 on Linux) or another device, whose opening may act.
+var ptyPathRE = regexp.MustCompile(`^/dev/(pts/[0-9]+|ttys[0-9]+|tty[p-z][0-9a-zA-Z])$`)
+
+// checkTerminalPath refuses a path that is no pseudo-terminal's, before
+// anything opens it.
+func checkTerminalPath(path string) error {
+	if path == "" {
+		return fmt.Errorf("the pane has no terminal path (pane_tty)")
+	}
+	if !ptyPathRE.MatchString(path) {
+		return fmt.Errorf("the pane's terminal path %q is not a pseudo-terminal's: not opened", path)
+	}
+	return nil
 }
 
 // String is how the mode is named in messages.

@@ -222,13 +222,18 @@ func ListTasks(ctx context.Context, c *tmux.Client) ([]Task, error) {
 	if err != nil || state == "" {
 		return nil, err
 	}
-	panes, err := c.ListPanes(ctx)
+	panes, bad, err := c.ListPanes(ctx)
 	if err != nil {
 		return nil, err
 	}
 	byID := map[string]tmux.PaneInfo{}
 	for _, p := range panes {
 		byID[p.ID] = p
+	}
+	for _, b := range bad {
+		if b.Pane.ID != "" {
+			byID[b.Pane.ID] = b.Pane // its fixed fields: the pane is there
+		}
 	}
 	return listTasks(state, byID)
 }

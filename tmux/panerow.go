@@ -1,0 +1,221 @@
+package tmux
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A pane row is fixed fields, then free text. A fixed field holds an id, a
+// number, a flag or the tty, each checked. Free text (a name, a path, argv[0],
+// a title) can hold any byte tmux passes: a newline, sep, a forged row. So
+// each text comes whole by its length in bytes (#{n:}), given among the fixed
+// fields. The separators before each text and at the row's end carry a nonce
+// made for the call. tmux 3.4 and 3.5 print control characters through vis(3)
+// (featOutputVis), which changes a text's length. Such a text is found up to
+// the next separator, which no text made before the call can hold, and
+// decoded to its length.
+
+// paneFixed are a pane row's fixed fields, in order, with their kinds.
+var paneFixed = []struct{ name, kind string }{
+	{"pane_id", "%"}, {"session_id", "$"}, {"window_id", "@"},
+	{"window_index", "n"}, {"pane_index", "n"}, {"pane_pid", "n"}, {"pane_tty", "tty"},
+	{"pane_width", "n"}, {"pane_height", "n"}, {"pane_dead", "flag"},
+	{"pane_dead_status", "n"}, {"pane_dead_signal", "n"}, {"pane_in_mode", "flag"},
+	{"history_size", "n"}, {"history_limit", "n"}, {"cursor_x", "n"}, {"cursor_y", "n"},
+	{"alternate_on", "flag"}, {"alternate_saved_y", "n"},
+	{"pane_active", "flag"}, {"window_active", "flag"}, {"session_attached", "n"}, {"focus-events", "on"},
+	{"wrap_flag", "flag"}, {"insert_flag", "flag"}, {"origin_flag", "flag"},
+	{"scroll_region_upper", "n"}, {"scroll_region_lower", "n"},
+}
+
+// paneTexts are a pane row's free-text fields, in order.
+var paneTexts = []string{"session_name", "pane_current_command", "pane_current_path", "pane_start_command", "pane_title"}
+
+// paneRow is the pane row format of one call, with its nonce.
+type paneRow struct{ nonce string }
+
+func newPaneRow() paneRow { return paneRow{nonce: Nonce()} }
+
+// textSep comes before each text; end ends the row.
+func (r paneRow) textSep() string { return sep + r.nonce }
+func (r paneRow) end() string     { return recordSep + r.nonce + recordSep }
+
+// format is the -F format of a row.
+func (r paneRow) format() string {
+	var b strings.Builder
+	for i, f := range paneFixed {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString("#{" + f.name + "}")
+	}
+	for _, t := range paneTexts {
+		b.WriteString(sep + "#{n:" + t + "}")
+	}
+	for _, t := range paneTexts {
+		b.WriteString(r.textSep() + "#{" + t + "}")
+	}
+	b.WriteString(r.end())
+	return b.String()
+}
+
+// parse reads the row at the head of out. It returns the pane and what
+// follows the row. A malformed row is an error, with the fixed fields read
+// when they parse (ID "" when not), and rest after the row's end if found.
+// tmux 3.3 prints a missing pane's row with empty fields: errNoPane.
+func (r paneRow) parse(out string) (p PaneInfo, rest string, err error) {
+	ts, end := r.textSep(), r.end()
+	skip := func() string {
+		if _, after, ok := strings.Cut(out, end); ok {
+			return strings.TrimPrefix(after, "\n")
+		}
+		return ""
+	}
+	head, _, ok := strings.Cut(out, ts)
+	f := strings.Split(head, sep)
+	if !ok || len(f) != len(paneFixed)+len(paneTexts) {
+		return PaneInfo{}, skip(), malformedRow(out, "not its fields")
+	}
+	if f[0] == "" {
+		return PaneInfo{}, skip(), errNoPane
+	}
+	if p, err = fixedPane(f[:len(paneFixed)]); err != nil {
+		return PaneInfo{}, skip(), malformedRow(out, err.Error())
+	}
+	texts := make([]string, len(paneTexts))
+	pos := len(head)
+	for i, name := range paneTexts {
+		n, err := strconv.Atoi(f[len(paneFixed)+i])
+		if err != nil || n < 0 || !strings.HasPrefix(out[pos:], ts) {
+			return p, skip(), malformedRow(out, name+" is not framed")
+		}
+		pos += len(ts)
+		next := ts
+		if i == len(paneTexts)-1 {
+			next = end
+		}
+		text, used, ok := takeText(out[pos:], n, next)
+		if !ok {
+			return p, skip(), malformedRow(out, fmt.Sprintf("%s is not %d bytes long", name, n))
+		}
+		texts[i], pos = text, pos+used
+	}
+	p.SessionName, p.Command, p.CWD, p.StartCommand, p.Title = texts[0], texts[1], texts[2], texts[3], texts[4]
+	return p, strings.TrimPrefix(out[pos+len(end):], "\n"), nil
+}
+
+// takeText reads a text of n bytes followed by next at the head of s, and
+// says how many bytes of s it used. Printed through vis(3), the text is
+// longer: then it ends at next, and decodes to n bytes.
+func takeText(s string, n int, next string) (text string, used int, ok bool) {
+	if n <= len(s) && strings.HasPrefix(s[n:], next) {
+		return s[:n], n, true
+	}
+	j := strings.Index(s, next)
+	if j < 0 {
+		return "", 0, false
+	}
+	text = unvis(s[:j])
+	return text, j, len(text) == n
+}
+
+// visCStyle are vis(3)'s C escapes (VIS_CSTYLE), by the letter after "\".
+var visCStyle = map[byte]byte{'n': '\n', 'r': '\r', 'b': '\b', 'a': '\a', 'v': '\v', 't': '\t', 'f': '\f', 's': ' ', '0': 0}
+
+// unvis decodes what tmux's vis(3) flags VIS_OCTAL|VIS_CSTYLE|VIS_NOSLASH
+// make: "\ooo" and C escapes. A backslash of the text itself is not escaped,
+// so a text holding both is ambiguous: its length then tells (takeText).
+func unvis(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b = append(b, s[i])
+			continue
+		}
+		if i+3 < len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]) {
+			b = append(b, (s[i+1]-'0')<<6|(s[i+2]-'0')<<3|(s[i+3]-'0'))
+			i += 3
+		} else if c, ok := visCStyle[s[i+1]]; ok {
+			b = append(b, c)
+			i++
+		} else {
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
+}
+
+// fixedPane checks the fixed fields f and fills a PaneInfo from them.
+func fixedPane(f []string) (PaneInfo, error) {
+	n := make([]int, len(f))
+	for i, spec := range paneFixed {
+		if !fixedOK(spec.kind, f[i]) {
+			return PaneInfo{}, fmt.Errorf("%s %q", spec.name, f[i])
+		}
+		if spec.kind == "n" && f[i] != "" {
+			n[i], _ = strconv.Atoi(f[i])
+		}
+	}
+	return PaneInfo{
+		ID: f[0], SessionID: f[1], WindowID: f[2], WindowIndex: n[3], PaneIndex: n[4],
+		PID: n[5], TTY: f[6], Width: n[7], Height: n[8], Dead: f[9] == "1",
+		DeadStatus: n[10], DeadSignal: n[11], DeadKnown: f[10] != "" || f[11] != "", InMode: f[12] == "1",
+		HistorySize: n[13], HistoryLimit: n[14], CursorX: n[15], CursorY: n[16],
+		AlternateOn: f[17] == "1", AltSavedY: n[18], Active: f[19] == "1", WindowActive: f[20] == "1",
+		Attached: n[21], FocusEvents: f[22] == "on" || f[22] == "1",
+		WrapFlag: f[23] == "1", InsertFlag: f[24] == "1", OriginFlag: f[25] == "1",
+		ScrollUpper: n[26], ScrollLower: n[27],
+	}, nil
+}
+
+// fixedOK checks a fixed field's value against its kind. A number may be
+// empty (tmux leaves some unset), an id may not. tmux 3.3 prints an on/off
+// option as 1 or 0.
+func fixedOK(kind, v string) bool {
+	switch kind {
+	case "%", "$", "@":
+		return len(v) > 1 && v[:1] == kind && digits(v[1:], 10)
+	case "n":
+		return v == "" || digits(v, 10)
+	case "flag":
+		return v == "" || v == "0" || v == "1"
+	case "on":
+		return v == "" || v == "on" || v == "off" || v == "0" || v == "1"
+	case "tty":
+		return v == "" || ttyPathRE.MatchString(v)
+	}
+	return false
+}
+
+// digits reports whether s is 1 to max ASCII digits.
+func digits(s string, max int) bool {
+	if s == "" || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ttyPathRE is a path under /dev that can name a terminal device: letters,
+// digits, "_", "-" and "." in components that start with no dot (/dev/pts/3,
+// /dev/ttys003). So no component is "." or "..".
+var ttyPathRE = regexp.MustCompile(`^/dev(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)+$`)
+
+// malformedRow is the error of a row that does not parse, quoting at most
+// its first 200 bytes.
+func malformedRow(row, why string) error {
+	const quote = 200
+	if len(row) > quote {
+		return fmt.Errorf("tmux returned a malformed pane row %q (%d bytes more): %s", row[:quote], len(row)-quote, why)
+	}
+	return fmt.Errorf("tmux returned a malformed pane row %q: %s", row, why)
+}

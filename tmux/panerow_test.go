@@ -1,0 +1,244 @@
+package tmux
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// fixedValues are a live pane's fixed fields, as tmux prints them.
+var fixedValues = map[string]string{
+	"pane_id": "%3", "session_id": "$1", "window_id": "@2", "window_index": "0", "pane_index": "1",
+	"pane_pid": "4242", "pane_tty": "/dev/pts/3", "pane_width": "80", "pane_height": "24",
+	"pane_dead_status": "", "pane_dead_signal": "", "history_size": "120", "history_limit": "2000",
+	"cursor_x": "2", "cursor_y": "5", "alternate_saved_y": "", "focus-events": "off", "session_attached": "0",
+	"scroll_region_lower": "23",
+}
+
+// printRow prints r's format as tmux would: fixed holds the fixed fields
+// (default fixedValues, else "0"), texts the free text in paneTexts' order.
+// With vis, the text goes through vis(3) as tmux 3.4 and 3.5 print it.
+func printRow(r paneRow, fixed map[string]string, texts []string, vis bool) string {
+	text := map[string]string{}
+	for i, t := range paneTexts {
+		text[t] = texts[i]
+	}
+	return regexp.MustCompile(`#\{(n:)?([a-z_-]+)\}`).ReplaceAllStringFunc(r.format(), func(m string) string {
+		name := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(m, "#{"), "n:"), "}")
+		t, isText := text[name]
+		switch {
+		case strings.HasPrefix(m, "#{n:"):
+			return fmt.Sprint(len(t))
+		case isText && vis:
+			return strvis(t)
+		case isText:
+			return t
+		}
+		if v, ok := fixed[name]; ok {
+			return v
+		}
+		if v, ok := fixedValues[name]; ok {
+			return v
+		}
+		return "0"
+	}) + "\n"
+}
+
+// strvis is tmux's utf8_strvis with VIS_OCTAL|VIS_CSTYLE|VIS_NOSLASH: UTF-8
+// characters, printable ASCII, space, tab and newline as they are; other
+// bytes as C escapes or "\ooo".
+func strvis(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		c := s[i]
+		switch {
+		case n > 1 && r != utf8.RuneError:
+			b.WriteString(s[i : i+n])
+			i += n
+			continue
+		case c >= 0x21 && c < 0x7f || c == ' ' || c == '\t' || c == '\n':
+			b.WriteByte(c)
+		case strings.IndexByte("\r\b\a\v\f", c) >= 0:
+			b.WriteString(map[byte]string{'\r': `\r`, '\b': `\b`, '\a': `\a`, '\v': `\v`, '\f': `\f`}[c])
+		case c == 0 && (i+1 == len(s) || s[i+1] < '0' || s[i+1] > '7'):
+			b.WriteString(`\0`)
+		default:
+			fmt.Fprintf(&b, `\%03o`, c)
+		}
+		i++
+	}
+	return b.String()
+}
+
+func TestParsePane(t *testing.T) {
+	r := newPaneRow()
+	texts := []string{"my sess", "bash", "/home/u", "bash -l", "title \u241f with sep"}
+	p, rest, err := r.parse(printRow(r, nil, texts, false) + "after")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := PaneInfo{ID: "%3", SessionID: "$1", SessionName: "my sess", WindowID: "@2", PaneIndex: 1, Command: "bash",
+		StartCommand: "bash -l", PID: 4242, TTY: "/dev/pts/3", CWD: "/home/u", Width: 80, Height: 24, HistorySize: 120,
+		HistoryLimit: 2000, CursorX: 2, CursorY: 5, ScrollLower: 23, Title: "title \u241f with sep"}
+	if p != want || rest != "after" {
+		t.Fatalf("parse = %+v, rest %q\nwant %+v", p, rest, want)
+	}
+	if _, _, err := r.parse("garbage"); err == nil {
+		t.Error("malformed row: want an error")
+	}
+	for field, v := range map[string]string{"pane_pid": "notanumber", "pane_id": "3", "session_id": "$", "pane_tty": "/dev/../etc/passwd",
+		"pane_dead": "yes", "cursor_x": "-1", "window_id": "@1x"} {
+		if _, _, err := r.parse(printRow(r, map[string]string{field: v}, texts, false)); err == nil {
+			t.Errorf("%s %q: want an error", field, v)
+		}
+	}
+	empty := map[string]string{}
+	for _, f := range paneFixed {
+		empty[f.name] = ""
+	}
+	if _, _, err := r.parse(printRow(r, empty, make([]string, len(paneTexts)), false)); !errors.Is(err, errNoPane) {
+		t.Errorf("empty row: %v, want errNoPane", err)
+	}
+}
+
+// Free text holding separators, newlines and whole forged rows comes back
+// exactly, in a listing of two panes. Without vis(3) even a forged row with
+// the call's nonce (read from the tmux client's argv) cannot shift a field.
+// Under vis (tmux 3.4, 3.5) one without it cannot.
+func TestParsePaneForgedText(t *testing.T) {
+	r := newPaneRow()
+	for _, vis := range []bool{false, true} {
+		forger := r
+		if vis {
+			forger = newPaneRow()
+		}
+		other := printRow(forger, map[string]string{"pane_id": "%0", "session_id": "$9", "window_id": "@9"}, []string{"build", "bash", "/root", "bash", "t"}, false)
+		forged := "x" + sep + "80\n" + strings.TrimSuffix(other, "\n") + "\n" + "\x1f\u241e"
+		texts := []string{"s" + sep, forged, "/tmp/a\x1fb\nc" + forger.textSep(), forged, "t"}
+		out := printRow(r, nil, texts, vis) + printRow(r, map[string]string{"pane_id": "%4"}, texts, vis)
+		for i, id := range []string{"%3", "%4"} {
+			p, rest, err := r.parse(out)
+			if err != nil || p.ID != id || p.SessionName != texts[0] || p.Command != forged || p.CWD != texts[2] || p.StartCommand != forged {
+				t.Fatalf("vis %v row %d: %+v, %v", vis, i, p, err)
+			}
+			out = rest
+		}
+		if out != "" {
+			t.Errorf("vis %v: left %q", vis, out)
+		}
+	}
+}
+
+// A row whose text is cut short is that row's error: the next row parses.
+func TestParsePaneBadRowSkipped(t *testing.T) {
+	r := newPaneRow()
+	texts := []string{"s", "bash", "/tmp", "bash", "t"}
+	good := printRow(r, map[string]string{"pane_id": "%5"}, texts, false)
+	bad := strings.Replace(printRow(r, nil, texts, false), "/tmp", "/tm", 1)
+	p, rest, err := r.parse(bad + good)
+	if err == nil || p.ID != "%3" {
+		t.Fatalf("cut text: %+v, %v; want an error with the pane's id", p, err)
+	}
+	if p, rest, err = r.parse(rest); err != nil || p.ID != "%5" || rest != "" {
+		t.Fatalf("the next row: %+v, %q, %v", p, rest, err)
+	}
+}
+
+// FuzzParsePane puts arbitrary bytes in every free-text field of two rows:
+// the parse gives back exactly the fixed fields and texts printed, never
+// shifted ones. Under vis(3) (tmux 3.4, 3.5) a text may also be an error,
+// when it holds what vis does not escape (a backslash) beside what it does,
+// or the call's own separator.
+func FuzzParsePane(f *testing.F) {
+	f.Add("s", "bash", "/home/u", "bash", "title", false)
+	f.Add("s\u241f1", "x\x1f%9\u241f$9", "/tmp/a\x1fb\nc", "", "\u241e", true)
+	f.Add(`a\n`, "\n", `\001`+"\x01", "\x00", `\`, true)
+	f.Fuzz(func(t *testing.T, name, cmd, cwd, start, title string, vis bool) {
+		r := paneRow{nonce: "0123456789abcdef"}
+		texts := []string{name, cmd, cwd, start, title}
+		out := printRow(r, nil, texts, vis) + printRow(r, map[string]string{"pane_id": "%4", "pane_pid": "7"}, texts, vis)
+		for i, id := range []string{"%3", "%4"} {
+			p, rest, err := r.parse(out)
+			got := []string{p.SessionName, p.Command, p.CWD, p.StartCommand, p.Title}
+			switch {
+			case err == nil && (p.ID != id || strings.Join(got, "|") != strings.Join(texts, "|")):
+				t.Fatalf("vis %v row %d: parsed %+v from texts %q", vis, i, p, texts)
+			case err != nil && (!vis || p.ID != "" && p.ID != id):
+				if !vis || !strings.Contains(strings.Join(texts, ""), r.nonce) {
+					t.Fatalf("vis %v row %d: %v (pane %q) from texts %q", vis, i, err, p.ID, texts)
+				}
+			}
+			out = rest
+		}
+	})
+}
+
+// Arbitrary bytes as tmux's whole answer: no panic, and what parses has
+// checked ids.
+func FuzzParsePaneAnswer(f *testing.F) {
+	r := paneRow{nonce: "0123456789abcdef"}
+	f.Add(printRow(r, nil, []string{"s", "bash", "/", "bash", "t"}, false))
+	f.Add("")
+	f.Fuzz(func(t *testing.T, out string) {
+		for i := 0; out != "" && i < 100; i++ {
+			p, rest, err := r.parse(out)
+			if err == nil && (!paneIDRE.MatchString(p.ID) || !fixedOK("$", p.SessionID) || !fixedOK("@", p.WindowID)) {
+				t.Fatalf("parsed %+v from %q", p, out)
+			}
+			if len(rest) >= len(out) {
+				t.Fatalf("rest %q did not shrink from %q", rest, out)
+			}
+			out = rest
+		}
+	})
+}
+
+func TestUnvis(t *testing.T) {
+	for _, s := range []string{"", "plain", "a\x1fb", "\x00", "\x001", "\r\n\t\x7f\xff", "é\x01"} {
+		if got := unvis(strvis(s)); got != s {
+			t.Errorf("unvis(strvis(%q)) = %q", s, got)
+		}
+	}
+}
+
+// A target resolves among the panes whose rows parse. A pane whose row did
+// not may be the one named (its session name is unknown): then the target is
+// ambiguous, unless its known fields rule it out.
+func TestNamedWithBadRows(t *testing.T) {
+	panes := []PaneInfo{{ID: "%1", SessionID: "$1", SessionName: "real", WindowID: "@1"}}
+	badPane := &RowError{Pane: PaneInfo{ID: "%2", SessionID: "$2", WindowID: "@2", WindowIndex: 3}, Err: errors.New("cut short")}
+	for target, want := range map[string]string{
+		"real:3":   "ambiguous", // %2 may be in a session named real
+		"real:0.0": "%1",        // %2 is window 3
+		"real:1":   "0",
+		"$1":       "ambiguous", // a session may be named "$1"
+		"@1":       "%1",
+		"@2":       "ambiguous",
+		"build":    "ambiguous",
+		"real:@1":  "%1",
+	} {
+		hits, err := named(target, panes, []*RowError{badPane})
+		got := "ambiguous"
+		if err == nil {
+			got = fmt.Sprint(len(hits))
+			if len(hits) == 1 {
+				got = hits[0].ID
+			}
+		} else if !errors.Is(err, ErrAmbiguousTarget) || !strings.Contains(err.Error(), "%2") {
+			t.Errorf("%q: %v", target, err)
+		}
+		if got != want {
+			t.Errorf("%q names %s, want %s (%v)", target, got, want, err)
+		}
+	}
+	if _, err := named("real", panes, []*RowError{{Err: errors.New("no fields")}}); !errors.Is(err, ErrAmbiguousTarget) {
+		t.Errorf("a row with no known field: %v, want ambiguous", err)
+	}
+	if hits, err := named("real", panes, nil); err != nil || len(hits) != 1 {
+		t.Errorf("no bad rows: %v, %v", hits, err)
+	}
+}
