@@ -9,6 +9,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -127,7 +128,13 @@ func stateBases(socket string) []string {
 	if u, err := user.Current(); err == nil {
 		bases = append(bases, StateBase(socket, home(u.HomeDir)))
 	}
-	return append(bases, StateBase(socket, home("")))
+	var uniq []string
+	for _, b := range append(bases, StateBase(socket, home(""))) {
+		if !slices.Contains(uniq, b) {
+			uniq = append(uniq, b)
+		}
+	}
+	return uniq
 }
 
 // thisServerKey is serverKey of the server c talks to.
