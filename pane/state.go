@@ -42,7 +42,7 @@ import (
 // The option is read back as data, not trusted: its value is used only
 // when it is BASE/HOST/KEY for this server, with BASE one this user's
 // panectl would pick, and every directory from BASE down is private
-// (CheckStateDir). panectl changes the mode of no directory.
+// (checkStateDir). panectl changes the mode of no directory.
 const stateOption = "@panectl_state"
 
 // ErrStateDir says the state directory cannot be made or is not private.
@@ -76,7 +76,7 @@ func serverKey(socket string, pid, started int64) string {
 
 // FindStateDir returns the server's state directory when one was made. It
 // returns "" when none was, as the server has no task and no journaled pane
-// yet. It makes nothing. The option's value is checked (CheckStateDir): a
+// yet. It makes nothing. The option's value is checked (checkStateDir): a
 // value that fails is not used, and the error says why.
 func FindStateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	out, err := c.Run(ctx, "show-options", "-sqv", stateOption)
@@ -84,17 +84,20 @@ func FindStateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	if err != nil || dir == "" {
 		return "", err
 	}
-	return dir, CheckStateDir(ctx, c, dir)
+	if err := checkStateDir(ctx, c, dir); err != nil {
+		return "", err
+	}
+	return dir, nil
 }
 
-// CheckStateDir checks that dir is this user's state directory of the
+// checkStateDir checks that dir is this user's state directory of the
 // server c talks to. A tmux option is data, not a capability: whoever can
 // set options on the server could point it anywhere. So dir must be
 // BASE/HOST/KEY, with BASE one of stateBases, HOST this machine and KEY
 // this server instance. From BASE down, each directory is lstat'ed, as
 // tmux checks its socket directory: see checkPrivate. Errors wrap
 // ErrStateDir, or are tmux errors.
-func CheckStateDir(ctx context.Context, c *tmux.Client, dir string) error {
+func checkStateDir(ctx context.Context, c *tmux.Client, dir string) error {
 	key, err := thisServerKey(ctx, c)
 	if err != nil {
 		return err

@@ -79,14 +79,11 @@ func Attach(ctx context.Context, c *tmux.Client, paneID string) (string, error) 
 // input to the pane's journal until the pipe closes (the pane is gone).
 // state is the server's state directory ("": ask the server).
 func Copy(ctx context.Context, c *tmux.Client, state, paneID string, in io.Reader) error {
-	var err error
 	if state == "" {
-		state, err = pane.StateDir(ctx, c)
-	} else {
-		err = pane.CheckStateDir(ctx, c, state)
-	}
-	if err != nil {
-		return err
+		var err error
+		if state, err = pane.StateDir(ctx, c); err != nil {
+			return err
+		}
 	}
 	w, err := Create(PaneDir(state, paneID), 0)
 	if err != nil {
