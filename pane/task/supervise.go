@@ -250,7 +250,9 @@ func (s *supervisor) signal(sig os.Signal) {
 		_ = MarkTask(s.dir, TaskKilled)
 		s.stop(syscall.SIGHUP)
 	default:
-		_ = syscall.Kill(-s.pgid, sig.(syscall.Signal))
+		if s.pgid > 1 { // never kill(0) or kill(-1)
+			_ = syscall.Kill(-s.pgid, sig.(syscall.Signal))
+		}
 	}
 }
 
