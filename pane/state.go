@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"os/user"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -36,6 +38,11 @@ import (
 // Thanks to KEY it never sees the records of the previous one. Every
 // directory panectl makes there is mode 0700, and its files 0600. A
 // directory that is not the user's, or that others can enter, is refused.
+//
+// The option is read back as data, not trusted: its value is used only
+// when it is BASE/HOST/KEY for this server, with BASE one this user's
+// panectl would pick, and every directory from BASE down is private
+// (checkStateDir). panectl changes the mode of no directory.
 const stateOption = "@panectl_state"
 
 // ErrStateDir says the state directory cannot be made or is not private.
@@ -69,10 +76,86 @@ func serverKey(socket string, pid, started int64) string {
 
 // FindStateDir returns the server's state directory when one was made. It
 // returns "" when none was, as the server has no task and no journaled pane
-// yet. It makes nothing.
+// yet. It makes nothing. The option's value is checked (checkStateDir): a
+// value that fails is not used, and the error says why.
 func FindStateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	out, err := c.Run(ctx, "show-options", "-sqv", stateOption)
-	return strings.TrimSuffix(out, "\n"), err
+	dir := strings.TrimSuffix(out, "\n")
+	if err != nil || dir == "" {
+		return "", err
+	}
+	if err := checkStateDir(ctx, c, dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// checkStateDir checks that dir is this user's state directory of the
+// server c talks to. A tmux option is data, not a capability: whoever can
+// set options on the server could point it anywhere. So dir must be
+// BASE/HOST/KEY, with BASE one of stateBases, HOST this machine and KEY
+// this server instance. From BASE down, each directory is lstat'ed, as
+// tmux checks its socket directory: see checkPrivate. Errors wrap
+// ErrStateDir, or are tmux errors.
+func checkStateDir(ctx context.Context, c *tmux.Client, dir string) error {
+	key, err := thisServerKey(ctx, c)
+	if err != nil {
+		return err
+	}
+	for _, base := range stateBases(c.Server.Socket) {
+		if dir == filepath.Join(base, hostKey(), key) {
+			if err := checkPrivate(base, dir); err != nil {
+				return fmt.Errorf("%w: %s %q is not used: %v", ErrStateDir, stateOption, dir, err)
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s %q is not used: it is not %s/%s under %s",
+		ErrStateDir, stateOption, dir, hostKey(), key, strings.Join(stateBases(c.Server.Socket), " or "))
+}
+
+// stateBases are the bases a panectl of this user may have picked: from
+// this process's environment, the user's home directory in the password
+// database, and next to the socket. So a panectl started with another
+// HOME, or none, still finds the directory.
+func stateBases(socket string) []string {
+	home := func(h string) func(string) string {
+		return func(k string) string {
+			if k == "HOME" {
+				return h
+			}
+			return ""
+		}
+	}
+	bases := []string{StateBase(socket, nil), StateBase(socket, home(os.Getenv("HOME")))}
+	if u, err := user.Current(); err == nil {
+		bases = append(bases, StateBase(socket, home(u.HomeDir)))
+	}
+	var uniq []string
+	for _, b := range append(bases, StateBase(socket, home(""))) {
+		if !slices.Contains(uniq, b) {
+			uniq = append(uniq, b)
+		}
+	}
+	return uniq
+}
+
+// thisServerKey is serverKey of the server c talks to.
+func thisServerKey(ctx context.Context, c *tmux.Client) (string, error) {
+	out, err := c.Run(ctx, "display-message", "-p", "#{pid} #{start_time}")
+	if err != nil {
+		return "", err
+	}
+	f := strings.Fields(out)
+	if len(f) != 2 {
+		return "", fmt.Errorf("tmux returned a malformed server description %q", out)
+	}
+	pid, err1 := strconv.ParseInt(f[0], 10, 64)
+	started, err2 := strconv.ParseInt(f[1], 10, 64)
+	if err1 != nil || err2 != nil {
+		return "", fmt.Errorf("tmux returned a malformed server description %q", out)
+	}
+	return serverKey(c.Server.Socket, pid, started), nil
 }
 
 // hostKey names this machine. A home directory shared by several machines
@@ -91,32 +174,23 @@ func hostKey() string {
 // ErrStateDir.
 func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	dir, err := FindStateDir(ctx, c)
+	if err != nil || dir != "" {
+		return dir, err
+	}
+	key, err := thisServerKey(ctx, c)
 	if err != nil {
 		return "", err
 	}
-	if dir != "" {
-		return dir, ensurePrivateDir(dir)
-	}
-	out, err := c.Run(ctx, "display-message", "-p", "#{pid} #{start_time}")
-	if err != nil {
-		return "", err
-	}
-	f := strings.Fields(out)
-	if len(f) != 2 {
-		return "", fmt.Errorf("tmux returned a malformed server description %q", out)
-	}
-	pid, _ := strconv.ParseInt(f[0], 10, 64)
-	started, _ := strconv.ParseInt(f[1], 10, 64)
-	dir = filepath.Join(StateBase(c.Server.Socket, nil), hostKey(), serverKey(c.Server.Socket, pid, started))
-	if err := ensurePrivateDir(dir); err != nil {
+	base := StateBase(c.Server.Socket, nil)
+	dir = filepath.Join(base, hostKey(), key)
+	if err := ensurePrivateDir(base, dir); err != nil {
 		return "", err
 	}
 	// -o means only the first process to get here sets it. The others read
 	// it.
 	if _, err := c.Run(ctx, "set-option", "-so", stateOption, dir); err != nil {
-		if out, err2 := c.Run(ctx, "show-options", "-sqv", stateOption); err2 == nil && strings.TrimSuffix(out, "\n") != "" {
-			dir = strings.TrimSuffix(out, "\n")
-			return dir, ensurePrivateDir(dir)
+		if dir, err2 := FindStateDir(ctx, c); err2 != nil || dir != "" {
+			return dir, err2
 		}
 		return "", err
 	}
@@ -126,33 +200,54 @@ func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	return dir, nil
 }
 
-// ensurePrivateDir makes dir, and its parents, with mode 0700. It checks
-// that dir is a directory of this user that nobody else can enter.
-func ensurePrivateDir(dir string) error {
+// ensurePrivateDir makes dir, and its parents, with mode 0700. Then it
+// checks it from base down (checkPrivate). It changes no mode.
+func ensurePrivateDir(base, dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("%w: %v", ErrStateDir, err)
 	}
-	st, err := os.Lstat(dir)
-	if err != nil {
+	if err := checkPrivate(base, dir); err != nil {
 		return fmt.Errorf("%w: %v", ErrStateDir, err)
 	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	switch {
-	case !st.IsDir():
-		return fmt.Errorf("%w: %s is not a directory", ErrStateDir, dir)
-	case ok && int(sys.Uid) != os.Getuid():
-		return fmt.Errorf("%w: %s belongs to another user (uid %d); set XDG_STATE_HOME to a directory of yours", ErrStateDir, dir, sys.Uid)
-	case st.Mode().Perm()&0o077 != 0:
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("%w: %s is open to other users and cannot be made private: %v", ErrStateDir, dir, err)
+	return nil
+}
+
+// checkPrivate checks each directory from base down to dir, as tmux checks
+// its socket directory. Each is a directory, not a symbolic link, of this
+// user, that group and others cannot write. Those below base (HOST and
+// KEY, which panectl makes) are closed to group and others.
+func checkPrivate(base, dir string) error {
+	rel, err := filepath.Rel(base, dir)
+	if err != nil || !filepath.IsAbs(base) || strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("%s is not inside %s", dir, base)
+	}
+	path, closed := base, os.FileMode(0o022)
+	for _, name := range append([]string{""}, strings.Split(rel, string(filepath.Separator))...) {
+		path = filepath.Join(path, name)
+		st, err := os.Lstat(path)
+		if err != nil {
+			return err
 		}
+		sys, _ := st.Sys().(*syscall.Stat_t)
+		switch {
+		case st.Mode()&os.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link", path)
+		case !st.IsDir():
+			return fmt.Errorf("%s is not a directory", path)
+		case sys == nil || int(sys.Uid) != os.Getuid():
+			return fmt.Errorf("%s belongs to another user; set XDG_STATE_HOME to a directory of yours", path)
+		case st.Mode().Perm()&closed != 0:
+			return fmt.Errorf("%s has unsafe permissions %04o (panectl changes none)", path, st.Mode().Perm())
+		}
+		closed = 0o077
 	}
 	return nil
 }
 
 // PruneServers removes the state directories of servers that no longer run,
 // as their pid is gone. It looks next to this server's directory, so only
-// at this machine's. It returns how many it removed.
+// at this machine's. stateDir must be checked (FindStateDir). It returns
+// how many it removed.
 func PruneServers(stateDir string) int {
 	return pruneServers(filepath.Dir(stateDir), stateDir, 0)
 }
@@ -163,7 +258,12 @@ func PruneServers(stateDir string) int {
 // server. `tasks --prune` uses it when no server runs. It returns how many
 // it removed.
 func PruneServersAt(socket string) int {
-	return pruneServers(filepath.Join(StateBase(socket, nil), hostKey()), "", 0)
+	base := StateBase(socket, nil)
+	parent := filepath.Join(base, hostKey())
+	if checkPrivate(base, parent) != nil {
+		return 0
+	}
+	return pruneServers(parent, "", 0)
 }
 
 // pruneGrace is how long the state directory of a server that no longer
@@ -173,9 +273,12 @@ func PruneServersAt(socket string) int {
 // wait reading those records (waiter.WaitTask) must still find them.
 const pruneGrace = time.Minute
 
+// serverKeyRE matches the names serverKey makes.
+var serverKeyRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,40}-[0-9a-f]{8}-([0-9]+)-[0-9]+$`)
+
 // pruneServers removes the directories in parent named by serverKey whose
-// server pid no longer runs. It spares keep, and those changed within
-// grace. A change counts in the directory or one of its entries. A pid that
+// server pid no longer runs. Only this user's directories go. It spares
+// keep, and those changed within grace. A change counts in the directory or one of its entries. A pid that
 // runs again, reused by another process, keeps its directory. That is a
 // leak, never a loss.
 func pruneServers(parent, keep string, grace time.Duration) int {
@@ -186,11 +289,11 @@ func pruneServers(parent, keep string, grace time.Duration) int {
 	n := 0
 	for _, e := range entries {
 		dir := filepath.Join(parent, e.Name())
-		f := strings.Split(e.Name(), "-")
-		if !e.IsDir() || len(f) < 4 || dir == keep {
+		m := serverKeyRE.FindStringSubmatch(e.Name())
+		if !e.IsDir() || m == nil || dir == keep || checkPrivate(parent, dir) != nil {
 			continue
 		}
-		pid, err := strconv.Atoi(f[len(f)-2])
+		pid, err := strconv.Atoi(m[1])
 		if err != nil || pid <= 0 || proc.Alive(pid) {
 			continue
 		}

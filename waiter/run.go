@@ -8,7 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -109,7 +112,8 @@ func Run(ctx context.Context, c *tmux.Client, opt RunOptions) (_ RunResult, err 
 		return RunResult{}, err
 	}
 	if shell.TooLongToType(s.r.Typed) {
-		dir, err := os.MkdirTemp("", "panectl-run-")
+		sweepRunDirs()
+		dir, err := os.MkdirTemp("", runDirPrefix+strconv.Itoa(os.Getpid())+"-")
 		if err != nil {
 			return s.res, err
 		}
@@ -788,4 +792,32 @@ func keepNewest(lines []string, n int) ([]string, bool) {
 		return lines[len(lines)-n:], true
 	}
 	return lines, false
+}
+
+// runDirPrefix names the private directory a run's command file is in:
+// $TMPDIR/panectl-run-PID-RANDOM, PID the panectl that made it.
+const runDirPrefix = "panectl-run-"
+
+var runDirRE = regexp.MustCompile(`^panectl-run-([0-9]+)-[0-9]+$`)
+
+// sweepRunDirs removes the run directories of this user whose panectl is
+// gone: one killed with SIGKILL could not remove its own. A pid reused
+// since keeps its directory: a leak, never a loss.
+func sweepRunDirs() {
+	tmp := os.TempDir()
+	entries, _ := os.ReadDir(tmp)
+	for _, e := range entries {
+		m := runDirRE.FindStringSubmatch(e.Name())
+		if m == nil || !e.IsDir() {
+			continue
+		}
+		pid, err := strconv.Atoi(m[1])
+		if err != nil || proc.Alive(pid) {
+			continue
+		}
+		dir := filepath.Join(tmp, e.Name())
+		if st, err := os.Lstat(dir); err == nil && st.IsDir() && st.Sys().(*syscall.Stat_t).Uid == uint32(os.Getuid()) {
+			_ = os.RemoveAll(dir)
+		}
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -12,13 +14,23 @@ import (
 )
 
 // DirOf returns the journal directory of a pane ("" when it has none,
-// or when its journal was removed).
+// or when its journal was removed). The pane option is data, not a path
+// to trust: it is used only when it names the pane's own journal in the
+// server's checked state directory (PaneDir, or its task's journal).
 func DirOf(ctx context.Context, c *tmux.Client, id string) (string, error) {
 	dir, err := c.PaneOption(ctx, id, Option)
 	if err != nil || dir == "" {
 		return "", err
 	}
-	if _, err := os.Stat(dir); err != nil {
+	state, err := pane.FindStateDir(ctx, c)
+	if err != nil || state == "" {
+		return "", err
+	}
+	task := filepath.Join(state, "t"+strings.TrimPrefix(id, "%"), "journal")
+	if dir != PaneDir(state, id) && dir != task {
+		return "", nil // not a journal panectl made for this pane
+	}
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
 		return "", nil
 	}
 	return dir, nil

@@ -1,11 +1,13 @@
 package proc
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // State is what /proc says about a process: its scheduling state and
@@ -86,17 +88,77 @@ func parseSyscall(pid int, line string) (name string, readsTTY bool) {
 
 // TaskRun reads the pids the supervisor recorded once it started the
 // command: its own and the command's (which leads the command's process
-// group). started is false before that.
+// group). The record is "SUPERVISOR COMMAND START", START the command's
+// start time (StartTime; absent in records of older versions). started
+// is false before that.
 func TaskRun(dir string) (supervisor, command int, started bool) {
+	s, p, _, ok := TaskRunStart(dir)
+	return s, p, ok
+}
+
+// TaskRunStart is TaskRun with the command's recorded start time (0:
+// none recorded).
+func TaskRunStart(dir string) (supervisor, command int, start uint64, started bool) {
 	b, err := os.ReadFile(filepath.Join(dir, "run"))
 	if err != nil {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	f := strings.Fields(string(b))
-	if len(f) != 2 {
-		return 0, 0, false
+	if len(f) != 2 && len(f) != 3 {
+		return 0, 0, 0, false
 	}
 	s, err1 := strconv.Atoi(f[0])
 	p, err2 := strconv.Atoi(f[1])
-	return s, p, err1 == nil && err2 == nil
+	if len(f) == 3 {
+		if start, err = strconv.ParseUint(f[2], 10, 64); err != nil {
+			return 0, 0, 0, false
+		}
+	}
+	return s, p, start, err1 == nil && err2 == nil
+}
+
+// StartTime is when process pid started, in clock ticks after boot
+// (field 22 of /proc/PID/stat). A pid reused by a new process has a new
+// one. 0: unknown (no such process, or no /proc).
+func StartTime(pid int) uint64 {
+	f, ok := procStat(pid)
+	if !ok || len(f) < 20 {
+		return 0
+	}
+	t, _ := strconv.ParseUint(f[19], 10, 64)
+	return t
+}
+
+// ErrNotOurs says a process group is not the one panectl started.
+var ErrNotOurs = errors.New("not the process group panectl started")
+
+// CheckGroup checks that process group pgid is the one whose leader
+// started at start: the leader still leads it, started then, and is this
+// user's. It returns os.ErrProcessDone when the leader is gone, and an
+// error wrapping ErrNotOurs with why otherwise. Without /proc (not
+// Linux) only pgid > 1 is checked.
+func CheckGroup(pgid int, start uint64) error {
+	if pgid <= 1 {
+		return fmt.Errorf("%w: process group %d is never one", ErrNotOurs, pgid)
+	}
+	if _, ok := procStat(os.Getpid()); !ok {
+		return nil // no /proc to check against
+	}
+	f, ok := procStat(pgid)
+	st, err := os.Stat(fmt.Sprintf("/proc/%d", pgid))
+	if !ok || err != nil || len(f) < 20 || f[0] == "Z" || f[0] == "X" {
+		return os.ErrProcessDone
+	}
+	sys, _ := st.Sys().(*syscall.Stat_t)
+	switch {
+	case start == 0:
+		return fmt.Errorf("%w: the record of process group %d has no start time", ErrNotOurs, pgid)
+	case f[2] != strconv.Itoa(pgid):
+		return fmt.Errorf("%w: process %d no longer leads group %d", ErrNotOurs, pgid, pgid)
+	case f[19] != strconv.FormatUint(start, 10):
+		return fmt.Errorf("%w: process %d started at tick %s, not at %d: its pid was reused", ErrNotOurs, pgid, f[19], start)
+	case sys == nil || int(sys.Uid) != os.Getuid():
+		return fmt.Errorf("%w: process %d belongs to another user", ErrNotOurs, pgid)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -38,6 +39,10 @@ import (
 // terminal drained), so the completion frame it makes possible is exact;
 // and it owns the command's process group, so it can stop it when the pane
 // goes away. The copy costs one extra pass through a pseudo-terminal.
+//
+// A supervisor killed with SIGKILL stops nothing itself. So a watchdog,
+// /bin/sh, holds the reading end of a pipe the supervisor writes to. At
+// EOF without a word, the supervisor is gone: it kills the whole group.
 //
 // Stopping: when the pane, its session or the server goes away, the pane's
 // terminal hangs up (SIGHUP): the task is marked killed and the command's
@@ -86,6 +91,7 @@ func Supervise(c *tmux.Client, paneID, dir string, argv []string) error {
 	if err != nil {
 		return s.failStart(err)
 	}
+	defer s.watchGroup()()
 	drained := s.copyOutput()
 	go func() { _, _ = io.Copy(ptmx, os.Stdin) }() // what is typed into the pane
 	exited := make(chan struct{})
@@ -180,6 +186,28 @@ func (s *supervisor) start(tty *os.File) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
+// watchdogScript kills process group $1 unless told "done" first. An EOF
+// alone means the supervisor is gone.
+const watchdogScript = `read -r word; [ "$word" = done ] || kill -s KILL -- "-$1"`
+
+// watchGroup starts the watchdog of the command's process group, in a
+// session of its own (the pane's hang-up is not for it), and returns what
+// disarms it. Without /bin/sh there is none: the next panectl call that
+// reads the task kills the group then (reapOrphan).
+func (s *supervisor) watchGroup() (disarm func()) {
+	w := exec.Command("/bin/sh", "-c", watchdogScript, "panectl-task-watchdog", strconv.Itoa(s.pgid))
+	w.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	in, err := w.StdinPipe()
+	if err != nil || w.Start() != nil {
+		return func() {}
+	}
+	return func() {
+		_, _ = io.WriteString(in, "done\n")
+		_ = in.Close()
+		_ = w.Wait()
+	}
+}
+
 // copyOutput copies the command's output to the journal first, then the
 // pane. The channel it returns is closed when the output is drained.
 func (s *supervisor) copyOutput() <-chan struct{} {
@@ -250,7 +278,9 @@ func (s *supervisor) signal(sig os.Signal) {
 		_ = MarkTask(s.dir, TaskKilled)
 		s.stop(syscall.SIGHUP)
 	default:
-		_ = syscall.Kill(-s.pgid, sig.(syscall.Signal))
+		if s.pgid > 1 { // never kill(0) or kill(-1)
+			_ = syscall.Kill(-s.pgid, sig.(syscall.Signal))
+		}
 	}
 }
 

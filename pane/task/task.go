@@ -37,7 +37,8 @@ import (
 // named by the task id, so it stays readable when the pane is gone:
 //
 //	task.json  the TaskSpec, written once by the process that started it
-//	run        "SUPERVISOR_PID COMMAND_PID": the command leads its own process group
+//	run        "SUPERVISOR_PID COMMAND_PID START": the command leads its own process group;
+//	           START is its start time (proc.StartTime), so a reused pid is never signalled
 //	stop       "killed" or "timed_out": why it is being stopped (first writer wins)
 //	exit       JSON taskExit: how the command ended, written by the supervisor
 //	reported   made (exclusively) by the --any wait that returned the task
@@ -307,6 +308,7 @@ func Of(id, dir string, spec TaskSpec, info tmux.PaneInfo) Task {
 			t.Exit = &info.DeadStatus // the supervisor could not run
 		default:
 			// the supervisor is gone without a record (killed with SIGKILL)
+			reapOrphan(dir)
 			if stop == "" {
 				stop = TaskKilled
 			}
@@ -333,7 +335,19 @@ func Of(id, dir string, spec TaskSpec, info tmux.PaneInfo) Task {
 
 // RecordTaskRun is called by the supervisor once the command started.
 func RecordTaskRun(dir string, supervisor, command int) error {
-	return writeFileAtomic(filepath.Join(dir, "run"), []byte(fmt.Sprintf("%d %d\n", supervisor, command)))
+	b := fmt.Sprintf("%d %d %d\n", supervisor, command, proc.StartTime(command))
+	return writeFileAtomic(filepath.Join(dir, "run"), []byte(b))
+}
+
+// reapOrphan kills what is left of the command's process group of a task
+// whose supervisor is gone (killed with SIGKILL: it could stop nothing).
+// The task already reads killed. Only a group proc.CheckGroup proves the
+// task's is signalled.
+func reapOrphan(dir string) {
+	_, pgid, start, ok := proc.TaskRunStart(dir)
+	if ok && proc.CheckGroup(pgid, start) == nil {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
 }
 
 // TaskStopped returns why the task is being stopped (TaskKilled,
@@ -416,10 +430,17 @@ func TaskChannel(paneID string) string { return "panectl-task-" + TaskIDOf(paneI
 // leads it, in a session of its own on the supervisor's terminal), so the
 // command and its children get it, as they would from their terminal.
 // ok is false when there is no such group (not started yet, or ended).
+// A group that is not the one the supervisor started (proc.CheckGroup) is
+// not signalled: the error says why.
 func SignalTask(t Task, sig syscall.Signal) (ok bool, err error) {
-	_, pgid, started := proc.TaskRun(t.Dir)
-	if !started || pgid <= 0 {
+	_, pgid, start, started := proc.TaskRunStart(t.Dir)
+	if !started {
 		return false, nil
+	}
+	if err := proc.CheckGroup(pgid, start); errors.Is(err, os.ErrProcessDone) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("task %s: nothing signalled: %w", t.ID, err)
 	}
 	if err := syscall.Kill(-pgid, sig); err != nil {
 		if errors.Is(err, syscall.ESRCH) {
