@@ -1,0 +1,159 @@
+package pane
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/panectl/panectl/tmux"
+)
+
+// flatText is s with its blanks left out. tmux trims the blanks a row ends
+// with. A reflow after a change of width moves where rows end, and keeps
+// every other character in its order. So the text without blanks reads the
+// same at any width.
+func flatText(s string) string {
+	if !strings.ContainsAny(s, " \t") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' {
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
+}
+
+// flatBase is the base of flatHash, FNV's 64-bit prime.
+const flatBase = 1099511628211
+
+// flatHash is a polynomial hash of s. findFlat rolls it along a text.
+func flatHash(s string) uint64 {
+	var h uint64
+	for i := 0; i < len(s); i++ {
+		h = h*flatBase + uint64(s[i])
+	}
+	return h
+}
+
+// findFlat returns every offset e of text where text[e-n:e] has hash h.
+func findFlat(text string, n int, h uint64) []int {
+	if n > len(text) {
+		return nil
+	}
+	pow := uint64(1)
+	for range n {
+		pow *= flatBase
+	}
+	var ends []int
+	cur := flatHash(text[:n])
+	for e := n; ; e++ {
+		if cur == h {
+			ends = append(ends, e)
+		}
+		if e == len(text) {
+			return ends
+		}
+		cur = cur*flatBase + uint64(text[e]) - pow*uint64(text[e-n])
+	}
+}
+
+// periodic reports whether s repeats a piece of at most half its length.
+// Output such as yes prints such text again and again.
+func periodic(s string) bool {
+	for d := 1; d <= len(s)/2; d++ {
+		if s[d:] == s[:len(s)-d] {
+			return true
+		}
+	}
+	return false
+}
+
+// flatAt fingerprints the text before the point at the end of relative row
+// r, for a new cursor. all says the view holds all the pane's text before
+// it, and it is shorter than a full fingerprint.
+func (v normalView) flatAt(r int, snap tmux.PaneInfo) (n int, h uint64, all bool) {
+	if !v.indexed() {
+		v.index()
+	}
+	i := min(max(r-v.start+1, 0), len(v.rows))
+	text := v.flat[:v.foff[i]]
+	all = len(text) < anchorBytes && v.start <= -snap.HistorySize
+	text = text[max(0, len(text)-anchorBytes):]
+	return len(text), flatHash(text), all
+}
+
+// locateFlat finds the cursor's point in a view of the whole history after
+// a change of width. It searches the joined lines' text without blanks for
+// the text the cursor fingerprinted. One place, with a full fingerprint
+// that does not repeat itself, is certain. So is text the cursor found at
+// the start of the pane, still there. Several places, or weak evidence,
+// leave the place uncertain: the lines after the newest place are new. ok
+// is false when no place shows the text. Part of it was trimmed or cleared
+// then.
+func (v normalView) locateFlat(cur Cursor, snap tmux.PaneInfo) (placement, bool) {
+	plain := make([]string, len(v.joined))
+	offs := make([]int, len(v.joined)+1) // where each line starts in text
+	var b strings.Builder
+	for j, l := range v.joined {
+		plain[j] = cleanLine(l, false)
+		offs[j] = b.Len()
+		b.WriteString(flatText(plain[j]))
+	}
+	offs[len(v.joined)] = b.Len()
+	text := b.String()
+	trims := mayTrim(snap)
+	var ends []int
+	if cur.FlatAll && !trims {
+		if cur.FlatLen <= len(text) && flatHash(text[:cur.FlatLen]) == cur.FlatHash {
+			ends = []int{cur.FlatLen}
+		}
+	} else {
+		ends = findFlat(text, cur.FlatLen, cur.FlatHash)
+	}
+	if len(ends) == 0 {
+		return placement{}, false
+	}
+	e := ends[len(ends)-1]
+	p := placement{kind: placeFound, flat: true, full: true}
+	p.line, p.skip = lineAt(e, offs, plain)
+	p.row, p.at = v.body, v.body
+	if p.line < len(v.joined) {
+		p.row = v.lineStarts(v.body)[p.line]
+		p.at = p.row
+	}
+	strong := cur.FlatAll && !trims || cur.FlatLen == anchorBytes && !periodic(text[e-cur.FlatLen:e])
+	if len(ends) == 1 && strong {
+		return p, true
+	}
+	why := fmt.Sprintf("the text before it is found at %d places", len(ends))
+	if len(ends) == 1 {
+		why = "the text before it is too short or repetitive to tell it from a repetition"
+	}
+	return placement{kind: placeUncertain, row: -snap.HistorySize, reason: why, newest: &p}, true
+}
+
+// lineAt is where flat offset e falls in lines whose text without blanks
+// starts at offs. It is the line and the bytes of its plain text before e,
+// with the blanks after them. An offset between two lines is the end of
+// the first.
+func lineAt(e int, offs []int, plain []string) (line, skip int) {
+	if e == 0 || len(plain) == 0 {
+		return 0, 0
+	}
+	j := 0
+	for j+1 < len(plain) && offs[j+1] < e {
+		j++
+	}
+	l, k := plain[j], e-offs[j]
+	i := 0
+	for ; i < len(l) && k > 0; i++ {
+		if l[i] != ' ' && l[i] != '\t' {
+			k--
+		}
+	}
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	return j, i
+}
