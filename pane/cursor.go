@@ -82,6 +82,10 @@ type Cursor struct {
 	FlatLen  int    // bytes of it fingerprinted (0..anchorBytes)
 	FlatHash uint64 // flatHash of them
 	FlatAll  bool   // they are all the text the pane held before the point
+	// FlatBreaks counts the lines from the one the text ends on to the
+	// point's. It is 0 when the point follows the text on its line. A
+	// point on a blank row after blank rows has more.
+	FlatBreaks int
 }
 
 const cursorMagic = "pc1"
@@ -139,6 +143,7 @@ func (c Cursor) Encode() string {
 	if c.HasFlat {
 		u(uint64(c.FlatLen))
 		b = binary.BigEndian.AppendUint64(b, c.FlatHash)
+		u(uint64(c.FlatBreaks))
 	}
 	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	return cursorMagic + base64.RawURLEncoding.EncodeToString(b)
@@ -229,6 +234,7 @@ func ParseCursor(s string) (Cursor, error) {
 	if c.HasFlat {
 		c.FlatLen = u(anchorBytes)
 		c.FlatHash = u64()
+		c.FlatBreaks = u(big)
 	}
 	if fail || len(r) != 0 {
 		return bad("its fields are malformed")

@@ -2,6 +2,7 @@ package pane
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/panectl/panectl/tmux"
@@ -58,29 +59,49 @@ func findFlat(text string, n int, h uint64) []int {
 	}
 }
 
-// periodic reports whether s repeats a piece of at most half its length.
-// Output such as yes prints such text again and again.
-func periodic(s string) bool {
-	for d := 1; d <= len(s)/2; d++ {
-		if s[d:] == s[:len(s)-d] {
-			return true
+// variedFlat reports whether lines, the text without blanks of the lines
+// before a point, say enough to tell them from a later repetition. It is
+// normalView.varied for lines: their distinct lines hold at least
+// anchorBytes bytes, and they do not repeat a shorter sequence of lines.
+// Output such as yes, blank lines or a prompt pressed again and again
+// prints the same lines anywhere later.
+func variedFlat(lines []string) bool {
+	seen := map[string]bool{}
+	text := 0
+	for _, l := range lines {
+		if !seen[l] {
+			seen[l] = true
+			text += len(l)
 		}
 	}
-	return false
+	if text < anchorBytes {
+		return false
+	}
+	for d := 1; d <= len(lines)/2; d++ {
+		if slices.Equal(lines[d:], lines[:len(lines)-d]) {
+			return false
+		}
+	}
+	return true
 }
 
 // flatAt fingerprints the text before the point at the end of relative row
-// r, for a new cursor. all says the view holds all the pane's text before
-// it, and it is shorter than a full fingerprint.
-func (v normalView) flatAt(r int, snap tmux.PaneInfo) (n int, h uint64, all bool) {
+// r, for a new cursor c. FlatAll says the view holds all the pane's text
+// before it, and it is shorter than a full fingerprint.
+func (v normalView) flatAt(r int, snap tmux.PaneInfo, c *Cursor) {
 	if !v.indexed() {
 		v.index()
 	}
-	i := min(max(r-v.start+1, 0), len(v.rows))
+	i := min(max(r-v.start+1, 0), len(v.rows)) // the rows up to r
 	text := v.flat[:v.foff[i]]
-	all = len(text) < anchorBytes && v.start <= -snap.HistorySize
+	k := i - 1 // the last of them with text, -1 if none
+	for k >= 0 && v.foff[k+1] == v.foff[k] {
+		k--
+	}
+	c.HasFlat, c.FlatBreaks = true, i-1-k
+	c.FlatAll = len(text) < anchorBytes && v.start <= -snap.HistorySize
 	text = text[max(0, len(text)-anchorBytes):]
-	return len(text), flatHash(text), all
+	c.FlatLen, c.FlatHash = len(text), flatHash(text)
 }
 
 // locateFlat finds the cursor's point in a view of the whole history after
@@ -102,28 +123,41 @@ func (v normalView) locateFlat(cur Cursor, snap tmux.PaneInfo) (placement, bool)
 	}
 	offs[len(v.joined)] = b.Len()
 	text := b.String()
-	trims := mayTrim(snap)
+	// Text at the start of the pane must still start it. It may have lost
+	// its head to a trim, or to a clear-history (history is smaller than it
+	// was, unless the pane got wider). Then it is searched for anywhere.
+	start := cur.FlatAll && !mayTrim(snap) && snap.HistorySize >= cur.History
 	var ends []int
-	if cur.FlatAll && !trims {
-		if cur.FlatLen <= len(text) && flatHash(text[:cur.FlatLen]) == cur.FlatHash {
-			ends = []int{cur.FlatLen}
-		}
-	} else {
+	switch {
+	case !start:
 		ends = findFlat(text, cur.FlatLen, cur.FlatHash)
+	case cur.FlatLen <= len(text) && flatHash(text[:cur.FlatLen]) == cur.FlatHash:
+		ends = []int{cur.FlatLen}
 	}
 	if len(ends) == 0 {
 		return placement{}, false
 	}
 	e := ends[len(ends)-1]
-	p := placement{kind: placeFound, flat: true, full: true}
-	p.line, p.skip = lineAt(e, offs, plain)
-	p.row, p.at = v.body, v.body
+	line, skip := lineAt(e, offs, plain) // where the text ends
+	p := placement{kind: placeFound, flat: true, full: true, line: line, skip: skip, row: v.body}
+	if cur.FlatBreaks > 0 {
+		if e == 0 {
+			line = -1 // (no text: before the first line)
+		}
+		p.line, p.skip = min(line+cur.FlatBreaks, len(v.joined)), 0
+	}
 	if p.line < len(v.joined) {
 		p.row = v.lineStarts(v.body)[p.line]
-		p.at = p.row
 	}
-	strong := cur.FlatAll && !trims || cur.FlatLen == anchorBytes && !periodic(text[e-cur.FlatLen:e])
-	if len(ends) == 1 && strong {
+	p.at = p.row
+	// the lines the fingerprinted text spans, the last up to its end
+	var spanned []string
+	for j := 0; j <= line; j++ {
+		if offs[j+1] > e-cur.FlatLen {
+			spanned = append(spanned, text[offs[j]:min(offs[j+1], e)])
+		}
+	}
+	if len(ends) == 1 && (start || cur.FlatLen == anchorBytes && variedFlat(spanned)) {
 		return p, true
 	}
 	why := fmt.Sprintf("the text before it is found at %d places", len(ends))

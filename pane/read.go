@@ -1046,8 +1046,7 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	next.PrefixLen, next.PrefixHash = len(s), hash64(s)
 	next.HasRows, next.Width = true, snap.Width
 	next.Rows, next.TopLen, next.TopHash = v.rowsAt(last)
-	next.HasFlat = true
-	next.FlatLen, next.FlatHash, next.FlatAll = v.flatAt(last, snap)
+	v.flatAt(last, snap, &next)
 	if snap.AlternateOn {
 		next.Alternate = true
 		var shown []string
