@@ -84,8 +84,10 @@ type Cursor struct {
 	FlatAll  bool   // they are all the text the pane held before the point
 	// FlatBreaks counts the lines from the one the text ends on to the
 	// point's. It is 0 when the point follows the text on its line. A
-	// point on a blank row after blank rows has more.
+	// point on a blank row after blank rows has more. FlatPad counts the
+	// blanks before the point on its line, after the text if there.
 	FlatBreaks int
+	FlatPad    int
 }
 
 const cursorMagic = "pc1"
@@ -144,6 +146,7 @@ func (c Cursor) Encode() string {
 		u(uint64(c.FlatLen))
 		b = binary.BigEndian.AppendUint64(b, c.FlatHash)
 		u(uint64(c.FlatBreaks))
+		u(uint64(c.FlatPad))
 	}
 	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	return cursorMagic + base64.RawURLEncoding.EncodeToString(b)
@@ -235,6 +238,7 @@ func ParseCursor(s string) (Cursor, error) {
 		c.FlatLen = u(anchorBytes)
 		c.FlatHash = u64()
 		c.FlatBreaks = u(big)
+		c.FlatPad = u(big)
 	}
 	if fail || len(r) != 0 {
 		return bad("its fields are malformed")

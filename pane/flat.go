@@ -85,10 +85,11 @@ func variedFlat(lines []string) bool {
 	return true
 }
 
-// flatAt fingerprints the text before the point at the end of relative row
-// r, for a new cursor c. FlatAll says the view holds all the pane's text
-// before it, and it is shorter than a full fingerprint.
-func (v normalView) flatAt(r int, snap tmux.PaneInfo, c *Cursor) {
+// flatAt fingerprints the text before the point for a new cursor c. The
+// point is pad blanks after the end of relative row r. FlatAll says the
+// view holds all the pane's text before it, and it is shorter than a full
+// fingerprint.
+func (v normalView) flatAt(r, pad int, snap tmux.PaneInfo, c *Cursor) {
 	if !v.indexed() {
 		v.index()
 	}
@@ -98,7 +99,7 @@ func (v normalView) flatAt(r int, snap tmux.PaneInfo, c *Cursor) {
 	for k >= 0 && v.foff[k+1] == v.foff[k] {
 		k--
 	}
-	c.HasFlat, c.FlatBreaks = true, i-1-k
+	c.HasFlat, c.FlatBreaks, c.FlatPad = true, i-1-k, pad
 	c.FlatAll = len(text) < anchorBytes && v.start <= -snap.HistorySize
 	text = text[max(0, len(text)-anchorBytes):]
 	c.FlatLen, c.FlatHash = len(text), flatHash(text)
@@ -123,23 +124,22 @@ func (v normalView) locateFlat(cur Cursor, snap tmux.PaneInfo) (placement, bool)
 	}
 	offs[len(v.joined)] = b.Len()
 	text := b.String()
-	// Text at the start of the pane must still start it. It may have lost
-	// its head to a trim, or to a clear-history (history is smaller than it
-	// was, unless the pane got wider). Then it is searched for anywhere.
-	start := cur.FlatAll && !mayTrim(snap) && snap.HistorySize >= cur.History
-	var ends []int
-	switch {
-	case !start:
+	// Text at the start of the pane is certain when it still starts it. It
+	// may have lost its head to a trim, or to a clear-history (history is
+	// smaller than it was, unless the pane got wider), or a program may
+	// have redrawn it. Else it is searched for anywhere, as weak evidence.
+	start := cur.FlatAll && !mayTrim(snap) && snap.HistorySize >= cur.History &&
+		cur.FlatLen <= len(text) && flatHash(text[:cur.FlatLen]) == cur.FlatHash
+	ends := []int{cur.FlatLen}
+	if !start {
 		ends = findFlat(text, cur.FlatLen, cur.FlatHash)
-	case cur.FlatLen <= len(text) && flatHash(text[:cur.FlatLen]) == cur.FlatHash:
-		ends = []int{cur.FlatLen}
 	}
 	if len(ends) == 0 {
 		return placement{}, false
 	}
 	e := ends[len(ends)-1]
-	line, skip := lineAt(e, offs, plain) // where the text ends
-	p := placement{kind: placeFound, flat: true, full: true, line: line, skip: skip, row: v.body}
+	line, end := lineAt(e, offs, plain) // where the text ends
+	p := placement{kind: placeFound, flat: true, full: true, line: line, skip: end, row: v.body}
 	if cur.FlatBreaks > 0 {
 		if e == 0 {
 			line = -1 // (no text: before the first line)
@@ -148,6 +148,7 @@ func (v normalView) locateFlat(cur Cursor, snap tmux.PaneInfo) (placement, bool)
 	}
 	if p.line < len(v.joined) {
 		p.row = v.lineStarts(v.body)[p.line]
+		p.skip = skipBlanks(plain[p.line], p.skip, cur.FlatPad)
 	}
 	p.at = p.row
 	// the lines the fingerprinted text spans, the last up to its end
@@ -167,10 +168,17 @@ func (v normalView) locateFlat(cur Cursor, snap tmux.PaneInfo) (placement, bool)
 	return placement{kind: placeUncertain, row: -snap.HistorySize, reason: why, newest: &p}, true
 }
 
+// skipBlanks moves past at most n blanks of l from byte i.
+func skipBlanks(l string, i, n int) int {
+	for ; n > 0 && i < len(l) && (l[i] == ' ' || l[i] == '\t'); n-- {
+		i++
+	}
+	return i
+}
+
 // lineAt is where flat offset e falls in lines whose text without blanks
-// starts at offs. It is the line and the bytes of its plain text before e,
-// with the blanks after them. An offset between two lines is the end of
-// the first.
+// starts at offs. It is the line and the bytes of its plain text up to e.
+// An offset between two lines is the end of the first.
 func lineAt(e int, offs []int, plain []string) (line, skip int) {
 	if e == 0 || len(plain) == 0 {
 		return 0, 0
@@ -185,9 +193,6 @@ func lineAt(e int, offs []int, plain []string) (line, skip int) {
 		if l[i] != ' ' && l[i] != '\t' {
 			k--
 		}
-	}
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		i++
 	}
 	return j, i
 }

@@ -1046,7 +1046,8 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	next.PrefixLen, next.PrefixHash = len(s), hash64(s)
 	next.HasRows, next.Width = true, snap.Width
 	next.Rows, next.TopLen, next.TopHash = v.rowsAt(last)
-	v.flatAt(last, snap, &next)
+	row, _ := v.row(last)
+	v.flatAt(last, len(s)-len(row), snap, &next)
 	if snap.AlternateOn {
 		next.Alternate = true
 		var shown []string

@@ -816,7 +816,7 @@ func (s *Stream) Cursor() Cursor {
 	for i := k; i >= 0 && len(flat) < anchorBytes; i-- {
 		flat = flatText(s.rowText(i)) + flat
 	}
-	next.HasFlat, next.FlatBreaks = true, last-k
+	next.HasFlat, next.FlatBreaks, next.FlatPad = true, last-k, len(text)-len(s.rowText(last))
 	next.FlatAll = len(flat) < anchorBytes && s.firstAbs == 0
 	flat = flat[max(0, len(flat)-anchorBytes):]
 	next.FlatLen, next.FlatHash = len(flat), flatHash(flat)
