@@ -88,3 +88,40 @@ func TestReadAfterReflowRepetitiveText(t *testing.T) {
 		t.Errorf("fresh lines %q (of %d); want NEW, y", fresh, len(r.Lines))
 	}
 }
+
+// A cursor printed by an earlier panectl has no mark of its text without
+// blanks. After a reflow that moved its rows, its place is unknown: the
+// read returns nothing, with a note, and a cursor to read on from.
+func TestReadAfterReflowOlderCursor(t *testing.T) {
+	s := tmuxtest.New(t)
+	ctx := context.Background()
+	long := "a typed line that is longer than one hundred and twenty columns wide, so that it wraps at the right edge of the pane xx"
+	p := s.NewPane([2]int{120, 10}, "sh", "-c", `stty -echo; printf '%s\n' '`+long+`' 'Build FAILED'; printf '$ '; read x; echo NEW; sleep 600`)
+	waitText(t, s, p.ID, "FAILED\n$")
+	cur, _, err := pane.Now(ctx, s.Client, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.HasFlat, cur.FlatLen, cur.FlatHash, cur.FlatAll, cur.FlatBreaks, cur.FlatPad = false, 0, 0, false, 0, 0
+	older, err := pane.ParseCursor(cur.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tmux("resize-window", "-t", p.ID, "-x", "45") // a row of the long line ends at a blank
+	r, err := pane.Read(ctx, s.Client, p.ID, older, pane.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Lines) != 0 || r.Whole() || !strings.Contains(r.Note, "earlier panectl") {
+		t.Fatalf("lines %q whole %v note %q; want none, with a note", r.Lines, r.Whole(), r.Note)
+	}
+	s.Tmux("send-keys", "-t", p.ID, "Enter")
+	waitText(t, s, p.ID, "NEW")
+	next, err := pane.Read(ctx, s.Client, p.ID, r.Cursor, pane.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(next.Lines, []string{"NEW"}) || !next.Whole() {
+		t.Errorf("from the cursor it returned: %q whole %v note %q; want NEW", next.Lines, next.Whole(), next.Note)
+	}
+}

@@ -596,6 +596,7 @@ const (
 	placeUncertain                  // the rows before it are at more than one place, or may be gone and repeated by later output
 	placeTrimmed                    // its row was trimmed from history
 	placeCleared                    // history was cleared
+	placeUnknown                    // after a reflow, an older cursor's rows are not found
 )
 
 // placement is where reading after a cursor starts, as locate found it. It
@@ -769,8 +770,24 @@ func (v normalView) rowsOfText(r, n int) int {
 	return r - k
 }
 
-// locate finds the cursor's place in a view of the whole history. While the
-// width stayed, the cursor's row can only have moved up by whole trims of
+// locate finds the cursor's place in a view of the whole history. After a
+// change of width it finds it by its text without blanks (locateFlat). A
+// cursor made before cursors marked that text is found by its rows. When
+// they are not found for certain, its place is unknown: a reflow moved them.
+func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
+	if widthChanged(cur, snap) {
+		if p, ok := v.locateFlat(cur, snap); ok {
+			return p
+		}
+	}
+	p := v.locateRows(cur, snap)
+	if p.kind != placeFound && cur.Special == "" && !cur.HasFlat && cur.HasRows && cur.Width != snap.Width {
+		return placement{kind: placeUnknown, row: -snap.HistorySize}
+	}
+	return p
+}
+
+// locateRows finds the cursor's place by its rows. While the width stayed, the cursor's row can only have moved up by whole trims of
 // trimChunk rows each. Those places are tried first. One of them is certain
 // when it is the only one that shows the cursor's evidence, and that
 // evidence is nowhere else in the pane. Else a repetition of the lines
@@ -779,12 +796,7 @@ func (v normalView) rowsOfText(r, n int) int {
 // searched. That covers a reflow, or a clear-history that kept the screen.
 // When nothing shows the text, its row was trimmed if history is at its
 // limit. Else history was cleared.
-func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
-	if widthChanged(cur, snap) {
-		if p, ok := v.locateFlat(cur, snap); ok {
-			return p
-		}
-	}
+func (v normalView) locateRows(cur Cursor, snap tmux.PaneInfo) placement {
 	oldest := -snap.HistorySize
 	trims := mayTrim(snap)
 	v.trimmed = trims
@@ -905,6 +917,11 @@ func (v normalView) readAt(p placement, cur Cursor, snap tmux.PaneInfo, opt Read
 		} else {
 			res.Note = fmt.Sprintf("the cursor's line was trimmed from history (history-limit %d): lines after it may have been trimmed before they were read; the exact count is not kept by tmux", snap.HistoryLimit)
 		}
+	case placeUnknown:
+		res.DroppedExact = false
+		res.Note = "the pane's width changed since the cursor was made, and tmux reflowed its lines: this cursor, printed by an earlier panectl, cannot be found in them, so nothing from before now is returned; take a new cursor"
+		v.joined = nil
+		return v.finish(res, cur, oldest, 0, opt)
 	case placeCleared:
 		res.Reset = true
 		res.Note = "history was cleared since the cursor was made; output is what the pane holds now"
