@@ -272,7 +272,7 @@ func (r *readCall) relocate(v normalView, body int, snap tmux.PaneInfo, res Read
 		return ReadResult{}, false, err
 	}
 	p := fv.locate(r.cur, fsnap)
-	if !ok || p.kind != placeFound || p.flat || p.row != v.body || p.skip != skip || !sameRows(snap, fsnap) {
+	if !ok || p.kind != placeFound || p.row != v.body || p.skip != skip || !sameRows(snap, fsnap) {
 		return fv.readAt(p, r.cur, fsnap, r.opt), false, nil
 	}
 	return res, ok, nil
@@ -787,7 +787,8 @@ func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
 	return p
 }
 
-// locateRows finds the cursor's place by its rows. While the width stayed, the cursor's row can only have moved up by whole trims of
+// locateRows finds the cursor's place by its rows. While the width stayed,
+// the cursor's row can only have moved up by whole trims of
 // trimChunk rows each. Those places are tried first. One of them is certain
 // when it is the only one that shows the cursor's evidence, and that
 // evidence is nowhere else in the pane. Else a repetition of the lines
