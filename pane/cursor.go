@@ -75,9 +75,9 @@ type Cursor struct {
 	TopLen  int      // bytes of text fingerprinted before Rows[0] (0..anchorBytes)
 	TopHash uint64
 	// A cursor also fingerprints the text before its point with blanks
-	// left out (flatText). A reflow moves rows, blanks at their ends and
-	// nothing else. So after a change of width this text is found again.
-	// Cursors made before it was added have no such fingerprint.
+	// left out (flatText). A reflow only moves where rows end, and the
+	// blanks there. So after a change of width this text is found again.
+	// Cursors printed before this was added have no such fingerprint.
 	HasFlat  bool
 	FlatLen  int    // bytes of it fingerprinted (0..anchorBytes)
 	FlatHash uint64 // flatHash of them
