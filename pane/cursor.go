@@ -74,6 +74,20 @@ type Cursor struct {
 	Rows    []uint32 // the visible rows before Row, oldest first
 	TopLen  int      // bytes of text fingerprinted before Rows[0] (0..anchorBytes)
 	TopHash uint64
+	// A cursor also fingerprints the text before its point with blanks
+	// left out (flatText). A reflow only moves where rows end, and the
+	// blanks there. So after a change of width this text is found again.
+	// Cursors printed before this was added have no such fingerprint.
+	HasFlat  bool
+	FlatLen  int    // bytes of it fingerprinted (0..anchorBytes)
+	FlatHash uint64 // flatHash of them
+	FlatAll  bool   // they are all the text the pane held before the point
+	// FlatBreaks counts the lines from the one the text ends on to the
+	// point's. It is 0 when the point follows the text on its line. A
+	// point on a blank row after blank rows has more. FlatPad counts the
+	// blanks before the point on its line, after the text if there.
+	FlatBreaks int
+	FlatPad    int
 }
 
 const cursorMagic = "pc1"
@@ -95,6 +109,12 @@ func (c Cursor) Encode() string {
 	}
 	if c.HasRows {
 		flags |= 4
+	}
+	if c.HasFlat {
+		flags |= 8
+	}
+	if c.FlatAll {
+		flags |= 16
 	}
 	u(flags)
 	u(uint64(c.PaneID))
@@ -121,6 +141,12 @@ func (c Cursor) Encode() string {
 		for _, h := range c.Rows {
 			b = binary.BigEndian.AppendUint32(b, h)
 		}
+	}
+	if c.HasFlat {
+		u(uint64(c.FlatLen))
+		b = binary.BigEndian.AppendUint64(b, c.FlatHash)
+		u(uint64(c.FlatBreaks))
+		u(uint64(c.FlatPad))
 	}
 	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	return cursorMagic + base64.RawURLEncoding.EncodeToString(b)
@@ -183,10 +209,12 @@ func ParseCursor(s string) (Cursor, error) {
 		return hs
 	}
 	const big = 1 << 40
-	flags := u(7)
+	flags := u(31)
 	c.Alternate = flags&1 != 0
 	c.Journal = flags&2 != 0
 	c.HasRows = flags&4 != 0
+	c.HasFlat = flags&8 != 0
+	c.FlatAll = flags&16 != 0
 	c.PaneID = u(big)
 	c.PanePID = u(big)
 	c.Row = u(big)
@@ -205,6 +233,12 @@ func ParseCursor(s string) (Cursor, error) {
 		c.TopLen = u(anchorBytes)
 		c.TopHash = u64()
 		c.Rows = u32s(anchorScan)
+	}
+	if c.HasFlat {
+		c.FlatLen = u(anchorBytes)
+		c.FlatHash = u64()
+		c.FlatBreaks = u(big)
+		c.FlatPad = u(big)
 	}
 	if fail || len(r) != 0 {
 		return bad("its fields are malformed")

@@ -14,6 +14,8 @@ func TestCursorRoundTrip(t *testing.T) {
 		{PaneID: 7, PanePID: 99, Row: 4, Journal: true, JournalOff: 108894, JournalLine: 20000},
 		{PaneID: 7, PanePID: 99, Row: 4, Alternate: true, AltRows: []uint32{5}, Journal: true, JournalOff: 1 << 33, JournalLine: 0},
 		{PaneID: 2, PanePID: 5, Row: 70, History: 60, HasRows: true, Width: 80, Rows: []uint32{7, 0, 0xffffffff}, TopLen: 48, TopHash: 3},
+		{PaneID: 2, PanePID: 5, Row: 70, HasRows: true, Width: 80, HasFlat: true, FlatLen: 48, FlatHash: 0xfeedface12345678},
+		{PaneID: 2, PanePID: 5, Row: 1, HasFlat: true, FlatLen: 3, FlatHash: 9, FlatAll: true, FlatBreaks: 4, FlatPad: 2},
 	}
 	for _, c := range cases {
 		s := c.Encode()
@@ -26,9 +28,23 @@ func TestCursorRoundTrip(t *testing.T) {
 		}
 		if got.Encode() != s || got.Row != c.Row || got.AnchorHash != c.AnchorHash || len(got.AltRows) != len(c.AltRows) ||
 			got.Journal != c.Journal || got.JournalOff != c.JournalOff || got.JournalLine != c.JournalLine ||
-			got.HasRows != c.HasRows || got.Width != c.Width || len(got.Rows) != len(c.Rows) || got.TopLen != c.TopLen || got.TopHash != c.TopHash {
+			got.HasRows != c.HasRows || got.Width != c.Width || len(got.Rows) != len(c.Rows) || got.TopLen != c.TopLen || got.TopHash != c.TopHash ||
+			got.HasFlat != c.HasFlat || got.FlatLen != c.FlatLen || got.FlatHash != c.FlatHash || got.FlatAll != c.FlatAll || got.FlatBreaks != c.FlatBreaks || got.FlatPad != c.FlatPad {
 			t.Fatalf("round trip: got %+v, want %+v", got, c)
 		}
+	}
+}
+
+// A cursor printed before cursors fingerprinted flat text still parses.
+// It has no such fingerprint.
+func TestCursorParsesOlderFormat(t *testing.T) {
+	old := "pc1BADoMQQAMEt5ilmBabk5Age4EAe0g0fJAHgAy_Kc5IQiIyUEy-qFfY3uphWdq5I77bMa2DLA9q8"
+	c, err := ParseCursor(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PaneID != 0 || !c.HasRows || c.Width != 120 || c.HasFlat || c.Encode() != old {
+		t.Errorf("parsed %+v", c)
 	}
 }
 

@@ -94,6 +94,7 @@ func (r ReadResult) IsEcho(i int) bool {
 type normalView struct {
 	start  int      // relative number of rows[0]
 	rows   []string // physical rows, trailing spaces trimmed
+	width  int      // the pane's width, which the rows wrap at
 	joined []string // logical lines from the body start (-J), raw
 	body   int      // relative row the joined lines start at
 	alt    []string // alternate screen rows when it is on (raw, -J)
@@ -113,6 +114,10 @@ type normalView struct {
 	off   []int
 	hash  []uint32
 	first int
+	// flat is the rows' text without blanks (flatText), with row i from
+	// foff[i].
+	flat string
+	foff []int
 	// trimmed says tmux may have trimmed rows before the oldest in the
 	// view. locate sets it. Text before a row may be cut there.
 	trimmed bool
@@ -122,19 +127,21 @@ type normalView struct {
 // history costs a few operations per row. Call it once the rows are final.
 func (v *normalView) index() {
 	v.off = make([]int, len(v.rows)+1)
+	v.foff = make([]int, len(v.rows)+1)
 	v.hash = make([]uint32, len(v.rows))
 	v.first = len(v.rows)
-	var b strings.Builder
+	var b, f strings.Builder
 	for i, s := range v.rows {
-		v.off[i] = b.Len()
+		v.off[i], v.foff[i] = b.Len(), f.Len()
 		b.WriteString(s)
+		f.WriteString(flatText(s))
 		v.hash[i] = hash32(s)
 		if v.first == len(v.rows) && strings.TrimSpace(s) != "" {
 			v.first = i
 		}
 	}
-	v.off[len(v.rows)] = b.Len()
-	v.cat = b.String()
+	v.off[len(v.rows)], v.foff[len(v.rows)] = b.Len(), f.Len()
+	v.cat, v.flat = b.String(), f.String()
 }
 
 // indexed reports whether index has been built for the current rows.
@@ -260,7 +267,7 @@ func (r *readCall) relocate(v normalView, body int, snap tmux.PaneInfo, res Read
 	// Rows before the cursor's, or its own, were redrawn. The evidence is
 	// partial, and a scroll and a clear-history look the same.
 	redrawn := ok && r.cur.Special == "" && (v.body != body || skip == 0 && r.cur.PrefixLen > 0)
-	if ok && !redrawn && !mustLocate(r.cur, snap) {
+	if ok && !redrawn && !mustLocate(r.cur, snap) && !widthChanged(r.cur, snap) {
 		return res, ok, nil
 	}
 	fv, fsnap, _, err := capture(r.ctx, r.via, r.id, snap, r.cur, true, "")
@@ -282,6 +289,13 @@ func samePlan(plan, snap tmux.PaneInfo, cur Cursor) bool {
 		return plan.AlternateOn == snap.AlternateOn
 	}
 	return plan.HistorySize == snap.HistorySize && plan.AlternateOn == snap.AlternateOn && plan.Height == snap.Height
+}
+
+// widthChanged reports whether the pane's width changed since cur was made,
+// and cur can be found by its text without blanks (Cursor.HasFlat). Then
+// Read finds it that way. Its rows may match elsewhere by chance.
+func widthChanged(cur Cursor, snap tmux.PaneInfo) bool {
+	return cur.Special == "" && cur.HasFlat && cur.Width != snap.Width
 }
 
 // sameRows reports whether two snapshots number the pane's rows alike.
@@ -342,7 +356,7 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 	if err != nil {
 		return normalView{}, snap, nil, err
 	}
-	v := normalView{body: body}
+	v := normalView{body: body, width: snap.Width}
 	v.start = max(start, -snap.HistorySize)
 	if !info.AlternateOn {
 		v.rows = splitRows(texts[0])
@@ -587,6 +601,7 @@ const (
 	placeUncertain                  // the rows before it are at more than one place, or may be gone and repeated by later output
 	placeTrimmed                    // its row was trimmed from history
 	placeCleared                    // history was cleared
+	placeUnknown                    // after a reflow, an older cursor's rows are not found
 )
 
 // placement is where reading after a cursor starts, as locate found it. It
@@ -604,6 +619,10 @@ type placement struct {
 	// output, and trimming and clearing make any row such a start.
 	weak   bool
 	reason string
+	// flat says locateFlat placed it in the view's joined lines. Reading
+	// starts at line, and skip counts bytes of that line.
+	flat bool
+	line int
 	// uncertain marks the newest place it can be, where reading after it
 	// would start. The lines after it are new whichever place is the
 	// cursor's.
@@ -756,8 +775,25 @@ func (v normalView) rowsOfText(r, n int) int {
 	return r - k
 }
 
-// locate finds the cursor's place in a view of the whole history. While the
-// width stayed, the cursor's row can only have moved up by whole trims of
+// locate finds the cursor's place in a view of the whole history. After a
+// change of width it finds it by its text without blanks (locateFlat). A
+// cursor made before cursors marked that text is found by its rows. When
+// they are not found for certain, its place is unknown: a reflow moved them.
+func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
+	if widthChanged(cur, snap) {
+		if p, ok := v.locateFlat(cur, snap); ok {
+			return p
+		}
+	}
+	p := v.locateRows(cur, snap)
+	if p.kind != placeFound && cur.Special == "" && !cur.HasFlat && cur.HasRows && cur.Width != snap.Width {
+		return placement{kind: placeUnknown, row: -snap.HistorySize}
+	}
+	return p
+}
+
+// locateRows finds the cursor's place by its rows. While the width stayed,
+// the cursor's row can only have moved up by whole trims of
 // trimChunk rows each. Those places are tried first. One of them is certain
 // when it is the only one that shows the cursor's evidence, and that
 // evidence is nowhere else in the pane. Else a repetition of the lines
@@ -766,7 +802,7 @@ func (v normalView) rowsOfText(r, n int) int {
 // searched. That covers a reflow, or a clear-history that kept the screen.
 // When nothing shows the text, its row was trimmed if history is at its
 // limit. Else history was cleared.
-func (v normalView) locate(cur Cursor, snap tmux.PaneInfo) placement {
+func (v normalView) locateRows(cur Cursor, snap tmux.PaneInfo) placement {
 	oldest := -snap.HistorySize
 	trims := mayTrim(snap)
 	v.trimmed = trims
@@ -855,7 +891,7 @@ func (v normalView) readAt(p placement, cur Cursor, snap tmux.PaneInfo, opt Read
 	oldest := -snap.HistorySize
 	switch p.kind {
 	case placeFound:
-		v.joined = v.joinedFrom(p.row)
+		v.joined = v.joinedAt(p)
 		return v.finish(res, cur, p.row, p.skip, opt)
 	case placeUncertain:
 		res.Uncertain, res.DroppedExact = true, false
@@ -863,7 +899,7 @@ func (v normalView) readAt(p placement, cur Cursor, snap tmux.PaneInfo, opt Read
 		if p.newest != nil {
 			// the lines after the newest place it can be are new
 			after := v
-			after.joined = v.joinedFrom(p.newest.row)
+			after.joined = v.joinedAt(*p.newest)
 			fresh := len(after.finish(ReadResult{Pane: snap}, cur, p.newest.row, p.newest.skip, ReadOptions{}).Lines)
 			v.joined = v.joinedFrom(oldest)
 			all := v.finish(res, cur, oldest, 0, opt)
@@ -874,21 +910,38 @@ func (v normalView) readAt(p placement, cur Cursor, snap tmux.PaneInfo, opt Read
 		// tmux keeps no count of trimmed rows, so the exact number is
 		// unknowable. It trims history-limit/10 rows at a time, and the
 		// cursor's row is gone. So at least the rows up to the next
-		// multiple of that were dropped.
+		// multiple of that were dropped. A reflow renumbered the rows,
+		// and then nothing is known.
 		chunk := trimChunk(snap.HistoryLimit)
 		lower := chunk*((cur.Row+chunk)/chunk) - cur.Row - 1
+		if widthChanged(cur, snap) {
+			lower = 0
+		}
 		res.LinesDropped, res.DroppedExact = lower, false
 		if lower > 0 {
 			res.Note = fmt.Sprintf("at least %d lines after the cursor were trimmed from history (history-limit %d) before they were read (unless history was cleared); the exact count is not kept by tmux", lower, snap.HistoryLimit)
 		} else {
 			res.Note = fmt.Sprintf("the cursor's line was trimmed from history (history-limit %d): lines after it may have been trimmed before they were read; the exact count is not kept by tmux", snap.HistoryLimit)
 		}
+	case placeUnknown:
+		res.DroppedExact = false
+		res.Note = "the pane's width changed since the cursor was made, and tmux reflowed its lines: this cursor, printed by an earlier panectl, cannot be found in them, so nothing from before now is returned; take a new cursor"
+		v.joined = nil
+		return v.finish(res, cur, oldest, 0, opt)
 	case placeCleared:
 		res.Reset = true
 		res.Note = "history was cleared since the cursor was made; output is what the pane holds now"
 	}
 	v.joined = v.joinedFrom(oldest)
 	return v.finish(res, cur, oldest, 0, opt)
+}
+
+// joinedAt is the view's joined lines from where reading at p starts.
+func (v normalView) joinedAt(p placement) []string {
+	if p.flat {
+		return v.joined[p.line:]
+	}
+	return v.joinedFrom(p.row)
 }
 
 // whyMoved says why a cursor's rows may not be where they were.
@@ -918,15 +971,26 @@ func (v normalView) joinedFrom(r int) []string {
 }
 
 // rowsOf is how many physical rows from relative row r the logical line l
-// occupies. Its plain text is the concatenation of those rows.
+// occupies. Its plain text is those rows' text, in order. Every row but
+// its last is filled to the pane's width. So the blanks it ends with,
+// trimmed from the row, are in the line.
 func rowsOf(l string, v normalView, r int) int {
-	plain := trimRow(cleanLine(l, false))
-	n, got := 0, ""
-	for {
-		s, ok := v.row(r + n)
-		n++
-		got += s
-		if !ok || len(got) >= len(plain) {
+	rest := trimRow(cleanLine(l, false))
+	for n := 1; ; n++ {
+		s, ok := v.row(r + n - 1)
+		if !ok {
+			return n
+		}
+		if strings.HasPrefix(rest, s) {
+			rest = rest[len(s):]
+		} else {
+			rest = rest[min(len(s), len(rest)):] // not the row's text: count its bytes
+		}
+		pad := v.width - ansi.StringWidth(s)
+		for ; pad > 0 && strings.HasPrefix(rest, " "); pad-- {
+			rest = rest[1:]
+		}
+		if rest == "" {
 			return n
 		}
 	}
@@ -1005,6 +1069,8 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	next.PrefixLen, next.PrefixHash = len(s), hash64(s)
 	next.HasRows, next.Width = true, snap.Width
 	next.Rows, next.TopLen, next.TopHash = v.rowsAt(last)
+	row, _ := v.row(last)
+	v.flatAt(last, len(s)-len(row), snap, &next)
 	if snap.AlternateOn {
 		next.Alternate = true
 		var shown []string

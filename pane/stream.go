@@ -808,6 +808,18 @@ func (s *Stream) Cursor() Cursor {
 	}
 	next.HasRows, next.Width = true, s.w
 	next.Rows, next.TopLen, next.TopHash = v.rowsAt(v.start + last)
+	// The text before the point without blanks (normalView.flatAt).
+	flat, k := "", last
+	for k >= 0 && flatText(s.rowText(k)) == "" {
+		k--
+	}
+	for i := k; i >= 0 && len(flat) < anchorBytes; i-- {
+		flat = flatText(s.rowText(i)) + flat
+	}
+	next.HasFlat, next.FlatBreaks, next.FlatPad = true, last-k, len(text)-len(s.rowText(last))
+	next.FlatAll = len(flat) < anchorBytes && s.firstAbs == 0
+	flat = flat[max(0, len(flat)-anchorBytes):]
+	next.FlatLen, next.FlatHash = len(flat), flatHash(flat)
 	return next
 }
 
