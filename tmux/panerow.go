@@ -15,7 +15,10 @@ import (
 // made for the call. tmux 3.4 and 3.5 print control characters through vis(3)
 // (featOutputVis), which changes a text's length. Such a text is found up to
 // the next separator, which no text made before the call can hold, and
-// decoded to its length.
+// decoded. So is a text that changed between its length and itself: tmux
+// reads pane_current_command and pane_current_path from /proc at each use,
+// and a program may start in between. The length then only says the text
+// moved; the nonce still frames it.
 
 // paneFixed are a pane row's fixed fields, in order, with their kinds.
 var paneFixed = []struct{ name, kind string }{
@@ -96,7 +99,7 @@ func (r paneRow) parse(out string) (p PaneInfo, rest string, err error) {
 		if i == len(paneTexts)-1 {
 			next = end
 		}
-		text, used, ok := takeText(out[pos:], n, next)
+		text, used, ok := takeText(out[pos:], n, next, fromProc[name])
 		if !ok {
 			return p, skip(), malformedRow(out, fmt.Sprintf("%s is not %d bytes long", name, n))
 		}
@@ -106,10 +109,16 @@ func (r paneRow) parse(out string) (p PaneInfo, rest string, err error) {
 	return p, strings.TrimPrefix(out[pos+len(end):], "\n"), nil
 }
 
+// fromProc are the texts tmux reads from /proc at each use: one may change
+// between its length and itself.
+var fromProc = map[string]bool{"pane_current_command": true, "pane_current_path": true}
+
 // takeText reads a text of n bytes followed by next at the head of s, and
 // says how many bytes of s it used. Printed through vis(3), the text is
-// longer: then it ends at next, and decodes to n bytes.
-func takeText(s string, n int, next string) (text string, used int, ok bool) {
+// longer: then it ends at next, and decodes to n bytes. A text that may
+// have changed (changes) is taken up to next as it is, unless vis(3) could
+// have printed it (it holds a backslash): then it is no text for sure.
+func takeText(s string, n int, next string, changes bool) (text string, used int, ok bool) {
 	if n <= len(s) && strings.HasPrefix(s[n:], next) {
 		return s[:n], n, true
 	}
@@ -117,8 +126,13 @@ func takeText(s string, n int, next string) (text string, used int, ok bool) {
 	if j < 0 {
 		return "", 0, false
 	}
-	text = unvis(s[:j])
-	return text, j, len(text) == n
+	if text = unvis(s[:j]); len(text) == n {
+		return text, j, true
+	}
+	if changes && !strings.Contains(s[:j], `\`) {
+		return s[:j], j, true
+	}
+	return "", 0, false
 }
 
 // visCStyle are vis(3)'s C escapes (VIS_CSTYLE), by the letter after "\".

@@ -134,11 +134,18 @@ func TestParsePaneForgedText(t *testing.T) {
 }
 
 // A row whose text is cut short is that row's error: the next row parses.
+// The cwd and command may change between their length and themselves (tmux
+// reads them from /proc at each use): those are taken up to the next
+// separator.
 func TestParsePaneBadRowSkipped(t *testing.T) {
 	r := newPaneRow()
-	texts := []string{"s", "bash", "/tmp", "bash", "t"}
+	texts := []string{"s", "bash", "/tmp", "bash", "title"}
+	moved := strings.Replace(printRow(r, nil, texts, false), "/tmp", "/tmp/b", 1)
+	if p, _, err := r.parse(moved); err != nil || p.CWD != "/tmp/b" {
+		t.Fatalf("a cwd that changed: %+v, %v", p, err)
+	}
 	good := printRow(r, map[string]string{"pane_id": "%5"}, texts, false)
-	bad := strings.Replace(printRow(r, nil, texts, false), "/tmp", "/tm", 1)
+	bad := strings.Replace(printRow(r, nil, texts, false), "title", "titl", 1)
 	p, rest, err := r.parse(bad + good)
 	if err == nil || p.ID != "%3" {
 		t.Fatalf("cut text: %+v, %v; want an error with the pane's id", p, err)
