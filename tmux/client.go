@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/panectl/panectl/tmux/socketlock"
+	"github.com/panectl/panectl/tmux/versioncache"
 )
 
 // Client runs tmux commands against one server. Only it starts tmux processes,
@@ -38,7 +41,7 @@ func NewClient(s Server) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q not found on $PATH; install it (Debian/Ubuntu: apt-get install tmux; macOS: brew install tmux)", ErrNotInstalled, bin)
 	}
-	v, err := cachedVersion(path)
+	v, err := versioncache.Lookup(path, binaryVersion)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s -V failed: %v", ErrNotInstalled, path, err)
 	}
@@ -190,7 +193,7 @@ func (c *Client) KillServer(ctx context.Context) error {
 	if _, err := c.runSerialized(ctx, Command{"kill-server"}); err != nil && !errors.Is(err, ErrNoServer) {
 		return err
 	}
-	removeSocketLock(c.Server.Socket) // (socketlock.go)
+	socketlock.Remove(c.Server.Socket) // (socketlock.go)
 	if st, err := os.Lstat(c.Server.Socket); err != nil || st.Mode().Type() != os.ModeSocket {
 		return nil // gone, or not a socket: nothing of tmux's to remove
 	}

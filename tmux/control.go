@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/panectl/panectl/tmux/socketlock"
 )
 
 // A control-mode client (tmux(1), CONTROL MODE) delivers a pane's output as it
@@ -101,9 +103,9 @@ type Control struct {
 	PaneID  string
 	Session string // the id of the session the client is attached to
 
-	stdin   *os.File    // the client's command input (our end of its stdin)
-	end     controlEnd  // the `tmux -C` process or panectl's own client
-	lock    *socketLock // the socket lock, for a client attached under it (nil otherwise)
+	stdin   *os.File         // the client's command input (our end of its stdin)
+	end     controlEnd       // the `tmux -C` process or panectl's own client
+	lock    *socketlock.Lock // the socket lock, for a client attached under it (nil otherwise)
 	opts    ControlOptions
 	ready   chan struct{} // closed when tmux confirmed the attach (the first %session-changed)
 	done    chan struct{} // closed when the client has ended and everything is released
@@ -345,7 +347,7 @@ func (k *Control) startReader(r io.Reader, finish func()) {
 // has identified (its first line) or ended.
 func (k *Control) releaseAttachLock() {
 	if k.lock != nil {
-		k.lock.release("attach")
+		k.lock.Release("attach")
 	}
 }
 
@@ -612,8 +614,8 @@ func (k *Control) Close() {
 		if k.lock != nil {
 			// A `tmux -C` under the lock detaches under it, until it is reaped,
 			// taking over the attach's hold if it never wrote a line.
-			if k.lock.acquire(context.Background(), "detach", time.Now().Add(lockWait), true) == nil {
-				defer k.lock.release("detach")
+			if k.lock.Acquire(context.Background(), "detach", time.Now().Add(lockWait), true) == nil {
+				defer k.lock.Release("detach")
 			}
 		}
 		k.mu.Lock()

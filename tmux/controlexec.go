@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/panectl/panectl/tmux/socketlock"
 )
 
 // execClient is a `tmux -C` process as control client: on tmux 3.7 and later
@@ -24,8 +26,8 @@ type execClient struct {
 // and Close until the process is reaped.
 func (c *Client) controlExec(ctx context.Context, k *Control, argv []string, lock bool, deadline time.Time) error {
 	if lock {
-		k.lock = newSocketLock(c.Server.Socket)
-		if err := k.lock.acquire(ctx, "attach", deadline, false); err != nil {
+		k.lock = socketlock.New(c.Server.Socket)
+		if err := k.lock.Acquire(ctx, "attach", deadline, false); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}

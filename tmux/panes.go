@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/panectl/panectl/tmux/socketlock"
 )
 
 // sep (U+241F) separates the fields of panectl's formats. Every tmux prints
@@ -582,9 +584,9 @@ func exitedAtOnce(id, detail string) error {
 func (c *Client) KillPane(ctx context.Context, id string) error {
 	_, err := c.runSerialized(ctx, Command{"kill-pane", "-t", id})
 	if err == nil {
-		if _, serr := os.Lstat(lockPath(c.Server.Socket)); serr == nil {
+		if _, serr := os.Lstat(socketlock.Path(c.Server.Socket)); serr == nil {
 			if _, derr := c.Run(ctx, "display-message", "-p", "x"); errors.Is(derr, ErrNoServer) {
-				removeSocketLock(c.Server.Socket)
+				socketlock.Remove(c.Server.Socket)
 			}
 		}
 	}

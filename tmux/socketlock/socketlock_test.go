@@ -1,4 +1,4 @@
-package tmux
+package socketlock
 
 import (
 	"context"
@@ -20,10 +20,10 @@ func TestSocketLockRefusesSymlink(t *testing.T) {
 	if err := os.Symlink(target, socket+".panectl.lock"); err != nil {
 		t.Fatal(err)
 	}
-	l := newSocketLock(socket)
-	err := l.acquire(context.Background(), "attach", time.Now().Add(time.Second), false)
+	l := New(socket)
+	err := l.Acquire(context.Background(), "attach", time.Now().Add(time.Second), false)
 	if err == nil {
-		l.release("attach")
+		l.Release("attach")
 		t.Fatal("a symlinked lock file was locked")
 	}
 	if _, serr := os.Lstat(target); !os.IsNotExist(serr) {
@@ -34,7 +34,7 @@ func TestSocketLockRefusesSymlink(t *testing.T) {
 	if err := unix.Mkfifo(fifo+".panectl.lock", 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := newSocketLock(fifo).acquire(context.Background(), "attach", time.Now().Add(time.Second), false); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if err := New(fifo).Acquire(context.Background(), "attach", time.Now().Add(time.Second), false); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a FIFO lock file: %v", err)
 	}
 }

@@ -1,4 +1,7 @@
-package tmux
+// Package versioncache keeps `tmux -V` of each tmux binary on disk, so a
+// command pays for a tmux process only when the binary changed. It runs
+// nothing itself: package tmux asks the binary.
+package versioncache
 
 import (
 	"bufio"
@@ -24,8 +27,8 @@ const maxVersionEntries = 16
 // maxVersionFile bounds the cache file read.
 const maxVersionFile = 16 << 10
 
-// versionCacheFile is the cache's path ("" when there is no cache directory).
-func versionCacheFile() string {
+// File is the cache's path ("" when there is no cache directory).
+func File() string {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return ""
@@ -33,12 +36,12 @@ func versionCacheFile() string {
 	return filepath.Join(dir, "panectl", "tmux-version")
 }
 
-// cachedVersion returns `tmux -V` of the binary at path: from the cache for the
-// same file, else by running and recording it.
-func cachedVersion(path string) (string, error) {
-	key, file := versionKey(path), versionCacheFile()
+// Lookup returns `tmux -V` of the binary at path: from the cache for the
+// same file, else by ask (which runs it), recorded.
+func Lookup(path string, ask func(path string) (string, error)) (string, error) {
+	key, file := versionKey(path), File()
 	if key == "" || file == "" || strings.ContainsAny(key, "\t\n") {
-		return binaryVersion(path)
+		return ask(path)
 	}
 	entries := readVersionCache(file)
 	for _, e := range entries {
@@ -46,7 +49,7 @@ func cachedVersion(path string) (string, error) {
 			return e[1], nil
 		}
 	}
-	v, err := binaryVersion(path)
+	v, err := ask(path)
 	if err != nil || v == "" || strings.ContainsAny(v, "\t\n") {
 		return v, err
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package tmux
+package versioncache
 
 // versionKey is "" where panectl does not read a file's identity: no
 // cache, `tmux -V` runs every time.
