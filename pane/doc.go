@@ -4,8 +4,9 @@
 // history and redraws. It follows the output stream of a control client.
 // It keeps the echo ledger of what panectl typed. That way a wait is not
 // fooled by its own echo. It types text with the ledger in the same tmux
-// command. It keeps per-pane state in tmux user options, and the action
-// lock.
+// command. It keeps per-pane state in tmux user options. The action lock
+// (pane/lock) and the server's state directory (pane/statedir) are
+// packages of their own.
 //
 // It runs tmux only through the tmux package. The jobs around a pane live
 // in packages of their own. acp holds ACP wire types, and journal holds

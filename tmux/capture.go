@@ -56,7 +56,7 @@ func (c *Client) Snapshot(ctx context.Context, id string, specs ...CaptureSpec) 
 func (c *Client) SnapshotOptions(ctx context.Context, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	mark := recordSep + "panectl-" + Nonce() + recordSep
 	r := newPaneRow()
-	list := CommandList{{"display-message", "-p", "-t", id, r.format()}}
+	list := CommandList{{"display-message", "-p", "-t", id, r.Format()}}
 	for _, s := range specs {
 		list = append(list, s.args(id), Command{"display-message", "-p", "-t", id, mark})
 	}
@@ -67,7 +67,7 @@ func (c *Client) SnapshotOptions(ctx context.Context, id, prefix string, specs .
 	if err != nil {
 		return PaneInfo{}, nil, nil, c.notFound(id, err)
 	}
-	p, rest, err := r.parse(out)
+	p, rest, err := r.Parse(out)
 	if err == errNoPane || (err == nil && p.ID != id) {
 		return PaneInfo{}, nil, nil, &NotFoundError{Target: id, Socket: c.Server.Socket}
 	}

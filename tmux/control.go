@@ -857,7 +857,7 @@ func (k *Control) WatchDeath() {
 // if set, gets EventCommandDone.
 func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, prefix string, specs ...CaptureSpec) (PaneInfo, []string, map[string]string, error) {
 	r := newPaneRow()
-	cmds := [][]string{{"display-message", "-p", "-t", id, r.format()}}
+	cmds := [][]string{{"display-message", "-p", "-t", id, r.Format()}}
 	for _, s := range specs {
 		cmds = append(cmds, s.args(id))
 	}
@@ -871,7 +871,7 @@ func (k *Control) snapshotOptions(ctx context.Context, sub *Subscription, id, pr
 		}
 		return PaneInfo{}, nil, nil, err
 	}
-	p, _, err := r.parse(outs[0])
+	p, _, err := r.Parse(outs[0])
 	if err == errNoPane || (err == nil && p.ID != id) {
 		return PaneInfo{}, nil, nil, &NotFoundError{Target: id, Socket: k.socket}
 	}

@@ -11,7 +11,7 @@
 // unwraps to ErrNoServer or ErrPaneNotFound. Start-up fails with
 // ErrNotInstalled or ErrTooOld. Listings and pane descriptions separate fields
 // with U+241F (sep). Free text comes by its length, framed by separators with
-// a nonce, so no name, path or argv[0] forges a field or a row (panerow.go). A
+// a nonce, so no name, path or argv[0] forges a field or a row (package tmux/panerow). A
 // malformed row is that pane's error, never a silent empty list.
 //
 // Control attaches a control-mode client without crashing tmux 3.3a to 3.6b,
@@ -19,7 +19,7 @@
 // panectl attaches its own client (package tmux/imsg), which identifies in one
 // write. tmux 3.7 and later get `tmux -C`. Any other version, or a server that
 // refuses panectl's client, gets `tmux -C` under a per-socket lock
-// (socketlock.go).
+// (package tmux/socketlock; when: socketlock.go).
 //
 // A long-lived process keeps one control client per session between calls
 // (control_keep.go), shared by the session's waits (control_sub.go). Read-only

@@ -145,7 +145,7 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 	for i := 0; ; i++ {
 		var err error
 		out, err = c.RunList(ctx, nil, append(h.endCommands(id, i == deadStatusLooks),
-			Command{"display-message", "-p", "-t", id, r.format()},
+			Command{"display-message", "-p", "-t", id, r.Format()},
 			Command{"display-message", "-p", "-t", id, mark + "#{remain-on-exit}" + mark},
 			Command{"capture-pane", "-p", "-J", "-t", id, "-S", "-" + fmt.Sprint(lastLinesHistory), "-E", "-"})...)
 		if gone(err) {
@@ -154,7 +154,7 @@ func (c *Client) checkStarted(ctx context.Context, id string, d time.Duration, h
 		if err != nil {
 			return PaneInfo{}, err
 		}
-		if p, out, err = r.parse(out); err != nil {
+		if p, out, err = r.Parse(out); err != nil {
 			return PaneInfo{}, err
 		}
 		if !p.Dead || p.DeadKnown || i == deadStatusLooks {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/panectl/panectl/tmux/panerow"
 	"github.com/panectl/panectl/tmux/socketlock"
 )
 
@@ -21,49 +22,14 @@ import (
 // this printable UTF-8 verbatim to a -u client. A control character tmux 3.4
 // and 3.5 print as "\037" (featOutputVis), a non-UTF-8 client as "_". A row
 // with free text frames it further (panerow.go).
-const sep = "\u241f"
+const sep = panerow.Sep
 
 // recordSep (U+241E) brackets one command's output in a list's answer, as
 // recordSep + nonce + recordSep. It is printable for the reasons of sep.
-const recordSep = "\u241e"
+const recordSep = panerow.RecordSep
 
-// PaneInfo is one pane as tmux reports it (tmux(1), FORMATS).
-type PaneInfo struct {
-	ID           string // pane_id, "%N"
-	SessionID    string // session_id, "$N"
-	SessionName  string // session_name
-	WindowID     string // window_id, "@N"
-	WindowIndex  int    // window_index
-	PaneIndex    int    // pane_index
-	Command      string // pane_current_command (foreground process name)
-	StartCommand string // pane_start_command
-	PID          int    // pane_pid: the pane's first process; changes on respawn
-	TTY          string // pane_tty
-	CWD          string // pane_current_path
-	Width        int    // pane_width, cells
-	Height       int    // pane_height, rows
-	Dead         bool   // pane_dead
-	DeadStatus   int    // pane_dead_status (valid when Dead and DeadKnown)
-	DeadKnown    bool   // pane_dead_status is set: tmux has reaped the process (a dead pane's status arrives a moment after pane_dead)
-	DeadSignal   int    // pane_dead_signal (valid when Dead)
-	InMode       bool   // pane_in_mode (copy mode and the like)
-	HistorySize  int    // history_size: rows now in history
-	HistoryLimit int    // history_limit
-	CursorX      int    // cursor_x
-	CursorY      int    // cursor_y, row in the visible screen
-	AlternateOn  bool   // alternate_on
-	AltSavedY    int    // alternate_saved_y: the normal screen's cursor row
-	Active       bool   // pane_active: the active pane of its window
-	WindowActive bool   // window_active: its window is its session's current window
-	Attached     int    // session_attached: clients attached to its session
-	FocusEvents  bool   // the server option focus-events is on
-	WrapFlag     bool   // wrap_flag: autowrap mode (DECAWM) of the normal screen
-	InsertFlag   bool   // insert_flag: insert mode (IRM)
-	OriginFlag   bool   // origin_flag: origin mode (DECOM)
-	ScrollUpper  int    // scroll_region_upper: top row of the scrolling region
-	ScrollLower  int    // scroll_region_lower: bottom row of the scrolling region
-	Title        string // pane_title (free text, last field)
-}
+// PaneInfo is one pane as tmux reports it (package panerow).
+type PaneInfo = panerow.PaneInfo
 
 // geometryFields say where a pane's output went, for a wait that checks a
 // stream against the pane. Unlike pane_current_command and pane_current_path,
@@ -109,7 +75,10 @@ func parseGeometry(row string) (PaneInfo, error) {
 	}, nil
 }
 
-var errNoPane = errors.New("no pane")
+var errNoPane = panerow.ErrNoPane
+
+// newPaneRow is the pane row format of one call.
+func newPaneRow() panerow.Row { return panerow.New(Nonce()) }
 
 // A RowError is a pane whose row in a listing does not parse: that pane's
 // error, not the listing's. Pane holds the fixed fields when they parse (ID ""
@@ -127,7 +96,7 @@ func (e *RowError) Unwrap() error { return e.Err }
 // an empty list.
 func (c *Client) ListPanes(ctx context.Context) ([]PaneInfo, []*RowError, error) {
 	r := newPaneRow()
-	out, err := c.Run(ctx, "list-panes", "-a", "-F", r.format())
+	out, err := c.Run(ctx, "list-panes", "-a", "-F", r.Format())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -135,7 +104,7 @@ func (c *Client) ListPanes(ctx context.Context) ([]PaneInfo, []*RowError, error)
 	var bad []*RowError
 	for out != "" {
 		var p PaneInfo
-		if p, out, err = r.parse(out); err != nil {
+		if p, out, err = r.Parse(out); err != nil {
 			bad = append(bad, &RowError{Pane: p, Err: err})
 			continue
 		}
@@ -147,11 +116,11 @@ func (c *Client) ListPanes(ctx context.Context) ([]PaneInfo, []*RowError, error)
 // Pane describes one pane by id ("%N"). Unknown pane: *NotFoundError.
 func (c *Client) Pane(ctx context.Context, id string) (PaneInfo, error) {
 	r := newPaneRow()
-	out, err := c.Run(ctx, "display-message", "-p", "-t", id, r.format())
+	out, err := c.Run(ctx, "display-message", "-p", "-t", id, r.Format())
 	if err != nil {
 		return PaneInfo{}, c.notFound(id, err)
 	}
-	p, _, err := r.parse(out)
+	p, _, err := r.Parse(out)
 	if err == errNoPane || (err == nil && p.ID != id) {
 		return PaneInfo{}, &NotFoundError{Target: id, Socket: c.Server.Socket}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/lock"
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/tmux"
@@ -89,10 +90,10 @@ func (e *ChangedWhileWaitingError) Unwrap() error { return ErrRefused }
 // acquireUnchanged takes the pane's action lock. If another action held it, it notes the pane's
 // state before waiting. Once the lock is its own, the state must come back within stateSettle. Else
 // it gives the lock back and refuses (*ChangedWhileWaitingError).
-func acquireUnchanged(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time) (*pane.Lock, error) {
+func acquireUnchanged(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time) (*lock.Lock, error) {
 	var before paneState
 	looked := false
-	lock, err := pane.AcquireLockBehind(ctx, c, id, action, deadline, func(string) error {
+	lock, err := lock.AcquireBehind(ctx, c, id, action, deadline, func(string) error {
 		var err error
 		before, err = lookState(ctx, c, id)
 		looked = err == nil

@@ -362,3 +362,11 @@ func killKeys(sh shell.Shell, mode proc.TTYMode) []string {
 	}
 	return []string{"C-e", "C-u"}
 }
+
+// minTime is the earlier of a and b.
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}

@@ -125,7 +125,7 @@ func checkPaste(text string) error {
 // Send refuses a line too long for a canonical terminal (*LineTooLongError), and multi-line text
 // with a paste marker.
 //
-// Submit holds the pane's action lock until Deadline (pane.AcquireLock). After waiting behind
+// Submit holds the pane's action lock until Deadline (lock.Acquire in pane/lock). After waiting behind
 // another action, the pane must be as it was, else nothing is typed (*ChangedWhileWaitingError).
 // Enter is its own keystroke, once the program took the text. The submission is then verified, with
 // one more Enter if the text still sits there. Submitted says how it went.

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/statedir"
 	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
@@ -94,7 +94,7 @@ func KillTask(ctx context.Context, c *tmux.Client, id string, grace time.Duratio
 func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emit func(task.Task) error) (schema.Outcome, error) {
 	deadline := time.Now().Add(timeout)
 	seen := map[string]bool{}
-	state, err := pane.FindStateDir(ctx, c)
+	state, err := statedir.Find(ctx, c)
 	if err != nil {
 		return "", err
 	}
@@ -132,7 +132,7 @@ func FollowTasks(ctx context.Context, c *tmux.Client, timeout time.Duration, emi
 		// Each supervisor signals TasksChannel at its end. A look each second covers a miss.
 		err := task.WaitChannel(ctx, c, task.TasksChannel, min(left, time.Second))
 		if err == nil && state == "" { // no task yet when the follow began
-			state, err = pane.FindStateDir(ctx, c)
+			state, err = statedir.Find(ctx, c)
 		}
 		var tasks []task.Task
 		if err == nil {
@@ -175,13 +175,13 @@ func keepTaskSession(ctx context.Context, c *tmux.Client, tasks []task.Task) {
 func WaitAnyTask(ctx context.Context, c *tmux.Client, timeout time.Duration) (task.Task, schema.Outcome, error) {
 	defer Waiting(ctx, "", timeout, "any task to end")()
 	deadline := time.Now().Add(timeout)
-	state, err := pane.FindStateDir(ctx, c)
+	state, err := statedir.Find(ctx, c)
 	if err != nil {
 		return task.Task{}, "", err
 	}
 	for {
 		if err == nil && state == "" { // no task yet
-			state, err = pane.FindStateDir(ctx, c)
+			state, err = statedir.Find(ctx, c)
 		}
 		var tasks []task.Task
 		if err == nil && state != "" {

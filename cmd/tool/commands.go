@@ -16,6 +16,7 @@ import (
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
+	"github.com/panectl/panectl/waiter/terminal"
 )
 
 // The bodies of the commands that are not tools: they stream, or run
@@ -71,7 +72,7 @@ func Watch(ctx context.Context, env *Env, in schema.WatchInput, emit func(any) e
 		}
 		return nil
 	}
-	res, err := waiter.WatchTerminal(ctx, c, p, waiter.TerminalOptions{TerminalID: in.TerminalID, Emit: update, Once: once, Deadline: deadline})
+	res, err := terminal.Watch(ctx, c, p, terminal.Options{TerminalID: in.TerminalID, Emit: update, Once: once, Deadline: deadline})
 	out := WatchResult{Note: res.Note}
 	if errors.Is(err, context.DeadlineExceeded) || (err == nil && !res.Exited) {
 		out.TimedOut = true

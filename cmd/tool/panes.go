@@ -13,6 +13,7 @@ import (
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/proc"
+	"github.com/panectl/panectl/pane/statedir"
 	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
@@ -95,7 +96,7 @@ func runNew(ctx context.Context, f *Env, in schema.NewPaneInput) (schema.NewPane
 		}
 		// the state directory now, when the server runs: the writer then
 		// starts without asking tmux
-		state, _ := pane.StateDir(ctx, c)
+		state, _ := statedir.Dir(ctx, c)
 		opts.Then = journal.PipeCommand([]string{self, "-S", c.Server.Socket}, state)
 	}
 	p, err := c.NewPane(ctx, opts)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/lock"
 	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/recognize"
 	"github.com/panectl/panectl/schema"
@@ -67,11 +67,11 @@ func runRun(ctx context.Context, f *Env, in schema.RunInput) (schema.RunOutput, 
 		}
 	}
 	keepAttached(ctx, c, p)
-	lock, err := pane.AcquireLock(ctx, c, p.ID, "run", deadline)
+	held, err := lock.Acquire(ctx, c, p.ID, "run", deadline)
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
-	defer lock.Release(ctx)
+	defer held.Release(ctx)
 	if in.WhenReady {
 		set, err := recognizers()
 		if err != nil {

@@ -4,7 +4,7 @@
 // through the pane's option, and reads a pane's output from it (ReadPane).
 //
 // A journal keeps everything a program wrote to its terminal,
-// byte for byte, in a private state directory (pane.StateDir), bounded to the
+// byte for byte, in a private state directory (statedir.Dir), bounded to the
 // newest MaxBytes with exact accounting of what was dropped.
 // Completion frames, `task output`, and capture and status on journaled
 // panes (journal.ReadPane) read it, so they do not depend on history-limit. Two

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/statedir"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -64,7 +64,7 @@ func pipeQuote(s string) string {
 // directory is made and the pane's option points to it. It returns the
 // directory.
 func Attach(ctx context.Context, c *tmux.Client, paneID string) (string, error) {
-	state, err := pane.StateDir(ctx, c)
+	state, err := statedir.Dir(ctx, c)
 	if err != nil {
 		return "", err
 	}
@@ -81,7 +81,7 @@ func Attach(ctx context.Context, c *tmux.Client, paneID string) (string, error) 
 func Copy(ctx context.Context, c *tmux.Client, state, paneID string, in io.Reader) error {
 	if state == "" {
 		var err error
-		if state, err = pane.StateDir(ctx, c); err != nil {
+		if state, err = statedir.Dir(ctx, c); err != nil {
 			return err
 		}
 	}
@@ -99,7 +99,7 @@ func Copy(ctx context.Context, c *tmux.Client, state, paneID string, in io.Reade
 // Prune removes the journals of journaled panes that are gone, and
 // the state of servers that no longer run.
 func Prune(ctx context.Context, c *tmux.Client) error {
-	state, err := pane.FindStateDir(ctx, c)
+	state, err := statedir.Find(ctx, c)
 	if err != nil || state == "" {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/statedir"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -22,7 +23,7 @@ func DirOf(ctx context.Context, c *tmux.Client, id string) (string, error) {
 	if err != nil || dir == "" {
 		return "", err
 	}
-	state, err := pane.FindStateDir(ctx, c)
+	state, err := statedir.Find(ctx, c)
 	if err != nil || state == "" {
 		return "", err
 	}

@@ -6,8 +6,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane/statedir"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -57,12 +57,12 @@ type PruneResult struct {
 // no longer run. Running tasks are left alone. With no server at the
 // socket, only the last: the state directories of servers that no longer
 // run, where this process would make one for a server at the socket
-// (pane.PruneServersAt).
+// (statedir.PruneServersAt).
 func Prune(ctx context.Context, c *tmux.Client) (PruneResult, error) {
 	res := PruneResult{Tasks: []string{}}
-	state, err := pane.FindStateDir(ctx, c)
+	state, err := statedir.Find(ctx, c)
 	if errors.Is(err, tmux.ErrNoServer) {
-		res.Servers = pane.PruneServersAt(c.Server.Socket)
+		res.Servers = statedir.PruneServersAt(c.Server.Socket)
 		return res, nil
 	}
 	if err != nil {
@@ -92,9 +92,9 @@ func Prune(ctx context.Context, c *tmux.Client) (PruneResult, error) {
 	}
 	res.Tasks = pruned
 	if state != "" {
-		res.Servers = pane.PruneServers(state)
+		res.Servers = statedir.PruneServers(state)
 	} else {
-		res.Servers = pane.PruneServersAt(c.Server.Socket)
+		res.Servers = statedir.PruneServersAt(c.Server.Socket)
 	}
 	return res, nil
 }

@@ -18,10 +18,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/proc"
 	"github.com/panectl/panectl/pane/shell"
+	"github.com/panectl/panectl/pane/statedir"
 	"github.com/panectl/panectl/tmux"
 )
 
@@ -149,7 +149,7 @@ func StartTask(ctx context.Context, c *tmux.Client, spec TaskSpec, cwd string, s
 		_ = c.KillPane(ctx, info.ID)
 		return Task{}, err
 	}
-	state, err := pane.StateDir(ctx, c)
+	state, err := statedir.Dir(ctx, c)
 	if err != nil {
 		return fail(err)
 	}
@@ -188,7 +188,7 @@ func LoadTask(ctx context.Context, c *tmux.Client, id string) (Task, error) {
 	if !ok {
 		return Task{}, fmt.Errorf("%w: %q is not a task id (tasks are named tN; see: panectl tasks)", ErrNoTask, id)
 	}
-	state, err := pane.FindStateDir(ctx, c)
+	state, err := statedir.Find(ctx, c)
 	if err != nil {
 		return Task{}, err
 	}
@@ -219,7 +219,7 @@ func ReadTask(dir, id string) (Task, error) {
 // ListTasks reads every task of the server (those whose panes are gone
 // too), oldest first.
 func ListTasks(ctx context.Context, c *tmux.Client) ([]Task, error) {
-	state, err := pane.FindStateDir(ctx, c)
+	state, err := statedir.Find(ctx, c)
 	if err != nil || state == "" {
 		return nil, err
 	}

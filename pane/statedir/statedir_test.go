@@ -1,4 +1,4 @@
-package pane
+package statedir
 
 import (
 	"os"
@@ -7,15 +7,15 @@ import (
 	"testing"
 )
 
-func TestStateBase(t *testing.T) {
+func TestBase(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	if got := StateBase("/tmp/tmux-0/default", env(map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"})); got != "/x/panectl/servers" {
+	if got := Base("/tmp/tmux-0/default", env(map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"})); got != "/x/panectl/servers" {
 		t.Errorf("XDG_STATE_HOME set: %s", got)
 	}
-	if got := StateBase("/tmp/tmux-0/default", env(map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/h"})); got != "/h/.local/state/panectl/servers" {
+	if got := Base("/tmp/tmux-0/default", env(map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/h"})); got != "/h/.local/state/panectl/servers" {
 		t.Errorf("HOME only: %s", got)
 	}
-	if got := StateBase("/tmp/tmux-0/default", env(nil)); got != "/tmp/tmux-0/default.panectl" {
+	if got := Base("/tmp/tmux-0/default", env(nil)); got != "/tmp/tmux-0/default.panectl" {
 		t.Errorf("no home: %s", got)
 	}
 	if k := serverKey("/tmp/tmux-0/my server", 42, 1700000000); strings.ContainsAny(k, " /") || !strings.HasSuffix(k, "-42-1700000000") {

@@ -1,4 +1,4 @@
-package pane_test
+package lock_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/internal/tmuxtest"
-	"github.com/panectl/panectl/pane"
+	"github.com/panectl/panectl/pane/lock"
 )
 
 // The action lock excludes: many contenders, one holder at a time, each
@@ -24,7 +24,7 @@ func TestActionLockExcludes(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l, err := pane.AcquireLock(ctx, s.Client, p.ID, "test", time.Now().Add(20*time.Second))
+			l, err := lock.Acquire(ctx, s.Client, p.ID, "test", time.Now().Add(20*time.Second))
 			if err != nil {
 				t.Error(err)
 				return
@@ -49,13 +49,13 @@ func TestActionLockExcludes(t *testing.T) {
 		t.Errorf("lock left: %q", v)
 	}
 	// a held lock makes a contender time out, naming the holder
-	l, err := pane.AcquireLock(ctx, s.Client, p.ID, "run", time.Now().Add(time.Second))
+	l, err := lock.Acquire(ctx, s.Client, p.ID, "run", time.Now().Add(time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Release(ctx)
-	_, err = pane.AcquireLock(ctx, s.Client, p.ID, "send-text", time.Now().Add(200*time.Millisecond))
-	var te *pane.LockTimeoutError
+	_, err = lock.Acquire(ctx, s.Client, p.ID, "send-text", time.Now().Add(200*time.Millisecond))
+	var te *lock.TimeoutError
 	if !errors.As(err, &te) || te.Holder == "" {
 		t.Errorf("contender got %v, want a LockTimeoutError naming the holder", err)
 	}

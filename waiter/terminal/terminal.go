@@ -1,4 +1,7 @@
-package waiter
+// Package terminal streams a pane as ACP v2 terminal updates
+// (terminal_update, terminal_output_chunk): what `panectl watch --format
+// acp` prints. It follows the pane through tmux's control mode.
+package terminal
 
 import (
 	"context"
@@ -13,11 +16,11 @@ import (
 	"github.com/panectl/panectl/tmux"
 )
 
-// TerminalOptions configure WatchTerminal.
-type TerminalOptions struct {
+// Options configure Watch.
+type Options struct {
 	// TerminalID names the terminal in every update; "" means the pane id.
 	TerminalID string
-	// Emit receives each update in order, on WatchTerminal's goroutine. Its error ends the watch.
+	// Emit receives each update in order, on Watch's goroutine. Its error ends the watch.
 	Emit func(acp.SessionUpdate) error
 	// Once looks once, as a timeout of 0: the first update, and the exit update if already exited.
 	Once bool
@@ -27,8 +30,8 @@ type TerminalOptions struct {
 	Deadline time.Time
 }
 
-// TerminalResult says how a watch ended without error.
-type TerminalResult struct {
+// Result says how a watch ended without error.
+type Result struct {
 	Note   string // how output was followed, when worth saying ("polling: ...")
 	Exited bool   // the stream ended with the exit update (else: Once or the deadline)
 }
@@ -41,7 +44,7 @@ const (
 	maxChunk        = 64 << 10
 )
 
-// WatchTerminal streams pane p as ACP terminal updates (SPEC.md section 10) until its process
+// Watch streams pane p as ACP terminal updates (SPEC.md section 10) until its process
 // exits. First comes a full terminal_update with command, cwd, size and an output snapshot
 // (acp.ScreenCapture). A control-mode client's new bytes go out as terminal_output_chunk. Changes
 // of cwd, size and foreground command are terminal_update patches. When tmux paused the output,
@@ -54,7 +57,7 @@ const (
 // pane is killed if its own setting would have closed it. Else its settings are put back. A tmux
 // guard client does this even if panectl is killed. A killed pane, rather than an exited one, ends
 // with an exitStatus of neither code nor signal.
-func WatchTerminal(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt TerminalOptions) (res TerminalResult, err error) {
+func Watch(ctx context.Context, c *tmux.Client, p tmux.PaneInfo, opt Options) (res Result, err error) {
 	w := &termWatch{c: c, id: p.ID, tid: opt.TerminalID, emit: opt.Emit, q: newTermQueue()}
 	if w.tid == "" {
 		w.tid = p.ID
@@ -115,7 +118,7 @@ func (w *termWatch) first(ctx context.Context) (tmux.PaneInfo, error) {
 }
 
 // follow streams updates until the pane's process exits, the deadline passes or ctx ends.
-func (w *termWatch) follow(ctx context.Context, deadline time.Time, res TerminalResult) (TerminalResult, error) {
+func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Result) (Result, error) {
 	w.lookAt = time.Now().Add(lookIdle)
 	timer := time.NewTimer(lookIdle)
 	defer timer.Stop()
@@ -156,14 +159,16 @@ func (w *termWatch) follow(ctx context.Context, deadline time.Time, res Terminal
 }
 
 // step sends what the control client brought, and looks at the pane when due. done ends the watch.
-func (w *termWatch) step(ctx context.Context, res TerminalResult) (_ TerminalResult, done bool, _ error) {
+func (w *termWatch) step(ctx context.Context, res Result) (_ Result, done bool, _ error) {
 	data, paused, changed := w.q.take()
 	now := time.Now()
 	if len(data) > 0 {
 		if err := w.chunks(data); err != nil {
 			return res, true, err
 		}
-		w.lookAt = minTime(w.lookAt, now.Add(lookAfterOutput))
+		if soon := now.Add(lookAfterOutput); soon.Before(w.lookAt) {
+			w.lookAt = soon
+		}
 	}
 	if paused {
 		// tmux dropped output to let the client catch up: replace it all
@@ -220,13 +225,6 @@ type termWatch struct {
 
 func sizeOf(p tmux.PaneInfo) acp.TerminalSize {
 	return acp.TerminalSize{Cols: uint16(max(1, p.Width)), Rows: uint16(max(1, p.Height))}
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
 }
 
 // chunks emits data as output chunks of at most maxChunk bytes.
@@ -361,7 +359,11 @@ func (w *termWatch) deadStatus(ctx context.Context) (code, sig int, ok bool) {
 
 // gone ends the watch after a failed look. A pane that no longer exists was killed, its status
 // unknown. Anything else is an error.
-func (w *termWatch) gone(ctx context.Context, res TerminalResult, err error) (TerminalResult, error) {
+func gone(err error) bool {
+	return errors.Is(err, tmux.ErrPaneNotFound) || errors.Is(err, tmux.ErrNoServer)
+}
+
+func (w *termWatch) gone(ctx context.Context, res Result, err error) (Result, error) {
 	if ctx.Err() != nil && !errors.Is(err, tmux.ErrNotResponding) {
 		return res, ctx.Err()
 	}

@@ -1,4 +1,7 @@
-package pane
+// Package statedir is panectl's own state directory of each tmux server: where
+// it is, and the checks that make a path read back from tmux panectl's own
+// before anything is deleted, chmodded or signalled because of it.
+package statedir
 
 import (
 	"context"
@@ -45,12 +48,12 @@ import (
 // (checkStateDir). panectl changes the mode of no directory.
 const stateOption = "@panectl_state"
 
-// ErrStateDir says the state directory cannot be made or is not private.
-var ErrStateDir = errors.New("panectl state directory")
+// ErrDir says the state directory cannot be made or is not private.
+var ErrDir = errors.New("panectl state directory")
 
 // StateBase is where state directories of servers are made when the server
 // has none yet. See the package doc of state.go for the order.
-func StateBase(socket string, getenv func(string) string) string {
+func Base(socket string, getenv func(string) string) string {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -78,13 +81,13 @@ func serverKey(socket string, pid, started int64) string {
 // returns "" when none was, as the server has no task and no journaled pane
 // yet. It makes nothing. The option's value is checked (checkStateDir): a
 // value that fails is not used, and the error says why.
-func FindStateDir(ctx context.Context, c *tmux.Client) (string, error) {
+func Find(ctx context.Context, c *tmux.Client) (string, error) {
 	out, err := c.Run(ctx, "show-options", "-sqv", stateOption)
 	dir := strings.TrimSuffix(out, "\n")
 	if err != nil || dir == "" {
 		return "", err
 	}
-	if err := checkStateDir(ctx, c, dir); err != nil {
+	if err := checkDir(ctx, c, dir); err != nil {
 		return "", err
 	}
 	return dir, nil
@@ -96,8 +99,8 @@ func FindStateDir(ctx context.Context, c *tmux.Client) (string, error) {
 // BASE/HOST/KEY, with BASE one of stateBases, HOST this machine and KEY
 // this server instance. From BASE down, each directory is lstat'ed, as
 // tmux checks its socket directory: see checkPrivate. Errors wrap
-// ErrStateDir, or are tmux errors.
-func checkStateDir(ctx context.Context, c *tmux.Client, dir string) error {
+// ErrDir, or are tmux errors.
+func checkDir(ctx context.Context, c *tmux.Client, dir string) error {
 	key, err := thisServerKey(ctx, c)
 	if err != nil {
 		return err
@@ -105,13 +108,13 @@ func checkStateDir(ctx context.Context, c *tmux.Client, dir string) error {
 	for _, base := range stateBases(c.Server.Socket) {
 		if dir == filepath.Join(base, hostKey(), key) {
 			if err := checkPrivate(base, dir); err != nil {
-				return fmt.Errorf("%w: %s %q is not used: %v", ErrStateDir, stateOption, dir, err)
+				return fmt.Errorf("%w: %s %q is not used: %v", ErrDir, stateOption, dir, err)
 			}
 			return nil
 		}
 	}
 	return fmt.Errorf("%w: %s %q is not used: it is not %s/%s under %s",
-		ErrStateDir, stateOption, dir, hostKey(), key, strings.Join(stateBases(c.Server.Socket), " or "))
+		ErrDir, stateOption, dir, hostKey(), key, strings.Join(stateBases(c.Server.Socket), " or "))
 }
 
 // stateBases are the bases a panectl of this user may have picked: from
@@ -127,12 +130,12 @@ func stateBases(socket string) []string {
 			return ""
 		}
 	}
-	bases := []string{StateBase(socket, nil), StateBase(socket, home(os.Getenv("HOME")))}
+	bases := []string{Base(socket, nil), Base(socket, home(os.Getenv("HOME")))}
 	if u, err := user.Current(); err == nil {
-		bases = append(bases, StateBase(socket, home(u.HomeDir)))
+		bases = append(bases, Base(socket, home(u.HomeDir)))
 	}
 	var uniq []string
-	for _, b := range append(bases, StateBase(socket, home(""))) {
+	for _, b := range append(bases, Base(socket, home(""))) {
 		if !slices.Contains(uniq, b) {
 			uniq = append(uniq, b)
 		}
@@ -171,9 +174,9 @@ func hostKey() string {
 // StateDir returns the state directory of the server c talks to. It makes
 // it when needed, and records it in the server option @panectl_state.
 // Errors are tmux errors (ErrNoServer when no server runs), and
-// ErrStateDir.
-func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
-	dir, err := FindStateDir(ctx, c)
+// ErrDir.
+func Dir(ctx context.Context, c *tmux.Client) (string, error) {
+	dir, err := Find(ctx, c)
 	if err != nil || dir != "" {
 		return dir, err
 	}
@@ -181,7 +184,7 @@ func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	base := StateBase(c.Server.Socket, nil)
+	base := Base(c.Server.Socket, nil)
 	dir = filepath.Join(base, hostKey(), key)
 	if err := ensurePrivateDir(base, dir); err != nil {
 		return "", err
@@ -189,7 +192,7 @@ func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 	// -o means only the first process to get here sets it. The others read
 	// it.
 	if _, err := c.Run(ctx, "set-option", "-so", stateOption, dir); err != nil {
-		if dir, err2 := FindStateDir(ctx, c); err2 != nil || dir != "" {
+		if dir, err2 := Find(ctx, c); err2 != nil || dir != "" {
 			return dir, err2
 		}
 		return "", err
@@ -204,10 +207,10 @@ func StateDir(ctx context.Context, c *tmux.Client) (string, error) {
 // checks it from base down (checkPrivate). It changes no mode.
 func ensurePrivateDir(base, dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("%w: %v", ErrStateDir, err)
+		return fmt.Errorf("%w: %v", ErrDir, err)
 	}
 	if err := checkPrivate(base, dir); err != nil {
-		return fmt.Errorf("%w: %v", ErrStateDir, err)
+		return fmt.Errorf("%w: %v", ErrDir, err)
 	}
 	return nil
 }
@@ -258,7 +261,7 @@ func PruneServers(stateDir string) int {
 // server. `tasks --prune` uses it when no server runs. It returns how many
 // it removed.
 func PruneServersAt(socket string) int {
-	base := StateBase(socket, nil)
+	base := Base(socket, nil)
 	parent := filepath.Join(base, hostKey())
 	if checkPrivate(base, parent) != nil {
 		return 0

@@ -1,6 +1,10 @@
-package tmux
+// Package panerow is the pane row: the format panectl asks tmux for a
+// pane's description with, and its parser. No directory name, argv[0] or
+// title can shift a field. It runs nothing.
+package panerow
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -36,17 +40,68 @@ var paneFixed = []struct{ name, kind string }{
 // paneTexts are a pane row's free-text fields, in order.
 var paneTexts = []string{"session_name", "pane_current_command", "pane_current_path", "pane_start_command", "pane_title"}
 
-// paneRow is the pane row format of one call, with its nonce.
-type paneRow struct{ nonce string }
+// Sep (U+241F) separates the fields of a row, RecordSep (U+241E) ends it.
+// tmux prints both verbatim to a -u client.
+const (
+	Sep       = "\u241f"
+	RecordSep = "\u241e"
+	sep       = Sep
+	recordSep = RecordSep
+)
 
-func newPaneRow() paneRow { return paneRow{nonce: Nonce()} }
+// ErrNoPane: tmux 3.3 prints a missing pane's row with empty fields.
+var ErrNoPane = errors.New("no pane")
+
+// PaneInfo is one pane as tmux reports it (tmux(1), FORMATS).
+type PaneInfo struct {
+	ID           string // pane_id, "%N"
+	SessionID    string // session_id, "$N"
+	SessionName  string // session_name
+	WindowID     string // window_id, "@N"
+	WindowIndex  int    // window_index
+	PaneIndex    int    // pane_index
+	Command      string // pane_current_command (foreground process name)
+	StartCommand string // pane_start_command
+	PID          int    // pane_pid: the pane's first process; changes on respawn
+	TTY          string // pane_tty
+	CWD          string // pane_current_path
+	Width        int    // pane_width, cells
+	Height       int    // pane_height, rows
+	Dead         bool   // pane_dead
+	DeadStatus   int    // pane_dead_status (valid when Dead and DeadKnown)
+	DeadKnown    bool   // pane_dead_status is set: tmux has reaped the process (a dead pane's status arrives a moment after pane_dead)
+	DeadSignal   int    // pane_dead_signal (valid when Dead)
+	InMode       bool   // pane_in_mode (copy mode and the like)
+	HistorySize  int    // history_size: rows now in history
+	HistoryLimit int    // history_limit
+	CursorX      int    // cursor_x
+	CursorY      int    // cursor_y, row in the visible screen
+	AlternateOn  bool   // alternate_on
+	AltSavedY    int    // alternate_saved_y: the normal screen's cursor row
+	Active       bool   // pane_active: the active pane of its window
+	WindowActive bool   // window_active: its window is its session's current window
+	Attached     int    // session_attached: clients attached to its session
+	FocusEvents  bool   // the server option focus-events is on
+	WrapFlag     bool   // wrap_flag: autowrap mode (DECAWM) of the normal screen
+	InsertFlag   bool   // insert_flag: insert mode (IRM)
+	OriginFlag   bool   // origin_flag: origin mode (DECOM)
+	ScrollUpper  int    // scroll_region_upper: top row of the scrolling region
+	ScrollLower  int    // scroll_region_lower: bottom row of the scrolling region
+	Title        string // pane_title (free text, last field)
+}
+
+// Row is the pane row format of one call, with its nonce.
+type Row struct{ nonce string }
+
+// New is the row format of a call, with a nonce made for it.
+func New(nonce string) Row { return Row{nonce: nonce} }
 
 // textSep comes before each text; end ends the row.
-func (r paneRow) textSep() string { return sep + r.nonce }
-func (r paneRow) end() string     { return recordSep + r.nonce + recordSep }
+func (r Row) textSep() string { return sep + r.nonce }
+func (r Row) end() string     { return recordSep + r.nonce + recordSep }
 
-// format is the -F format of a row.
-func (r paneRow) format() string {
+// Format is the -F format of a row.
+func (r Row) Format() string {
 	var b strings.Builder
 	for i, f := range paneFixed {
 		if i > 0 {
@@ -64,11 +119,11 @@ func (r paneRow) format() string {
 	return b.String()
 }
 
-// parse reads the row at the head of out. It returns the pane and what
+// Parse reads the row at the head of out. It returns the pane and what
 // follows the row. A malformed row is an error, with the fixed fields read
 // when they parse (ID "" when not), and rest after the row's end if found.
-// tmux 3.3 prints a missing pane's row with empty fields: errNoPane.
-func (r paneRow) parse(out string) (p PaneInfo, rest string, err error) {
+// tmux 3.3 prints a missing pane's row with empty fields: ErrNoPane.
+func (r Row) Parse(out string) (p PaneInfo, rest string, err error) {
 	ts, end := r.textSep(), r.end()
 	skip := func() string {
 		if _, after, ok := strings.Cut(out, end); ok {
@@ -82,7 +137,7 @@ func (r paneRow) parse(out string) (p PaneInfo, rest string, err error) {
 		return PaneInfo{}, skip(), malformedRow(out, "not its fields")
 	}
 	if f[0] == "" {
-		return PaneInfo{}, skip(), errNoPane
+		return PaneInfo{}, skip(), ErrNoPane
 	}
 	if p, err = fixedPane(f[:len(paneFixed)]); err != nil {
 		return PaneInfo{}, skip(), malformedRow(out, err.Error())
@@ -233,3 +288,5 @@ func malformedRow(row, why string) error {
 	}
 	return fmt.Errorf("tmux returned a malformed pane row %q: %s", row, why)
 }
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }

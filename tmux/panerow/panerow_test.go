@@ -1,4 +1,4 @@
-package tmux
+package panerow
 
 import (
 	"errors"
@@ -21,12 +21,12 @@ var fixedValues = map[string]string{
 // printRow prints r's format as tmux would: fixed holds the fixed fields
 // (default fixedValues, else "0"), texts the free text in paneTexts' order.
 // With vis, the text goes through vis(3) as tmux 3.4 and 3.5 print it.
-func printRow(r paneRow, fixed map[string]string, texts []string, vis bool) string {
+func printRow(r Row, fixed map[string]string, texts []string, vis bool) string {
 	text := map[string]string{}
 	for i, t := range paneTexts {
 		text[t] = texts[i]
 	}
-	return regexp.MustCompile(`#\{(n:)?([a-z_-]+)\}`).ReplaceAllStringFunc(r.format(), func(m string) string {
+	return regexp.MustCompile(`#\{(n:)?([a-z_-]+)\}`).ReplaceAllStringFunc(r.Format(), func(m string) string {
 		name := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(m, "#{"), "n:"), "}")
 		t, isText := text[name]
 		switch {
@@ -75,9 +75,9 @@ func strvis(s string) string {
 }
 
 func TestParsePane(t *testing.T) {
-	r := newPaneRow()
+	r := New("0123456789abcdef")
 	texts := []string{"my sess", "bash", "/home/u", "bash -l", "title \u241f with sep"}
-	p, rest, err := r.parse(printRow(r, nil, texts, false) + "after")
+	p, rest, err := r.Parse(printRow(r, nil, texts, false) + "after")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +87,12 @@ func TestParsePane(t *testing.T) {
 	if p != want || rest != "after" {
 		t.Fatalf("parse = %+v, rest %q\nwant %+v", p, rest, want)
 	}
-	if _, _, err := r.parse("garbage"); err == nil {
+	if _, _, err := r.Parse("garbage"); err == nil {
 		t.Error("malformed row: want an error")
 	}
 	for field, v := range map[string]string{"pane_pid": "notanumber", "pane_id": "3", "session_id": "$", "pane_tty": "/dev/../etc/passwd",
 		"pane_dead": "yes", "cursor_x": "-1", "window_id": "@1x"} {
-		if _, _, err := r.parse(printRow(r, map[string]string{field: v}, texts, false)); err == nil {
+		if _, _, err := r.Parse(printRow(r, map[string]string{field: v}, texts, false)); err == nil {
 			t.Errorf("%s %q: want an error", field, v)
 		}
 	}
@@ -100,8 +100,8 @@ func TestParsePane(t *testing.T) {
 	for _, f := range paneFixed {
 		empty[f.name] = ""
 	}
-	if _, _, err := r.parse(printRow(r, empty, make([]string, len(paneTexts)), false)); !errors.Is(err, errNoPane) {
-		t.Errorf("empty row: %v, want errNoPane", err)
+	if _, _, err := r.Parse(printRow(r, empty, make([]string, len(paneTexts)), false)); !errors.Is(err, ErrNoPane) {
+		t.Errorf("empty row: %v, want ErrNoPane", err)
 	}
 }
 
@@ -110,18 +110,18 @@ func TestParsePane(t *testing.T) {
 // the call's nonce (read from the tmux client's argv) cannot shift a field.
 // Under vis (tmux 3.4, 3.5) one without it cannot.
 func TestParsePaneForgedText(t *testing.T) {
-	r := newPaneRow()
+	r := New("0123456789abcdef")
 	for _, vis := range []bool{false, true} {
 		forger := r
 		if vis {
-			forger = newPaneRow()
+			forger = New("fedcba9876543210")
 		}
 		other := printRow(forger, map[string]string{"pane_id": "%0", "session_id": "$9", "window_id": "@9"}, []string{"build", "bash", "/root", "bash", "t"}, false)
 		forged := "x" + sep + "80\n" + strings.TrimSuffix(other, "\n") + "\n" + "\x1f\u241e"
 		texts := []string{"s" + sep, forged, "/tmp/a\x1fb\nc" + forger.textSep(), forged, "t"}
 		out := printRow(r, nil, texts, vis) + printRow(r, map[string]string{"pane_id": "%4"}, texts, vis)
 		for i, id := range []string{"%3", "%4"} {
-			p, rest, err := r.parse(out)
+			p, rest, err := r.Parse(out)
 			if err != nil || p.ID != id || p.SessionName != texts[0] || p.Command != forged || p.CWD != texts[2] || p.StartCommand != forged {
 				t.Fatalf("vis %v row %d: %+v, %v", vis, i, p, err)
 			}
@@ -138,19 +138,19 @@ func TestParsePaneForgedText(t *testing.T) {
 // reads them from /proc at each use): those are taken up to the next
 // separator.
 func TestParsePaneBadRowSkipped(t *testing.T) {
-	r := newPaneRow()
+	r := New("0123456789abcdef")
 	texts := []string{"s", "bash", "/tmp", "bash", "title"}
 	moved := strings.Replace(printRow(r, nil, texts, false), "/tmp", "/tmp/b", 1)
-	if p, _, err := r.parse(moved); err != nil || p.CWD != "/tmp/b" {
+	if p, _, err := r.Parse(moved); err != nil || p.CWD != "/tmp/b" {
 		t.Fatalf("a cwd that changed: %+v, %v", p, err)
 	}
 	good := printRow(r, map[string]string{"pane_id": "%5"}, texts, false)
 	bad := strings.Replace(printRow(r, nil, texts, false), "title", "titl", 1)
-	p, rest, err := r.parse(bad + good)
+	p, rest, err := r.Parse(bad + good)
 	if err == nil || p.ID != "%3" {
 		t.Fatalf("cut text: %+v, %v; want an error with the pane's id", p, err)
 	}
-	if p, rest, err = r.parse(rest); err != nil || p.ID != "%5" || rest != "" {
+	if p, rest, err = r.Parse(rest); err != nil || p.ID != "%5" || rest != "" {
 		t.Fatalf("the next row: %+v, %q, %v", p, rest, err)
 	}
 }
@@ -165,11 +165,11 @@ func FuzzParsePane(f *testing.F) {
 	f.Add("s\u241f1", "x\x1f%9\u241f$9", "/tmp/a\x1fb\nc", "", "\u241e", true)
 	f.Add(`a\n`, "\n", `\001`+"\x01", "\x00", `\`, true)
 	f.Fuzz(func(t *testing.T, name, cmd, cwd, start, title string, vis bool) {
-		r := paneRow{nonce: "0123456789abcdef"}
+		r := Row{nonce: "0123456789abcdef"}
 		texts := []string{name, cmd, cwd, start, title}
 		out := printRow(r, nil, texts, vis) + printRow(r, map[string]string{"pane_id": "%4", "pane_pid": "7"}, texts, vis)
 		for i, id := range []string{"%3", "%4"} {
-			p, rest, err := r.parse(out)
+			p, rest, err := r.Parse(out)
 			got := []string{p.SessionName, p.Command, p.CWD, p.StartCommand, p.Title}
 			switch {
 			case err == nil && (p.ID != id || strings.Join(got, "|") != strings.Join(texts, "|")):
@@ -187,13 +187,13 @@ func FuzzParsePane(f *testing.F) {
 // Arbitrary bytes as tmux's whole answer: no panic, and what parses has
 // checked ids.
 func FuzzParsePaneAnswer(f *testing.F) {
-	r := paneRow{nonce: "0123456789abcdef"}
+	r := Row{nonce: "0123456789abcdef"}
 	f.Add(printRow(r, nil, []string{"s", "bash", "/", "bash", "t"}, false))
 	f.Add("")
 	f.Fuzz(func(t *testing.T, out string) {
 		for i := 0; out != "" && i < 100; i++ {
-			p, rest, err := r.parse(out)
-			if err == nil && (!paneIDRE.MatchString(p.ID) || !fixedOK("$", p.SessionID) || !fixedOK("@", p.WindowID)) {
+			p, rest, err := r.Parse(out)
+			if err == nil && (!fixedOK("%", p.ID) || !fixedOK("$", p.SessionID) || !fixedOK("@", p.WindowID)) {
 				t.Fatalf("parsed %+v from %q", p, out)
 			}
 			if len(rest) >= len(out) {
@@ -209,43 +209,5 @@ func TestUnvis(t *testing.T) {
 		if got := unvis(strvis(s)); got != s {
 			t.Errorf("unvis(strvis(%q)) = %q", s, got)
 		}
-	}
-}
-
-// A target resolves among the panes whose rows parse. A pane whose row did
-// not may be the one named (its session name is unknown): then the target is
-// ambiguous, unless its known fields rule it out.
-func TestNamedWithBadRows(t *testing.T) {
-	panes := []PaneInfo{{ID: "%1", SessionID: "$1", SessionName: "real", WindowID: "@1"}}
-	badPane := &RowError{Pane: PaneInfo{ID: "%2", SessionID: "$2", WindowID: "@2", WindowIndex: 3}, Err: errors.New("cut short")}
-	for target, want := range map[string]string{
-		"real:3":   "ambiguous", // %2 may be in a session named real
-		"real:0.0": "%1",        // %2 is window 3
-		"real:1":   "0",
-		"$1":       "ambiguous", // a session may be named "$1"
-		"@1":       "%1",
-		"@2":       "ambiguous",
-		"build":    "ambiguous",
-		"real:@1":  "%1",
-	} {
-		hits, err := named(target, panes, []*RowError{badPane})
-		got := "ambiguous"
-		if err == nil {
-			got = fmt.Sprint(len(hits))
-			if len(hits) == 1 {
-				got = hits[0].ID
-			}
-		} else if !errors.Is(err, ErrAmbiguousTarget) || !strings.Contains(err.Error(), "%2") {
-			t.Errorf("%q: %v", target, err)
-		}
-		if got != want {
-			t.Errorf("%q names %s, want %s (%v)", target, got, want, err)
-		}
-	}
-	if _, err := named("real", panes, []*RowError{{Err: errors.New("no fields")}}); !errors.Is(err, ErrAmbiguousTarget) {
-		t.Errorf("a row with no known field: %v, want ambiguous", err)
-	}
-	if hits, err := named("real", panes, nil); err != nil || len(hits) != 1 {
-		t.Errorf("no bad rows: %v, %v", hits, err)
 	}
 }

@@ -1,4 +1,7 @@
-package pane
+// Package lock is a pane's action lock: the actions that type and then
+// depend on what they typed (run, send-text --submit) take it, one at a
+// time on a pane, across every panectl process.
+package lock
 
 import (
 	"context"
@@ -34,20 +37,20 @@ const (
 	lockRenew = lockLease / 3
 )
 
-// LockTimeoutError says another action held the pane's lock until the
+// TimeoutError says another action held the pane's lock until the
 // deadline. It unwraps to context.DeadlineExceeded (exit 124).
-type LockTimeoutError struct {
+type TimeoutError struct {
 	PaneID string
 	Holder string // the holder's action and process, e.g. "run (pid 1234)"
 }
 
 // Error names the pane and the holder.
-func (e *LockTimeoutError) Error() string {
+func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("pane %s is busy with another panectl action, %s, which did not finish before the timeout; nothing was typed", e.PaneID, e.Holder)
 }
 
 // Unwrap makes the error a timeout.
-func (e *LockTimeoutError) Unwrap() error { return context.DeadlineExceeded }
+func (e *TimeoutError) Unwrap() error { return context.DeadlineExceeded }
 
 // Lock is a held action lock.
 type Lock struct {
@@ -62,24 +65,24 @@ type Lock struct {
 	done   chan struct{}
 	Waited time.Duration // how long the lock was waited for
 	// Behind names the action that held the lock when it was first asked
-	// for, as LockTimeoutError.Holder does: "run (pid 1234)". It is "" when
+	// for, as TimeoutError.Holder does: "run (pid 1234)". It is "" when
 	// the lock was free at once.
 	Behind string
 }
 
-// AcquireLock takes the pane's action lock for action ("run", "send-text").
+// Acquire takes the pane's action lock for action ("run", "send-text").
 // It waits while another action holds it, until deadline. Then it returns a
-// *LockTimeoutError. The lease is renewed in the background until Release.
-func AcquireLock(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time) (*Lock, error) {
-	return AcquireLockBehind(ctx, c, id, action, deadline, nil)
+// *TimeoutError. The lease is renewed in the background until Release.
+func Acquire(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time) (*Lock, error) {
+	return AcquireBehind(ctx, c, id, action, deadline, nil)
 }
 
-// AcquireLockBehind is AcquireLock, calling busy once before waiting when
+// AcquireBehind is Acquire, calling busy once before waiting when
 // another action holds the lock. holder names that action, as Lock.Behind
 // does. The caller may note the pane's state then. Once the lock is its
 // own, it can check whether what it was going to do still fits the pane. An
 // error from busy ends the wait with that error.
-func AcquireLockBehind(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time, busy func(holder string) error) (*Lock, error) {
+func AcquireBehind(ctx context.Context, c *tmux.Client, id, action string, deadline time.Time, busy func(holder string) error) (*Lock, error) {
 	start := time.Now()
 	l := &Lock{c: c, id: id, action: action, stop: make(chan struct{}), done: make(chan struct{})}
 	seen := ""
@@ -113,7 +116,7 @@ func AcquireLockBehind(ctx context.Context, c *tmux.Client, id, action string, d
 		}
 		seen = cur
 		if !time.Now().Before(deadline) {
-			return nil, &LockTimeoutError{PaneID: id, Holder: lockHolder(seen)}
+			return nil, &TimeoutError{PaneID: id, Holder: lockHolder(seen)}
 		}
 		select {
 		case <-ctx.Done():
