@@ -30,7 +30,7 @@ func codeOf(err error) (int, string) {
 		return tool.ExitUsage, "usage"
 	case errors.Is(err, tmux.ErrNotResponding):
 		return tool.ExitFailure, "not_responding"
-	case errors.Is(err, waiter.ErrRefused):
+	case errors.Is(err, waiter.ErrRefused), errors.Is(err, task.ErrTooMany):
 		return tool.ExitStopped, "refused"
 	case errors.Is(err, tmux.ErrPaneExited):
 		return tool.ExitPaneExited, "exited"

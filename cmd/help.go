@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/spf13/cobra"
@@ -69,6 +70,8 @@ var topicBounds = strings.NewReplacer(
 	"{max_control_line_mib}", strconv.Itoa(tmux.MaxControlLine>>20),
 	"{max_control_block_mib}", strconv.Itoa(tmux.MaxControlBlock>>20),
 	"{journal_mib}", strconv.Itoa(journal.MaxBytes>>20),
+	"{max_running_tasks}", strconv.Itoa(task.MaxRunning),
+	"{max_ended_tasks}", strconv.Itoa(task.MaxEnded),
 )
 
 // wireHelp adds the help topics and the help layout. Examples come before

@@ -79,6 +79,7 @@ var slowScripts = map[string]bool{
 	"script/ready":              true,
 	"script/submit":             true,
 	"script/submit-slow":        true,
+	"script/task-bounds":        true,
 	"script/task-follow":        true,
 	"script/task-journal":       true,
 	"script/turn":               true,

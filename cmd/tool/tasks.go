@@ -46,12 +46,20 @@ func runBackground(ctx context.Context, f *Env, in schema.RunInput) (schema.RunO
 		limit = &l
 		spec.LimitMS = max(1, int64(l*1000)) // 0 would mean none: a limit of 0 s ends the task at once
 	}
+	removed, err := task.Bound(ctx, c)
+	if err != nil {
+		return schema.RunOutput{}, err
+	}
 	t, err := task.StartTask(ctx, c, spec, p.CWD, []string{self, "-S", c.Server.Socket})
 	if err != nil {
 		return schema.RunOutput{}, err
 	}
-	return schema.RunOutput{PaneID: t.Pane.ID, Command: in.Command, Output: []string{}, TaskID: t.ID,
-		SessionID: t.Pane.SessionID, Status: task.TaskRunning, EffectiveTimeout: limit}, nil
+	out := schema.RunOutput{PaneID: t.Pane.ID, Command: in.Command, Output: []string{}, TaskID: t.ID,
+		SessionID: t.Pane.SessionID, Status: task.TaskRunning, EffectiveTimeout: limit}
+	if len(removed) > 0 {
+		out.Note = fmt.Sprintf("removed the oldest ended tasks (%s): panectl keeps %d ended tasks", strings.Join(removed, " "), task.MaxEnded)
+	}
+	return out, nil
 }
 
 // Frame builds a task's completion Frame, its output read from the

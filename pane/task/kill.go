@@ -3,7 +3,9 @@ package task
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"sort"
 	"time"
 
 	"github.com/panectl/panectl/pane/journal"
@@ -97,4 +99,54 @@ func Prune(ctx context.Context, c *tmux.Client) (PruneResult, error) {
 		res.Servers = statedir.PruneServersAt(c.Server.Socket)
 	}
 	return res, nil
+}
+
+// The bounds of a server's tasks. A client that starts task after task
+// (run_shell_command with background in a loop) meets them.
+const (
+	MaxRunning = 32 // tasks running at once; one more is refused
+	MaxEnded   = 16 // ended tasks kept, each with its journal; older ones go
+)
+
+// ErrTooMany: MaxRunning tasks run already.
+var ErrTooMany = errors.New("too many tasks")
+
+// Bound makes room for a new task: it refuses one past MaxRunning tasks,
+// and removes the oldest ended tasks (pane, record, journal) past MaxEnded
+// and the journals of journaled panes that are gone. It returns the ids of
+// the tasks removed.
+func Bound(ctx context.Context, c *tmux.Client) ([]string, error) {
+	tasks, err := ListTasks(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var ended []Task
+	running := 0
+	for _, t := range tasks {
+		if t.Status == TaskRunning {
+			running++
+		} else {
+			ended = append(ended, t)
+		}
+	}
+	if running >= MaxRunning {
+		return nil, fmt.Errorf("%w: %d tasks run on this server already, the most panectl keeps; wait for one (task wait --any) or stop one (task kill ID)", ErrTooMany, running)
+	}
+	sort.Slice(ended, func(i, j int) bool { return ended[i].Ended.Before(ended[j].Ended) })
+	var removed []string
+	for _, t := range ended[:max(0, len(ended)-MaxEnded+1)] {
+		if t.Pane.ID != "" {
+			if err := c.KillPane(ctx, t.Pane.ID); err != nil && !errors.Is(err, tmux.ErrPaneNotFound) {
+				return removed, err
+			}
+		}
+		if err := RemoveTask(t); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return removed, err
+		}
+		removed = append(removed, t.ID)
+	}
+	// The journals of journaled panes that are gone: nothing reads them.
+	// A failure here does not stop the task.
+	_ = journal.Prune(ctx, c)
+	return removed, nil
 }
