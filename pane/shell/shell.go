@@ -449,15 +449,6 @@ func CheckTypable(command string) error {
 // function/switch ... end blocks, and/or continuations); syntax errors are
 // left to fish itself: its eval reports them at once (NewRun).
 func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
-	lang := syntax.LangBash
-	switch sh {
-	case ShellPOSIX:
-		lang = syntax.LangPOSIX
-	case ShellKorn:
-		lang = syntax.LangMirBSDKorn
-	case ShellZsh:
-		lang = syntax.LangZsh
-	}
 	var n int
 	if sh == ShellFish {
 		if fishHeredoc(command) {
@@ -470,7 +461,7 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 			n = 1
 		}
 	} else {
-		f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
+		f, err := syntax.NewParser(syntax.Variant(langOf(sh)), syntax.KeepComments(true)).Parse(strings.NewReader(command), "")
 		if err != nil && sh == ShellZsh {
 			// mvdan.cc/sh's zsh dialect is young: it lacks some of zsh's
 			// short forms (for i (1 2) cmd), which zsh itself runs
@@ -493,6 +484,20 @@ func CheckSingle(sh Shell, command string, allowMulti bool) (int, error) {
 	return n, nil
 }
 
+// langOf is mvdan.cc/sh's dialect of a shell family (bash for fish, which
+// it cannot parse).
+func langOf(sh Shell) syntax.LangVariant {
+	switch sh {
+	case ShellPOSIX:
+		return syntax.LangPOSIX
+	case ShellKorn:
+		return syntax.LangMirBSDKorn
+	case ShellZsh:
+		return syntax.LangZsh
+	}
+	return syntax.LangBash
+}
+
 // ErrExitsShell: several statements, one of which would end the pane's
 // shell before the last one's status is read.
 var ErrExitsShell = errors.New("the command would exit the pane's shell")
@@ -506,16 +511,7 @@ func CheckNoExit(sh Shell, command string) error {
 	if sh == ShellFish {
 		return nil
 	}
-	lang := syntax.LangBash
-	switch sh {
-	case ShellPOSIX:
-		lang = syntax.LangPOSIX
-	case ShellKorn:
-		lang = syntax.LangMirBSDKorn
-	case ShellZsh:
-		lang = syntax.LangZsh
-	}
-	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(command), "")
+	f, err := syntax.NewParser(syntax.Variant(langOf(sh))).Parse(strings.NewReader(command), "")
 	if err != nil || len(f.Stmts) < 2 {
 		return nil // CheckSingle reports parse errors
 	}
