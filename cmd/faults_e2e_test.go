@@ -363,7 +363,7 @@ func TestFaultSilentDeathEndsWaits(t *testing.T) {
 	waits := map[string][]string{
 		"wait-for-text": {"wait-for-text", "--pattern", "never", "--timeout", "20"},
 		"wait-quiet":    {"wait-quiet", "--quiet-ms", "60000", "--timeout", "20"},
-		"wait-for-turn": {"wait-for-turn", "--recognizer", "generic", "--quiet-ms", "60000", "--timeout", "20"},
+		"wait-for-turn": {"wait-for-turn", "--recognizer", "generic", "--quiet-ms", "60000", "--wait-through-busy", "--timeout", "20"},
 	}
 	for name, args := range waits {
 		t.Run(name, func(t *testing.T) {
