@@ -82,6 +82,7 @@ var slowScripts = map[string]bool{
 	"script/task-bounds":        true,
 	"script/task-follow":        true,
 	"script/task-journal":       true,
+	"script/task-orphan":        true,
 	"script/turn":               true,
 	"script/turn-keypress":      true,
 }
