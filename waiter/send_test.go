@@ -72,3 +72,22 @@ func TestLongestLine(t *testing.T) {
 		}
 	}
 }
+
+// A line that asks for a secret marks text typed after it as one.
+func TestSecretPrompt(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Password: ":                       true,
+		"[sudo] password for root: ":       true,
+		"Enter passphrase for key '/a/b':": true,
+		"API token> ":                      true,
+		"Enter PIN:":                       true,
+		"$ ":                               false,
+		"Name: ":                           false,
+		"spinning: ":                       false,
+		"password manager installed":       false,
+	} {
+		if got := secretPrompt.MatchString(line); got != want {
+			t.Errorf("secretPrompt(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
