@@ -83,6 +83,7 @@ var slowScripts = map[string]bool{
 	"script/task-follow":        true,
 	"script/task-journal":       true,
 	"script/turn":               true,
+	"script/turn-keylate":       true,
 	"script/turn-keypress":      true,
 }
 
