@@ -30,7 +30,7 @@ func TestExitPendingNote(t *testing.T) {
 		}
 	}
 	if n < 4 {
-		t.Fatalf("%d fixtures show an exit prompt, want at least 4 (claude, copilot, qwen)", n)
+		t.Fatalf("%d fixtures show an exit prompt, want at least 4 (claude, copilot, gemini, qwen)", n)
 	}
 }
 
@@ -80,9 +80,6 @@ func TestTurnStateMoments(t *testing.T) {
 			" Error: Retry failed after 3 attempts: 500 fake server error",
 			rule120, rule120, "/tmp/p1", "0.0%/128k (auto)                  fake-model",
 		}, AwaitingInput, "pi-editor"},
-		{"codex exit prompt", "codex", []string{
-			"› ", "", "  ctrl + c again to quit",
-		}, AwaitingInput, "exit-pending"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := set.Classify(c.named, screen(120, 40, "", "", c.rows...))
