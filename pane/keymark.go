@@ -33,7 +33,7 @@ func Fingerprint(s Screen) uint64 {
 // MarkKey records that a key is sent now to pane id, whose screen was
 // before. Call it just before sending.
 func MarkKey(ctx context.Context, c *tmux.Client, id string, before Screen) error {
-	v := fmt.Sprintf("%d %x", time.Now().UnixMilli(), Fingerprint(before))
+	v := fmt.Sprintf("%d-%x", time.Now().UnixMilli(), Fingerprint(before)) // a plain token
 	return c.SetPaneOption(ctx, id, keyMarkOption, v)
 }
 
@@ -46,7 +46,7 @@ func LoadKeyMark(ctx context.Context, c *tmux.Client, id string) (KeyMark, error
 	}
 	var ms int64
 	var sum uint64
-	if _, err := fmt.Sscanf(v, "%d %x", &ms, &sum); err != nil {
+	if _, err := fmt.Sscanf(v, "%d-%x", &ms, &sum); err != nil {
 		return KeyMark{}, nil
 	}
 	return KeyMark{At: time.UnixMilli(ms), Screen: sum}, nil
