@@ -201,11 +201,20 @@ func (v *view) liveDialogRows(m *Manifest, layers []*Manifest) func(int) bool {
 }
 
 // boxHoldsOptions reports whether an approval rule of the layers that
-// needs company (also) matches two rows of box: an option list.
+// needs company (also) matches two rows of box, the first not on the box's
+// first row: an option list under its question. A composer's prompt glyph
+// sits on its first row, so a numbered draft ("❯ 1. fix it", "2. test")
+// stays a draft.
 func (v *view) boxHoldsOptions(box span, layers []*Manifest) bool {
-	lines := make([]string, 0, box.to-box.from)
+	var lines []string // bottom first, without the first non-empty row
 	for k := box.to - 1; k >= box.from; k-- {
 		lines = append(lines, v.text[k])
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > 0 {
+		lines = lines[:len(lines)-1]
 	}
 	for _, l := range layers {
 		for i := range l.Rules {

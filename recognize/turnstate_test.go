@@ -71,6 +71,12 @@ func TestTurnStateMoments(t *testing.T) {
 			"   2. No",
 			" Esc to cancel · Tab to amend",
 		}, AwaitingApproval, ""},
+		// A numbered draft in the composer is no option list.
+		{"claude numbered draft", "claude", []string{
+			"● OK done.", "",
+			rule120, "❯ 1. fix the failing test", "  2. run the linter", rule120,
+			"  ? for shortcuts",
+		}, AwaitingInput, "claude-input-box"},
 		{"claude retrying", "claude", []string{
 			"❯ hello",
 			"  ⎿  API Error (529 Overloaded) · Retrying in 5 seconds… (attempt 2/10)",
