@@ -82,6 +82,11 @@ func TestTurnStateMoments(t *testing.T) {
 			"  ⎿  API Error (529 Overloaded) · Retrying in 5 seconds… (attempt 2/10)",
 			rule120, "❯ ", rule120, "  ? for shortcuts",
 		}, Busy, "agent-retrying"},
+		// An answer that says the word is not a retry.
+		{"claude answer about retrying", "claude", []string{
+			"● The client keeps retrying.", "",
+			rule120, "❯ ", rule120, "  ? for shortcuts",
+		}, AwaitingInput, "claude-input-box"},
 		{"pi gave up", "pi", []string{
 			" Error: Retry failed after 3 attempts: 500 fake server error",
 			rule120, rule120, "/tmp/p1", "0.0%/128k (auto)                  fake-model",
