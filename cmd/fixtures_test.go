@@ -15,7 +15,7 @@ import (
 // fixtureSets are the captured screen sets under recognize/testdata, each
 // with an INDEX.tsv (file, agent, label, title, command, version, size,
 // alternate_on, cursor).
-var fixtureSets = []string{"screens", "screens-v2", "screens-v3", "screens-v4"}
+var fixtureSets = []string{"screens", "screens-v2", "screens-v3", "screens-v4", "screens-v5"}
 
 // fixtureRow is one INDEX.tsv row.
 type fixtureRow struct {

@@ -84,6 +84,7 @@ var slowScripts = map[string]bool{
 	"script/task-journal":       true,
 	"script/task-orphan":        true,
 	"script/turn":               true,
+	"script/turn-keylate":       true,
 	"script/turn-keypress":      true,
 }
 

@@ -4,7 +4,9 @@
 // history and redraws. It follows the output stream of a control client.
 // It keeps the echo ledger of what panectl typed. That way a wait is not
 // fooled by its own echo. It types text with the ledger in the same tmux
-// command. It keeps per-pane state in tmux user options. The action lock
+// command. It marks the screen each key was sent to (KeyMark), so a
+// wait knows a dialog's frame from before the key. It keeps per-pane
+// state in tmux user options. The action lock
 // (pane/lock) and the server's state directory (pane/statedir) are
 // packages of their own.
 //

@@ -43,7 +43,7 @@ func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 	var tried []string
 	// Dialogs count only in the live region: an idle composer at the
 	// bottom means none is shown (SPEC section 7: never the transcript).
-	live := v.liveDialogRows(m)
+	live := v.liveDialogRows(m, layers)
 	for _, st := range stateOrder {
 		for _, owner := range append(layers, m) {
 			for i := range owner.Rules {
@@ -68,6 +68,9 @@ func classify(m *Manifest, layers []*Manifest, scr Screen) Result {
 					continue
 				}
 				if ok {
+					if r.Note != "" {
+						notes = append([]string{r.Note}, notes...)
+					}
 					return Result{
 						State:      r.State,
 						Recognizer: m.ID,

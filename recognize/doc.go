@@ -41,6 +41,15 @@
 //     between the last two rules) they see no row at all: not the user's
 //     draft in it, nor the footer under it (Codex prints the session title
 //     there). Title rules still count.
+//     A box holding a layer's option list ("❯ 1. Yes" beside "2. No") is a
+//     dialog, not the composer: Claude draws first-run choices there.
+//   - Key hints ("Enter to confirm · Esc to cancel") count only beside a
+//     question or options: an answered dialog's leftover hints are no
+//     dialog. An agent retrying after a server error ("Retrying in 5s",
+//     "Retrying (1/3)") is busy.
+//   - A rule's note goes into Result.Note: "Press Ctrl-C again to exit" is
+//     awaiting_input by rule exit-pending, whose note says the next C-c
+//     ends the program.
 //   - Rows are matched without the box frames they are drawn in (│ ┃ ║ ▎ at
 //     either end, a scrollbar █ at the end): "│ ❯ 1. Yes   │" is matched as
 //     "❯ 1. Yes", and that is the evidence line.
@@ -138,4 +147,5 @@
 //	process = '^busy:'                 # optional: the process verdict must match too
 //	also = '^\s*\d+\.'                  # optional: another row of the region must match too
 //	weak = false                       # true: the state needs quiescence to be trusted
+//	note = "the next Ctrl-C exits"     # optional: put in Result.Note when the rule matches
 package recognize

@@ -76,7 +76,7 @@ func atoiPair(t testing.TB, s, sep string) (int, int) {
 // fixtureDirs are the captured screen sets, each with an INDEX.tsv: the
 // first captures (screens) and the newest agent versions captured live with
 // the agent harness (screens-v2).
-var fixtureDirs = []string{"screens", "screens-v2", "screens-v3", "screens-v4"}
+var fixtureDirs = []string{"screens", "screens-v2", "screens-v3", "screens-v4", "screens-v5"}
 
 // metaValue returns the first of keys present in meta (the two fixture sets
 // name the same fields differently: pane_title/title, pane_size/size, ...).

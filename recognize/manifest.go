@@ -105,6 +105,10 @@ type Rule struct {
 	// Weak marks a cue that only hints at the state: the result has
 	// NeedsQuiet set, so a waiter trusts it only once the screen is quiet.
 	Weak bool `toml:"weak"`
+	// Note, when set, is put in Result.Note when the rule matches: what a
+	// caller must know about the state (a "Press Ctrl-C again to exit"
+	// prompt exits on the next Ctrl-C).
+	Note string `toml:"note"`
 }
 
 // Pattern is a compiled regexp2 pattern that decodes from a TOML string. Its

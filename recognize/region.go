@@ -169,12 +169,17 @@ const idleComposerRows = 4
 // drawn after a rule, whose highlighted option "❯ 1. Yes" reads like a
 // composer (so a one-line draft with dialog words in such a composer,
 // Gemini's, is still taken for a dialog).
-func (v *view) liveDialogRows(m *Manifest) func(int) bool {
+//
+// A box holding an option list of the layers (a rule with also, such as
+// dialogs' "❯ 1. Yes" beside "2. No") is a dialog, not the composer:
+// Claude draws first-run choices between two rules, where its composer
+// goes.
+func (v *view) liveDialogRows(m *Manifest, layers []*Manifest) func(int) bool {
 	if m == nil || len(v.rows) == 0 {
 		return nil
 	}
 	box, _, note := v.inputBox(m)
-	if note != "" || box.to <= box.from {
+	if note != "" || box.to <= box.from || v.boxHoldsOptions(box, layers) {
 		return nil
 	}
 	for i := range m.Rules {
@@ -193,6 +198,36 @@ func (v *view) liveDialogRows(m *Manifest) func(int) bool {
 		}
 	}
 	return nil
+}
+
+// boxHoldsOptions reports whether an approval rule of the layers that
+// needs company (also) matches two rows of box, the first not on the box's
+// first row: an option list under its question. A composer's prompt glyph
+// sits on its first row, so a numbered draft ("❯ 1. fix it", "2. test")
+// stays a draft.
+func (v *view) boxHoldsOptions(box span, layers []*Manifest) bool {
+	var lines []string // bottom first, without the first non-empty row
+	for k := box.to - 1; k >= box.from; k-- {
+		lines = append(lines, v.text[k])
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > 0 {
+		lines = lines[:len(lines)-1]
+	}
+	for _, l := range layers {
+		for i := range l.Rules {
+			r := &l.Rules[i]
+			if r.State != AwaitingApproval || r.Also == nil {
+				continue
+			}
+			if _, ok, err := matchRule(r, lines); err == nil && ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // closedBox reports whether box, from inputBox, is the composer alone:

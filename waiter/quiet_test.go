@@ -69,61 +69,77 @@ func TestTurnJudge(t *testing.T) {
 
 	// input: the screen and the state unchanged for the quiet window
 	j := &turnJudge{quiet: quiet}
-	if out, wait := j.judge(input, ms(100), t0); out != "" || wait != quiet {
+	if out, wait := j.judge(input, ms(100), 0, t0); out != "" || wait != quiet {
 		t.Fatalf("input at first sight: %q %v", out, wait)
 	}
-	if out, wait := j.judge(input, ms(700), t0.Add(ms(500))); out != "" || wait != ms(100) {
+	if out, wait := j.judge(input, ms(700), 0, t0.Add(ms(500))); out != "" || wait != ms(100) {
 		t.Fatalf("input seen for 500ms on a screen quiet for 700ms: %q %v", out, wait)
 	}
-	if out, _ := j.judge(input, quiet, t0.Add(quiet)); out != schema.OutcomeTurnEnded {
+	if out, _ := j.judge(input, quiet, 0, t0.Add(quiet)); out != schema.OutcomeTurnEnded {
 		t.Fatalf("input after quiet: %q", out)
 	}
 	// a title flip (busy spinner gone) on an unchanged screen restarts the wait
 	j = &turnJudge{quiet: quiet}
-	j.judge(busy, time.Minute, t0)
-	if out, _ := j.judge(input, time.Minute, t0.Add(ms(10))); out != "" {
+	j.judge(busy, time.Minute, 0, t0)
+	if out, _ := j.judge(input, time.Minute, 0, t0.Add(ms(10))); out != "" {
 		t.Fatalf("input right after busy on a long-quiet screen: %q", out)
 	}
 
 	// approval: seen without a break for ApprovalSettle, however busy the
 	// rest of the screen (quietFor 0: a spinner elsewhere)
 	j = &turnJudge{quiet: quiet}
-	if out, wait := j.judge(approval, 0, t0); out != "" || wait != ApprovalSettle {
+	if out, wait := j.judge(approval, 0, 0, t0); out != "" || wait != ApprovalSettle {
 		t.Fatalf("approval at first sight: %q %v", out, wait)
 	}
-	if out, _ := j.judge(approval, 0, t0.Add(confirmGap)); out != "" {
+	if out, _ := j.judge(approval, 0, 0, t0.Add(confirmGap)); out != "" {
 		t.Fatalf("approval reported before the settle window: %q", out)
 	}
-	if out, _ := j.judge(approval, 0, t0.Add(ApprovalSettle)); out != schema.OutcomeTurnEnded {
+	if out, _ := j.judge(approval, 0, 0, t0.Add(ApprovalSettle)); out != schema.OutcomeTurnEnded {
 		t.Fatalf("approval after the settle window with a spinner elsewhere: %q", out)
 	}
 	// the old frame of a dialog the program is about to close (a key was
 	// just pressed): replaced by busy within the settle window, never reported
 	j = &turnJudge{quiet: quiet}
-	j.judge(approval, 0, t0)
-	if out, _ := j.judge(busy, 0, t0.Add(ms(50))); out != "" {
+	j.judge(approval, 0, 0, t0)
+	if out, _ := j.judge(busy, 0, 0, t0.Add(ms(50))); out != "" {
 		t.Fatalf("busy right after the old frame: %q", out)
 	}
-	if out, _ := j.judge(busy, 0, t0.Add(ms(50)+confirmGap)); out != schema.OutcomeBusy {
+	if out, _ := j.judge(busy, 0, 0, t0.Add(ms(50)+confirmGap)); out != schema.OutcomeBusy {
 		t.Fatalf("busy confirmed after the old frame: %q", out)
 	}
 
+	// the frame a key was sent to (stale) never answers while it may still
+	// be the old one; the dialog drawn after the key settles anew
 	j = &turnJudge{quiet: quiet}
-	j.judge(busy, 0, t0)
-	if out, _ := j.judge(busy, 0, t0.Add(confirmGap)); out != schema.OutcomeBusy {
+	if out, wait := j.judge(approval, time.Minute, ms(1500), t0); out != "" || wait != ms(1500) {
+		t.Fatalf("the frame a key was sent to: %q %v", out, wait)
+	}
+	if out, _ := j.judge(approval, time.Minute, ms(500), t0.Add(time.Second)); out != "" {
+		t.Fatalf("the frame a key was sent to, past the settle window: %q", out)
+	}
+	if out, wait := j.judge(approval, 0, 0, t0.Add(ms(1100))); out != "" || wait != ApprovalSettle {
+		t.Fatalf("a dialog drawn after the key at first sight: %q %v", out, wait)
+	}
+	if out, _ := j.judge(approval, 0, 0, t0.Add(ms(1100)+ApprovalSettle)); out != schema.OutcomeTurnEnded {
+		t.Fatalf("a dialog drawn after the key, settled: %q", out)
+	}
+
+	j = &turnJudge{quiet: quiet}
+	j.judge(busy, 0, 0, t0)
+	if out, _ := j.judge(busy, 0, 0, t0.Add(confirmGap)); out != schema.OutcomeBusy {
 		t.Fatalf("busy confirmed: %q", out)
 	}
 	// a state change resets the confirmation
 	j = &turnJudge{quiet: quiet}
-	j.judge(busy, 0, t0)
-	j.judge(input, 0, t0.Add(ms(30)))
-	if out, _ := j.judge(busy, 0, t0.Add(ms(60))); out != "" {
+	j.judge(busy, 0, 0, t0)
+	j.judge(input, 0, 0, t0.Add(ms(30)))
+	if out, _ := j.judge(busy, 0, 0, t0.Add(ms(60))); out != "" {
 		t.Fatalf("busy after a flip needs its own confirmation: %q", out)
 	}
 
 	j = &turnJudge{quiet: quiet, waitThroughBusy: true}
-	j.judge(busy, 0, t0)
-	if out, _ := j.judge(busy, time.Minute, t0.Add(time.Minute)); out != "" {
+	j.judge(busy, 0, 0, t0)
+	if out, _ := j.judge(busy, time.Minute, 0, t0.Add(time.Minute)); out != "" {
 		t.Fatalf("wait-through-busy returned %q", out)
 	}
 }

@@ -166,6 +166,14 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		return res, err
 	}
 	res.Cursor = r.Cursor
+	// a wait then knows the frame this key was sent to (pane.KeyMark)
+	before, err := pane.CaptureScreen(ctx, c, id, false)
+	if err != nil {
+		return res, err
+	}
+	if err := pane.MarkKey(ctx, c, id, before); err != nil {
+		return res, err
+	}
 	switch {
 	case opt.Keys != nil:
 		return res, sendKeys(ctx, c, id, r.Ledger, opt.Keys)

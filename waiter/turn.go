@@ -22,6 +22,11 @@ const confirmGap = 50 * time.Millisecond
 // the screen. So a spinner elsewhere does not hold the approval back, as Qwen and pi keep one then.
 const ApprovalSettle = 400 * time.Millisecond
 
+// KeyTakeMax bounds how long a dialog frame that a key was sent to is taken for the program's
+// old frame. Agents redraw within a second of an approval key ("always allow" included). A dialog
+// still unchanged this long after the key did not take it, and counts again.
+const KeyTakeMax = 2 * time.Second
+
 // TurnOptions is a wait-for-turn request.
 type TurnOptions struct {
 	PaneID          string
@@ -70,16 +75,23 @@ type turnJudge struct {
 	since           time.Time       // when that state was first seen in a row of looks
 }
 
-// judge takes one look's classification at now, and how long the screen rested (quietFor). It
-// returns the outcome, "" to keep waiting, and how long until time alone could change the verdict.
-// A state ends the wait as follows.
+// judge takes one look's classification at now, and how long the screen rested (quietFor). stale
+// is how long more the look's frame is the one a key was just sent to (0: it is not). It returns
+// the outcome, "" to keep waiting, and how long until time alone could change the verdict. A state
+// ends the wait as follows.
 //
-//   - awaiting_approval: seen without a break for ApprovalSettle. From a weak
-//     rule, the screen must also be quiet.
+//   - awaiting_approval: seen without a break for ApprovalSettle, on frames
+//     drawn after the last key (or KeyTakeMax after it). From a weak rule,
+//     the screen must also be quiet.
 //   - busy from a strong rule: two looks confirmGap apart agree.
 //   - awaiting_input, unknown and weak busy: the screen and the state
 //     unchanged for the quiet window.
-func (j *turnJudge) judge(r recognize.Result, quietFor time.Duration, now time.Time) (schema.Outcome, time.Duration) {
+func (j *turnJudge) judge(r recognize.Result, quietFor, stale time.Duration, now time.Time) (schema.Outcome, time.Duration) {
+	if r.State == recognize.AwaitingApproval && stale > 0 {
+		// the answered dialog's frame: its settle starts with a new frame
+		j.state, j.since = "", time.Time{}
+		return "", stale
+	}
 	if r.State != j.state || j.since.IsZero() {
 		j.state, j.since = r.State, now
 	}
@@ -159,7 +171,11 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 			res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("the pane's process exited with status %d", s.Info.DeadStatus))
 			return true, 0, nil
 		}
-		outcome, wait := judge.judge(r, now.Sub(clock.lastChange), now)
+		var stale time.Duration
+		if r.State == recognize.AwaitingApproval {
+			stale = keyFrame(ctx, c, opt.PaneID, s, now)
+		}
+		outcome, wait := judge.judge(r, now.Sub(clock.lastChange), stale, now)
 		if outcome != "" {
 			res.Outcome = outcome
 			return true, 0, nil
@@ -193,4 +209,15 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 			return finish(), err
 		}
 	}
+}
+
+// keyFrame is how long more s is to be taken for the frame the pane's last key was sent to: the
+// rest of KeyTakeMax when s is that screen, else 0. A mark that cannot be read says nothing (the
+// next capture finds a pane that is gone).
+func keyFrame(ctx context.Context, c *tmux.Client, id string, s pane.Screen, now time.Time) time.Duration {
+	m, err := pane.LoadKeyMark(ctx, c, id)
+	if err != nil || !m.Before(s) {
+		return 0
+	}
+	return max(KeyTakeMax-now.Sub(m.At), 0)
 }
