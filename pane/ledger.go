@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -100,6 +101,11 @@ type EchoEntry struct {
 	// when it differs from At's: a transient prompt redrawn on Enter (see
 	// MarkEcho).
 	Redrawn *PromptMark `json:"rd,omitempty"`
+	// Ahead says the text was typed while the terminal was in canonical
+	// mode, as before a shell reaches its line editor. The kernel echoes
+	// it where it lands; the line editor then draws it again after its
+	// prompt, which was not there when it was typed.
+	Ahead bool `json:"ah,omitempty"`
 }
 
 // maxWidths bounds EchoEntry.Widths.
@@ -164,6 +170,15 @@ type Ledger struct {
 	prompt  *PromptMark // the text before the terminal cursor then, on either screen
 	markers []string    // the program's transcript markers, for text typed now (WithMarkers)
 	secret  bool        // text typed now is kept by place only (WithSecret)
+	ahead   bool        // text typed now goes in ahead of a line editor (WithAhead)
+}
+
+// WithAhead is l for typing while the terminal is in canonical mode. A
+// shell's line editor may draw the text again after a prompt it has not
+// drawn yet: entries Type adds take any prompt's end as a form of echo.
+func (l Ledger) WithAhead() Ledger {
+	l.ahead = true
+	return l
 }
 
 // WithSecret is l for typing while the terminal does not echo, as at a
@@ -618,6 +633,7 @@ func (l Ledger) entry(pending []EchoEntry, text string) EchoEntry {
 	if l.secret {
 		return EchoEntry{}
 	}
+	e.Ahead = e.Ahead || l.ahead
 	return e
 }
 
@@ -639,6 +655,7 @@ func mergeEntries(pending []EchoEntry, text string, p *Place, pr *PromptMark) Ec
 		if i == 0 {
 			e.At, e.Prompt, e.Markers = pe.At, pe.Prompt, pe.Markers
 		}
+		e.Ahead = e.Ahead || pe.Ahead
 		literal = literal && len(pe.Marks) == 0
 		b.WriteString(pe.Text)
 		lines += max(pe.Lines, 1) - 1
@@ -840,7 +857,7 @@ func (e EchoEntry) form(later bool) func(before string) bool {
 		if lead == "" && (before == "" || later) {
 			return true
 		}
-		if endsWith(before, p) || endsWith(before, e.Redrawn) {
+		if endsWith(before, p) || endsWith(before, e.Redrawn) || e.Ahead && promptEnd.MatchString(before) {
 			return true
 		}
 		for _, m := range e.Markers {
@@ -851,6 +868,9 @@ func (e EchoEntry) form(later bool) func(before string) bool {
 		return false
 	}
 }
+
+// promptEnd is how a shell's prompt ends: a sigil, then at most a blank.
+var promptEnd = regexp.MustCompile(`[$%#>❯›»)\]] ?$`)
 
 // endsWith reports whether before ends with prompt p. A prompt longer than
 // a row began on an earlier one. A blank prompt counts only after blanks.

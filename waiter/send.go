@@ -271,6 +271,9 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 		l = l.WithSecret() // a password prompt: no text at rest in tmux options
 	}
 	if mode.Known && mode.Canonical {
+		l = l.WithAhead() // a shell's line editor may draw it again after its prompt
+	}
+	if mode.Known && mode.Canonical {
 		pending, _ := l.Pending()
 		if n := longestLine(pending, opt.Text, mode.CRToNL); n > proc.MaxCanonLine {
 			return res, &LineTooLongError{PaneID: id, Len: n}
