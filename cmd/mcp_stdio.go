@@ -163,7 +163,8 @@ func (p *pending) admit(line []byte) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.ids) >= maxCallsInFlight {
-		return fmt.Errorf("%d tool calls are running already, the most panectl takes at once: wait for one to end", maxCallsInFlight)
+		// -32000, a server error: the call was well formed
+		return &admitError{-32000, fmt.Sprintf("Server busy: %d tool calls are running already, the most panectl takes at once: wait for one to end", maxCallsInFlight)}
 	}
 	return nil
 }
@@ -235,7 +236,7 @@ func filterJSONLines(in io.Reader, pass, answer io.Writer, max int, admit func([
 				parseError(answer, "the line is not valid JSON")
 			default:
 				if err := admitted(admit, trimmed); err != nil {
-					errorResponse(answer, trimmed, -32602, "Invalid params: "+err.Error())
+					errorResponse(answer, trimmed, err.code, err.Error())
 				} else if why := invalidMessage(trimmed); why != "" {
 					invalidRequest(answer, trimmed, why)
 				} else if _, werr := pass.Write(append(trimmed, '\n')); werr != nil {
@@ -252,11 +253,27 @@ func filterJSONLines(in io.Reader, pass, answer io.Writer, max int, admit func([
 	}
 }
 
-func admitted(admit func([]byte) error, line []byte) error {
+// admitError is a request refused before the SDK sees it, with its
+// JSON-RPC error code.
+type admitError struct {
+	code int
+	msg  string
+}
+
+func (e *admitError) Error() string { return e.msg }
+
+func admitted(admit func([]byte) error, line []byte) *admitError {
 	if admit == nil {
 		return nil
 	}
-	return admit(line)
+	err := admit(line)
+	if err == nil {
+		return nil
+	}
+	if ae, ok := err.(*admitError); ok {
+		return ae
+	}
+	return &admitError{-32602, "Invalid params: " + err.Error()}
 }
 
 // readBoundedLine reads one line (without its newline). A line longer than

@@ -176,10 +176,14 @@ func suggest(name string, s *jsonschema.Schema) string {
 	}
 	sort.Strings(known)
 	n := strings.ToLower(strings.ReplaceAll(name, "-", "_"))
+	var near []string
 	for _, k := range known {
 		if len(n) >= 2 && (subsequence(n, k) || subsequence(k, n)) {
-			return " (did you mean " + k + "?)"
+			near = append(near, k)
 		}
+	}
+	if len(near) > 0 && len(near) <= 3 {
+		return " (did you mean " + strings.Join(near, " or ") + "?)"
 	}
 	return " (known fields: " + strings.Join(known, ", ") + ")"
 }
