@@ -291,3 +291,160 @@ func openStubLog(path string) *os.File {
 	}
 	return f
 }
+
+// agentStub is a fixture program that draws like a full-screen agent (run in
+// a pane as `agent-stub [--inline]`). On the alternate screen, a transcript
+// is scrolled in place above a rule, the composer ("> ") and a footer. Once
+// the transcript outgrows its rows, a scrollbar thumb `█` is drawn at the end
+// of the last rows, as Qwen Code does. With --inline it draws on the normal
+// screen, as Gemini CLI does: new transcript lines are printed above the
+// rule, composer and footer, which are erased and drawn again below them.
+// Each submitted line goes to the transcript as "> LINE". "please answer
+// round N" is answered 300 ms later with "Answer to round N". "please answer
+// slow" streams five "working K" lines, one per 150 ms, then "Answer to round
+// slow". "/clear" empties the transcript and the screen (and tmux's history,
+// inline). C-c ends it.
+func agentStub() {
+	inline := len(os.Args) == 2 && os.Args[1] == "--inline"
+	old := rawStdin()
+	restore := func() {
+		os.Stdout.WriteString("\x1b[?1049l")
+		_ = unix.IoctlSetTermios(0, unix.TCSETS, old)
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	keys := make(chan byte, 4096)
+	go func() {
+		in := make([]byte, 4096)
+		for {
+			n, err := os.Stdin.Read(in)
+			if err != nil || n == 0 {
+				close(keys)
+				return
+			}
+			for _, c := range in[:n] {
+				keys <- c
+			}
+		}
+	}()
+	a := &agentScreen{inline: inline, answers: make(chan string, 64)}
+	if !inline {
+		os.Stdout.WriteString("\x1b[?1049h")
+	}
+	a.draw()
+	var esc []byte // an escape sequence being read: ignored
+	for {
+		select {
+		case <-sig:
+			restore()
+			return
+		case l := <-a.answers:
+			a.transcript = append(a.transcript, l)
+		case c, ok := <-keys:
+			switch {
+			case !ok || c == 0x03:
+				restore()
+				return
+			case len(esc) > 0 || c == 0x1b:
+				esc = append(esc, c)
+				if len(esc) > 1 && (c >= 0x40 && c <= 0x7e && c != '[' || len(esc) > 8) {
+					esc = nil
+				}
+			case c == '\r' || c == '\n':
+				a.submit()
+			case c == 0x7f || c == 0x08:
+				if s := []rune(a.composer); len(s) > 0 {
+					a.composer = string(s[:len(s)-1])
+				}
+			case c >= 0x20:
+				a.composer += string(c)
+			}
+		}
+		a.draw()
+	}
+}
+
+// agentScreen is agent-stub's state: the transcript, the composer, and
+// what was drawn of them.
+type agentScreen struct {
+	inline     bool
+	transcript []string
+	composer   string
+	answers    chan string // answer lines as they come
+	printed    int         // transcript lines printed (inline)
+	cleared    bool        // the screen is to be cleared (inline)
+	drawn      bool        // the rule, composer and footer are on the screen (inline)
+}
+
+// submit takes the composer's line: it goes to the transcript, and its
+// answer comes later.
+func (a *agentScreen) submit() {
+	text := a.composer
+	a.composer = ""
+	answer := func(text string, after time.Duration) {
+		time.Sleep(after)
+		a.answers <- text
+	}
+	var n int
+	switch {
+	case text == "":
+		return
+	case text == "/clear":
+		a.transcript, a.printed, a.cleared = nil, 0, true
+		return
+	case text == "please answer slow":
+		go func() {
+			for k := 1; k <= 5; k++ {
+				answer(fmt.Sprintf("working %d", k), 150*time.Millisecond)
+			}
+			answer("Answer to round slow", 150*time.Millisecond)
+		}()
+	default:
+		if _, err := fmt.Sscanf(text, "please answer round %d", &n); err == nil {
+			go answer(fmt.Sprintf("Answer to round %d", n), 300*time.Millisecond)
+		}
+	}
+	a.transcript = append(a.transcript, "> "+text)
+}
+
+// draw shows the transcript, the composer and the footer, the terminal
+// cursor at the composer's end.
+func (a *agentScreen) draw() {
+	w, h := 80, 24
+	if ws, err := unix.IoctlGetWinsize(0, unix.TIOCGWINSZ); err == nil {
+		w, h = int(ws.Col), int(ws.Row)
+	}
+	rule, footer := strings.Repeat("─", w), "\x1b[2m agent-stub: an agent that redraws\x1b[0m"
+	var b bytes.Buffer
+	if a.inline {
+		if a.drawn {
+			b.WriteString("\r\x1b[1A\x1b[J") // up to the rule, erased down
+		}
+		if a.cleared {
+			b.WriteString("\x1b[H\x1b[2J\x1b[3J")
+			a.cleared = false
+		}
+		for _, t := range a.transcript[a.printed:] {
+			b.WriteString(t + "\r\n")
+		}
+		a.printed, a.drawn = len(a.transcript), true
+		fmt.Fprintf(&b, "%s\r\n> %s\r\n%s\x1b[1A\x1b[%dG", rule, a.composer, footer, 3+len(a.composer))
+		os.Stdout.Write(b.Bytes())
+		return
+	}
+	view := h - 3 // rows of transcript above the rule, composer and footer
+	shown := a.transcript[max(0, len(a.transcript)-view):]
+	thumb := 0 // rows of the scrollbar thumb, at the bottom: the end is shown
+	if len(a.transcript) > view {
+		thumb = max(1, view*view/len(a.transcript))
+	}
+	b.WriteString("\x1b[H\x1b[2J")
+	for i, t := range shown {
+		fmt.Fprintf(&b, "\x1b[%dH%s", i+1, t)
+		if i >= view-thumb {
+			fmt.Fprintf(&b, "\x1b[%d;%dH█", i+1, w)
+		}
+	}
+	fmt.Fprintf(&b, "\x1b[%dH%s\x1b[%dH%s\x1b[%dH> %s", view+1, rule, view+3, footer, view+2, a.composer)
+	os.Stdout.Write(b.Bytes())
+}
