@@ -1072,8 +1072,9 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	row, _ := v.row(last)
 	v.flatAt(last, len(s)-len(row), snap, &next)
 	if snap.AlternateOn {
-		next.Alternate = true
+		next.Alternate, next.AltKeys = true, true
 		var shown []string
+		var whole []uint32 // the rows hashed whole, as older cursors did
 		for _, a := range v.alt {
 			plain := cleanLine(a, false)
 			if strings.TrimSpace(plain) == "" {
@@ -1081,14 +1082,17 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 			}
 			shown = append(shown, a)
 			if len(next.AltRows) < maxAltRows {
-				next.AltRows = append(next.AltRows, hash32(plain))
+				next.AltRows = append(next.AltRows, hash32(rowKey(plain)))
+				whole = append(whole, hash32(plain))
 			}
 		}
-		var old []uint32
-		if cur.Alternate {
-			old = cur.AltRows
+		var kept []bool
+		switch {
+		case cur.Alternate && cur.AltKeys:
+			kept = keptRows(cur.AltRows, next.AltRows)
+		case cur.Alternate:
+			kept = keptRows(cur.AltRows, whole)
 		}
-		kept := keptRows(old, next.AltRows)
 		for i, a := range shown {
 			if i >= len(kept) || !kept[i] {
 				lines = append(lines, cleanLine(a, opt.ANSI))
@@ -1114,6 +1118,22 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	res.Lines = lines
 	res.Cursor = next
 	return res
+}
+
+// rowKey is a row's text without its decoration. Rows shown at different
+// times are compared by it. A program may redraw a row it showed with other
+// decoration: a scrollbar thumb at its end, a border, a spinner frame, other
+// colours or padding. Colours are gone from plain already. Blanks and
+// glyphs of box drawing, blocks, shapes, symbols, dingbats and braille
+// (U+2500-U+27BF, U+2800-U+28FF) go from both ends. Runs of blanks
+// within become one.
+func rowKey(plain string) string {
+	return strings.Join(strings.Fields(strings.TrimFunc(plain, decoration)), " ")
+}
+
+// decoration reports whether r is a blank or a glyph rowKey trims.
+func decoration(r rune) bool {
+	return unicode.IsSpace(r) || r >= 0x2500 && r <= 0x27BF || r >= 0x2800 && r <= 0x28FF
 }
 
 // keptRows marks the rows of now that were already shown in old. Both are
