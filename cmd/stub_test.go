@@ -422,6 +422,11 @@ func (a *agentScreen) draw() {
 		}
 		if a.cleared {
 			b.WriteString("\x1b[H\x1b[2J\x1b[3J")
+		}
+		if a.cleared || !a.drawn {
+			// a header first: tmux would keep a whole screen erased from
+			// its top (scroll-on-clear) in history
+			b.WriteString("agent-stub\r\n")
 			a.cleared = false
 		}
 		for _, t := range a.transcript[a.printed:] {

@@ -53,7 +53,12 @@ type ReadResult struct {
 	// Fresh is 0 unless Uncertain is set at the history limit. Then
 	// Lines[Fresh:] are certainly after the cursor. They follow the newest
 	// place it can be.
-	Fresh  int
+	Fresh int
+	// Seen marks, when Uncertain is set, the lines the cursor saw when it
+	// was made (sawRows). They were in history, or on the screen: its
+	// fingerprinted rows (Cursor.Rows), found in order wherever they moved
+	// to, or its own row. They are not after it. The other lines are.
+	Seen   []bool
 	Note   string // why LinesDropped is a bound, or other caveats
 	Pane   tmux.PaneInfo
 	Ledger Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
@@ -1029,8 +1034,12 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	}
 	places := len(active)+len(held) > 0
 	var at []int
-	if places {
+	var saw []bool
+	if places || res.Uncertain {
 		at = v.lineStarts(r)
+	}
+	if res.Uncertain {
+		saw = v.sawRows(cur, snap)
 	}
 	for i, l := range v.joined {
 		if i == 0 && skip > 0 {
@@ -1045,11 +1054,17 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		} else {
 			starts = append(starts, r)
 		}
+		if res.Uncertain {
+			res.Seen = append(res.Seen, v.sawLine(saw, at[i], l))
+		}
 	}
 	for len(lines) > 0 && cleanLine(lines[len(lines)-1], false) == "" {
 		lines = lines[:len(lines)-1]
 	}
 	starts = starts[:len(lines)]
+	if res.Seen != nil {
+		res.Seen = res.Seen[:len(lines)]
+	}
 	// The new point: the end of the last normal row with text at or after r.
 	next := Cursor{PaneID: paneNumber(snap.ID), PanePID: snap.PID, History: snap.HistorySize}
 	last := v.start + lastNonBlank(v.rows)
@@ -1097,6 +1112,9 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 			if i >= len(kept) || !kept[i] {
 				lines = append(lines, cleanLine(a, opt.ANSI))
 				starts = append(starts, offScreen)
+				if res.Uncertain {
+					res.Seen = append(res.Seen, false)
+				}
 			}
 		}
 	}
@@ -1113,11 +1131,72 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		if res.Unplaced != nil {
 			res.Unplaced = res.Unplaced[len(res.Unplaced)-opt.MaxLines:]
 		}
+		if res.Seen != nil {
+			res.Seen = res.Seen[len(res.Seen)-opt.MaxLines:]
+		}
 		res.Truncated = true
 	}
 	res.Lines = lines
 	res.Cursor = next
 	return res
+}
+
+// seenScan bounds the rows an uncertain read compares with the cursor's
+// rows (sawRows). It bounds the work of keptRows too.
+const seenScan = 2000
+
+// sawRows marks the rows of a view of the whole history snap that cur saw.
+// Some were in history then, when history was not trimmed, cleared or
+// reflowed since: those before the cursor's History. The others were on
+// the screen, before the cursor's row (Cursor.Rows) or that row itself. A
+// program may have redrawn them anywhere since, after a clear or in place.
+// They are found in order (keptRows), so a row repeated later is new. The
+// rows before the first found cannot be told from them, and count as seen.
+func (v normalView) sawRows(cur Cursor, snap tmux.PaneInfo) []bool {
+	saw := make([]bool, len(v.rows))
+	if cur.Special != "" || !v.indexed() {
+		return saw
+	}
+	hist := 0
+	if !mayTrim(snap) && snap.HistorySize >= cur.History && cur.Width == snap.Width {
+		hist = min(len(saw), max(0, cur.History-snap.HistorySize-v.start))
+	}
+	from := max(hist, len(saw)-seenScan)
+	first, last := -1, hist-1
+	for j, k := range keptRows(cur.Rows, v.hash[from:]) {
+		if k && first < 0 {
+			first = from + j
+		}
+		if k {
+			saw[from+j], last = true, from+j
+		}
+	}
+	for i := range saw[:max(first, hist)] {
+		saw[i] = true
+	}
+	for i := last + 1; i < len(saw); i++ {
+		if len(v.rows[i]) == cur.PrefixLen && hash64(v.rows[i]) == cur.PrefixHash {
+			saw[i] = true // the cursor's own row
+			break
+		}
+	}
+	return saw
+}
+
+// sawLine reports whether the joined line l, from relative row r, was seen:
+// its rows with text all are (sawRows), and it has some.
+func (v normalView) sawLine(saw []bool, r int, l string) bool {
+	text := false
+	for k := r; k < r+rowsOf(l, v, r); k++ {
+		s, ok := v.row(k)
+		switch {
+		case !ok || s != "" && !saw[k-v.start]:
+			return false
+		case s != "":
+			text = true
+		}
+	}
+	return text
 }
 
 // rowKey is a row's text without its decoration. Rows shown at different

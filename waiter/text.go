@@ -500,16 +500,20 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 
 // decideText looks for a match in a read's lines, a capture's or a stream's. The first line that
 // matches a stop pattern or a pattern ends the wait. Echo of typed input is skipped, by text and by
-// place. If the read could not place the cursor (r.Uncertain), only lines from r.Fresh on count.
+// place. If the read could not place the cursor (r.Uncertain), only lines from r.Fresh on count,
+// and not those the cursor saw (r.Seen).
 func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
 	if r.Uncertain && r.Fresh > 0 {
 		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("the first %d line(s) may be from before the cursor and were not matched", r.Fresh))
 	}
+	if n := seen(r); n > 0 {
+		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("%d line(s) were shown or in history when the cursor was made, and were not matched", n))
+	}
 	unplaced := 0 // of Discounted: by text alone, their place unknown (ReadResult.Unplaced)
 	for i, line := range r.Lines {
-		if i < r.Fresh {
+		if i < r.Fresh || i < len(r.Seen) && r.Seen[i] {
 			continue
 		}
 		if r.IsEcho(i) {
@@ -554,6 +558,17 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		return res, true
 	}
 	return res, false
+}
+
+// seen counts the lines after r.Fresh that the cursor saw (ReadResult.Seen).
+func seen(r pane.ReadResult) int {
+	n := 0
+	for i := r.Fresh; i < len(r.Seen); i++ {
+		if r.Seen[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // echoMatches reports whether an echo line matches a pattern or stop pattern, and so is discounted.
