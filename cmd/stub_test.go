@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -302,10 +303,12 @@ func openStubLog(path string) *os.File {
 // Each submitted line goes to the transcript as "> LINE". "please answer
 // round N" is answered 300 ms later with "Answer to round N". "please answer
 // slow" streams five "working K" lines, one per 150 ms, then "Answer to round
-// slow". "/clear" empties the transcript and the screen (and tmux's history,
-// inline). C-c ends it.
+// slow". While an answer comes, and 300 ms after any other line, the footer
+// says "✻ Working… (esc to interrupt)". "/clear" empties the transcript and
+// the screen (and tmux's history, inline). With --drop it loses keys typed
+// too fast: of more than 4 bytes read at once, the last two. C-c ends it.
 func agentStub() {
-	inline := len(os.Args) == 2 && os.Args[1] == "--inline"
+	inline, drop := slices.Contains(os.Args[1:], "--inline"), slices.Contains(os.Args[1:], "--drop")
 	old := rawStdin()
 	restore := func() {
 		os.Stdout.WriteString("\x1b[?1049l")
@@ -322,12 +325,15 @@ func agentStub() {
 				close(keys)
 				return
 			}
+			if drop && n > 4 {
+				n -= 2
+			}
 			for _, c := range in[:n] {
 				keys <- c
 			}
 		}
 	}()
-	a := &agentScreen{inline: inline, answers: make(chan string, 64)}
+	a := &agentScreen{inline: inline, answers: make(chan agentLine, 64)}
 	if !inline {
 		os.Stdout.WriteString("\x1b[?1049h")
 	}
@@ -339,7 +345,12 @@ func agentStub() {
 			restore()
 			return
 		case l := <-a.answers:
-			a.transcript = append(a.transcript, l)
+			if l.text != "" {
+				a.transcript = append(a.transcript, l.text)
+			}
+			if l.done {
+				a.busy--
+			}
 		case c, ok := <-keys:
 			switch {
 			case !ok || c == 0x03:
@@ -370,10 +381,17 @@ type agentScreen struct {
 	inline     bool
 	transcript []string
 	composer   string
-	answers    chan string // answer lines as they come
-	printed    int         // transcript lines printed (inline)
-	cleared    bool        // the screen is to be cleared (inline)
-	drawn      bool        // the rule, composer and footer are on the screen (inline)
+	answers    chan agentLine
+	busy       int  // answers still to come
+	printed    int  // transcript lines printed (inline)
+	cleared    bool // the screen is to be cleared (inline)
+	drawn      bool // the rule, composer and footer are on the screen (inline)
+}
+
+// agentLine is a line of an answer, "" for none; done ends the answer.
+type agentLine struct {
+	text string
+	done bool
 }
 
 // submit takes the composer's line: it goes to the transcript, and its
@@ -381,10 +399,7 @@ type agentScreen struct {
 func (a *agentScreen) submit() {
 	text := a.composer
 	a.composer = ""
-	answer := func(text string, after time.Duration) {
-		time.Sleep(after)
-		a.answers <- text
-	}
+	var lines []string
 	var n int
 	switch {
 	case text == "":
@@ -393,18 +408,31 @@ func (a *agentScreen) submit() {
 		a.transcript, a.printed, a.cleared = nil, 0, true
 		return
 	case text == "please answer slow":
-		go func() {
-			for k := 1; k <= 5; k++ {
-				answer(fmt.Sprintf("working %d", k), 150*time.Millisecond)
-			}
-			answer("Answer to round slow", 150*time.Millisecond)
-		}()
+		for k := 1; k <= 5; k++ {
+			lines = append(lines, fmt.Sprintf("working %d", k))
+		}
+		lines = append(lines, "Answer to round slow")
 	default:
 		if _, err := fmt.Sscanf(text, "please answer round %d", &n); err == nil {
-			go answer(fmt.Sprintf("Answer to round %d", n), 300*time.Millisecond)
+			lines = append(lines, fmt.Sprintf("Answer to round %d", n))
 		}
 	}
 	a.transcript = append(a.transcript, "> "+text)
+	a.busy++
+	go func() {
+		pace := 300 * time.Millisecond
+		if len(lines) > 1 {
+			pace = 150 * time.Millisecond
+		}
+		for _, l := range lines {
+			time.Sleep(pace)
+			a.answers <- agentLine{text: l}
+		}
+		if len(lines) == 0 {
+			time.Sleep(pace)
+		}
+		a.answers <- agentLine{done: true}
+	}()
 }
 
 // draw shows the transcript, the composer and the footer, the terminal
@@ -415,6 +443,9 @@ func (a *agentScreen) draw() {
 		w, h = int(ws.Col), int(ws.Row)
 	}
 	rule, footer := strings.Repeat("─", w), "\x1b[2m agent-stub: an agent that redraws\x1b[0m"
+	if a.busy > 0 {
+		footer = "✻ Working… (esc to interrupt)"
+	}
 	var b bytes.Buffer
 	if a.inline {
 		if a.drawn {
