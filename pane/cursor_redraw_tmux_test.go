@@ -140,3 +140,38 @@ read x; sleep 600`
 		t.Errorf("lines %q; want only the row of round 3", r.Lines)
 	}
 }
+
+// An inline agent cleared its screen and history (Gemini CLI's /clear),
+// then inserts a turn above its composer. The cursor's rows recur, so its
+// place is uncertain. The lines it saw are marked (Seen), wherever they
+// were redrawn; the turn's lines are not, though one repeats an old answer.
+func TestReadUncertainMarksSeenLines(t *testing.T) {
+	bottom := `───\r\n> \r\nfooter`
+	script := `stty -echo; printf '\033[H\033[2J\033[3Jhead\r\nAnswer 1\r\n` + bottom + `'
+read x
+printf '\r\033[2A\033[JAsk\r\nAnswer 1\r\n` + bottom + `'
+read x; sleep 600`
+	s := tmuxtest.New(t)
+	ctx := context.Background()
+	p := s.NewPane([2]int{40, 10}, "sh", "-c", script)
+	waitText(t, s, p.ID, "footer")
+	cur, _, err := pane.Now(ctx, s.Client, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tmux("send-keys", "-t", p.ID, "Enter")
+	waitText(t, s, p.ID, "Ask")
+	r, err := pane.Read(ctx, s.Client, p.ID, cur, pane.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fresh []string
+	for i, l := range r.Lines {
+		if i >= r.Fresh && (i >= len(r.Seen) || !r.Seen[i]) {
+			fresh = append(fresh, l)
+		}
+	}
+	if want := []string{"Ask", "Answer 1"}; !r.Uncertain || !reflect.DeepEqual(fresh, want) {
+		t.Errorf("uncertain %v, lines %q, seen %v: new %q; want uncertain, new %q", r.Uncertain, r.Lines, r.Seen, fresh, want)
+	}
+}

@@ -1187,7 +1187,7 @@ func (v normalView) sawRows(cur Cursor, snap tmux.PaneInfo) []bool {
 // its rows with text all are (sawRows), and it has some.
 func (v normalView) sawLine(saw []bool, r int, l string) bool {
 	text := false
-	for k := r; k < r+rowsOf(l, v, r); k++ {
+	for k, end := r, r+rowsOf(l, v, r); k < end; k++ {
 		s, ok := v.row(k)
 		switch {
 		case !ok || s != "" && !saw[k-v.start]:
@@ -1216,7 +1216,8 @@ func decoration(r rune) bool {
 }
 
 // keptRows marks the rows of now that were already shown in old. Both are
-// alternate-screen row hashes, with blank rows left out. The marks are a
+// row hashes: of the alternate screen, with blank rows left out, or of an
+// uncertain read's rows (sawRows). The marks are a
 // longest common subsequence of the two, its rows matched as early as they
 // can be. A row is old by its place in the sequence, not by its text. A row
 // repeating one shown before is new, e.g. an answer given twice or a second
