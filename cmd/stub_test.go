@@ -338,7 +338,6 @@ func agentStub() {
 		os.Stdout.WriteString("\x1b[?1049h")
 	}
 	a.draw()
-	var esc []byte // an escape sequence being read: ignored
 	for {
 		select {
 		case <-sig:
@@ -352,26 +351,32 @@ func agentStub() {
 				a.busy--
 			}
 		case c, ok := <-keys:
-			switch {
-			case !ok || c == 0x03:
+			if !ok || c == 0x03 {
 				restore()
 				return
-			case len(esc) > 0 || c == 0x1b:
-				esc = append(esc, c)
-				if len(esc) > 1 && (c >= 0x40 && c <= 0x7e && c != '[' || len(esc) > 8) {
-					esc = nil
-				}
-			case c == '\r' || c == '\n':
-				a.submit()
-			case c == 0x7f || c == 0x08:
-				if s := []rune(a.composer); len(s) > 0 {
-					a.composer = string(s[:len(s)-1])
-				}
-			case c >= 0x20:
-				a.composer += string(c)
 			}
+			a.key(c)
 		}
 		a.draw()
+	}
+}
+
+// key takes a key typed into the composer. Escape sequences are ignored.
+func (a *agentScreen) key(c byte) {
+	switch {
+	case len(a.esc) > 0 || c == 0x1b:
+		a.esc = append(a.esc, c)
+		if len(a.esc) > 1 && (c >= 0x40 && c <= 0x7e && c != '[' || len(a.esc) > 8) {
+			a.esc = nil
+		}
+	case c == '\r' || c == '\n':
+		a.submit()
+	case c == 0x7f || c == 0x08:
+		if s := []rune(a.composer); len(s) > 0 {
+			a.composer = string(s[:len(s)-1])
+		}
+	case c >= 0x20:
+		a.composer += string(c)
 	}
 }
 
@@ -381,6 +386,7 @@ type agentScreen struct {
 	inline     bool
 	transcript []string
 	composer   string
+	esc        []byte // an escape sequence being read
 	answers    chan agentLine
 	busy       int  // answers still to come
 	printed    int  // transcript lines printed (inline)

@@ -88,6 +88,12 @@ func (r ReadResult) Whole() bool {
 	return r.LinesDropped == 0 && r.DroppedExact && !r.Reset && !r.Uncertain
 }
 
+// Old reports whether line i of Lines may be from before the cursor, when
+// its place is uncertain: it comes before Fresh, or the cursor saw it.
+func (r ReadResult) Old(i int) bool {
+	return i < r.Fresh || i < len(r.Seen) && r.Seen[i]
+}
+
 // IsEcho reports whether line i of Lines is the echo of typed input. It
 // checks by place (Echo) and by text (Ledger.IsEcho).
 func (r ReadResult) IsEcho(i int) bool {
@@ -1087,34 +1093,14 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	row, _ := v.row(last)
 	v.flatAt(last, len(s)-len(row), snap, &next)
 	if snap.AlternateOn {
+		var alt []string
+		alt, next.AltRows = v.altLines(cur, opt.ANSI)
 		next.Alternate, next.AltKeys = true, true
-		var shown []string
-		var whole []uint32 // the rows hashed whole, as older cursors did
-		for _, a := range v.alt {
-			plain := cleanLine(a, false)
-			if strings.TrimSpace(plain) == "" {
-				continue
-			}
-			shown = append(shown, a)
-			if len(next.AltRows) < maxAltRows {
-				next.AltRows = append(next.AltRows, hash32(rowKey(plain)))
-				whole = append(whole, hash32(plain))
-			}
-		}
-		var kept []bool
-		switch {
-		case cur.Alternate && cur.AltKeys:
-			kept = keptRows(cur.AltRows, next.AltRows)
-		case cur.Alternate:
-			kept = keptRows(cur.AltRows, whole)
-		}
-		for i, a := range shown {
-			if i >= len(kept) || !kept[i] {
-				lines = append(lines, cleanLine(a, opt.ANSI))
-				starts = append(starts, offScreen)
-				if res.Uncertain {
-					res.Seen = append(res.Seen, false)
-				}
+		for _, a := range alt {
+			lines = append(lines, a)
+			starts = append(starts, offScreen)
+			if res.Uncertain {
+				res.Seen = append(res.Seen, false)
 			}
 		}
 	}
@@ -1139,6 +1125,39 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	res.Lines = lines
 	res.Cursor = next
 	return res
+}
+
+// altLines are the alternate screen's rows that cur did not see, as lines.
+// rows are the hashes of the rows with text shown now, for the next cursor.
+// They hash the rows without decoration (rowKey). A cursor printed before
+// that hashed them whole, and is compared so.
+func (v normalView) altLines(cur Cursor, keepANSI bool) (lines []string, rows []uint32) {
+	var shown []string
+	var whole []uint32
+	for _, a := range v.alt {
+		plain := cleanLine(a, false)
+		if strings.TrimSpace(plain) == "" {
+			continue
+		}
+		shown = append(shown, a)
+		if len(rows) < maxAltRows {
+			rows = append(rows, hash32(rowKey(plain)))
+			whole = append(whole, hash32(plain))
+		}
+	}
+	var kept []bool
+	switch {
+	case cur.Alternate && cur.AltKeys:
+		kept = keptRows(cur.AltRows, rows)
+	case cur.Alternate:
+		kept = keptRows(cur.AltRows, whole)
+	}
+	for i, a := range shown {
+		if i >= len(kept) || !kept[i] {
+			lines = append(lines, cleanLine(a, keepANSI))
+		}
+	}
+	return lines, rows
 }
 
 // seenScan bounds the rows an uncertain read compares with the cursor's

@@ -505,15 +505,10 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
-	if r.Uncertain && r.Fresh > 0 {
-		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("the first %d line(s) may be from before the cursor and were not matched", r.Fresh))
-	}
-	if n := seen(r); n > 0 {
-		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("%d line(s) were shown or in history when the cursor was made, and were not matched", n))
-	}
+	res.Note = schema.JoinNotes(res.Note, oldNote(r))
 	unplaced := 0 // of Discounted: by text alone, their place unknown (ReadResult.Unplaced)
 	for i, line := range r.Lines {
-		if i < r.Fresh || i < len(r.Seen) && r.Seen[i] {
+		if r.Old(i) {
 			continue
 		}
 		if r.IsEcho(i) {
@@ -560,15 +555,22 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	return res, false
 }
 
-// seen counts the lines after r.Fresh that the cursor saw (ReadResult.Seen).
-func seen(r pane.ReadResult) int {
-	n := 0
+// oldNote says which lines of an uncertain read were not matched (ReadResult.Old).
+func oldNote(r pane.ReadResult) string {
+	note := ""
+	if r.Uncertain && r.Fresh > 0 {
+		note = fmt.Sprintf("the first %d line(s) may be from before the cursor and were not matched", r.Fresh)
+	}
+	seen := 0
 	for i := r.Fresh; i < len(r.Seen); i++ {
 		if r.Seen[i] {
-			n++
+			seen++
 		}
 	}
-	return n
+	if seen > 0 {
+		note = schema.JoinNotes(note, fmt.Sprintf("%d line(s) were shown or in history when the cursor was made, and were not matched", seen))
+	}
+	return note
 }
 
 // echoMatches reports whether an echo line matches a pattern or stop pattern, and so is discounted.
