@@ -31,6 +31,7 @@ func TestMain(m *testing.M) {
 		"burst-stub":  burstStub,
 		"slow-stub":   slowStub,
 		"dialog-stub": dialogStub,
+		"agent-stub":  agentStub,
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -290,4 +291,202 @@ func openStubLog(path string) *os.File {
 		os.Exit(1)
 	}
 	return f
+}
+
+// agentStub is a fixture program that draws like a full-screen agent (run in
+// a pane as `agent-stub [--inline]`). On the alternate screen, a transcript
+// is scrolled in place above a rule, the composer ("> ") and a footer. Once
+// the transcript outgrows its rows, a scrollbar thumb `█` is drawn at the end
+// of the last rows, as Qwen Code does. With --inline it draws on the normal
+// screen, as Gemini CLI does: new transcript lines are printed above the
+// rule, composer and footer, which are erased and drawn again below them.
+// Each submitted line goes to the transcript as "> LINE". "please answer
+// round N" is answered 300 ms later with "Answer to round N". "please answer
+// slow" streams five "working K" lines, one per 150 ms, then "Answer to round
+// slow". While an answer comes, and 300 ms after any other line, the footer
+// says "✻ Working… (esc to interrupt)". "/clear" empties the transcript and
+// the screen (and tmux's history, inline). With --drop it loses keys typed
+// too fast: of more than 4 bytes read at once, the last two. C-c ends it.
+func agentStub() {
+	inline, drop := slices.Contains(os.Args[1:], "--inline"), slices.Contains(os.Args[1:], "--drop")
+	old := rawStdin()
+	restore := func() {
+		os.Stdout.WriteString("\x1b[?1049l")
+		_ = unix.IoctlSetTermios(0, unix.TCSETS, old)
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGHUP)
+	keys := make(chan byte, 4096)
+	go func() {
+		in := make([]byte, 4096)
+		for {
+			n, err := os.Stdin.Read(in)
+			if err != nil || n == 0 {
+				close(keys)
+				return
+			}
+			if drop && n > 4 {
+				n -= 2
+			}
+			for _, c := range in[:n] {
+				keys <- c
+			}
+		}
+	}()
+	a := &agentScreen{inline: inline, answers: make(chan agentLine, 64)}
+	if !inline {
+		os.Stdout.WriteString("\x1b[?1049h")
+	}
+	a.draw()
+	for {
+		select {
+		case <-sig:
+			restore()
+			return
+		case l := <-a.answers:
+			if l.text != "" {
+				a.transcript = append(a.transcript, l.text)
+			}
+			if l.done {
+				a.busy--
+			}
+		case c, ok := <-keys:
+			if !ok || c == 0x03 {
+				restore()
+				return
+			}
+			a.key(c)
+		}
+		a.draw()
+	}
+}
+
+// key takes a key typed into the composer. Escape sequences are ignored.
+func (a *agentScreen) key(c byte) {
+	switch {
+	case len(a.esc) > 0 || c == 0x1b:
+		a.esc = append(a.esc, c)
+		if len(a.esc) > 1 && (c >= 0x40 && c <= 0x7e && c != '[' || len(a.esc) > 8) {
+			a.esc = nil
+		}
+	case c == '\r' || c == '\n':
+		a.submit()
+	case c == 0x7f || c == 0x08:
+		if s := []rune(a.composer); len(s) > 0 {
+			a.composer = string(s[:len(s)-1])
+		}
+	case c >= 0x20:
+		a.composer += string(c)
+	}
+}
+
+// agentScreen is agent-stub's state: the transcript, the composer, and
+// what was drawn of them.
+type agentScreen struct {
+	inline     bool
+	transcript []string
+	composer   string
+	esc        []byte // an escape sequence being read
+	answers    chan agentLine
+	busy       int  // answers still to come
+	printed    int  // transcript lines printed (inline)
+	cleared    bool // the screen is to be cleared (inline)
+	drawn      bool // the rule, composer and footer are on the screen (inline)
+}
+
+// agentLine is a line of an answer, "" for none; done ends the answer.
+type agentLine struct {
+	text string
+	done bool
+}
+
+// submit takes the composer's line: it goes to the transcript, and its
+// answer comes later.
+func (a *agentScreen) submit() {
+	text := a.composer
+	a.composer = ""
+	var lines []string
+	var n int
+	switch {
+	case text == "":
+		return
+	case text == "/clear":
+		a.transcript, a.printed, a.cleared = nil, 0, true
+		return
+	case text == "please answer slow":
+		for k := 1; k <= 5; k++ {
+			lines = append(lines, fmt.Sprintf("working %d", k))
+		}
+		lines = append(lines, "Answer to round slow")
+	default:
+		if _, err := fmt.Sscanf(text, "please answer round %d", &n); err == nil {
+			lines = append(lines, fmt.Sprintf("Answer to round %d", n))
+		}
+	}
+	a.transcript = append(a.transcript, "> "+text)
+	a.busy++
+	go func() {
+		pace := 300 * time.Millisecond
+		if len(lines) > 1 {
+			pace = 150 * time.Millisecond
+		}
+		for _, l := range lines {
+			time.Sleep(pace)
+			a.answers <- agentLine{text: l}
+		}
+		if len(lines) == 0 {
+			time.Sleep(pace)
+		}
+		a.answers <- agentLine{done: true}
+	}()
+}
+
+// draw shows the transcript, the composer and the footer, the terminal
+// cursor at the composer's end.
+func (a *agentScreen) draw() {
+	w, h := 80, 24
+	if ws, err := unix.IoctlGetWinsize(0, unix.TIOCGWINSZ); err == nil {
+		w, h = int(ws.Col), int(ws.Row)
+	}
+	rule, footer := strings.Repeat("─", w), "\x1b[2m agent-stub: an agent that redraws\x1b[0m"
+	if a.busy > 0 {
+		footer = "✻ Working… (esc to interrupt)"
+	}
+	var b bytes.Buffer
+	if a.inline {
+		if a.drawn {
+			b.WriteString("\r\x1b[1A\x1b[J") // up to the rule, erased down
+		}
+		if a.cleared {
+			b.WriteString("\x1b[H\x1b[2J\x1b[3J")
+		}
+		if a.cleared || !a.drawn {
+			// a header first: tmux would keep a whole screen erased from
+			// its top (scroll-on-clear) in history
+			b.WriteString("agent-stub\r\n")
+			a.cleared = false
+		}
+		for _, t := range a.transcript[a.printed:] {
+			b.WriteString(t + "\r\n")
+		}
+		a.printed, a.drawn = len(a.transcript), true
+		fmt.Fprintf(&b, "%s\r\n> %s\r\n%s\x1b[1A\x1b[%dG", rule, a.composer, footer, 3+len(a.composer))
+		os.Stdout.Write(b.Bytes())
+		return
+	}
+	view := h - 3 // rows of transcript above the rule, composer and footer
+	shown := a.transcript[max(0, len(a.transcript)-view):]
+	thumb := 0 // rows of the scrollbar thumb, at the bottom: the end is shown
+	if len(a.transcript) > view {
+		thumb = max(1, view*view/len(a.transcript))
+	}
+	b.WriteString("\x1b[H\x1b[2J")
+	for i, t := range shown {
+		fmt.Fprintf(&b, "\x1b[%dH%s", i+1, t)
+		if i >= view-thumb {
+			fmt.Fprintf(&b, "\x1b[%d;%dH█", i+1, w)
+		}
+	}
+	fmt.Fprintf(&b, "\x1b[%dH%s\x1b[%dH%s\x1b[%dH> %s", view+1, rule, view+3, footer, view+2, a.composer)
+	os.Stdout.Write(b.Bytes())
 }

@@ -55,6 +55,9 @@ type Cursor struct {
 	PrefixHash uint64   // FNV-1a of those bytes
 	Alternate  bool     // made while the alternate screen was on
 	AltRows    []uint32 // FNV-1a (32) of the non-blank alternate-screen rows then shown
+	// AltKeys says AltRows hash the rows' text without decoration
+	// (rowKey). Cursors printed before it was added hash the rows whole.
+	AltKeys bool
 	// A cursor made on a pane with a journal also marks the point in the
 	// journal. Such a pane is a background task, or one made with new
 	// --journal. capture and status read the journal from there. Other
@@ -115,6 +118,9 @@ func (c Cursor) Encode() string {
 	}
 	if c.FlatAll {
 		flags |= 16
+	}
+	if c.AltKeys {
+		flags |= 32
 	}
 	u(flags)
 	u(uint64(c.PaneID))
@@ -209,12 +215,13 @@ func ParseCursor(s string) (Cursor, error) {
 		return hs
 	}
 	const big = 1 << 40
-	flags := u(31)
+	flags := u(63)
 	c.Alternate = flags&1 != 0
 	c.Journal = flags&2 != 0
 	c.HasRows = flags&4 != 0
 	c.HasFlat = flags&8 != 0
 	c.FlatAll = flags&16 != 0
+	c.AltKeys = flags&32 != 0
 	c.PaneID = u(big)
 	c.PanePID = u(big)
 	c.Row = u(big)

@@ -3,6 +3,7 @@ package pane_test
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/panectl/panectl/internal/tmuxtest"
@@ -109,5 +110,68 @@ read x; sleep 600`
 				t.Errorf("lines %q; want %q", r.Lines, want)
 			}
 		})
+	}
+}
+
+// A transcript scrolled in place on the alternate screen, as Qwen Code
+// draws it: a scrollbar thumb `█` at the end of the last rows, in a border.
+// Rows that the thumb leaves or reaches, or that a spinner redraws, are not
+// new: only the text that was not shown is.
+func TestReadAlternateRedecoratedRows(t *testing.T) {
+	script := `stty -echo; printf '\033[?1049h\033[H\033[2J│ Answer to round 1\r\n│ Answer to round 2\033[2;40H█\r\n⠋ Thinking\r\n› Ask\r\n'
+read x
+printf '\033[H\033[2J│ Answer to round 1\033[1;40H█\r\n│ Answer to round 2\033[2;40H█\r\n│ Answer to round 3\033[3;40H█\r\n⠙ Thinking\r\n› Ask\r\n'
+read x; sleep 600`
+	s := tmuxtest.New(t)
+	ctx := context.Background()
+	p := s.NewPane([2]int{40, 10}, "sh", "-c", script)
+	waitText(t, s, p.ID, "› Ask")
+	cur, _, err := pane.Now(ctx, s.Client, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tmux("send-keys", "-t", p.ID, "Enter")
+	waitText(t, s, p.ID, "round 3")
+	r, err := pane.Read(ctx, s.Client, p.ID, cur, pane.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Lines) != 1 || !strings.HasPrefix(r.Lines[0], "│ Answer to round 3") {
+		t.Errorf("lines %q; want only the row of round 3", r.Lines)
+	}
+}
+
+// An inline agent cleared its screen and history (Gemini CLI's /clear),
+// then inserts a turn above its composer. The cursor's rows recur, so its
+// place is uncertain. The lines it saw are marked (Seen), wherever they
+// were redrawn; the turn's lines are not, though one repeats an old answer.
+func TestReadUncertainMarksSeenLines(t *testing.T) {
+	bottom := `───\r\n> \r\nfooter`
+	script := `stty -echo; printf '\033[H\033[2J\033[3Jhead\r\nAnswer 1\r\n` + bottom + `'
+read x
+printf '\r\033[2A\033[JAsk\r\nAnswer 1\r\n` + bottom + `'
+read x; sleep 600`
+	s := tmuxtest.New(t)
+	ctx := context.Background()
+	p := s.NewPane([2]int{40, 10}, "sh", "-c", script)
+	waitText(t, s, p.ID, "footer")
+	cur, _, err := pane.Now(ctx, s.Client, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tmux("send-keys", "-t", p.ID, "Enter")
+	waitText(t, s, p.ID, "Ask")
+	r, err := pane.Read(ctx, s.Client, p.ID, cur, pane.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fresh []string
+	for i, l := range r.Lines {
+		if i >= r.Fresh && (i >= len(r.Seen) || !r.Seen[i]) {
+			fresh = append(fresh, l)
+		}
+	}
+	if want := []string{"Ask", "Answer 1"}; !r.Uncertain || !reflect.DeepEqual(fresh, want) {
+		t.Errorf("uncertain %v, lines %q, seen %v: new %q; want uncertain, new %q", r.Uncertain, r.Lines, r.Seen, fresh, want)
 	}
 }

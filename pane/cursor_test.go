@@ -11,6 +11,7 @@ func TestCursorRoundTrip(t *testing.T) {
 		{PaneID: 0, PanePID: 1, Row: 0},
 		{PaneID: 12, PanePID: 40421, Row: 52000, History: 50000, AnchorLen: 48, AnchorHash: 0xdeadbeefcafebabe, PrefixLen: 7, PrefixHash: 42},
 		{PaneID: 3, PanePID: 9, Row: 30, Alternate: true, AltRows: []uint32{1, 2, 0xffffffff}},
+		{PaneID: 3, PanePID: 9, Row: 30, Alternate: true, AltKeys: true, AltRows: []uint32{4}},
 		{PaneID: 7, PanePID: 99, Row: 4, Journal: true, JournalOff: 108894, JournalLine: 20000},
 		{PaneID: 7, PanePID: 99, Row: 4, Alternate: true, AltRows: []uint32{5}, Journal: true, JournalOff: 1 << 33, JournalLine: 0},
 		{PaneID: 2, PanePID: 5, Row: 70, History: 60, HasRows: true, Width: 80, Rows: []uint32{7, 0, 0xffffffff}, TopLen: 48, TopHash: 3},
@@ -29,7 +30,7 @@ func TestCursorRoundTrip(t *testing.T) {
 		if got.Encode() != s || got.Row != c.Row || got.AnchorHash != c.AnchorHash || len(got.AltRows) != len(c.AltRows) ||
 			got.Journal != c.Journal || got.JournalOff != c.JournalOff || got.JournalLine != c.JournalLine ||
 			got.HasRows != c.HasRows || got.Width != c.Width || len(got.Rows) != len(c.Rows) || got.TopLen != c.TopLen || got.TopHash != c.TopHash ||
-			got.HasFlat != c.HasFlat || got.FlatLen != c.FlatLen || got.FlatHash != c.FlatHash || got.FlatAll != c.FlatAll || got.FlatBreaks != c.FlatBreaks || got.FlatPad != c.FlatPad {
+			got.HasFlat != c.HasFlat || got.AltKeys != c.AltKeys || got.FlatLen != c.FlatLen || got.FlatHash != c.FlatHash || got.FlatAll != c.FlatAll || got.FlatBreaks != c.FlatBreaks || got.FlatPad != c.FlatPad {
 			t.Fatalf("round trip: got %+v, want %+v", got, c)
 		}
 	}
@@ -123,6 +124,29 @@ func TestKeptRows(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("keptRows(%v, %v) = %s, want %s", c.old, c.now, got, c.want)
+		}
+	}
+}
+
+// Rows redrawn with other decoration compare equal (rowKey).
+func TestRowKey(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"Answer to round 7", "Answer to round 7                    █"},
+		{"│ Answer  to round 7 │", "Answer to round 7"},
+		{"⠋ Thinking", "⠙ Thinking"},
+		{"● Bash(ls)", "Bash(ls)"},
+	} {
+		if rowKey(c.a) != rowKey(c.b) {
+			t.Errorf("rowKey(%q) = %q, rowKey(%q) = %q", c.a, rowKey(c.a), c.b, rowKey(c.b))
+		}
+	}
+	for _, c := range []struct{ a, b string }{
+		{"Answer to round 7", "Answer to round 8"},
+		{"› first", "first"},
+		{"a-b", "a b"},
+	} {
+		if rowKey(c.a) == rowKey(c.b) {
+			t.Errorf("rowKey(%q) = rowKey(%q)", c.a, c.b)
 		}
 	}
 }

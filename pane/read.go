@@ -53,7 +53,12 @@ type ReadResult struct {
 	// Fresh is 0 unless Uncertain is set at the history limit. Then
 	// Lines[Fresh:] are certainly after the cursor. They follow the newest
 	// place it can be.
-	Fresh  int
+	Fresh int
+	// Seen marks, when Uncertain is set, the lines the cursor saw when it
+	// was made (sawRows). They were in history, or on the screen: its
+	// fingerprinted rows (Cursor.Rows), found in order wherever they moved
+	// to, or its own row. They are not after it. The other lines are.
+	Seen   []bool
 	Note   string // why LinesDropped is a bound, or other caveats
 	Pane   tmux.PaneInfo
 	Ledger Ledger // the echo ledger at the snapshot, with ReadOptions.Ledger
@@ -81,6 +86,12 @@ type ReadResult struct {
 // place is certain.
 func (r ReadResult) Whole() bool {
 	return r.LinesDropped == 0 && r.DroppedExact && !r.Reset && !r.Uncertain
+}
+
+// Old reports whether line i of Lines may be from before the cursor, when
+// its place is uncertain: it comes before Fresh, or the cursor saw it.
+func (r ReadResult) Old(i int) bool {
+	return i < r.Fresh || i < len(r.Seen) && r.Seen[i]
 }
 
 // IsEcho reports whether line i of Lines is the echo of typed input. It
@@ -1029,8 +1040,12 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	}
 	places := len(active)+len(held) > 0
 	var at []int
-	if places {
+	var saw []bool
+	if places || res.Uncertain {
 		at = v.lineStarts(r)
+	}
+	if res.Uncertain {
+		saw = v.sawRows(cur, snap)
 	}
 	for i, l := range v.joined {
 		if i == 0 && skip > 0 {
@@ -1045,11 +1060,17 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		} else {
 			starts = append(starts, r)
 		}
+		if res.Uncertain {
+			res.Seen = append(res.Seen, v.sawLine(saw, at[i], l))
+		}
 	}
 	for len(lines) > 0 && cleanLine(lines[len(lines)-1], false) == "" {
 		lines = lines[:len(lines)-1]
 	}
 	starts = starts[:len(lines)]
+	if res.Seen != nil {
+		res.Seen = res.Seen[:len(lines)]
+	}
 	// The new point: the end of the last normal row with text at or after r.
 	next := Cursor{PaneID: paneNumber(snap.ID), PanePID: snap.PID, History: snap.HistorySize}
 	last := v.start + lastNonBlank(v.rows)
@@ -1072,27 +1093,14 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	row, _ := v.row(last)
 	v.flatAt(last, len(s)-len(row), snap, &next)
 	if snap.AlternateOn {
-		next.Alternate = true
-		var shown []string
-		for _, a := range v.alt {
-			plain := cleanLine(a, false)
-			if strings.TrimSpace(plain) == "" {
-				continue
-			}
-			shown = append(shown, a)
-			if len(next.AltRows) < maxAltRows {
-				next.AltRows = append(next.AltRows, hash32(plain))
-			}
-		}
-		var old []uint32
-		if cur.Alternate {
-			old = cur.AltRows
-		}
-		kept := keptRows(old, next.AltRows)
-		for i, a := range shown {
-			if i >= len(kept) || !kept[i] {
-				lines = append(lines, cleanLine(a, opt.ANSI))
-				starts = append(starts, offScreen)
+		var alt []string
+		alt, next.AltRows = v.altLines(cur, opt.ANSI)
+		next.Alternate, next.AltKeys = true, true
+		for _, a := range alt {
+			lines = append(lines, a)
+			starts = append(starts, offScreen)
+			if res.Uncertain {
+				res.Seen = append(res.Seen, false)
 			}
 		}
 	}
@@ -1109,6 +1117,9 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		if res.Unplaced != nil {
 			res.Unplaced = res.Unplaced[len(res.Unplaced)-opt.MaxLines:]
 		}
+		if res.Seen != nil {
+			res.Seen = res.Seen[len(res.Seen)-opt.MaxLines:]
+		}
 		res.Truncated = true
 	}
 	res.Lines = lines
@@ -1116,8 +1127,116 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	return res
 }
 
+// altLines are the alternate screen's rows that cur did not see, as lines.
+// rows are the hashes of the rows with text shown now, for the next cursor.
+// They hash the rows without decoration (rowKey). A cursor printed before
+// that hashed them whole, and is compared so.
+func (v normalView) altLines(cur Cursor, keepANSI bool) (lines []string, rows []uint32) {
+	var shown []string
+	var whole []uint32
+	for _, a := range v.alt {
+		plain := cleanLine(a, false)
+		if strings.TrimSpace(plain) == "" {
+			continue
+		}
+		shown = append(shown, a)
+		if len(rows) < maxAltRows {
+			rows = append(rows, hash32(rowKey(plain)))
+			whole = append(whole, hash32(plain))
+		}
+	}
+	var kept []bool
+	switch {
+	case cur.Alternate && cur.AltKeys:
+		kept = keptRows(cur.AltRows, rows)
+	case cur.Alternate:
+		kept = keptRows(cur.AltRows, whole)
+	}
+	for i, a := range shown {
+		if i >= len(kept) || !kept[i] {
+			lines = append(lines, cleanLine(a, keepANSI))
+		}
+	}
+	return lines, rows
+}
+
+// seenScan bounds the rows an uncertain read compares with the cursor's
+// rows (sawRows). It bounds the work of keptRows too.
+const seenScan = 2000
+
+// sawRows marks the rows of a view of the whole history snap that cur saw.
+// Some were in history then, when history was not trimmed, cleared or
+// reflowed since: those before the cursor's History. The others were on
+// the screen, before the cursor's row (Cursor.Rows) or that row itself. A
+// program may have redrawn them anywhere since, after a clear or in place.
+// They are found in order (keptRows), so a row repeated later is new. The
+// rows before the first found cannot be told from them, and count as seen.
+func (v normalView) sawRows(cur Cursor, snap tmux.PaneInfo) []bool {
+	saw := make([]bool, len(v.rows))
+	if cur.Special != "" || !v.indexed() {
+		return saw
+	}
+	hist := 0
+	if !mayTrim(snap) && snap.HistorySize >= cur.History && cur.Width == snap.Width {
+		hist = min(len(saw), max(0, cur.History-snap.HistorySize-v.start))
+	}
+	from := max(hist, len(saw)-seenScan)
+	first, last := -1, hist-1
+	for j, k := range keptRows(cur.Rows, v.hash[from:]) {
+		if k && first < 0 {
+			first = from + j
+		}
+		if k {
+			saw[from+j], last = true, from+j
+		}
+	}
+	for i := range saw[:max(first, hist)] {
+		saw[i] = true
+	}
+	for i := last + 1; i < len(saw); i++ {
+		if len(v.rows[i]) == cur.PrefixLen && hash64(v.rows[i]) == cur.PrefixHash {
+			saw[i] = true // the cursor's own row
+			break
+		}
+	}
+	return saw
+}
+
+// sawLine reports whether the joined line l, from relative row r, was seen:
+// its rows with text all are (sawRows), and it has some.
+func (v normalView) sawLine(saw []bool, r int, l string) bool {
+	text := false
+	for k, end := r, r+rowsOf(l, v, r); k < end; k++ {
+		s, ok := v.row(k)
+		switch {
+		case !ok || s != "" && !saw[k-v.start]:
+			return false
+		case s != "":
+			text = true
+		}
+	}
+	return text
+}
+
+// rowKey is a row's text without its decoration. Rows shown at different
+// times are compared by it. A program may redraw a row it showed with other
+// decoration: a scrollbar thumb at its end, a border, a spinner frame, other
+// colours or padding. Colours are gone from plain already. Blanks and
+// glyphs of box drawing, blocks, shapes, symbols, dingbats and braille
+// (U+2500-U+27BF, U+2800-U+28FF) go from both ends. Runs of blanks
+// within become one.
+func rowKey(plain string) string {
+	return strings.Join(strings.Fields(strings.TrimFunc(plain, decoration)), " ")
+}
+
+// decoration reports whether r is a blank or a glyph rowKey trims.
+func decoration(r rune) bool {
+	return unicode.IsSpace(r) || r >= 0x2500 && r <= 0x27BF || r >= 0x2800 && r <= 0x28FF
+}
+
 // keptRows marks the rows of now that were already shown in old. Both are
-// alternate-screen row hashes, with blank rows left out. The marks are a
+// row hashes: of the alternate screen, with blank rows left out, or of an
+// uncertain read's rows (sawRows). The marks are a
 // longest common subsequence of the two, its rows matched as early as they
 // can be. A row is old by its place in the sequence, not by its text. A row
 // repeating one shown before is new, e.g. an answer given twice or a second

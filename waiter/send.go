@@ -312,7 +312,7 @@ func typeText(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.Pa
 
 // newSubmission is the submission of opt.Text to the pane.
 func newSubmission(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux.PaneInfo, set *recognize.Set) *submission {
-	s := &submission{c: c, id: info.ID, set: set, key: inputKey(opt.Text), pid: info.PID, action: opt.Action}
+	s := &submission{c: c, id: info.ID, set: set, key: inputKey(opt.Text), text: opt.Text, pid: info.PID, action: opt.Action}
 	s.shell = isShell(info)
 	if s.shell {
 		s.prompt, _ = shell.LoadPrompt(ctx, c, info.ID)
@@ -409,6 +409,7 @@ type submission struct {
 	id     string
 	set    *recognize.Set
 	key    string // inputKey of the text ("" when there is none to look for)
+	text   string // the text typed ("" for Enter alone)
 	shell  bool
 	enters int
 	// dialogNote says the screen before Enter showed a dialog.
@@ -459,10 +460,57 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		// the text.
 		s.dialogNote = fmt.Sprintf("the screen before Enter showed a dialog (%s): Enter went to it, so the program turning busy does not count as the submission", describe(d))
 	}
+	if typed && !s.shell && incomplete(before.scr, s.text) {
+		return false, incompleteNote, nil
+	}
 	if err := s.submit(ctx); err != nil {
 		return false, "", err
 	}
 	return s.verify(ctx, before, seen)
+}
+
+// incompleteNote says why Enter was not pressed after text shown incomplete.
+const incompleteNote = "the program's input line shows the text incomplete (keys lost on the way?): Enter was not pressed, " +
+	"so nothing incomplete was submitted; clear the input line (C-u) and send the text again"
+
+// incomplete reports whether a program's input line shows text's beginning
+// but not all of it. It looks at the rows up to the cursor, as many as text
+// can take. Each of text's lines must show, in order, blanks and frames
+// aside (squeeze). A composer's marker before a line is no matter. Text
+// not shown at all, or shown otherwise (a paste summary), is not judged.
+func incomplete(scr pane.Screen, text string) bool {
+	y := min(scr.Info.CursorY, len(scr.Rows))
+	if y < 0 || text == "" {
+		return false
+	}
+	rows := strings.Count(text, "\n") + 2 + ansi.StringWidth(text)/max(1, scr.Info.Width/2)
+	got := squeeze(strings.Join(scr.Rows[max(0, y-rows):y], ""))
+	if y < len(scr.Rows) {
+		got += squeeze(shell.InputLineOf(scr).Left)
+	}
+	var want []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = squeeze(l); l != "" {
+			want = append(want, l)
+		}
+	}
+	if len(want) == 0 {
+		return false
+	}
+	head := string([]rune(want[0])[:min(12, len([]rune(want[0])))])
+	at := strings.LastIndex(got, head)
+	if at < 0 {
+		return false // not shown: nothing to judge
+	}
+	rest := got[at:]
+	for _, l := range want {
+		i := strings.Index(rest, l)
+		if i < 0 {
+			return true
+		}
+		rest = rest[i+len(l):]
+	}
+	return false
 }
 
 // settle waits until the program took the typed text: it shows on the input line, or the screen

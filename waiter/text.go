@@ -500,16 +500,15 @@ func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions,
 
 // decideText looks for a match in a read's lines, a capture's or a stream's. The first line that
 // matches a stop pattern or a pattern ends the wait. Echo of typed input is skipped, by text and by
-// place. If the read could not place the cursor (r.Uncertain), only lines from r.Fresh on count.
+// place. If the read could not place the cursor (r.Uncertain), only lines from r.Fresh on count,
+// and not those the cursor saw (r.Seen).
 func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 	res := TextResult{LinesDropped: r.LinesDropped, Cursor: r.Cursor, Note: r.Note}
 	end := len(r.Lines)
-	if r.Uncertain && r.Fresh > 0 {
-		res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("the first %d line(s) may be from before the cursor and were not matched", r.Fresh))
-	}
+	res.Note = schema.JoinNotes(res.Note, oldNote(r))
 	unplaced := 0 // of Discounted: by text alone, their place unknown (ReadResult.Unplaced)
 	for i, line := range r.Lines {
-		if i < r.Fresh {
+		if r.Old(i) {
 			continue
 		}
 		if r.IsEcho(i) {
@@ -554,6 +553,24 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		return res, true
 	}
 	return res, false
+}
+
+// oldNote says which lines of an uncertain read were not matched (ReadResult.Old).
+func oldNote(r pane.ReadResult) string {
+	note := ""
+	if r.Uncertain && r.Fresh > 0 {
+		note = fmt.Sprintf("the first %d line(s) may be from before the cursor and were not matched", r.Fresh)
+	}
+	seen := 0
+	for i := r.Fresh; i < len(r.Seen); i++ {
+		if r.Seen[i] {
+			seen++
+		}
+	}
+	if seen > 0 {
+		note = schema.JoinNotes(note, fmt.Sprintf("%d line(s) were shown or in history when the cursor was made, and were not matched", seen))
+	}
+	return note
 }
 
 // echoMatches reports whether an echo line matches a pattern or stop pattern, and so is discounted.
