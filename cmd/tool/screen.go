@@ -6,6 +6,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/acp"
+	"github.com/panectl/panectl/pane/screendiff"
 	"github.com/panectl/panectl/pane/task"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/waiter"
@@ -23,11 +24,11 @@ func runScreen(ctx context.Context, f *Env, in schema.ScreenInput) (schema.Scree
 	if err != nil {
 		return schema.ScreenOutput{}, err
 	}
-	prev, ok, err := pane.LoadScreenState(ctx, c, p.ID)
+	prev, ok, err := screendiff.Load(ctx, c, p.ID)
 	if err != nil {
 		return schema.ScreenOutput{}, err
 	}
-	if err := pane.SaveScreenState(ctx, c, p.ID, s); err != nil {
+	if err := screendiff.Save(ctx, c, p.ID, s); err != nil {
 		return schema.ScreenOutput{}, err
 	}
 	rows := s.Rows
@@ -50,7 +51,7 @@ func runScreen(ctx context.Context, f *Env, in schema.ScreenInput) (schema.Scree
 		out.Rows = nonNil(rows[first:])
 		return out, nil
 	}
-	d := pane.DiffScreen(prev, ok, s)
+	d := screendiff.Compare(prev, ok, s)
 	switch {
 	case d.Full:
 		out.Full = true
