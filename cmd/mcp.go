@@ -1,13 +1,16 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -143,32 +146,36 @@ type mcpTermsError struct {
 func (e mcpTermsError) Error() string { return mcpTerms(e.t, e.err.Error()) }
 func (e mcpTermsError) Unwrap() error { return e.err }
 
-var (
-	flagPairRE = regexp.MustCompile(`--[a-z][a-z-]* \(([a-z_]+)(?: in JSON)?\)`) // --allow-multi (allow_multi in JSON)
-	nameFlagRE = regexp.MustCompile(`\b([a-z_]+) \(--[a-z][a-z-]*\)`)            // max_lines (--max-lines)
-	flagRE     = regexp.MustCompile(`--([a-z][a-z-]*)`)
-	commandRE  = regexp.MustCompile(`panectl (?:-[LS] \S+ )?([a-z][a-z-]*(?: (?:wait|kill))?)`)
-)
+// cliTerms are the patterns of CLI words in a message, compiled when an MCP
+// error first needs them (nothing at start-up).
+var cliTerms = sync.OnceValue(func() (r struct{ flagPair, nameFlag, flag, command *regexp.Regexp }) {
+	r.flagPair = regexp.MustCompile(`--[a-z][a-z-]* \(([a-z_]+)(?: in JSON)?\)`) // --allow-multi (allow_multi in JSON)
+	r.nameFlag = regexp.MustCompile(`\b([a-z_]+) \(--[a-z][a-z-]*\)`)            // max_lines (--max-lines)
+	r.flag = regexp.MustCompile(`--([a-z][a-z-]*)`)
+	r.command = regexp.MustCompile(`panectl (?:-[LS] \S+ )?([a-z][a-z-]*(?: (?:wait|kill))?)`)
+	return r
+})
 
 // mcpTerms rewrites a message's CLI flags as the tool's argument names
 // (where the tool has that argument) and `panectl CMD` as the tool's name.
 func mcpTerms(t schema.Tool, msg string) string {
-	msg = flagPairRE.ReplaceAllString(msg, "$1")
-	msg = nameFlagRE.ReplaceAllString(msg, "$1")
+	re := cliTerms()
+	msg = re.flagPair.ReplaceAllString(msg, "$1")
+	msg = re.nameFlag.ReplaceAllString(msg, "$1")
 	args := map[string]bool{}
 	if s, err := schema.SchemasOf(t); err == nil {
 		for k := range s.Input.Properties {
 			args[k] = true
 		}
 	}
-	msg = flagRE.ReplaceAllStringFunc(msg, func(f string) string {
+	msg = re.flag.ReplaceAllStringFunc(msg, func(f string) string {
 		if name := strings.ReplaceAll(f[2:], "-", "_"); args[name] {
 			return name
 		}
 		return f
 	})
-	return commandRE.ReplaceAllStringFunc(msg, func(c string) string {
-		cli := commandRE.FindStringSubmatch(c)[1]
+	return re.command.ReplaceAllStringFunc(msg, func(c string) string {
+		cli := re.command.FindStringSubmatch(c)[1]
 		for _, tl := range schema.Tools() {
 			if tl.CLI == cli {
 				return tl.Name
@@ -189,6 +196,9 @@ var clientArgs = []string{"wait_for_previous"}
 // dropClientArgs removes clientArgs from a call's arguments. Arguments
 // without them are returned as they came.
 func dropClientArgs(raw json.RawMessage) json.RawMessage {
+	if !slices.ContainsFunc(clientArgs, func(k string) bool { return bytes.Contains(raw, []byte(k)) }) {
+		return raw // the common case decodes nothing
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return raw // not an object: validation says so

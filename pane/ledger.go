@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -857,7 +858,7 @@ func (e EchoEntry) form(later bool) func(before string) bool {
 		if lead == "" && (before == "" || later) {
 			return true
 		}
-		if endsWith(before, p) || endsWith(before, e.Redrawn) || e.Ahead && promptEnd.MatchString(before) {
+		if endsWith(before, p) || endsWith(before, e.Redrawn) || e.Ahead && promptEnd().MatchString(before) {
 			return true
 		}
 		for _, m := range e.Markers {
@@ -870,7 +871,7 @@ func (e EchoEntry) form(later bool) func(before string) bool {
 }
 
 // promptEnd is how a shell's prompt ends: a sigil, then at most a blank.
-var promptEnd = regexp.MustCompile(`[$%#>❯›»)\]] ?$`)
+var promptEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[$%#>❯›»)\]] ?$`) })
 
 // endsWith reports whether before ends with prompt p. A prompt longer than
 // a row began on an earlier one. A blank prompt counts only after blanks.

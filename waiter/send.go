@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -181,7 +182,7 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 		return res, c.SendBytes(ctx, id, opt.Bytes)
 	}
 	l := r.Ledger.WithMarkers(echoPrefixes(set, rec))
-	if n := len(r.Lines); n > 0 && secretPrompt.MatchString(r.Lines[n-1]) {
+	if n := len(r.Lines); n > 0 && secretPrompt().MatchString(r.Lines[n-1]) {
 		l = l.WithSecret() // a password prompt a line editor draws (fish's read -s)
 	}
 	return typeText(ctx, c, opt, info, set, l, res)
@@ -190,7 +191,9 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 // secretPrompt is a line that asks for a secret, the cursor after it. A
 // line editor reads such a secret in raw mode, as it reads any line, so the
 // terminal's mode cannot tell it.
-var secretPrompt = regexp.MustCompile(`(?i)\b(pass(word|phrase|code)?|secret|token|pin|otp)\b[^:>]{0,40}[:>]\s*$`)
+var secretPrompt = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(pass(word|phrase|code)?|secret|token|pin|otp)\b[^:>]{0,40}[:>]\s*$`)
+})
 
 // echoPrefixes are the transcript markers of recognizer id (Manifest.EchoPrefixes). The echo of
 // typed text shows after them. They are nil when the recognizer is not known.

@@ -86,7 +86,7 @@ func TestSecretPrompt(t *testing.T) {
 		"spinning: ":                       false,
 		"password manager installed":       false,
 	} {
-		if got := secretPrompt.MatchString(line); got != want {
+		if got := secretPrompt().MatchString(line); got != want {
 			t.Errorf("secretPrompt(%q) = %v, want %v", line, got, want)
 		}
 	}
