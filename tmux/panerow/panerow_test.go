@@ -76,13 +76,13 @@ func strvis(s string) string {
 
 func TestParsePane(t *testing.T) {
 	r := New("0123456789abcdef")
-	texts := []string{"my sess", "bash", "/home/u", "bash -l", "title \u241f with sep"}
+	texts := []string{"my sess", "bash", "/srv/work", "bash -l", "title \u241f with sep"}
 	p, rest, err := r.Parse(printRow(r, nil, texts, false) + "after")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := PaneInfo{ID: "%3", SessionID: "$1", SessionName: "my sess", WindowID: "@2", PaneIndex: 1, Command: "bash",
-		StartCommand: "bash -l", PID: 4242, TTY: "/dev/pts/3", CWD: "/home/u", Width: 80, Height: 24, HistorySize: 120,
+		StartCommand: "bash -l", PID: 4242, TTY: "/dev/pts/3", CWD: "/srv/work", Width: 80, Height: 24, HistorySize: 120,
 		HistoryLimit: 2000, CursorX: 2, CursorY: 5, ScrollLower: 23, Title: "title \u241f with sep"}
 	if p != want || rest != "after" {
 		t.Fatalf("parse = %+v, rest %q\nwant %+v", p, rest, want)
@@ -161,7 +161,7 @@ func TestParsePaneBadRowSkipped(t *testing.T) {
 // when it holds what vis does not escape (a backslash) beside what it does,
 // or the call's own separator.
 func FuzzParsePane(f *testing.F) {
-	f.Add("s", "bash", "/home/u", "bash", "title", false)
+	f.Add("s", "bash", "/srv/work", "bash", "title", false)
 	f.Add("s\u241f1", "x\x1f%9\u241f$9", "/tmp/a\x1fb\nc", "", "\u241e", true)
 	f.Add(`a\n`, "\n", `\001`+"\x01", "\x00", `\`, true)
 	f.Fuzz(func(t *testing.T, name, cmd, cwd, start, title string, vis bool) {
