@@ -256,17 +256,26 @@ func (c *Client) DeadBanner(ctx context.Context, p PaneInfo) (string, error) {
 	}
 	bottom := strconv.Itoa(p.Height - 1)
 	out, err := c.RunList(ctx, nil,
-		Command{"display-message", "-p", "-t", p.ID, "#{?remain-on-exit-format,1,0}"},
-		Command{"capture-pane", "-p", "-t", p.ID, "-S", bottom, "-E", bottom})
+		Command{"capture-pane", "-p", "-t", p.ID, "-S", bottom, "-E", bottom},
+		Command{"display-message", "-p", "-t", p.ID, "#{E:remain-on-exit-format}"})
 	if err != nil {
 		return "", c.notFound(p.ID, err)
 	}
-	drawn, row, _ := strings.Cut(out, "\n")
-	row = strings.TrimRight(strings.TrimSuffix(row, "\n"), " ")
-	if c.has(featRemainOnExitFormat) && drawn != "1" || !c.has(featRemainOnExitFormat) && !deadLineRE.MatchString(row) {
+	row, format, _ := strings.Cut(out, "\n")
+	row = strings.TrimRight(row, " ")
+	if !c.has(featRemainOnExitFormat) {
+		if !deadLineRE.MatchString(row) {
+			return "", nil
+		}
+		return row, nil
+	}
+	// The banner is the format as tmux expands it. A row that does not end
+	// with it holds output: tmux has not drawn the banner yet.
+	banner := strings.TrimRight(strings.TrimSuffix(format, "\n"), " ")
+	if banner == "" || !strings.HasSuffix(row, banner) {
 		return "", nil
 	}
-	return row, nil
+	return banner, nil
 }
 
 // An exit-at-once error shows the last maxLastLines non-blank lines, from the
