@@ -32,9 +32,10 @@ const (
 // maxAltRows bounds the alternate-screen rows a cursor remembers.
 const maxAltRows = 200
 
-// Cursor marks a point in a pane's output. It is self-contained. Everything
-// needed to find the point again travels in the string (see Encode). So
-// separate processes can pass it around without a daemon or a file.
+// Cursor marks a point in a pane's output. Everything needed to find the
+// point again is in its record (Encode). A long record is saved on the
+// pane and printed as a short token (Save). So separate processes can pass
+// it around without a daemon or a file.
 //
 // The point is row Row and, within it, the first PrefixLen bytes already
 // seen. Row is absolute. It counts history rows from the oldest one
@@ -91,6 +92,10 @@ type Cursor struct {
 	// blanks before the point on its line, after the text if there.
 	FlatBreaks int
 	FlatPad    int
+
+	// A cursor parsed from a "pc2" token knows only its pane until Load
+	// reads its saved record: saved is the token, digest the record's.
+	saved, digest string
 }
 
 const cursorMagic = "pc1"
@@ -100,6 +105,9 @@ const cursorMagic = "pc1"
 func (c Cursor) Encode() string {
 	if c.Special != "" {
 		return c.Special
+	}
+	if c.saved != "" {
+		return c.saved
 	}
 	b := make([]byte, 0, 64)
 	u := func(v uint64) { b = binary.AppendUvarint(b, v) }
@@ -168,8 +176,14 @@ func ParseCursor(s string) (Cursor, error) {
 	bad := func(why string) (Cursor, error) {
 		return Cursor{}, fmt.Errorf("%w: %q is not a panectl cursor (%s); use a cursor printed by panectl, or %q / %q", ErrBadCursor, abbreviate(s), why, CursorScreen, CursorHistory)
 	}
+	if strings.HasPrefix(s, savedMagic) {
+		if c, ok := parseSaved(s); ok {
+			return c, nil
+		}
+		return bad("it is truncated or not base64url")
+	}
 	if !strings.HasPrefix(s, cursorMagic) {
-		return bad("it does not start with " + cursorMagic)
+		return bad("it does not start with " + cursorMagic + " or " + savedMagic)
 	}
 	b, err := base64.RawURLEncoding.DecodeString(s[len(cursorMagic):])
 	if err != nil || len(b) < 4 {

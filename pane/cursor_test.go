@@ -91,6 +91,8 @@ func FuzzParseCursor(f *testing.F) {
 	f.Add(Cursor{PaneID: 1, PanePID: 2, Row: 3, HasRows: true, Width: 80, Rows: []uint32{5, 6}, TopLen: 4, TopHash: 9}.Encode())
 	f.Add("screen")
 	f.Add("pc1")
+	f.Add(savedToken(Cursor{PaneID: 3, PanePID: 99}, "pc1AAAA"))
+	f.Add("pc2")
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseCursor(s)
 		if err != nil {

@@ -26,6 +26,8 @@ const (
 	MaxByte          = 255
 	MaxJSONDepth     = 64      // nesting of a tool's JSON input; the deepest valid one is 3
 	MaxCallInput     = 8 << 20 // one call's JSON: text is at most 1 MiB, and escaping grows it up to six-fold
+	MaxCursor        = 64      // characters of a printed cursor
+	CursorStore      = 1 << 16 // characters of saved cursors a pane keeps (pane.Save)
 )
 
 // enum is the keywords of an enum of values.

@@ -2,10 +2,12 @@ package tool
 
 import (
 	"context"
+	"time"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/tmux"
 	"github.com/panectl/panectl/waiter"
 )
 
@@ -24,12 +26,15 @@ func runCapture(ctx context.Context, f *Env, in schema.CaptureInput) (schema.Cap
 	if err != nil {
 		return schema.CaptureOutput{}, err
 	}
+	if cur, err = pane.Load(ctx, c, p.ID, cur); err != nil {
+		return schema.CaptureOutput{}, err
+	}
 	r, err := journal.ReadPane(ctx, c, p, cur, pane.ReadOptions{MaxLines: n, ANSI: in.ANSI})
 	if err != nil {
 		return schema.CaptureOutput{}, err
 	}
 	return schema.CaptureOutput{
-		PaneID: p.ID, Output: nonNil(r.Lines), Cursor: r.Cursor.Encode(), LinesDropped: r.LinesDropped,
+		PaneID: p.ID, Output: nonNil(r.Lines), Cursor: cursorToken(ctx, c, p.ID, r.Cursor), LinesDropped: r.LinesDropped,
 		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note,
 	}, nil
 }
@@ -72,13 +77,28 @@ func runWaitForText(ctx context.Context, f *Env, in schema.WaitForTextInput) (sc
 		return schema.WaitForTextOutput{}, err
 	}
 	opt.PaneID, opt.Pane = p.ID, p
+	if opt.Cursor, err = pane.Load(ctx, c, p.ID, opt.Cursor); err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
 	r, err := waiter.WaitForText(ctx, c, opt)
 	if err != nil {
 		return schema.WaitForTextOutput{}, err
 	}
 	return schema.WaitForTextOutput{
 		PaneID: p.ID, Outcome: r.Outcome, Output: nonNil(r.Output), Truncated: r.Truncated,
-		LinesDropped: r.LinesDropped, Cursor: r.Cursor.Encode(), Seconds: Round3(r.Elapsed.Seconds()),
+		LinesDropped: r.LinesDropped, Cursor: cursorToken(ctx, c, p.ID, r.Cursor), Seconds: Round3(r.Elapsed.Seconds()),
 		EffectiveTimeout: timeout, Matched: r.Matched, MatchedLine: r.MatchedLine, Note: r.Note,
 	}, nil
+}
+
+// saveTimeout bounds saving a cursor's record after the call's own
+// deadline (a wait that timed out still prints its cursor).
+const saveTimeout = 2 * time.Second
+
+// cursorToken is the cursor to print: at most schema.MaxCursor characters,
+// its record saved on the pane (pane.Save).
+func cursorToken(ctx context.Context, c *tmux.Client, id string, cur pane.Cursor) string {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), saveTimeout)
+	defer cancel()
+	return pane.Save(ctx, c, id, cur)
 }

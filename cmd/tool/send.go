@@ -40,8 +40,8 @@ func sendOptions(ctx context.Context, f *Env, paneID string, whenReady bool, tim
 }
 
 // sendOutput is the output of a send.
-func sendOutput(id string, n int, r waiter.SendResult) schema.SendOutput {
-	return schema.SendOutput{PaneID: id, Cursor: r.Cursor.Encode(), Bytes: n, Submitted: r.Submitted, Note: r.Note}
+func sendOutput(ctx context.Context, c *tmux.Client, id string, n int, r waiter.SendResult) schema.SendOutput {
+	return schema.SendOutput{PaneID: id, Cursor: cursorToken(ctx, c, id, r.Cursor), Bytes: n, Submitted: r.Submitted, Note: r.Note}
 }
 
 func runSendText(ctx context.Context, f *Env, in schema.SendTextInput) (schema.SendOutput, error) {
@@ -67,7 +67,7 @@ func runSendText(ctx context.Context, f *Env, in schema.SendTextInput) (schema.S
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	return sendOutput(opt.Info.ID, len(in.Text), r), nil
+	return sendOutput(ctx, c, opt.Info.ID, len(in.Text), r), nil
 }
 
 func runSendKeys(ctx context.Context, f *Env, in schema.SendSpecialsInput) (schema.SendOutput, error) {
@@ -93,7 +93,7 @@ func runSendKeys(ctx context.Context, f *Env, in schema.SendSpecialsInput) (sche
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	return sendOutput(opt.Info.ID, len(keys), r), nil
+	return sendOutput(ctx, c, opt.Info.ID, len(keys), r), nil
 }
 
 // asciiBytes validates and decodes send_ascii's input.
@@ -138,5 +138,5 @@ func runSendASCII(ctx context.Context, f *Env, in schema.SendASCIIInput) (schema
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	return sendOutput(opt.Info.ID, len(b), r), nil
+	return sendOutput(ctx, c, opt.Info.ID, len(b), r), nil
 }
