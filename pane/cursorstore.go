@@ -34,15 +34,26 @@ const (
 // itself; a longer one is saved on the pane first. When it cannot be saved
 // (the pane is gone), the whole record is returned: it is still valid.
 func Save(ctx context.Context, c *tmux.Client, id string, cur Cursor) string {
+	tok, save := Token(id, cur)
+	if save == nil {
+		return tok
+	}
+	if _, err := c.RunList(ctx, nil, save); err != nil {
+		return cur.Encode()
+	}
+	return tok
+}
+
+// Token returns the token of cur and the tmux command that saves its
+// record on pane id, nil when the record is the token. The token is valid
+// once the command has run; a caller runs it with commands of its own.
+func Token(id string, cur Cursor) (string, tmux.Command) {
 	rec := cur.Encode()
 	if len(rec) <= schema.MaxCursor {
-		return rec
+		return rec, nil
 	}
 	keep := fmt.Sprintf("#{=-%d:%s}.%s", schema.CursorStore, cursorOption, rec)
-	if _, err := c.Run(ctx, "set-option", "-p", "-F", "-t", id, cursorOption, keep); err != nil {
-		return rec
-	}
-	return savedToken(cur, rec)
+	return savedToken(cur, rec), tmux.Command{"set-option", "-p", "-F", "-t", id, cursorOption, keep}
 }
 
 // savedToken is "pc2" and base64url of the pane number, its pid and the

@@ -31,10 +31,11 @@ func Fingerprint(s Screen) uint64 {
 }
 
 // MarkKey records that a key is sent now to pane id, whose screen was
-// before. Call it just before sending.
-func MarkKey(ctx context.Context, c *tmux.Client, id string, before Screen) error {
+// before. Call it just before sending. The commands with run in the same
+// tmux call (a cursor's Token).
+func MarkKey(ctx context.Context, c *tmux.Client, id string, before Screen, with ...tmux.Command) error {
 	v := fmt.Sprintf("%d-%x", time.Now().UnixMilli(), Fingerprint(before)) // a plain token
-	return c.SetPaneOption(ctx, id, keyMarkOption, v)
+	return c.SetPaneOption(ctx, id, keyMarkOption, v, with...)
 }
 
 // LoadKeyMark reads the pane's last key mark; a zero KeyMark when there

@@ -95,8 +95,9 @@ func (c *Client) runLong(ctx context.Context, id string, list CommandList) error
 const maxCommand = 8 << 10
 
 // SetPaneOption sets one pane option (set-option -p) to any value, even "".
-func (c *Client) SetPaneOption(ctx context.Context, id, name, value string) error {
-	_, err := c.Run(ctx, "set-option", "-p", "-t", id, name, value)
+// The commands with run after it in the same tmux call.
+func (c *Client) SetPaneOption(ctx context.Context, id, name, value string, with ...Command) error {
+	_, err := c.RunList(ctx, nil, append(CommandList{{"set-option", "-p", "-t", id, name, value}}, with...)...)
 	return c.notFound(id, err)
 }
 

@@ -87,6 +87,7 @@ func describe(r recognize.Result) string {
 // SendResult is what typing did.
 type SendResult struct {
 	Cursor    pane.Cursor // from just before typing
+	Token     string      // Cursor to print, its record saved (pane.Token); "" if not yet
 	Submitted *bool       // with Submit: whether the submission took effect (nil: not asked)
 	Note      string
 }
@@ -172,9 +173,16 @@ func Send(ctx context.Context, c *tmux.Client, opt SendOptions) (_ SendResult, e
 	if err != nil {
 		return res, err
 	}
-	if err := pane.MarkKey(ctx, c, id, before); err != nil {
+	// (the cursor's record is saved in the same tmux call)
+	tok, save := pane.Token(id, r.Cursor)
+	var with []tmux.Command
+	if save != nil {
+		with = append(with, save)
+	}
+	if err := pane.MarkKey(ctx, c, id, before, with...); err != nil {
 		return res, err
 	}
+	res.Token = tok
 	switch {
 	case opt.Keys != nil:
 		return res, sendKeys(ctx, c, id, r.Ledger, opt.Keys)

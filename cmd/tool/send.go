@@ -41,7 +41,11 @@ func sendOptions(ctx context.Context, f *Env, paneID string, whenReady bool, tim
 
 // sendOutput is the output of a send.
 func sendOutput(ctx context.Context, c *tmux.Client, id string, n int, r waiter.SendResult) schema.SendOutput {
-	return schema.SendOutput{PaneID: id, Cursor: cursorToken(ctx, c, id, r.Cursor), Bytes: n, Submitted: r.Submitted, Note: r.Note}
+	tok := r.Token
+	if tok == "" {
+		tok = cursorToken(ctx, c, id, r.Cursor)
+	}
+	return schema.SendOutput{PaneID: id, Cursor: tok, Bytes: n, Submitted: r.Submitted, Note: r.Note}
 }
 
 func runSendText(ctx context.Context, f *Env, in schema.SendTextInput) (schema.SendOutput, error) {
