@@ -28,10 +28,14 @@ func newMCPCmd(f *Factory) *cobra.Command {
 		Long: `Serve panectl's tools (see: panectl schema) as an MCP server on stdin/stdout,
 with their input and output schemas and annotations, structured output,
 progress notifications every second of a long wait, and cancellation (a
-cancelled call ends its wait and detaches from tmux). Tool failures are
-results with isError carrying {"error":{"code","message","exit_code"}}. A line
-that is not JSON gets a JSON-RPC Parse error (-32700) answer and the session
-goes on.
+cancelled call ends its wait, detaches from tmux and gets no answer). A
+client that cancels without sending notifications/cancelled (Gemini CLI
+0.61 on Esc) leaves the call running to its timeout. Tool failures are
+results with isError: their text is a readable sentence ending in "(error
+CODE, exit code N)", and _meta["panectl/error"] holds {"code","message",
+"exit_code"}. Gemini CLI's added wait_for_previous argument is ignored. A
+line that is not JSON gets a JSON-RPC Parse error (-32700) answer and the
+session goes on.
 -L/-S given here apply to every tool call.
 
 The server keeps one read-only control client per session attached between

@@ -63,6 +63,19 @@ func TestMCPClientExchanges(t *testing.T) {
 		}
 	}
 
+	// A long run, as opencode showed it live (docs/mcp-clients-live.md):
+	// outcome, exit code, cursor and note come before command and output.
+	sh := newShellPane(t, s)
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": map[string]any{"name": "run_shell_command",
+		"arguments": map[string]any{"pane_id": sh, "command": "seq -f 'line %06g of a long run' 1 5000", "max_lines": 5000}}})
+	r, _ = m.next(t, 20*time.Second)["result"].(map[string]any)
+	text = resultText(r)
+	for _, field := range []string{"outcome", "exit_code", "truncated", "cursor", "note"} {
+		if f, c := strings.Index(text, `"`+field+`"`), strings.Index(text, `"command"`); f < 0 || c < f || !strings.Contains(text, "line 005000") {
+			t.Errorf("run: %s at %d, command at %d in %.300s; want it before command and output", field, f, c, text)
+		}
+	}
+
 	// A string past 1 MiB is refused before any decoding, whatever the tool.
 	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": map[string]any{
 		"name": "send_text", "arguments": map[string]any{"pane_id": p, "text": strings.Repeat("x", 2<<20)}}})

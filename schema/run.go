@@ -14,24 +14,25 @@ type RunInput struct {
 
 // RunOutput is the output of run_shell_command. A foreground run fills
 // exit_code, output, truncated, seconds, cursor and outcome; a background
-// run fills task_id, session_id and status.
+// run fills task_id, session_id and status. Small fields come first, and
+// command and output last, so a client that cuts a long result keeps them.
 type RunOutput struct {
-	PaneID    string   `json:"pane_id" jsonschema:"the pane the command ran in (the task's pane for a background run)"`
-	Command   string   `json:"command" jsonschema:"the command as given"`
-	ExitCode  *int     `json:"exit_code" jsonschema:"the command's exit status, or the status the shell reports after an interrupt; null for timeout and exited (and for a background run), or when an interrupted shell did not report one"`
-	Output    []string `json:"output" jsonschema:"the command's own output lines: no echo, no prompt, no marker text (empty for a background run)"`
-	Truncated bool     `json:"truncated" jsonschema:"more than max_lines lines (the newest were kept), or the start of the output left the pane's history"`
-	Seconds   float64  `json:"seconds" jsonschema:"how long the run took, in seconds"`
+	PaneID    string  `json:"pane_id" jsonschema:"the pane the command ran in (the task's pane for a background run)"`
+	Outcome   Outcome `json:"outcome,omitempty" limits:"run_outcome" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (an interrupt from anyone, e.g. C-c pressed in the pane or SIGINT to the command, or panectl itself was interrupted: exit 130)"`
+	ExitCode  *int    `json:"exit_code" jsonschema:"the command's exit status, or the status the shell reports after an interrupt; null for timeout and exited (and for a background run), or when an interrupted shell did not report one"`
+	Truncated bool    `json:"truncated" jsonschema:"more than max_lines lines (the newest were kept), or the start of the output left the pane's history"`
+	Cursor    string  `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
+	Seconds   float64 `json:"seconds" jsonschema:"how long the run took, in seconds"`
 	// EffectiveTimeout is a pointer: a background run without a time
 	// limit has none to report.
 	EffectiveTimeout *float64 `json:"effective_timeout,omitempty" jsonschema:"the timeout used, in seconds; for a background run the task's time limit, absent when it has none" limits:"clamp"`
-	Cursor           string   `json:"cursor,omitempty" jsonschema:"cursor after the command's output"`
-	Outcome          Outcome  `json:"outcome,omitempty" limits:"run_outcome" jsonschema:"completed (panectl exits with exit_code), timeout (exit 124; C-c was pressed), exited (the shell exited, exit 5), interrupted (an interrupt from anyone, e.g. C-c pressed in the pane or SIGINT to the command, or panectl itself was interrupted: exit 130)"`
 	Attempts         int      `json:"attempts,omitempty" jsonschema:"times the command was typed; more than 1 when the shell threw typed input away"`
 	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
 	TaskID           string   `json:"task_id,omitempty" jsonschema:"background runs: the task id (tN), accepted wherever a pane is"`
 	SessionID        string   `json:"session_id,omitempty" jsonschema:"background runs: the session of the task pane"`
 	Status           string   `json:"status,omitempty" jsonschema:"background runs: running"`
+	Command          string   `json:"command" jsonschema:"the command as given"`
+	Output           []string `json:"output" jsonschema:"the command's own output lines: no echo, no prompt, no marker text (empty for a background run)"`
 }
 
 // KillTaskInput is the input of kill_task: a task to stop, or prune, or both.
