@@ -22,9 +22,11 @@ import (
 // It draws like an agent: the transcript (each message after MARKER, "> "
 // by default), a rule, the composer ("> " and "  " for further lines, the
 // terminal cursor at its end), a rule, a footer.
+// With --lag it stalls 1 s before it takes the first key of a message, as
+// a loaded agent does: what comes meanwhile is read at once, as a burst.
 // C-u clears the composer; C-c ends it.
 func burstStub() {
-	logPath, marker := burstArgs()
+	logPath, marker, lag := burstArgs()
 	logf := openStubLog(logPath)
 	old := rawStdin()
 	restore := func() {
@@ -66,6 +68,14 @@ func burstStub() {
 		if err != nil || n == 0 {
 			restore()
 			return
+		}
+		if lag && buf.Len() == 0 {
+			time.Sleep(time.Second)
+			fds := []unix.PollFd{{Fd: 0, Events: unix.POLLIN}}
+			if k, _ := unix.Poll(fds, 0); k > 0 { // what came meanwhile
+				m, _ := os.Stdin.Read(in[n:])
+				n += m
+			}
 		}
 		for _, c := range in[:n] {
 			now := time.Now()
@@ -115,17 +125,21 @@ func burstStub() {
 	}
 }
 
-// burstArgs are burst-stub's LOG and MARKER. MARKER is "> " by default:
-// as in Codex's transcript, the composer's marker.
-func burstArgs() (logPath, marker string) {
-	if len(os.Args) < 2 || len(os.Args) > 3 {
-		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG [MARKER]")
+// burstArgs are burst-stub's LOG, MARKER and --lag. MARKER is "> " by
+// default: as in Codex's transcript, the composer's marker.
+func burstArgs() (logPath, marker string, lag bool) {
+	args := os.Args[1:]
+	if lag = slices.Contains(args, "--lag"); lag {
+		args = slices.DeleteFunc(args, func(a string) bool { return a == "--lag" })
+	}
+	if len(args) < 1 || len(args) > 2 {
+		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG [MARKER] [--lag]")
 		os.Exit(2)
 	}
-	if len(os.Args) == 3 {
-		return os.Args[1], os.Args[2]
+	if len(args) == 2 {
+		return args[0], args[1], lag
 	}
-	return os.Args[1], "> "
+	return args[0], "> ", lag
 }
 
 // slowStub is a fixture program that takes its time (run in a pane as
