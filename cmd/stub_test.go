@@ -320,9 +320,12 @@ func openStubLog(path string) *os.File {
 // slow". While an answer comes, and 300 ms after any other line, the footer
 // says "✻ Working… (esc to interrupt)". "/clear" empties the transcript and
 // the screen (and tmux's history, inline). With --drop it loses keys typed
-// too fast: of more than 4 bytes read at once, the last two. C-c ends it.
+// too fast: of more than 4 bytes read at once, the last two. With --hold an
+// Enter does nothing while an answer comes: the composer keeps the text, as
+// Gemini CLI's does. C-c ends it.
 func agentStub() {
 	inline, drop := slices.Contains(os.Args[1:], "--inline"), slices.Contains(os.Args[1:], "--drop")
+	hold := slices.Contains(os.Args[1:], "--hold")
 	old := rawStdin()
 	restore := func() {
 		os.Stdout.WriteString("\x1b[?1049l")
@@ -347,7 +350,7 @@ func agentStub() {
 			}
 		}
 	}()
-	a := &agentScreen{inline: inline, answers: make(chan agentLine, 64)}
+	a := &agentScreen{inline: inline, hold: hold, answers: make(chan agentLine, 64)}
 	if !inline {
 		os.Stdout.WriteString("\x1b[?1049h")
 	}
@@ -384,7 +387,9 @@ func (a *agentScreen) key(c byte) {
 			a.esc = nil
 		}
 	case c == '\r' || c == '\n':
-		a.submit()
+		if !a.hold || a.busy == 0 {
+			a.submit()
+		}
 	case c == 0x7f || c == 0x08:
 		if s := []rune(a.composer); len(s) > 0 {
 			a.composer = string(s[:len(s)-1])
@@ -398,6 +403,7 @@ func (a *agentScreen) key(c byte) {
 // what was drawn of them.
 type agentScreen struct {
 	inline     bool
+	hold       bool // Enter does nothing while an answer comes
 	transcript []string
 	composer   string
 	esc        []byte // an escape sequence being read

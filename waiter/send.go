@@ -423,6 +423,8 @@ type submission struct {
 	// pid is the process the text went to. Another one ends the submission (tmux.ErrPaneExited).
 	pid    int
 	action string
+	// wasBusy says the program was busy before Enter. Its busy after says nothing of the text.
+	wasBusy bool
 }
 
 // look is one look at the pane for a submission.
@@ -463,6 +465,7 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		// the text.
 		s.dialogNote = fmt.Sprintf("the screen before Enter showed a dialog (%s): Enter went to it, so the program turning busy does not count as the submission", describe(d))
 	}
+	s.wasBusy = s.busy(before.scr)
 	if typed && !s.shell && incomplete(before.scr, s.text) {
 		return false, incompleteNote, nil
 	}
@@ -581,7 +584,7 @@ func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, 
 			}
 		case !s.shell && seen && !cur.held && quiet:
 			return true, "", nil // the input line no longer holds the text
-		case s.dialogNote == "" && s.busy(cur.scr):
+		case s.dialogNote == "" && !s.wasBusy && s.busy(cur.scr):
 			return true, "", nil
 		case s.again(before, cur, now.Sub(quietSince), now.Sub(enteredAt)):
 			if err := s.enter(ctx); err != nil {
@@ -653,6 +656,9 @@ func (s *submission) unverified(before, cur look, seen bool) string {
 	}
 	if cur.scr.Same(before.scr) {
 		return fmt.Sprintf("the program did not react to Enter within %v (pressed once): the submission could not be verified", verifyMax)
+	}
+	if s.wasBusy {
+		return "the program was busy before Enter and the text still sits on its input line: it did not take it; wait for its turn (wait-for-turn) before submitting"
 	}
 	return fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters)
 }
