@@ -70,12 +70,7 @@ func burstStub() {
 			return
 		}
 		if lag && buf.Len() == 0 {
-			time.Sleep(time.Second)
-			fds := []unix.PollFd{{Fd: 0, Events: unix.POLLIN}}
-			if k, _ := unix.Poll(fds, 0); k > 0 { // what came meanwhile
-				m, _ := os.Stdin.Read(in[n:])
-				n += m
-			}
+			n += stall(in[n:])
 		}
 		for _, c := range in[:n] {
 			now := time.Now()
@@ -123,6 +118,18 @@ func burstStub() {
 		}
 		draw()
 	}
+}
+
+// stall sleeps 1 s, then reads into in what came meanwhile, without
+// waiting for more. It returns how many bytes it read.
+func stall(in []byte) int {
+	time.Sleep(time.Second)
+	fds := []unix.PollFd{{Fd: 0, Events: unix.POLLIN}}
+	if k, _ := unix.Poll(fds, 0); k <= 0 {
+		return 0
+	}
+	n, _ := os.Stdin.Read(in)
+	return n
 }
 
 // burstArgs are burst-stub's LOG, MARKER and --lag. MARKER is "> " by
