@@ -22,9 +22,11 @@ import (
 // It draws like an agent: the transcript (each message after MARKER, "> "
 // by default), a rule, the composer ("> " and "  " for further lines, the
 // terminal cursor at its end), a rule, a footer.
+// With --lag it stalls 1 s before it takes the first key of a message, as
+// a loaded agent does: what comes meanwhile is read at once, as a burst.
 // C-u clears the composer; C-c ends it.
 func burstStub() {
-	logPath, marker := burstArgs()
+	logPath, marker, lag := burstArgs()
 	logf := openStubLog(logPath)
 	old := rawStdin()
 	restore := func() {
@@ -66,6 +68,9 @@ func burstStub() {
 		if err != nil || n == 0 {
 			restore()
 			return
+		}
+		if lag && buf.Len() == 0 {
+			n += stall(in[n:])
 		}
 		for _, c := range in[:n] {
 			now := time.Now()
@@ -115,17 +120,33 @@ func burstStub() {
 	}
 }
 
-// burstArgs are burst-stub's LOG and MARKER. MARKER is "> " by default:
-// as in Codex's transcript, the composer's marker.
-func burstArgs() (logPath, marker string) {
-	if len(os.Args) < 2 || len(os.Args) > 3 {
-		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG [MARKER]")
+// stall sleeps 1 s, then reads into in what came meanwhile, without
+// waiting for more. It returns how many bytes it read.
+func stall(in []byte) int {
+	time.Sleep(time.Second)
+	fds := []unix.PollFd{{Fd: 0, Events: unix.POLLIN}}
+	if k, _ := unix.Poll(fds, 0); k <= 0 {
+		return 0
+	}
+	n, _ := os.Stdin.Read(in)
+	return n
+}
+
+// burstArgs are burst-stub's LOG, MARKER and --lag. MARKER is "> " by
+// default: as in Codex's transcript, the composer's marker.
+func burstArgs() (logPath, marker string, lag bool) {
+	args := os.Args[1:]
+	if lag = slices.Contains(args, "--lag"); lag {
+		args = slices.DeleteFunc(args, func(a string) bool { return a == "--lag" })
+	}
+	if len(args) < 1 || len(args) > 2 {
+		fmt.Fprintln(os.Stderr, "usage: burst-stub LOG [MARKER] [--lag]")
 		os.Exit(2)
 	}
-	if len(os.Args) == 3 {
-		return os.Args[1], os.Args[2]
+	if len(args) == 2 {
+		return args[0], args[1], lag
 	}
-	return os.Args[1], "> "
+	return args[0], "> ", lag
 }
 
 // slowStub is a fixture program that takes its time (run in a pane as
@@ -306,9 +327,12 @@ func openStubLog(path string) *os.File {
 // slow". While an answer comes, and 300 ms after any other line, the footer
 // says "✻ Working… (esc to interrupt)". "/clear" empties the transcript and
 // the screen (and tmux's history, inline). With --drop it loses keys typed
-// too fast: of more than 4 bytes read at once, the last two. C-c ends it.
+// too fast: of more than 4 bytes read at once, the last two. With --hold an
+// Enter does nothing while an answer comes: the composer keeps the text, as
+// Gemini CLI's does. C-c ends it.
 func agentStub() {
 	inline, drop := slices.Contains(os.Args[1:], "--inline"), slices.Contains(os.Args[1:], "--drop")
+	hold := slices.Contains(os.Args[1:], "--hold")
 	old := rawStdin()
 	restore := func() {
 		os.Stdout.WriteString("\x1b[?1049l")
@@ -333,7 +357,7 @@ func agentStub() {
 			}
 		}
 	}()
-	a := &agentScreen{inline: inline, answers: make(chan agentLine, 64)}
+	a := &agentScreen{inline: inline, hold: hold, answers: make(chan agentLine, 64)}
 	if !inline {
 		os.Stdout.WriteString("\x1b[?1049h")
 	}
@@ -370,7 +394,9 @@ func (a *agentScreen) key(c byte) {
 			a.esc = nil
 		}
 	case c == '\r' || c == '\n':
-		a.submit()
+		if !a.hold || a.busy == 0 {
+			a.submit()
+		}
 	case c == 0x7f || c == 0x08:
 		if s := []rune(a.composer); len(s) > 0 {
 			a.composer = string(s[:len(s)-1])
@@ -384,6 +410,7 @@ func (a *agentScreen) key(c byte) {
 // what was drawn of them.
 type agentScreen struct {
 	inline     bool
+	hold       bool // Enter does nothing while an answer comes
 	transcript []string
 	composer   string
 	esc        []byte // an escape sequence being read

@@ -431,6 +431,8 @@ type submission struct {
 	// pid is the process the text went to. Another one ends the submission (tmux.ErrPaneExited).
 	pid    int
 	action string
+	// wasBusy says the program was busy before Enter. Its busy after says nothing of the text.
+	wasBusy bool
 }
 
 // look is one look at the pane for a submission.
@@ -471,6 +473,7 @@ func (s *submission) run(ctx context.Context, typed bool) (bool, string, error) 
 		// the text.
 		s.dialogNote = fmt.Sprintf("the screen before Enter showed a dialog (%s): Enter went to it, so the program turning busy does not count as the submission", describe(d))
 	}
+	s.wasBusy = s.busy(before.scr)
 	if typed && !s.shell && incomplete(before.scr, s.text) {
 		return false, incompleteNote, nil
 	}
@@ -589,9 +592,9 @@ func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, 
 			}
 		case !s.shell && seen && !cur.held && quiet:
 			return true, "", nil // the input line no longer holds the text
-		case s.dialogNote == "" && s.busy(cur.scr):
+		case s.dialogNote == "" && !s.wasBusy && s.busy(cur.scr):
 			return true, "", nil
-		case s.again(before, cur, quiet, now.Sub(enteredAt)):
+		case s.again(before, cur, now.Sub(quietSince), now.Sub(enteredAt)):
 			if err := s.enter(ctx); err != nil {
 				return false, "", err
 			}
@@ -627,12 +630,31 @@ func (s *submission) leftLine(ctx context.Context, cur look, quiet bool) (done, 
 	return true, true, "", s.markEnd(ctx, cur)
 }
 
-// again reports whether to press Enter once more. The text showed before Enter, still sits there,
-// and the cursor moved. So the first Enter became a newline in the composer. Enter goes well after
-// the burst. A program that has not reacted is left alone: a second Enter could accept what the
-// first opens.
-func (s *submission) again(before, cur look, quiet bool, sinceEnter time.Duration) bool {
-	return before.held && cur.held && quiet && s.enters < 2 && sinceEnter >= burstSettle && cursorMoved(before.scr, cur.scr)
+// again reports whether to press Enter once more: the first became a newline in the composer. The
+// text showed before Enter, still sits there, and the cursor moved. Or a lagging program took the
+// text and Enter in one read, as a paste: the text shows only now, the cursor on a blank line after
+// it (Codex's composer grows upwards, so the cursor may stay where it was). Enter goes well after
+// the burst: burstSettle after Enter, and after the program last drew. A program that has not
+// reacted is left alone: a second Enter could accept what the first opens.
+func (s *submission) again(before, cur look, quietFor, sinceEnter time.Duration) bool {
+	newline := s.newline(cur.scr)
+	if before.held {
+		newline = cursorMoved(before.scr, cur.scr)
+	}
+	return newline && cur.held && quietFor >= burstSettle && sinceEnter >= burstSettle && s.enters < 2
+}
+
+// newline reports whether a program's input line ends with the text, then a line break: the
+// cursor's row holds only blanks and frames before it, and the row above ends with the text.
+func (s *submission) newline(scr pane.Screen) bool {
+	y := scr.Info.CursorY
+	if s.shell || s.key == "" || y <= 0 || y > len(scr.Rows) {
+		return false
+	}
+	if y < len(scr.Rows) && squeeze(shell.InputLineOf(scr).Left) != "" {
+		return false
+	}
+	return strings.HasSuffix(squeeze(scr.Rows[y-1]), s.key)
 }
 
 // unverified says why a submission could not be verified in time.
@@ -642,6 +664,9 @@ func (s *submission) unverified(before, cur look, seen bool) string {
 	}
 	if cur.scr.Same(before.scr) {
 		return fmt.Sprintf("the program did not react to Enter within %v (pressed once): the submission could not be verified", verifyMax)
+	}
+	if s.wasBusy {
+		return "the program was busy before Enter and the text still sits on its input line: it did not take it; wait for its turn (wait-for-turn) before submitting"
 	}
 	return fmt.Sprintf("Enter was pressed %d times but the text still sits on the program's input line", s.enters)
 }
