@@ -47,6 +47,9 @@ screen has been quiet: wait-for-turn does that.`,
 					fmt.Fprintf(f.IO.ErrOut, ", rule %s, region %s: %s", out.Evidence.Rule, out.Evidence.Region, out.Evidence.Line)
 				}
 				fmt.Fprintln(f.IO.ErrOut)
+				if len(out.Options) > 0 {
+					fmt.Fprintf(f.IO.ErrOut, "options: %s\n", schema.ListOptions(out.Options))
+				}
 				if out.Note != "" {
 					fmt.Fprintf(f.IO.ErrOut, "note: %s\n", out.Note)
 				}

@@ -57,7 +57,7 @@ func TestOutputFields(t *testing.T) {
 		"screen":            "alternate_on changed_rows cursor_x cursor_y first_row full height note pane_id rows scrolled stable title unchanged width",
 		"status_check":      "changed cursor dead exit_status lines_dropped note output pane_id running_command truncated",
 		"wait_for_quiet":    "effective_timeout note outcome pane_id quiet_ms screen seconds",
-		"recognize":         "evidence needs_quiet note pane_id recognizer state",
+		"recognize":         "evidence needs_quiet note options pane_id recognizer state",
 		"wait_for_turn":     "effective_timeout evidence note outcome pane_id recognizer screen seconds state",
 		"run_shell_command": "attempts command cursor effective_timeout exit_code note outcome output pane_id seconds session_id status task_id truncated",
 		"list_tasks":        "pruned pruned_servers tasks",

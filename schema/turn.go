@@ -1,5 +1,7 @@
 package schema
 
+import "strings"
+
 // Evidence says why a turn state was chosen.
 type Evidence struct {
 	Rule   string `json:"rule" jsonschema:"the manifest rule that matched (empty for a fallback)"`
@@ -7,6 +9,29 @@ type Evidence struct {
 	Line   string `json:"line" jsonschema:"the row (or title, or command) that matched"`
 	// LookedFor is set when no rule matched (the recognizer's fallback).
 	LookedFor []string `json:"looked_for,omitempty" jsonschema:"when no rule matched: the rules that were tried, in order"`
+}
+
+// Option is one option of a dialog, as the recognizer read it.
+type Option struct {
+	Key      string `json:"key" jsonschema:"the number drawn before the option, or its position from 1 when the options carry no numbers"`
+	Text     string `json:"text" jsonschema:"the option's text, without its number and highlight mark (its first row when it wraps)"`
+	Selected bool   `json:"selected,omitempty" jsonschema:"the dialog highlights this option: Enter would pick it"`
+}
+
+// ListOptions says options as "1. Yes (highlighted); 2. No", for
+// messages.
+func ListOptions(opts []Option) string {
+	if len(opts) == 0 {
+		return "none that panectl can read"
+	}
+	parts := make([]string, len(opts))
+	for i, o := range opts {
+		parts[i] = o.Key + ". " + o.Text
+		if o.Selected {
+			parts[i] += " (highlighted)"
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // RecognizeInput is the input of recognize. Over call and MCP a saved screen
@@ -28,6 +53,7 @@ type RecognizeOutput struct {
 	Recognizer string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
 	Evidence   Evidence `json:"evidence" jsonschema:"the rule, region and line behind the state"`
 	NeedsQuiet bool     `json:"needs_quiet" jsonschema:"the state is to be trusted only once the screen has been quiet (wait_for_turn does that)"`
+	Options    []Option `json:"options,omitempty" jsonschema:"awaiting_approval: the options of the dialog, in screen order (absent when none can be read); answer picks one"`
 	Note       string   `json:"note,omitempty" jsonschema:"caveats"`
 }
 
