@@ -490,3 +490,99 @@ func (a *agentScreen) draw() {
 	fmt.Fprintf(&b, "\x1b[%dH%s\x1b[%dH%s\x1b[%dH> %s", view+1, rule, view+3, footer, view+2, a.composer)
 	os.Stdout.Write(b.Bytes())
 }
+
+// answerStub is a fixture program that shows a permission dialog that
+// reacts to keys as an agent's does (run in a pane as `answer-stub LOG
+// claude|codex [--stuck]`). claude draws Claude Code's dialog ("❯ 1. Yes",
+// "Esc to cancel"): a digit picks its option at once. codex draws Codex's
+// on the alternate screen ("› 1. Yes, proceed (y)", "Press enter to
+// confirm or esc to cancel"): y, p pick theirs. In both, Up and Down move
+// the highlight, Enter picks the highlighted option and Esc picks No. A
+// pick is logged ("picked 2. TEXT") and shown, then "✻ Working… (esc to
+// interrupt)" for 300 ms, then a prompt "> ". With --stuck, Enter is
+// logged ("key enter") and ignored. C-c ends it.
+func answerStub() {
+	if len(os.Args) < 3 || os.Args[2] != "claude" && os.Args[2] != "codex" || len(os.Args) == 4 && os.Args[3] != "--stuck" || len(os.Args) > 4 {
+		fmt.Fprintln(os.Stderr, "usage: answer-stub LOG claude|codex [--stuck]")
+		os.Exit(2)
+	}
+	logf := openStubLog(os.Args[1])
+	codex, stuck := os.Args[2] == "codex", len(os.Args) == 4
+	old := rawStdin()
+	defer func() {
+		os.Stdout.WriteString("\x1b[?1049l")
+		_ = unix.IoctlSetTermios(0, unix.TCSETS, old)
+	}()
+	opts := []string{"Yes", "Yes, and don't ask again for touch commands in this project", "No"}
+	mark, top, hint := "❯", "● Bash(touch approved.txt)\r\n"+strings.Repeat("─", 40)+"\r\n Bash command\r\n   touch approved.txt\r\n Do you want to proceed?\r\n", " Esc to cancel · Tab to amend"
+	if codex {
+		opts = []string{"Yes, proceed (y)", "Yes, and don't ask again for commands that start with `touch` (p)", "No, and tell Codex what to do differently (esc)"}
+		mark, top, hint = "›", "• Running touch approved.txt\r\n  Would you like to run the following command?\r\n  $ touch approved.txt\r\n", "  Press enter to confirm or esc to cancel"
+		os.Stdout.WriteString("\x1b[?1049h")
+	}
+	sel := 0
+	draw := func() {
+		var b strings.Builder
+		b.WriteString("\x1b[H\x1b[2J" + top)
+		for i, o := range opts {
+			m := " "
+			if i == sel {
+				m = mark
+			}
+			fmt.Fprintf(&b, " %s %d. %s\r\n", m, i+1, o)
+		}
+		b.WriteString(hint)
+		os.Stdout.WriteString(b.String())
+	}
+	draw()
+	dialog := true
+	pick := func(i int) {
+		dialog = false
+		fmt.Fprintf(logf, "picked %d. %s\n", i+1, opts[i])
+		os.Stdout.WriteString(fmt.Sprintf("\x1b[H\x1b[2Jpicked %d. %s\r\n✻ Working… (esc to interrupt)", i+1, opts[i]))
+		time.Sleep(300 * time.Millisecond)
+		os.Stdout.WriteString("\r\x1b[2Kdone\r\n> ")
+	}
+	var esc []byte
+	in := make([]byte, 64)
+	for {
+		n, err := os.Stdin.Read(in)
+		if err != nil || n == 0 {
+			return
+		}
+		for _, c := range in[:n] {
+			if len(esc) > 0 || c == 0x1b && dialog {
+				esc = append(esc, c)
+				switch string(esc) {
+				case "\x1b[A", "\x1bOA":
+					sel, esc = max(sel-1, 0), nil
+					draw()
+				case "\x1b[B", "\x1bOB":
+					sel, esc = min(sel+1, len(opts)-1), nil
+					draw()
+				case "\x1b", "\x1b[", "\x1bO":
+				default:
+					esc = nil
+				}
+				continue
+			}
+			switch {
+			case c == 0x03:
+				return
+			case !dialog:
+			case c == '\r' && stuck:
+				logf.WriteString("key enter\n")
+			case c == '\r':
+				pick(sel)
+			case !codex && c >= '1' && c <= '3':
+				pick(int(c - '1'))
+			case codex && (c == 'y' || c == 'p'):
+				pick(map[byte]int{'y': 0, 'p': 1}[c])
+			}
+		}
+		if len(esc) == 1 && dialog { // a lone Esc: No
+			esc = nil
+			pick(len(opts) - 1)
+		}
+	}
+}

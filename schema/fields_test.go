@@ -59,6 +59,7 @@ func TestOutputFields(t *testing.T) {
 		"wait_for_quiet":    "effective_timeout note outcome pane_id quiet_ms screen seconds",
 		"recognize":         "evidence needs_quiet note options pane_id recognizer state",
 		"wait_for_turn":     "effective_timeout evidence note outcome pane_id recognizer screen seconds state",
+		"answer":            "effective_timeout evidence note option options outcome pane_id recognizer screen seconds state",
 		"run_shell_command": "attempts command cursor effective_timeout exit_code note outcome output pane_id seconds session_id status task_id truncated",
 		"list_tasks":        "pruned pruned_servers tasks",
 		"wait_task":         "%s effective_timeout outcome",

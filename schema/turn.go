@@ -79,3 +79,28 @@ type WaitForTurnOutput struct {
 	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
 	Screen           []string `json:"screen" jsonschema:"the last rows of the screen"`
 }
+
+// AnswerInput is the input of answer.
+type AnswerInput struct {
+	PaneID     string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	Choice     string   `json:"choice" jsonschema:"the option to pick: yes (the first affirmative option that is not always), always (don't ask again, always, this session, remember), no (the refusing option), or an option's key (1, 2, ...)" limits:"minLength=1"`
+	Recognizer string   `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias" limits:"minLength=1"`
+	QuietMS    int      `json:"quiet_ms,omitempty" jsonschema:"quiet window in milliseconds for the state after the answer" limits:"quiet_ms"`
+	Timeout    *float64 `json:"timeout,omitempty" jsonschema:"seconds the answer may take in all: the pane's action lock, the dialog, the new state" limits:"timeout"`
+	Lines      int      `json:"lines,omitempty" jsonschema:"rows of the screen to return, from the bottom" limits:"turn_lines"`
+}
+
+// AnswerOutput is the output of answer.
+type AnswerOutput struct {
+	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
+	Outcome          Outcome  `json:"outcome" limits:"answer_outcome" jsonschema:"answered (exit 0): the dialog went away; dialog_stayed (exit 3): it was still shown after Enter; timeout (exit 124); exited (exit 5)"`
+	Option           Option   `json:"option" jsonschema:"the option picked, as the dialog showed it"`
+	State            State    `json:"state" jsonschema:"the state after the answer: busy, awaiting_input, awaiting_approval (another dialog, or the same one when dialog_stayed) or unknown" limits:"state"`
+	Recognizer       string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
+	Evidence         Evidence `json:"evidence" jsonschema:"the rule, region and line behind the new state"`
+	Seconds          float64  `json:"seconds" jsonschema:"how long the answer took, in seconds"`
+	EffectiveTimeout float64  `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
+	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
+	Options          []Option `json:"options" jsonschema:"the dialog's options before the answer"`
+	Screen           []string `json:"screen" jsonschema:"the last rows of the screen after the answer"`
+}
