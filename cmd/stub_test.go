@@ -506,83 +506,96 @@ func answerStub() {
 		fmt.Fprintln(os.Stderr, "usage: answer-stub LOG claude|codex [--stuck]")
 		os.Exit(2)
 	}
-	logf := openStubLog(os.Args[1])
-	codex, stuck := os.Args[2] == "codex", len(os.Args) == 4
+	d := &stubDialog{log: openStubLog(os.Args[1]), codex: os.Args[2] == "codex", stuck: len(os.Args) == 4, open: true}
 	old := rawStdin()
 	defer func() {
 		os.Stdout.WriteString("\x1b[?1049l")
 		_ = unix.IoctlSetTermios(0, unix.TCSETS, old)
 	}()
-	opts := []string{"Yes", "Yes, and don't ask again for touch commands in this project", "No"}
-	mark, top, hint := "❯", "● Bash(touch approved.txt)\r\n"+strings.Repeat("─", 40)+"\r\n Bash command\r\n   touch approved.txt\r\n Do you want to proceed?\r\n", " Esc to cancel · Tab to amend"
-	if codex {
-		opts = []string{"Yes, proceed (y)", "Yes, and don't ask again for commands that start with `touch` (p)", "No, and tell Codex what to do differently (esc)"}
-		mark, top, hint = "›", "• Running touch approved.txt\r\n  Would you like to run the following command?\r\n  $ touch approved.txt\r\n", "  Press enter to confirm or esc to cancel"
+	d.opts = []string{"Yes", "Yes, and don't ask again for touch commands in this project", "No"}
+	d.mark, d.top, d.hint = "❯", "● Bash(touch approved.txt)\r\n"+strings.Repeat("─", 40)+"\r\n Bash command\r\n   touch approved.txt\r\n Do you want to proceed?\r\n", " Esc to cancel · Tab to amend"
+	if d.codex {
+		d.opts = []string{"Yes, proceed (y)", "Yes, and don't ask again for commands that start with `touch` (p)", "No, and tell Codex what to do differently (esc)"}
+		d.mark, d.top, d.hint = "›", "• Running touch approved.txt\r\n  Would you like to run the following command?\r\n  $ touch approved.txt\r\n", "  Press enter to confirm or esc to cancel"
 		os.Stdout.WriteString("\x1b[?1049h")
 	}
-	sel := 0
-	draw := func() {
-		var b strings.Builder
-		b.WriteString("\x1b[H\x1b[2J" + top)
-		for i, o := range opts {
-			m := " "
-			if i == sel {
-				m = mark
-			}
-			fmt.Fprintf(&b, " %s %d. %s\r\n", m, i+1, o)
-		}
-		b.WriteString(hint)
-		os.Stdout.WriteString(b.String())
-	}
-	draw()
-	dialog := true
-	pick := func(i int) {
-		dialog = false
-		fmt.Fprintf(logf, "picked %d. %s\n", i+1, opts[i])
-		os.Stdout.WriteString(fmt.Sprintf("\x1b[H\x1b[2Jpicked %d. %s\r\n✻ Working… (esc to interrupt)", i+1, opts[i]))
-		time.Sleep(300 * time.Millisecond)
-		os.Stdout.WriteString("\r\x1b[2Kdone\r\n> ")
-	}
-	var esc []byte
+	d.draw()
 	in := make([]byte, 64)
 	for {
 		n, err := os.Stdin.Read(in)
-		if err != nil || n == 0 {
+		if err != nil || n == 0 || slices.Contains(in[:n], 0x03) {
 			return
 		}
-		for _, c := range in[:n] {
-			if len(esc) > 0 || c == 0x1b && dialog {
-				esc = append(esc, c)
-				switch string(esc) {
-				case "\x1b[A", "\x1bOA":
-					sel, esc = max(sel-1, 0), nil
-					draw()
-				case "\x1b[B", "\x1bOB":
-					sel, esc = min(sel+1, len(opts)-1), nil
-					draw()
-				case "\x1b", "\x1b[", "\x1bO":
-				default:
-					esc = nil
-				}
-				continue
-			}
-			switch {
-			case c == 0x03:
-				return
-			case !dialog:
-			case c == '\r' && stuck:
-				logf.WriteString("key enter\n")
-			case c == '\r':
-				pick(sel)
-			case !codex && c >= '1' && c <= '3':
-				pick(int(c - '1'))
-			case codex && (c == 'y' || c == 'p'):
-				pick(map[byte]int{'y': 0, 'p': 1}[c])
-			}
-		}
-		if len(esc) == 1 && dialog { // a lone Esc: No
-			esc = nil
-			pick(len(opts) - 1)
+		if d.open {
+			d.keys(in[:n])
 		}
 	}
+}
+
+// stubDialog is answer-stub's dialog.
+type stubDialog struct {
+	log                *os.File
+	codex, stuck, open bool
+	opts               []string
+	mark, top, hint    string
+	sel                int // the highlighted option
+}
+
+// draw shows the dialog, the highlight on d.sel.
+func (d *stubDialog) draw() {
+	var b strings.Builder
+	b.WriteString("\x1b[H\x1b[2J" + d.top)
+	for i, o := range d.opts {
+		m := " "
+		if i == d.sel {
+			m = d.mark
+		}
+		fmt.Fprintf(&b, " %s %d. %s\r\n", m, i+1, o)
+	}
+	b.WriteString(d.hint)
+	os.Stdout.WriteString(b.String())
+}
+
+// keys takes the bytes of one read, key by key: an arrow key's sequence
+// arrives whole, and an Esc not followed by [ or O is Esc.
+func (d *stubDialog) keys(in []byte) {
+	for len(in) > 0 && d.open {
+		k := in[:1]
+		if in[0] == 0x1b && len(in) >= 3 && (in[1] == '[' || in[1] == 'O') {
+			k = in[:3]
+		}
+		in = in[len(k):]
+		d.key(string(k))
+	}
+}
+
+// key takes one key.
+func (d *stubDialog) key(k string) {
+	switch {
+	case k == "\x1b":
+		d.pick(len(d.opts) - 1)
+	case k == "\x1b[A" || k == "\x1bOA":
+		d.sel = max(d.sel-1, 0)
+		d.draw()
+	case k == "\x1b[B" || k == "\x1bOB":
+		d.sel = min(d.sel+1, len(d.opts)-1)
+		d.draw()
+	case k == "\r" && d.stuck:
+		d.log.WriteString("key enter\n")
+	case k == "\r":
+		d.pick(d.sel)
+	case !d.codex && len(k) == 1 && k >= "1" && k <= "3":
+		d.pick(int(k[0] - '1'))
+	case d.codex && (k == "y" || k == "p"):
+		d.pick(strings.Index("yp", k))
+	}
+}
+
+// pick takes option i: it is logged and shown, and the agent works 300 ms.
+func (d *stubDialog) pick(i int) {
+	d.open = false
+	fmt.Fprintf(d.log, "picked %d. %s\n", i+1, d.opts[i])
+	fmt.Fprintf(os.Stdout, "\x1b[H\x1b[2Jpicked %d. %s\r\n✻ Working… (esc to interrupt)", i+1, d.opts[i])
+	time.Sleep(300 * time.Millisecond)
+	os.Stdout.WriteString("\r\x1b[2Kdone\r\n> ")
 }

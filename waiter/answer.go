@@ -49,15 +49,20 @@ func (e *NoDialogError) Error() string {
 // Unwrap is ErrRefused.
 func (e *NoDialogError) Unwrap() error { return ErrRefused }
 
-// moveMax bounds the wait for the highlight to reach the chosen option.
-const moveMax = 2 * time.Second
+const (
+	// moveMax bounds the wait for the highlight to reach the chosen option.
+	moveMax = 2 * time.Second
+	// stayMax is how long after Enter the same dialog may still show. Gemini CLI's trust
+	// dialog stayed about 2 s after Enter in live tests.
+	stayMax = 5 * time.Second
+)
 
 // Answer picks an option of the dialog in a pane by its text. It holds the pane's action lock
 // (pane/lock) throughout. The dialog must stay for ApprovalSettle first. The highlight is moved
 // with Up or Down until the screen shows it on the option, then Enter confirms it. Every agent's
 // list takes these keys; a digit confirms at once in some and only moves in others. Then the wait
 // for the turn (WaitForTurn) gives the new state. The outcome is dialog_stayed when the same dialog is
-// still shown KeyTakeMax after Enter.
+// still shown stayMax after Enter.
 func Answer(ctx context.Context, c *tmux.Client, opt AnswerOptions) (_ AnswerResult, err error) {
 	defer func() { err = goneDuring(opt.PaneID, "answer", err) }()
 	var res AnswerResult
@@ -133,8 +138,7 @@ func highlight(ctx context.Context, c *tmux.Client, id string, d recognize.Dialo
 }
 
 // settleAnswer waits for the state after Enter was pressed on dialog d at enter. The same dialog
-// still shown counts as dialog_stayed only from KeyTakeMax after Enter: an agent may redraw it once
-// before it takes the key.
+// still shown counts as dialog_stayed only from stayMax after Enter: an agent may keep it a while.
 func settleAnswer(ctx context.Context, c *tmux.Client, opt AnswerOptions, d recognize.Dialog, res AnswerResult, enter time.Time) (AnswerResult, error) {
 	for {
 		turn, err := WaitForTurn(ctx, c, TurnOptions{
@@ -152,7 +156,7 @@ func settleAnswer(ctx context.Context, c *tmux.Client, opt AnswerOptions, d reco
 		case turn.Result.State != recognize.AwaitingApproval || !sameDialog(d, turn.Screen):
 			res.Outcome = schema.OutcomeAnswered
 			return res, nil
-		case time.Since(enter) >= KeyTakeMax:
+		case time.Since(enter) >= stayMax:
 			res.Outcome = schema.OutcomeDialogStayed
 			res.Note = fmt.Sprintf("the dialog was still shown %.1fs after Enter", time.Since(enter).Seconds())
 			return res, nil
