@@ -64,7 +64,7 @@ type DialogError struct {
 
 // Error names the dialog by its evidence and says what to do.
 func (e *DialogError) Error() string {
-	return fmt.Sprintf("pane %s shows a dialog that awaits a decision (%s); --submit would have typed into it and its Enter would have answered it, so nothing was typed: answer the dialog first (send-keys, e.g. Escape, Down or Enter), or wait-for-turn until the pane awaits input, then send again (send-text --when-ready does both checks)", e.PaneID, describe(e.Result))
+	return fmt.Sprintf("pane %s shows a dialog that awaits a decision (%s); --submit would have typed into it and its Enter would have answered it, so nothing was typed: answer the dialog first (panectl answer %s yes|no|always|N picks an option by its text; or send-keys, e.g. Escape, Down or Enter), or wait-for-turn until the pane awaits input, then send again (send-text --when-ready does both checks)", e.PaneID, describe(e.Result), e.PaneID)
 }
 
 // Unwrap is ErrRefused.
