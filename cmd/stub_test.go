@@ -493,32 +493,43 @@ func (a *agentScreen) draw() {
 
 // answerStub is a fixture program that shows a permission dialog that
 // reacts to keys as an agent's does (run in a pane as `answer-stub LOG
-// claude|codex [--stuck]`). claude draws Claude Code's dialog ("❯ 1. Yes",
-// "Esc to cancel"): a digit picks its option at once. codex draws Codex's
-// on the alternate screen ("› 1. Yes, proceed (y)", "Press enter to
-// confirm or esc to cancel"): y, p pick theirs. In both, Up and Down move
-// the highlight, Enter picks the highlighted option and Esc picks No. A
-// pick is logged ("picked 2. TEXT") and shown, then "✻ Working… (esc to
-// interrupt)" for 300 ms, then a prompt "> ". With --stuck, Enter is
-// logged ("key enter") and ignored. C-c ends it.
+// claude|codex|copilot [--stuck]`). claude draws Claude Code's dialog ("❯
+// 1. Yes", "Esc to cancel"): a digit picks its option at once. codex draws
+// Codex's on the alternate screen ("› 1. Yes, proceed (y)", "Press enter to
+// confirm or esc to cancel"): y, p pick theirs. copilot draws Copilot
+// CLI's, whose last option, "No, and tell Copilot what to do differently
+// (Esc to stop)", ignores Enter, as Copilot 1.0.102 does: only Esc takes
+// it. In all, Up and Down move the highlight, Enter picks the highlighted
+// option and Esc picks the last, No. A pick is logged ("picked 2. TEXT") and
+// shown, then "✻ Working… (esc to interrupt)" for 300 ms, then a prompt
+// "> ". An Enter ignored is logged ("key enter"); with --stuck every Enter
+// is. C-c ends it.
 func answerStub() {
-	if len(os.Args) < 3 || os.Args[2] != "claude" && os.Args[2] != "codex" || len(os.Args) == 4 && os.Args[3] != "--stuck" || len(os.Args) > 4 {
-		fmt.Fprintln(os.Stderr, "usage: answer-stub LOG claude|codex [--stuck]")
+	dialogs := map[string]*stubDialog{
+		"claude": {mark: "❯", opts: []string{"Yes", "Yes, and don't ask again for touch commands in this project", "No"},
+			top:  "● Bash(touch approved.txt)\r\n" + strings.Repeat("─", 40) + "\r\n Bash command\r\n   touch approved.txt\r\n Do you want to proceed?\r\n",
+			hint: " Esc to cancel · Tab to amend", digits: true},
+		"codex": {mark: "›", opts: []string{"Yes, proceed (y)", "Yes, and don't ask again for commands that start with `touch` (p)", "No, and tell Codex what to do differently (esc)"},
+			top:  "\x1b[?1049h• Running touch approved.txt\r\n  Would you like to run the following command?\r\n  $ touch approved.txt\r\n",
+			hint: "  Press enter to confirm or esc to cancel", letters: "yp"},
+		"copilot": {mark: "❯", opts: []string{"Yes", "Yes, and don't ask again for `touch` in this directory", "No, and tell Copilot what to do differently (Esc to stop)"},
+			top:  "\x1b[?1049h│ touch approved.txt\r\n│ Do you want to run this command?\r\n",
+			hint: " ↑/↓ to navigate · enter to select · esc to cancel", escOnly: true},
+	}
+	var d *stubDialog
+	if len(os.Args) >= 3 {
+		d = dialogs[os.Args[2]]
+	}
+	if d == nil || len(os.Args) == 4 && os.Args[3] != "--stuck" || len(os.Args) > 4 {
+		fmt.Fprintln(os.Stderr, "usage: answer-stub LOG claude|codex|copilot [--stuck]")
 		os.Exit(2)
 	}
-	d := &stubDialog{log: openStubLog(os.Args[1]), codex: os.Args[2] == "codex", stuck: len(os.Args) == 4, open: true}
+	d.log, d.stuck, d.open = openStubLog(os.Args[1]), len(os.Args) == 4, true
 	old := rawStdin()
 	defer func() {
 		os.Stdout.WriteString("\x1b[?1049l")
 		_ = unix.IoctlSetTermios(0, unix.TCSETS, old)
 	}()
-	d.opts = []string{"Yes", "Yes, and don't ask again for touch commands in this project", "No"}
-	d.mark, d.top, d.hint = "❯", "● Bash(touch approved.txt)\r\n"+strings.Repeat("─", 40)+"\r\n Bash command\r\n   touch approved.txt\r\n Do you want to proceed?\r\n", " Esc to cancel · Tab to amend"
-	if d.codex {
-		d.opts = []string{"Yes, proceed (y)", "Yes, and don't ask again for commands that start with `touch` (p)", "No, and tell Codex what to do differently (esc)"}
-		d.mark, d.top, d.hint = "›", "• Running touch approved.txt\r\n  Would you like to run the following command?\r\n  $ touch approved.txt\r\n", "  Press enter to confirm or esc to cancel"
-		os.Stdout.WriteString("\x1b[?1049h")
-	}
 	d.draw()
 	in := make([]byte, 64)
 	for {
@@ -534,11 +545,14 @@ func answerStub() {
 
 // stubDialog is answer-stub's dialog.
 type stubDialog struct {
-	log                *os.File
-	codex, stuck, open bool
-	opts               []string
-	mark, top, hint    string
-	sel                int // the highlighted option
+	log             *os.File
+	opts            []string
+	mark, top, hint string
+	digits          bool   // a digit picks its option
+	letters         string // the letters that pick the options, in order
+	escOnly         bool   // Enter on the last option is ignored
+	stuck, open     bool
+	sel             int // the highlighted option
 }
 
 // draw shows the dialog, the highlight on d.sel.
@@ -580,14 +594,14 @@ func (d *stubDialog) key(k string) {
 	case k == "\x1b[B" || k == "\x1bOB":
 		d.sel = min(d.sel+1, len(d.opts)-1)
 		d.draw()
-	case k == "\r" && d.stuck:
+	case k == "\r" && (d.stuck || d.escOnly && d.sel == len(d.opts)-1):
 		d.log.WriteString("key enter\n")
 	case k == "\r":
 		d.pick(d.sel)
-	case !d.codex && len(k) == 1 && k >= "1" && k <= "3":
+	case d.digits && len(k) == 1 && k >= "1" && k <= "3":
 		d.pick(int(k[0] - '1'))
-	case d.codex && (k == "y" || k == "p"):
-		d.pick(strings.Index("yp", k))
+	case len(k) == 1 && d.letters != "" && strings.Contains(d.letters, k):
+		d.pick(strings.Index(d.letters, k))
 	}
 }
 

@@ -213,6 +213,14 @@ var (
 	persistent  = regexp.MustCompile(`(?i)(don['’]?t ask again|\balways\b|\bthis session\b|\bremember\b)`)
 )
 
+// escKey is an option's own hint that Esc picks it: "(esc)", "(Esc to stop)".
+var escKey = regexp.MustCompile(`(?i)\(\s*esc\b[^()]*\)$`)
+
+// NamesEsc reports whether option o says Esc is its key: "No, and tell
+// Codex what to do differently (esc)". Copilot CLI takes such an option
+// only by Esc, not by Enter on it.
+func NamesEsc(o Option) bool { return escKey.MatchString(o.Text) }
+
 // Choices are the named choices of Choose; a number (the option's key) is
 // the other kind.
 const Choices = "yes, no, always or an option's number"

@@ -127,6 +127,24 @@ func checkPrompt(agent string, opts []Option) error {
 	return nil
 }
 
+// TestNamesEsc finds the options whose text says Esc picks them.
+func TestNamesEsc(t *testing.T) {
+	for text, want := range map[string]bool{
+		"No, and tell Codex what to do differently (esc)":           true,
+		"No, and tell Copilot what to do differently (Esc to stop)": true,
+		"No (Esc)":                  true,
+		"No, suggest changes (esc)": true,
+		"No":                        false,
+		"Yes, proceed (y)":          false,
+		"Yes, allow all edits during this session (shift+tab)": false,
+		"(esc) is the key, not here":                           false,
+	} {
+		if got := NamesEsc(Option{Text: text}); got != want {
+			t.Errorf("NamesEsc(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 // TestChoose picks options by their text, and lists what is offered when
 // the choice is not.
 func TestChoose(t *testing.T) {

@@ -60,7 +60,8 @@ const (
 // Answer picks an option of the dialog in a pane by its text. It holds the pane's action lock
 // (pane/lock) throughout. The dialog must stay for ApprovalSettle first. The highlight is moved
 // with Up or Down until the screen shows it on the option, then Enter confirms it. Every agent's
-// list takes these keys; a digit confirms at once in some and only moves in others. Then the wait
+// list takes these keys; a digit confirms at once in some and only moves in others. An option that
+// names Esc as its key ("(esc)") is picked with Esc alone (recognize.NamesEsc). Then the wait
 // for the turn (WaitForTurn) gives the new state. The outcome is dialog_stayed when the same dialog is
 // still shown stayMax after Enter.
 func Answer(ctx context.Context, c *tmux.Client, opt AnswerOptions) (_ AnswerResult, err error) {
@@ -86,13 +87,16 @@ func Answer(ctx context.Context, c *tmux.Client, opt AnswerOptions) (_ AnswerRes
 	if res.Option, err = recognize.Choose(d.Options, opt.Choice); err != nil {
 		return res, fmt.Errorf("%w: pane %s: %v; nothing was pressed", ErrRefused, opt.PaneID, err)
 	}
-	if d, scr, err = highlight(ctx, c, opt.PaneID, d, scr, res.Option); err != nil {
+	key := "Enter"
+	if recognize.NamesEsc(res.Option) {
+		key = "Escape" // the option's own key: Copilot ignores Enter on it
+	} else if d, scr, err = highlight(ctx, c, opt.PaneID, d, scr, res.Option); err != nil {
 		return res, err
 	}
 	if err := pane.MarkKey(ctx, c, opt.PaneID, scr); err != nil {
 		return res, err
 	}
-	if err := sendKeys(ctx, c, opt.PaneID, pane.Ledger{}, []string{"Enter"}); err != nil {
+	if err := sendKeys(ctx, c, opt.PaneID, pane.Ledger{}, []string{key}); err != nil {
 		return res, err
 	}
 	return settleAnswer(ctx, c, opt, d, res, time.Now())
@@ -137,7 +141,7 @@ func highlight(ctx context.Context, c *tmux.Client, id string, d recognize.Dialo
 	}
 }
 
-// settleAnswer waits for the state after Enter was pressed on dialog d at enter. The same dialog
+// settleAnswer waits for the state after Enter (or Esc) was pressed on dialog d at enter. The same dialog
 // still shown counts as dialog_stayed only from stayMax after Enter: an agent may keep it a while.
 func settleAnswer(ctx context.Context, c *tmux.Client, opt AnswerOptions, d recognize.Dialog, res AnswerResult, enter time.Time) (AnswerResult, error) {
 	for {
