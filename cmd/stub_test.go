@@ -493,13 +493,15 @@ func (a *agentScreen) draw() {
 
 // answerStub is a fixture program that shows a permission dialog that
 // reacts to keys as an agent's does (run in a pane as `answer-stub LOG
-// claude|codex|copilot [--stuck]`). claude draws Claude Code's dialog ("❯
-// 1. Yes", "Esc to cancel"): a digit picks its option at once. codex draws
+// claude|codex|copilot|pi|opencode [--stuck]`). claude draws Claude Code's
+// dialog ("❯ 1. Yes", "Esc to cancel"): a digit picks its option at once. codex draws
 // Codex's on the alternate screen ("› 1. Yes, proceed (y)", "Press enter to
 // confirm or esc to cancel"): y, p pick theirs. copilot draws Copilot
 // CLI's, whose last option, "No, and tell Copilot what to do differently
 // (Esc to stop)", ignores Enter, as Copilot 1.0.102 does: only Esc takes
-// it. In all, Up and Down move the highlight, Enter picks the highlighted
+// it. pi draws pi's unnumbered "→ Yes" / "  No"; opencode its buttons
+// "Allow once   Allow always   Reject", the highlight in reverse video
+// alone. In all, Up and Down move the highlight, Enter picks the highlighted
 // option and Esc picks the last, No. A pick is logged ("picked 2. TEXT") and
 // shown, then "✻ Working… (esc to interrupt)" for 300 ms, then a prompt
 // "> ". An Enter ignored is logged ("key enter"); with --stuck every Enter
@@ -515,13 +517,19 @@ func answerStub() {
 		"copilot": {mark: "❯", opts: []string{"Yes", "Yes, and don't ask again for `touch` in this directory", "No, and tell Copilot what to do differently (Esc to stop)"},
 			top:  "\x1b[?1049h│ touch approved.txt\r\n│ Do you want to run this command?\r\n",
 			hint: " ↑/↓ to navigate · enter to select · esc to cancel", escOnly: true},
+		"pi": {mark: "→", opts: []string{"Yes", "No"}, plain: true,
+			top:  " ⚠️ Dangerous command:\r\n   rm -rf ./build-cache\r\n Allow?\r\n",
+			hint: " ↑↓ navigate  enter select  escape/ctrl+c cancel"},
+		"opencode": {opts: []string{"Allow once", "Allow always", "Reject"}, buttons: true,
+			top:  "\x1b[?1049h  ┃  △ Permission required\r\n  ┃  $ touch approved.txt\r\n  ┃\r\n",
+			hint: "      ctrl+f fullscreen  ⇆ select  enter confirm"},
 	}
 	var d *stubDialog
 	if len(os.Args) >= 3 {
 		d = dialogs[os.Args[2]]
 	}
 	if d == nil || len(os.Args) == 4 && os.Args[3] != "--stuck" || len(os.Args) > 4 {
-		fmt.Fprintln(os.Stderr, "usage: answer-stub LOG claude|codex|copilot [--stuck]")
+		fmt.Fprintln(os.Stderr, "usage: answer-stub LOG claude|codex|copilot|pi|opencode [--stuck]")
 		os.Exit(2)
 	}
 	d.log, d.stuck, d.open = openStubLog(os.Args[1]), len(os.Args) == 4, true
@@ -551,6 +559,8 @@ type stubDialog struct {
 	digits          bool   // a digit picks its option
 	letters         string // the letters that pick the options, in order
 	escOnly         bool   // Enter on the last option is ignored
+	plain           bool   // options without numbers
+	buttons         bool   // options in a row, the highlight a colour
 	stuck, open     bool
 	sel             int // the highlighted option
 }
@@ -559,12 +569,24 @@ type stubDialog struct {
 func (d *stubDialog) draw() {
 	var b strings.Builder
 	b.WriteString("\x1b[H\x1b[2J" + d.top)
+	if d.buttons {
+		b.WriteString("  ┃")
+	}
 	for i, o := range d.opts {
 		m := " "
 		if i == d.sel {
 			m = d.mark
 		}
-		fmt.Fprintf(&b, " %s %d. %s\r\n", m, i+1, o)
+		switch {
+		case d.buttons && i == d.sel:
+			fmt.Fprintf(&b, "   \x1b[7m%s\x1b[0m", o)
+		case d.buttons:
+			fmt.Fprintf(&b, "   %s", o)
+		case d.plain:
+			fmt.Fprintf(&b, " %s %s\r\n", m, o)
+		default:
+			fmt.Fprintf(&b, " %s %d. %s\r\n", m, i+1, o)
+		}
 	}
 	b.WriteString(d.hint)
 	os.Stdout.WriteString(b.String())
