@@ -58,12 +58,12 @@ const (
 )
 
 // Answer picks an option of the dialog in a pane by its text. It holds the pane's action lock
-// (pane/lock) throughout. The dialog must stay for ApprovalSettle first. The highlight is moved
-// with Up or Down until the screen shows it on the option, then Enter confirms it. Every agent's
-// list takes these keys; a digit confirms at once in some and only moves in others. An option that
-// names Esc as its key ("(esc)") is picked with Esc alone (recognize.NamesEsc). Then the wait
-// for the turn (WaitForTurn) gives the new state. The outcome is dialog_stayed when the same dialog is
-// still shown stayMax after Enter.
+// (pane/lock) throughout. The dialog must stay for ApprovalSettle first. Up or Down move the
+// highlight until the screen shows it on the option; then Enter confirms it. Every agent's list
+// takes these keys. A digit confirms at once in some and only moves in others. An option that
+// names Esc as its key ("(esc)") is picked with Esc alone (recognize.NamesEsc). The wait for the
+// turn (WaitForTurn) then gives the new state. The outcome is dialog_stayed when the same dialog
+// is still shown stayMax after the key.
 func Answer(ctx context.Context, c *tmux.Client, opt AnswerOptions) (_ AnswerResult, err error) {
 	defer func() { err = goneDuring(opt.PaneID, "answer", err) }()
 	var res AnswerResult
