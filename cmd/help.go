@@ -23,6 +23,7 @@ var topicFiles embed.FS
 
 // topics lists the help topics in the order `panectl help` shows them.
 var topics = []struct{ name, short string }{
+	{"answer", "How answer reads a dialog's options, picks one and checks it"},
 	{"arguments", "Servers, pane names, and how arguments reach tmux"},
 	{"cursors", "How cursors mark a point in a pane's output"},
 	{"deaths", "Panes that die or are respawned, and commands that exit at once"},

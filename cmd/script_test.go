@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 		"slow-stub":   slowStub,
 		"dialog-stub": dialogStub,
 		"agent-stub":  agentStub,
+		"answer-stub": answerStub,
 	})
 }
 

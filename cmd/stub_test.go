@@ -517,3 +517,148 @@ func (a *agentScreen) draw() {
 	fmt.Fprintf(&b, "\x1b[%dH%s\x1b[%dH%s\x1b[%dH> %s", view+1, rule, view+3, footer, view+2, a.composer)
 	os.Stdout.Write(b.Bytes())
 }
+
+// answerStub is a fixture program that shows a permission dialog that
+// reacts to keys as an agent's does (run in a pane as `answer-stub LOG
+// claude|codex|copilot|pi|opencode [--stuck]`). claude draws Claude Code's
+// dialog ("❯ 1. Yes", "Esc to cancel"): a digit picks its option at once. codex draws
+// Codex's on the alternate screen ("› 1. Yes, proceed (y)", "Press enter to
+// confirm or esc to cancel"): y, p pick theirs. copilot draws Copilot
+// CLI's, whose last option, "No, and tell Copilot what to do differently
+// (Esc to stop)", ignores Enter, as Copilot 1.0.102 does: only Esc takes
+// it. pi draws pi's unnumbered "→ Yes" / "  No"; opencode its buttons
+// "Allow once   Allow always   Reject", the highlight in reverse video
+// alone. In all, Up and Down move the highlight, Enter picks the highlighted
+// option and Esc picks the last, No. A pick is logged ("picked 2. TEXT") and
+// shown, then "✻ Working… (esc to interrupt)" for 300 ms, then a prompt
+// "> ". An Enter ignored is logged ("key enter"); with --stuck every Enter
+// is. C-c ends it.
+func answerStub() {
+	dialogs := map[string]*stubDialog{
+		"claude": {mark: "❯", opts: []string{"Yes", "Yes, and don't ask again for touch commands in this project", "No"},
+			top:  "● Bash(touch approved.txt)\r\n" + strings.Repeat("─", 40) + "\r\n Bash command\r\n   touch approved.txt\r\n Do you want to proceed?\r\n",
+			hint: " Esc to cancel · Tab to amend", digits: true},
+		"codex": {mark: "›", opts: []string{"Yes, proceed (y)", "Yes, and don't ask again for commands that start with `touch` (p)", "No, and tell Codex what to do differently (esc)"},
+			top:  "\x1b[?1049h• Running touch approved.txt\r\n  Would you like to run the following command?\r\n  $ touch approved.txt\r\n",
+			hint: "  Press enter to confirm or esc to cancel", letters: "yp"},
+		"copilot": {mark: "❯", opts: []string{"Yes", "Yes, and don't ask again for `touch` in this directory", "No, and tell Copilot what to do differently (Esc to stop)"},
+			top:  "\x1b[?1049h│ touch approved.txt\r\n│ Do you want to run this command?\r\n",
+			hint: " ↑/↓ to navigate · enter to select · esc to cancel", escOnly: true},
+		"pi": {mark: "→", opts: []string{"Yes", "No"}, plain: true,
+			top:  " ⚠️ Dangerous command:\r\n   rm -rf ./build-cache\r\n Allow?\r\n",
+			hint: " ↑↓ navigate  enter select  escape/ctrl+c cancel"},
+		"opencode": {opts: []string{"Allow once", "Allow always", "Reject"}, buttons: true,
+			top:  "\x1b[?1049h  ┃  △ Permission required\r\n  ┃  $ touch approved.txt\r\n  ┃\r\n",
+			hint: "      ctrl+f fullscreen  ⇆ select  enter confirm"},
+	}
+	var d *stubDialog
+	if len(os.Args) >= 3 {
+		d = dialogs[os.Args[2]]
+	}
+	if d == nil || len(os.Args) == 4 && os.Args[3] != "--stuck" || len(os.Args) > 4 {
+		fmt.Fprintln(os.Stderr, "usage: answer-stub LOG claude|codex|copilot|pi|opencode [--stuck]")
+		os.Exit(2)
+	}
+	d.log, d.stuck, d.open = openStubLog(os.Args[1]), len(os.Args) == 4, true
+	old := rawStdin()
+	defer func() {
+		os.Stdout.WriteString("\x1b[?1049l")
+		_ = unix.IoctlSetTermios(0, unix.TCSETS, old)
+	}()
+	d.draw()
+	in := make([]byte, 64)
+	for {
+		n, err := os.Stdin.Read(in)
+		if err != nil || n == 0 || slices.Contains(in[:n], 0x03) {
+			return
+		}
+		if d.open {
+			d.keys(in[:n])
+		}
+	}
+}
+
+// stubDialog is answer-stub's dialog.
+type stubDialog struct {
+	log             *os.File
+	opts            []string
+	mark, top, hint string
+	digits          bool   // a digit picks its option
+	letters         string // the letters that pick the options, in order
+	escOnly         bool   // Enter on the last option is ignored
+	plain           bool   // options without numbers
+	buttons         bool   // options in a row, the highlight a colour
+	stuck, open     bool
+	sel             int // the highlighted option
+}
+
+// draw shows the dialog, the highlight on d.sel.
+func (d *stubDialog) draw() {
+	var b strings.Builder
+	b.WriteString("\x1b[H\x1b[2J" + d.top)
+	if d.buttons {
+		b.WriteString("  ┃")
+	}
+	for i, o := range d.opts {
+		m := " "
+		if i == d.sel {
+			m = d.mark
+		}
+		switch {
+		case d.buttons && i == d.sel:
+			fmt.Fprintf(&b, "   \x1b[7m%s\x1b[0m", o)
+		case d.buttons:
+			fmt.Fprintf(&b, "   %s", o)
+		case d.plain:
+			fmt.Fprintf(&b, " %s %s\r\n", m, o)
+		default:
+			fmt.Fprintf(&b, " %s %d. %s\r\n", m, i+1, o)
+		}
+	}
+	b.WriteString(d.hint)
+	os.Stdout.WriteString(b.String())
+}
+
+// keys takes the bytes of one read, key by key: an arrow key's sequence
+// arrives whole, and an Esc not followed by [ or O is Esc.
+func (d *stubDialog) keys(in []byte) {
+	for len(in) > 0 && d.open {
+		k := in[:1]
+		if in[0] == 0x1b && len(in) >= 3 && (in[1] == '[' || in[1] == 'O') {
+			k = in[:3]
+		}
+		in = in[len(k):]
+		d.key(string(k))
+	}
+}
+
+// key takes one key.
+func (d *stubDialog) key(k string) {
+	switch {
+	case k == "\x1b":
+		d.pick(len(d.opts) - 1)
+	case k == "\x1b[A" || k == "\x1bOA":
+		d.sel = max(d.sel-1, 0)
+		d.draw()
+	case k == "\x1b[B" || k == "\x1bOB":
+		d.sel = min(d.sel+1, len(d.opts)-1)
+		d.draw()
+	case k == "\r" && (d.stuck || d.escOnly && d.sel == len(d.opts)-1):
+		d.log.WriteString("key enter\n")
+	case k == "\r":
+		d.pick(d.sel)
+	case d.digits && len(k) == 1 && k >= "1" && k <= "3":
+		d.pick(int(k[0] - '1'))
+	case len(k) == 1 && d.letters != "" && strings.Contains(d.letters, k):
+		d.pick(strings.Index(d.letters, k))
+	}
+}
+
+// pick takes option i: it is logged and shown, and the agent works 300 ms.
+func (d *stubDialog) pick(i int) {
+	d.open = false
+	fmt.Fprintf(d.log, "picked %d. %s\n", i+1, d.opts[i])
+	fmt.Fprintf(os.Stdout, "\x1b[H\x1b[2Jpicked %d. %s\r\n✻ Working… (esc to interrupt)", i+1, d.opts[i])
+	time.Sleep(300 * time.Millisecond)
+	os.Stdout.WriteString("\r\x1b[2Kdone\r\n> ")
+}

@@ -47,6 +47,9 @@ screen has been quiet: wait-for-turn does that.`,
 					fmt.Fprintf(f.IO.ErrOut, ", rule %s, region %s: %s", out.Evidence.Rule, out.Evidence.Region, out.Evidence.Line)
 				}
 				fmt.Fprintln(f.IO.ErrOut)
+				if len(out.Options) > 0 {
+					fmt.Fprintf(f.IO.ErrOut, "options: %s\n", schema.ListOptions(out.Options))
+				}
 				if out.Note != "" {
 					fmt.Fprintf(f.IO.ErrOut, "note: %s\n", out.Note)
 				}
@@ -118,5 +121,64 @@ See: panectl help turn-state`,
 	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
 	fl.IntVar(&in.Lines, "lines", 0, "rows of the screen to return, from the bottom, "+schema.Bound("turn_lines"))
 	fl.BoolVar(&in.WaitThroughBusy, "wait-through-busy", false, "keep waiting while the program is busy")
+	return cmd
+}
+
+func newAnswerCmd(f *Factory) *cobra.Command {
+	var in schema.AnswerInput
+	cmd := &cobra.Command{
+		Use:   "answer PANE yes|no|always|N",
+		Short: "Pick an option of the approval dialog a pane shows, by its text, and verify it went away",
+		Long: `Pick an option of the dialog the recognizer sees in the pane (recognize
+lists them as options): yes is the first affirmative option that is not an
+"always" one, always the option that stops the asking (don't ask again,
+always, this session, remember), no the refusing option, N the option with
+key N. The highlight is moved with arrow keys until the screen shows it on
+the option, then Enter confirms it; then the new state is awaited as by
+wait-for-turn and printed. The pane's action lock is held throughout.
+
+Exit: 0 when the dialog went away (the new state is printed); 3 when no
+dialog is shown, the choice is not offered (the message lists the options),
+no highlight can be seen, or the dialog was still shown after Enter; 124
+timeout; 5 the pane exited.
+
+See: panectl help answer`,
+		Example: `  panectl answer %1 yes
+  panectl recognize --json %1 | jq .options; panectl answer %1 2`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			in.PaneID, in.Choice = args[0], args[1]
+			if err := explicitQuiet(c, in.QuietMS); err != nil {
+				return err
+			}
+			if c.Flags().Changed("lines") && in.Lines == 0 {
+				return tool.Usagef("--lines 0 is out of range: want 1..%d", schema.MaxLines)
+			}
+			out, err := tool.Answer.Run(c.Context(), &f.Env, in)
+			if err != nil {
+				return err
+			}
+			if perr := f.emit(out, func(w io.Writer) {
+				fmt.Fprintln(w, out.State)
+				fmt.Fprintf(f.IO.ErrOut, "picked %s. %s; %s after %.1fs (recognizer %s", out.Option.Key, out.Option.Text,
+					strings.ReplaceAll(string(out.Outcome), "_", " "), out.Seconds, out.Recognizer)
+				if out.Evidence.Rule != "" {
+					fmt.Fprintf(f.IO.ErrOut, ", rule %s: %s", out.Evidence.Rule, out.Evidence.Line)
+				}
+				fmt.Fprintln(f.IO.ErrOut, ")")
+				if out.Note != "" {
+					fmt.Fprintf(f.IO.ErrOut, "note: %s\n", out.Note)
+				}
+			}); perr != nil {
+				return perr
+			}
+			return tool.Answer.ExitOf(out)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&in.Recognizer, "recognizer", "auto", "recognizer id or alias, or auto")
+	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds for the new state, "+schema.Bound("quiet_ms"))
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
+	fl.IntVar(&in.Lines, "lines", 0, "rows of the screen to return, from the bottom, "+schema.Bound("turn_lines"))
 	return cmd
 }

@@ -26,7 +26,11 @@ func (s *Set) Classify(id string, scr Screen) (Result, error) {
 	for _, name := range m.Use {
 		layers = append(layers, s.layers[name])
 	}
-	return classify(m, layers, scr), nil
+	r := classify(m, layers, scr)
+	if r.State == AwaitingApproval {
+		r.Options = ReadDialog(scr).Options
+	}
+	return r, nil
 }
 
 // classify tries, state by state (stateOrder), the rules of each layer and

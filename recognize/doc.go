@@ -43,6 +43,9 @@
 //     there). Title rules still count.
 //     A box holding a layer's option list ("❯ 1. Yes" beside "2. No") is a
 //     dialog, not the composer: Claude draws first-run choices there.
+//   - For awaiting_approval, Result.Options lists the dialog's options as
+//     ReadDialog reads them: key, text, and which one is highlighted.
+//     Choose picks one by its text (yes, always, no, or a key).
 //   - Key hints ("Enter to confirm · Esc to cancel") count only beside a
 //     question or options: an answered dialog's leftover hints are no
 //     dialog. An agent retrying after a server error ("Retrying in 5s",

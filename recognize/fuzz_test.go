@@ -62,3 +62,34 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadDialog feeds random screens to ReadDialog and Choose: no panic,
+// unique keys, at most one option highlighted, and every option Choose
+// picks is one of the options read.
+func FuzzReadDialog(f *testing.F) {
+	for _, fx := range loadFixtures(f) {
+		f.Add(strings.Join(fx.Scr.Rows, "\n"), "yes")
+	}
+	f.Add("❯ 1. Yes\n  1. No\n› 2. Maybe", "no")
+	f.Add(" → Yes\n   No\n   (1/2)", "always")
+	f.Fuzz(func(t *testing.T, text, choice string) {
+		d := ReadDialog(Screen{Rows: strings.Split(text, "\n"), CursorY: -1})
+		keys := map[string]bool{}
+		selected := 0
+		for _, o := range d.Options {
+			if keys[o.Key] {
+				t.Fatalf("key %q twice in %+v", o.Key, d.Options)
+			}
+			keys[o.Key] = true
+			if o.Selected {
+				selected++
+			}
+		}
+		if selected > 1 {
+			t.Fatalf("%d options highlighted: %+v", selected, d.Options)
+		}
+		if o, err := Choose(d.Options, choice); err == nil && !keys[o.Key] {
+			t.Fatalf("Choose(%q) picked %+v, not an option", choice, o)
+		}
+	})
+}

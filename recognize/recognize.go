@@ -105,6 +105,9 @@ type Result struct {
 	// for a frame), a rule marked weak, and a fallback state (no rule
 	// matched). Approval and busy from strong rules can be acted on at once.
 	NeedsQuiet bool `json:"needs_quiet"`
+	// Options are the options of an awaiting_approval dialog (ReadDialog),
+	// nil for other states or when none can be read.
+	Options []Option `json:"options,omitempty"`
 	// Note explains anything unusual, e.g. a rule skipped because its regex
 	// timed out.
 	Note string `json:"note,omitempty"`

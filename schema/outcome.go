@@ -24,6 +24,9 @@ const (
 	OutcomeCompleted   Outcome = "completed"   // run: the command ended
 	OutcomeInterrupted Outcome = "interrupted" // run: an interrupt ended the command
 	OutcomeEnded       Outcome = "ended"       // wait_task: the task ended
+	OutcomeAnswered    Outcome = "answered"    // answer: the dialog went away
+	// OutcomeDialogStayed: answer pressed Enter and the dialog stayed.
+	OutcomeDialogStayed Outcome = "dialog_stayed"
 )
 
 // State is the turn state of the program in a pane (SPEC.md section 7).
@@ -52,6 +55,9 @@ func (o RunOutput) OutcomeOf() Outcome { return o.Outcome }
 
 // OutcomeOf implements Outcomer.
 func (o WaitTaskOutput) OutcomeOf() Outcome { return o.Outcome }
+
+// OutcomeOf implements Outcomer.
+func (o AnswerOutput) OutcomeOf() Outcome { return o.Outcome }
 
 // JoinNotes joins two notes of an output (its note field) with "; ".
 func JoinNotes(a, b string) string {

@@ -83,6 +83,10 @@ var (
 		Description: "Classify a pane (or a saved screen given as text in screen, with the title and command it had) once: busy, awaiting_input, awaiting_approval or unknown, with the recognizer used and the evidence (rule, region, line). It reads no files." + untrusted,
 		Input:       &RecognizeInput{}, Output: &RecognizeOutput{},
 		Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true}}
+	Answer = Tool{Name: "answer", CLI: "answer", Title: "Answer dialog",
+		Description: "Pick an option of the approval dialog a pane shows, by its text: yes, always, no, or an option's key (recognize lists them as options). The highlight is moved with arrow keys until the screen shows it on the option, then Enter confirms; the result says whether the dialog went away, and the state after it. Refused (exit 3, nothing pressed) when no dialog is shown or the choice is not offered; the message lists the options." + untrusted,
+		Input:       &AnswerInput{}, Output: &AnswerOutput{},
+		Annotations: Annotations{Destructive: true, OpenWorld: true}}
 	RunShellCommand = Tool{Name: "run_shell_command", CLI: "run", Title: "Run shell command",
 		Description: "Run a shell command in a pane's interactive shell (bash, zsh, fish, sh/dash, ksh) and return its exact exit code and its own output (no echo, prompt or marker text); one statement unless allow_multi. background runs it in a new pane of the detached session panectl-tasks and returns a task id at once." + untrusted,
 		Input:       &RunInput{}, Output: &RunOutput{},
@@ -104,7 +108,7 @@ var (
 // Tools lists every tool, in the order of SPEC.md section 3.
 func Tools() []Tool {
 	return []Tool{
-		ListPanes, NewPane, KillPane, Cursor, SendText, SendSpecials, SendASCII, Capture, WaitForText, Screen, StatusCheck, WaitForQuiet, WaitForTurn, Recognize, RunShellCommand, ListTasks, WaitTask, KillTask,
+		ListPanes, NewPane, KillPane, Cursor, SendText, SendSpecials, SendASCII, Capture, WaitForText, Screen, StatusCheck, WaitForQuiet, WaitForTurn, Recognize, Answer, RunShellCommand, ListTasks, WaitTask, KillTask,
 	}
 }
 

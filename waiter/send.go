@@ -64,7 +64,7 @@ type DialogError struct {
 
 // Error names the dialog by its evidence and says what to do.
 func (e *DialogError) Error() string {
-	return fmt.Sprintf("pane %s shows a dialog that awaits a decision (%s); --submit would have typed into it and its Enter would have answered it, so nothing was typed: answer the dialog first (send-keys, e.g. Escape, Down or Enter), or wait-for-turn until the pane awaits input, then send again (send-text --when-ready does both checks)", e.PaneID, describe(e.Result))
+	return fmt.Sprintf("pane %s shows a dialog that awaits a decision (%s); --submit would have typed into it and its Enter would have answered it, so nothing was typed: answer the dialog first (panectl answer %s yes|no|always|N picks an option by its text; or send-keys, e.g. Escape, Down or Enter), or wait-for-turn until the pane awaits input, then send again (send-text --when-ready does both checks)", e.PaneID, describe(e.Result), e.PaneID)
 }
 
 // Unwrap is ErrRefused.
@@ -261,7 +261,7 @@ func checkDialog(ctx context.Context, c *tmux.Client, opt SendOptions, info tmux
 	if opt.WhenReady != nil || set == nil {
 		return set, "", "", nil
 	}
-	d, shown, err := dialogShown(ctx, c, info.ID, set, opt.Submit)
+	d, _, shown, err := dialogShown(ctx, c, info.ID, set, recognize.AutoID, opt.Submit)
 	switch {
 	case err != nil:
 		return set, "", "", err
@@ -332,26 +332,26 @@ func newSubmission(ctx context.Context, c *tmux.Client, opt SendOptions, info tm
 	return s
 }
 
-// dialogShown reports whether the auto recognizer says awaiting_approval. With confirm, the
-// approval must hold look after look for ApprovalSettle. A frame drawn before the program reacted
-// to an answering key is replaced within tens of milliseconds. Any other state ends it at once, so
-// a pane without a dialog costs one look.
-func dialogShown(ctx context.Context, c *tmux.Client, id string, set *recognize.Set, confirm bool) (recognize.Result, bool, error) {
+// dialogShown reports whether recognizer rec says awaiting_approval, with the screen it looked at.
+// With confirm, the approval must hold look after look for ApprovalSettle. A frame drawn before the
+// program reacted to an answering key is replaced within tens of milliseconds. Any other state ends
+// it at once, so a pane without a dialog costs one look.
+func dialogShown(ctx context.Context, c *tmux.Client, id string, set *recognize.Set, rec string, confirm bool) (recognize.Result, pane.Screen, bool, error) {
 	start := time.Now()
 	for {
 		scr, err := pane.CaptureScreen(ctx, c, id, false)
 		if err != nil {
-			return recognize.Result{}, false, err
+			return recognize.Result{}, scr, false, err
 		}
-		r, err := set.Classify(recognize.AutoID, recognizeScreen(scr))
+		r, err := set.Classify(rec, recognizeScreen(scr))
 		if err != nil || r.State != recognize.AwaitingApproval {
-			return r, false, err
+			return r, scr, false, err
 		}
 		if !confirm || time.Since(start) >= ApprovalSettle {
-			return r, true, nil
+			return r, scr, true, nil
 		}
 		if !sleepCtx(ctx, lookEvery) {
-			return r, false, ctx.Err()
+			return r, scr, false, ctx.Err()
 		}
 	}
 }

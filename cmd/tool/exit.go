@@ -44,8 +44,10 @@ func (e *ExitError) Error() string { return e.Msg }
 func OutcomeExit(outcome schema.Outcome) error {
 	switch outcome {
 	case schema.OutcomeMatched, "", schema.OutcomeQuiet, schema.OutcomeTurnEnded, schema.OutcomeBusy,
-		schema.OutcomeCompleted, schema.OutcomeEnded:
+		schema.OutcomeCompleted, schema.OutcomeEnded, schema.OutcomeAnswered:
 		return nil
+	case schema.OutcomeDialogStayed:
+		return &ExitError{Code: ExitStopped, Msg: "the dialog was still shown after Enter"}
 	case schema.OutcomeStopped:
 		return &ExitError{Code: ExitStopped, Msg: "a stop pattern matched"}
 	case schema.OutcomeTimeout:

@@ -39,9 +39,10 @@ func runCapture(ctx context.Context, f *Env, in schema.CaptureInput) (schema.Cap
 	}, nil
 }
 
-func nonNil(s []string) []string {
+// nonNil is s, or an empty slice for nil: JSON [] rather than null.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

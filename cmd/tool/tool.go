@@ -97,6 +97,7 @@ var (
 	WaitForQuiet    = &Tool[schema.WaitForQuietInput, schema.WaitForQuietOutput]{Meta: schema.WaitForQuiet, Run: runWaitQuiet}
 	Recognize       = &Tool[schema.RecognizeInput, schema.RecognizeOutput]{Meta: schema.Recognize, Run: runRecognize}
 	WaitForTurn     = &Tool[schema.WaitForTurnInput, schema.WaitForTurnOutput]{Meta: schema.WaitForTurn, Run: runWaitForTurn, Exit: TurnExit}
+	Answer          = &Tool[schema.AnswerInput, schema.AnswerOutput]{Meta: schema.Answer, Run: runAnswer}
 	RunShellCommand = &Tool[schema.RunInput, schema.RunOutput]{Meta: schema.RunShellCommand, Run: runRun, Exit: RunExit}
 	ListTasks       = &Tool[schema.ListTasksInput, schema.ListTasksOutput]{Meta: schema.ListTasks, Run: runListTasks}
 	WaitTask        = &Tool[schema.WaitTaskInput, schema.WaitTaskOutput]{Meta: schema.WaitTask, Run: runWaitTask}
@@ -108,7 +109,7 @@ var callers = map[string]Caller{}
 
 func init() {
 	for _, c := range []Caller{ListPanes, NewPane, KillPane, Cursor, SendText, SendSpecials, SendASCII,
-		Capture, WaitForText, Screen, StatusCheck, WaitForQuiet, Recognize, WaitForTurn, RunShellCommand,
+		Capture, WaitForText, Screen, StatusCheck, WaitForQuiet, Recognize, WaitForTurn, Answer, RunShellCommand,
 		ListTasks, WaitTask, KillTask} {
 		callers[c.Info().Name] = c
 	}

@@ -94,6 +94,7 @@ func runRecognize(ctx context.Context, f *Env, in schema.RecognizeInput) (schema
 		return schema.RecognizeOutput{}, recognizerErr(err)
 	}
 	out.State, out.Recognizer, out.Evidence, out.NeedsQuiet = r.State, r.Recognizer, evidence(r.Evidence), r.NeedsQuiet
+	out.Options = r.Options
 	out.Note = schema.JoinNotes(out.Note, r.Note)
 	return out, nil
 }

@@ -1,6 +1,6 @@
 // Package lock is a pane's action lock: the actions that type and then
-// depend on what they typed (run, send-text --submit) take it, one at a
-// time on a pane, across every panectl process.
+// depend on what they typed (run, send-text --submit, answer) take it, one
+// at a time on a pane, across every panectl process.
 package lock
 
 import (
