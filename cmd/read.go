@@ -55,7 +55,7 @@ lines_dropped 0 (see: panectl help journals).`,
 func newWaitForTextCmd(f *Factory) *cobra.Command {
 	var in schema.WaitForTextInput
 	cmd := &cobra.Command{
-		Use:   "wait-for-text PANE --pattern P [--pattern P2...]",
+		Use:   "wait-for-text PANE... --pattern P [--pattern P2...]",
 		Short: "Wait for a pattern in new output, not fooled by the echo of typed input",
 		Long: `Wait until a logical line of new output (after --cursor; default: from now)
 matches a pattern. Plain patterns match as substrings; --regex uses regexp2
@@ -69,12 +69,21 @@ Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited or its process
 was replaced (respawn-pane; the note names both processes), 1 the server
 stopped answering (about 5 s after it stopped).
 
+Several panes (several ids, --session NAME or --all-panes: their live
+panes) are waited on at once. The first pane to decide (match, stop,
+exit) ends the wait; its result is printed as "PANE MATCHED_LINE" (--json:
+pane_id names it), and the other waits end with nothing left attached.
+--all waits until each pane has decided and prints every result (--json:
+results, in pane order); it exits 0 only if every pane matched, else with
+the code of the first pane, in order, that did not. Over several panes
+--cursor takes only screen or history: a pane's cursor belongs to it alone.
+
 See: panectl help echo, panectl help waits`,
 		Example: `  panectl wait-for-text %1 --pattern '$'
-  C=$(panectl send-text %1 'make' --submit); panectl wait-for-text %1 --cursor "$C" --pattern 'Build OK' --stop 'Error'`,
-		Args: cobra.ExactArgs(1),
+  C=$(panectl send-text %1 'make' --submit); panectl wait-for-text %1 --cursor "$C" --pattern 'Build OK' --stop 'Error'
+  panectl wait-for-text --session build --pattern 'FAIL' --timeout 600`,
 		RunE: func(c *cobra.Command, args []string) error {
-			in.PaneID = args[0]
+			paneArgs(args, &in.PaneID, &in.Panes)
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
 			}
@@ -83,10 +92,18 @@ See: panectl help echo, panectl help waits`,
 				return err
 			}
 			if perr := f.emit(out, func(w io.Writer) {
-				if out.MatchedLine != "" {
+				switch {
+				case in.Several():
+					for _, r := range each(out.WaitForTextResult, out.Results) {
+						fmt.Fprintln(w, r.PaneID, r.MatchedLine)
+					}
+				case out.MatchedLine != "":
 					fmt.Fprintln(w, out.MatchedLine)
 				}
 				if out.Outcome != schema.OutcomeMatched {
+					if in.Several() {
+						fmt.Fprintf(f.IO.ErrOut, "%s: ", out.PaneID)
+					}
 					fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs", out.Outcome, out.Seconds)
 					if out.Outcome == schema.OutcomeStopped {
 						fmt.Fprintf(f.IO.ErrOut, ": stop pattern %q matched", out.Matched)
@@ -113,5 +130,6 @@ See: panectl help echo, panectl help waits`,
 	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
 	fl.StringVar(&in.Cursor, "cursor", "", "match output after this cursor; 'screen' accepts what is visible")
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, "+schema.Bound("max_lines"))
+	paneFlags(fl, &in.Panes)
 	return cmd
 }

@@ -64,7 +64,7 @@ screen has been quiet: wait-for-turn does that.`,
 func newWaitForTurnCmd(f *Factory) *cobra.Command {
 	var in schema.WaitForTurnInput
 	cmd := &cobra.Command{
-		Use:   "wait-for-turn PANE",
+		Use:   "wait-for-turn PANE... | --session NAME | --all-panes",
 		Short: "Wait until an interactive program (agent, shell, REPL) ends its turn, or is busy",
 		Long: `Wait until the interactive program in the pane finishes its turn: its
 screen, title and foreground command say awaiting_input (once quiet for
@@ -80,12 +80,27 @@ program); 3 awaiting_approval, busy or unknown; 124 timeout; 5 the pane
 exited or its process was replaced (respawn-pane); 1 the server stopped
 answering.
 
-See: panectl help turn-state`,
+--state S (repeatable) ends the wait only in one of those states (busy,
+awaiting_input, awaiting_approval, unknown); the others are waited
+through. The exit code stays as above: --state awaiting_approval ends
+with exit 3.
+
+Several panes (several ids, --session NAME or --all-panes: their live
+panes) are waited on at once, through one control client per session. The
+first pane to decide ends the wait; its result is printed, as "PANE STATE"
+(--json: pane_id names it), and the other waits end with nothing left
+attached. Over several panes busy does not decide unless --state busy
+asks for it. --all waits until each pane has decided and prints every
+result (--json: results, in pane order); it exits 0 only if every pane
+ended awaiting input, else with the code of the first pane, in order, that
+did not (whose result is the top-level one in --json).
+
+See: panectl help turn-state, panectl help waits`,
 		Example: `  panectl send-text %1 'fix the tests' --submit; panectl wait-for-turn %1 --wait-through-busy --timeout 600
-  panectl wait-for-turn %1 && panectl send-text %1 'next task' --submit`,
-		Args: cobra.ExactArgs(1),
+  panectl wait-for-turn %1 && panectl send-text %1 'next task' --submit
+  panectl wait-for-turn --session agents --state awaiting_approval --timeout 600`,
 		RunE: func(c *cobra.Command, args []string) error {
-			in.PaneID = args[0]
+			paneArgs(args, &in.PaneID, &in.Panes)
 			if err := explicitQuiet(c, in.QuietMS); err != nil {
 				return err
 			}
@@ -97,7 +112,16 @@ See: panectl help turn-state`,
 				return err
 			}
 			if perr := f.emit(out, func(w io.Writer) {
-				fmt.Fprintln(w, out.State)
+				if in.Several() {
+					for _, r := range each(out.WaitForTurnResult, out.Results) {
+						fmt.Fprintln(w, r.PaneID, r.State)
+					}
+				} else {
+					fmt.Fprintln(w, out.State)
+				}
+				if in.Several() {
+					fmt.Fprintf(f.IO.ErrOut, "%s: ", out.PaneID)
+				}
 				fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs (recognizer %s", out.Outcome, out.Seconds, out.Recognizer)
 				if out.Evidence.Rule != "" {
 					fmt.Fprintf(f.IO.ErrOut, ", rule %s: %s", out.Evidence.Rule, out.Evidence.Line)
@@ -118,5 +142,7 @@ See: panectl help turn-state`,
 	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
 	fl.IntVar(&in.Lines, "lines", 0, "rows of the screen to return, from the bottom, "+schema.Bound("turn_lines"))
 	fl.BoolVar(&in.WaitThroughBusy, "wait-through-busy", false, "keep waiting while the program is busy")
+	fl.StringArrayVar((*[]string)(&in.States), "state", nil, "end only in this state: busy, awaiting_input, awaiting_approval or unknown (repeatable)")
+	paneFlags(fl, &in.Panes)
 	return cmd
 }

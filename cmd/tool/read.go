@@ -42,20 +42,42 @@ func nonNil(s []string) []string {
 }
 
 func runWaitForText(ctx context.Context, f *Env, in schema.WaitForTextInput) (schema.WaitForTextOutput, error) {
+	ids, err := f.severalPanes(ctx, in.PaneID, in.Panes)
+	if err != nil || ids == nil {
+		r, err := waitText(ctx, f, in)
+		return schema.WaitForTextOutput{WaitForTextResult: r}, err
+	}
+	if in.Cursor != "" {
+		// a pane's cursor names that pane: only the special ones fit all
+		if c, err := pane.ParseCursor(in.Cursor); err != nil || c.Special == "" {
+			return schema.WaitForTextOutput{}, Usagef("over several panes, cursor (--cursor) is %q or %q: a pane's cursor belongs to that pane alone (wait on it by itself)", pane.CursorScreen, pane.CursorHistory)
+		}
+	}
+	top, results, err := several(ctx, f, ids, in.All, EffectiveTimeout(in.Timeout), "text",
+		func(ctx context.Context, id string) (schema.WaitForTextResult, error) {
+			one := in
+			one.PaneID, one.Panes = id, schema.Panes{}
+			return waitText(ctx, f, one)
+		}, func(r schema.WaitForTextResult) error { return OutcomeExit(r.Outcome) })
+	return schema.WaitForTextOutput{WaitForTextResult: top, Results: results}, err
+}
+
+// waitText waits for text in one pane.
+func waitText(ctx context.Context, f *Env, in schema.WaitForTextInput) (schema.WaitForTextResult, error) {
 	if len(in.Patterns) == 0 {
-		return schema.WaitForTextOutput{}, Usagef("at least one --pattern is required")
+		return schema.WaitForTextResult{}, Usagef("at least one --pattern is required")
 	}
 	n, err := maxLines(in.MaxLines)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return schema.WaitForTextResult{}, err
 	}
 	match, err := waiter.NewMatcher("pattern", in.Patterns, in.Regex, in.IgnoreCase)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return schema.WaitForTextResult{}, err
 	}
 	stop, err := waiter.NewMatcher("stop pattern", in.Stop, in.Regex, in.IgnoreCase)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return schema.WaitForTextResult{}, err
 	}
 	timeout := EffectiveTimeout(in.Timeout)
 	ctx, cancel := OpContext(ctx, timeout, 0)
@@ -63,20 +85,20 @@ func runWaitForText(ctx context.Context, f *Env, in schema.WaitForTextInput) (sc
 	opt := waiter.TextOptions{Match: match, Stop: stop, Timeout: Seconds(timeout), MaxLines: n}
 	if in.Cursor != "" {
 		if opt.Cursor, err = pane.ParseCursor(in.Cursor); err != nil {
-			return schema.WaitForTextOutput{}, err
+			return schema.WaitForTextResult{}, err
 		}
 		opt.HasStart = true
 	}
 	c, p, err := f.PaneOrID(ctx, in.PaneID)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return schema.WaitForTextResult{}, err
 	}
 	opt.PaneID, opt.Pane = p.ID, p
 	r, err := waiter.WaitForText(ctx, c, opt)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return schema.WaitForTextResult{}, err
 	}
-	return schema.WaitForTextOutput{
+	return schema.WaitForTextResult{
 		PaneID: p.ID, Outcome: r.Outcome, Output: nonNil(r.Output), Truncated: r.Truncated,
 		LinesDropped: r.LinesDropped, Cursor: r.Cursor.Encode(), Seconds: Round3(r.Elapsed.Seconds()),
 		EffectiveTimeout: timeout, Matched: r.Matched, MatchedLine: r.MatchedLine, Note: r.Note,

@@ -1,0 +1,134 @@
+package tool
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/panectl/panectl/schema"
+	"github.com/panectl/panectl/tmux"
+	"github.com/panectl/panectl/waiter"
+)
+
+// severalPanes resolves the panes of a wait over several panes: nil for
+// the one-pane form (one alone). Exactly one of one, p.PaneIDs, p.Session
+// and p.AllPanes names them. A session's or the server's panes are its
+// live ones. Repeated panes count once.
+func (e *Env) severalPanes(ctx context.Context, one string, p schema.Panes) ([]string, error) {
+	if !p.Several() {
+		return nil, nil
+	}
+	given := 0
+	for _, set := range []bool{one != "", len(p.PaneIDs) > 0, p.Session != "", p.AllPanes} {
+		if set {
+			given++
+		}
+	}
+	switch {
+	case given == 0:
+		return nil, Usagef("all needs panes: give pane ids, session (--session) or all_panes (--all-panes)")
+	case given > 1:
+		return nil, Usagef("name the panes one way: pane ids, session (--session) or all_panes (--all-panes)")
+	case one != "":
+		p.PaneIDs = schema.StringList{one}
+	}
+	var ids []string
+	var err error
+	if len(p.PaneIDs) > 0 {
+		ids, err = e.namedPanes(ctx, p.PaneIDs)
+	} else {
+		ids, err = e.livePanes(ctx, p.Session)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) > schema.MaxWaitPanes {
+		return nil, Usagef("%d panes to wait on; one wait watches at most %d", len(ids), schema.MaxWaitPanes)
+	}
+	return ids, nil
+}
+
+// namedPanes resolves each target to its pane id, in order, once each.
+func (e *Env) namedPanes(ctx context.Context, targets []string) ([]string, error) {
+	if len(targets) > schema.MaxWaitPanes {
+		return nil, Usagef("%d panes to wait on; one wait watches at most %d", len(targets), schema.MaxWaitPanes)
+	}
+	var ids []string
+	for _, t := range targets {
+		_, p, err := e.Pane(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(ids, p.ID) {
+			ids = append(ids, p.ID)
+		}
+	}
+	return ids, nil
+}
+
+// livePanes lists the live panes of session (its name or $N id), or of
+// the server for "". Panes whose row tmux printed malformed are left out.
+func (e *Env) livePanes(ctx context.Context, session string) ([]string, error) {
+	c, err := e.Client()
+	if err != nil {
+		return nil, err
+	}
+	panes, _, err := c.ListPanes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	found := session == ""
+	for _, p := range panes {
+		if session != "" && p.SessionName != session && p.SessionID != session {
+			continue
+		}
+		found = true
+		if !p.Dead {
+			ids = append(ids, p.ID)
+		}
+	}
+	switch {
+	case !found:
+		return nil, &tmux.NotFoundError{Target: session, Socket: c.Server.Socket, Kind: "session"}
+	case len(ids) == 0 && session != "":
+		return nil, fmt.Errorf("session %q has no live pane to wait on: %w", session, tmux.ErrPaneNotFound)
+	case len(ids) == 0:
+		return nil, fmt.Errorf("the server has no live pane to wait on: %w", tmux.ErrPaneNotFound)
+	}
+	return ids, nil
+}
+
+// several runs one wait per pane of ids at once (waiter.Several) and
+// returns the result on top and, with all, every result. Without all the
+// top is the deciding pane's. With all it is the first pane's whose exit
+// (exitOf) is not 0, else the first pane's. Control clients are kept for
+// the call, so the waits on a session share one.
+func several[R any](ctx context.Context, e *Env, ids []string, all bool, timeout float64, what string,
+	one func(ctx context.Context, id string) (R, error), exitOf func(R) error) (top R, results []R, err error) {
+	c, err := e.Client()
+	if err != nil {
+		return top, nil, err
+	}
+	if !c.Keeping() {
+		c.KeepControl(tmux.DefaultKeepIdle)
+	}
+	what = fmt.Sprintf("%s in %d panes", what, len(ids))
+	rs, decided, err := waiter.Several(ctx, len(ids), all, Seconds(timeout), what, func(ctx context.Context, i int) (R, error) {
+		return one(ctx, ids[i])
+	})
+	switch {
+	case err != nil:
+		return top, nil, err
+	case !all:
+		return rs[decided], nil, nil
+	}
+	top = rs[0]
+	for _, r := range rs {
+		if exitOf(r) != nil {
+			top = r
+			break
+		}
+	}
+	return top, rs, nil
+}
