@@ -64,6 +64,7 @@ var topicBounds = strings.NewReplacer(
 	"{max_json_depth}", strconv.Itoa(schema.MaxJSONDepth),
 	"{max_patterns}", strconv.Itoa(schema.MaxPatterns),
 	"{max_pattern_length}", strconv.Itoa(schema.MaxPatternLength),
+	"{max_wait_panes}", strconv.Itoa(schema.MaxWaitPanes),
 	"{max_result_kib}", strconv.Itoa(schema.MaxResultBytes>>10),
 	"{max_quoted}", strconv.Itoa(maxQuoted),
 	"{max_calls_in_flight}", strconv.Itoa(maxCallsInFlight),

@@ -62,26 +62,18 @@ matches a pattern. Plain patterns match as substrings; --regex uses regexp2
 (lookaround, backreferences, (?i); ^ and $ anchor at line ends). A --stop
 pattern ends the wait with exit 3. Text panectl typed into the pane is not
 matched: not while pending, not for 10 s after it was submitted, and not
-where its echo landed while panectl's ledger keeps the entry. A tab on the
-screen is spaces before tmux 3.6: match it with --regex and \s+.
+where its echo landed while panectl's ledger keeps the entry.
 
 Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited or its process
 was replaced (respawn-pane; the note names both processes), 1 the server
 stopped answering (about 5 s after it stopped).
 
-Several panes (several ids, --session NAME or --all-panes: their live
-panes) are waited on at once. The first pane to decide (match, stop,
-exit) ends the wait; its result is printed as "PANE MATCHED_LINE" (--json:
-pane_id names it), and the other waits end with nothing left attached.
---all waits until each pane has decided and prints every result (--json:
-results, in pane order); it exits 0 only if every pane matched, else with
-the code of the first pane, in order, that did not. Over several panes
---cursor takes only screen or history: a pane's cursor belongs to it alone.
-
-See: panectl help echo, panectl help waits`,
+Several panes (ids, --session, --all-panes): the first to decide ends the
+wait (--all: each). See: panectl help echo, panectl help waits`,
 		Example: `  panectl wait-for-text %1 --pattern '$'
   C=$(panectl send-text %1 'make' --submit); panectl wait-for-text %1 --cursor "$C" --pattern 'Build OK' --stop 'Error'
   panectl wait-for-text --session build --pattern 'FAIL' --timeout 600`,
+		Args: needPanes,
 		RunE: func(c *cobra.Command, args []string) error {
 			paneArgs(args, &in.PaneID, &in.Panes)
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {

@@ -136,15 +136,11 @@ or a cursor moving or blinking does not count. Prints the screen.
 Exit: 0 quiet, 124 timeout (with the last screen), 5 the pane exited or its
 process was replaced (respawn-pane), 1 the server stopped answering.
 
-Several panes (several ids, --session NAME or --all-panes: their live
-panes) are waited on at once. The first pane to decide ends the wait; it
-is printed as "PANE OUTCOME" (--json: pane_id names it, and its screen),
-and the other waits end with nothing left attached. --all waits until
-each pane has decided and prints every result (--json: results, in pane
-order); it exits 0 only if every pane went quiet, else with the code of
-the first pane, in order, that did not.`,
+Several panes (ids, --session, --all-panes): the first to decide ends the
+wait (--all: each). See: panectl help waits`,
 		Example: `  panectl wait-quiet %1 --quiet-ms 1000 --timeout 60
   panectl wait-quiet %1 %2 %3 --all --timeout 60`,
+		Args: needPanes,
 		RunE: func(c *cobra.Command, args []string) error {
 			paneArgs(args, &in.PaneID, &in.Panes)
 			if err := explicitQuiet(c, in.QuietMS); err != nil {

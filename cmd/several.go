@@ -1,9 +1,20 @@
 package cmd
 
 import (
+	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
+
+// needPanes checks a wait's arguments: a pane at least, unless --session
+// or --all-panes names them.
+func needPanes(c *cobra.Command, args []string) error {
+	if len(args) == 0 && !c.Flags().Changed("session") && !c.Flags().Changed("all-panes") {
+		return tool.Usagef("requires a pane arg (e.g. %%1), several, --session NAME or --all-panes")
+	}
+	return nil
+}
 
 // paneArgs fills a wait's panes from its arguments: one pane is the
 // one-pane form, more are pane_ids.

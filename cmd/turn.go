@@ -66,39 +66,23 @@ func newWaitForTurnCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "wait-for-turn PANE... | --session NAME | --all-panes",
 		Short: "Wait until an interactive program (agent, shell, REPL) ends its turn, or is busy",
-		Long: `Wait until the interactive program in the pane finishes its turn: its
-screen, title and foreground command say awaiting_input (once quiet for
---quiet-ms) or awaiting_approval (a dialog that stayed 0.4 s). By default
-the wait also ends as soon as the program is confirmed busy (outcome busy);
---wait-through-busy waits through it. A screen nothing recognizable is on
-ends as unknown once quiet. The recognizer is picked as by recognize
-(default auto). A shell is awaiting_input only at its prompt.
+		Long: `Wait until the program in the pane ends its turn: awaiting_input (once
+quiet for --quiet-ms) or awaiting_approval (a dialog that stayed 0.4 s), or
+until it is confirmed busy (--wait-through-busy waits through it). A quiet
+screen nothing recognizable is on ends as unknown. --state S (repeatable)
+ends it only in those states. The recognizer is picked as by recognize.
 
-Exit: 0 only when the turn ended in awaiting_input (so
-"wait-for-turn P && send-text P ..." never types into a dialog or a busy
-program); 3 awaiting_approval, busy or unknown; 124 timeout; 5 the pane
-exited or its process was replaced (respawn-pane); 1 the server stopped
-answering.
+Exit: 0 only for awaiting_input (so "wait-for-turn P && send-text P ..."
+never types into a dialog or a busy program); 3 awaiting_approval, busy or
+unknown; 124 timeout; 5 the pane exited or its process was replaced
+(respawn-pane); 1 the server stopped answering.
 
---state S (repeatable) ends the wait only in one of those states (busy,
-awaiting_input, awaiting_approval, unknown); the others are waited
-through. The exit code stays as above: --state awaiting_approval ends
-with exit 3.
-
-Several panes (several ids, --session NAME or --all-panes: their live
-panes) are waited on at once, through one control client per session. The
-first pane to decide ends the wait; its result is printed, as "PANE STATE"
-(--json: pane_id names it), and the other waits end with nothing left
-attached. Over several panes busy does not decide unless --state busy
-asks for it. --all waits until each pane has decided and prints every
-result (--json: results, in pane order); it exits 0 only if every pane
-ended awaiting input, else with the code of the first pane, in order, that
-did not (whose result is the top-level one in --json).
-
-See: panectl help turn-state, panectl help waits`,
+Several panes (ids, --session, --all-panes): the first to decide ends the
+wait, busy aside (--all: each). See: panectl help waits, turn-state`,
 		Example: `  panectl send-text %1 'fix the tests' --submit; panectl wait-for-turn %1 --wait-through-busy --timeout 600
   panectl wait-for-turn %1 && panectl send-text %1 'next task' --submit
   panectl wait-for-turn --session agents --state awaiting_approval --timeout 600`,
+		Args: needPanes,
 		RunE: func(c *cobra.Command, args []string) error {
 			paneArgs(args, &in.PaneID, &in.Panes)
 			if err := explicitQuiet(c, in.QuietMS); err != nil {

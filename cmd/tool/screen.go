@@ -141,10 +141,16 @@ func quietWindow(ms int) (int, error) {
 }
 
 func runWaitQuiet(ctx context.Context, f *Env, in schema.WaitForQuietInput) (schema.WaitForQuietOutput, error) {
-	ids, err := f.severalPanes(ctx, in.PaneID, in.Panes)
-	if err != nil || ids == nil {
+	if !in.Several() {
 		r, err := waitQuiet(ctx, f, in)
 		return schema.WaitForQuietOutput{WaitForQuietResult: r}, err
+	}
+	if _, err := quietWindow(in.QuietMS); err != nil { // checked once, before any pane is looked up
+		return schema.WaitForQuietOutput{}, err
+	}
+	ids, err := f.severalPanes(ctx, in.PaneID, in.Panes)
+	if err != nil {
+		return schema.WaitForQuietOutput{}, err
 	}
 	top, results, err := several(ctx, f, ids, in.All, EffectiveTimeout(in.Timeout), "quiet",
 		func(ctx context.Context, id string) (schema.WaitForQuietResult, error) {

@@ -10,14 +10,11 @@ import (
 	"github.com/panectl/panectl/waiter"
 )
 
-// severalPanes resolves the panes of a wait over several panes: nil for
-// the one-pane form (one alone). Exactly one of one, p.PaneIDs, p.Session
-// and p.AllPanes names them. A session's or the server's panes are its
-// live ones. Repeated panes count once.
+// severalPanes resolves the panes of a wait over several panes. Exactly
+// one of one (with p.All), p.PaneIDs, p.Session and p.AllPanes names
+// them. A session's or the server's panes are its live ones. Repeated
+// panes count once.
 func (e *Env) severalPanes(ctx context.Context, one string, p schema.Panes) ([]string, error) {
-	if !p.Several() {
-		return nil, nil
-	}
 	given := 0
 	for _, set := range []bool{one != "", len(p.PaneIDs) > 0, p.Session != "", p.AllPanes} {
 		if set {

@@ -144,10 +144,16 @@ func readScreenFile(path string) (string, error) {
 }
 
 func runWaitForTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.WaitForTurnOutput, error) {
-	ids, err := f.severalPanes(ctx, in.PaneID, in.Panes)
-	if err != nil || ids == nil {
+	if !in.Several() {
 		r, err := waitTurn(ctx, f, in)
 		return schema.WaitForTurnOutput{WaitForTurnResult: r}, err
+	}
+	if _, err := planTurn(in); err != nil { // checked once, before any pane is looked up
+		return schema.WaitForTurnOutput{}, err
+	}
+	ids, err := f.severalPanes(ctx, in.PaneID, in.Panes)
+	if err != nil {
+		return schema.WaitForTurnOutput{}, err
 	}
 	if len(in.States) == 0 {
 		in.WaitThroughBusy = true // over several panes, busy is not news
@@ -176,32 +182,52 @@ func states(list schema.StringList) ([]recognize.State, error) {
 	return out, nil
 }
 
-// waitTurn waits for the turn of one pane.
-func waitTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.WaitForTurnResult, error) {
+// turnPlan is a checked wait_for_turn input: the options of one pane's
+// wait but the pane, and the rows to return.
+type turnPlan struct {
+	opt   waiter.TurnOptions
+	lines int
+}
+
+// planTurn checks in and loads the recognizers (a fresh set: each wait
+// classifies with its own).
+func planTurn(in schema.WaitForTurnInput) (turnPlan, error) {
 	ms, err := quietWindow(in.QuietMS)
 	if err != nil {
-		return schema.WaitForTurnResult{}, err
+		return turnPlan{}, err
 	}
 	want, err := states(in.States)
 	if err != nil {
-		return schema.WaitForTurnResult{}, err
+		return turnPlan{}, err
 	}
 	lines := in.Lines
 	switch {
 	case lines == 0:
 		lines = schema.DefaultTurnLines
 	case lines < 1 || lines > schema.MaxLines:
-		return schema.WaitForTurnResult{}, Usagef("lines (--lines) %d is out of range: want 1..%d", lines, schema.MaxLines)
+		return turnPlan{}, Usagef("lines (--lines) %d is out of range: want 1..%d", lines, schema.MaxLines)
 	}
 	if in.Recognizer == "" {
 		in.Recognizer = recognize.AutoID
 	}
 	set, err := recognizers()
 	if err != nil {
-		return schema.WaitForTurnResult{}, err
+		return turnPlan{}, err
 	}
 	if _, err := set.Resolve(in.Recognizer, recognize.Screen{}); err != nil {
-		return schema.WaitForTurnResult{}, recognizerErr(err)
+		return turnPlan{}, recognizerErr(err)
+	}
+	return turnPlan{lines: lines, opt: waiter.TurnOptions{
+		Set: set, Recognizer: in.Recognizer, Quiet: millis(ms), Timeout: Seconds(EffectiveTimeout(in.Timeout)),
+		WaitThroughBusy: in.WaitThroughBusy, States: want,
+	}}, nil
+}
+
+// waitTurn waits for the turn of one pane.
+func waitTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.WaitForTurnResult, error) {
+	plan, err := planTurn(in)
+	if err != nil {
+		return schema.WaitForTurnResult{}, err
 	}
 	timeout := EffectiveTimeout(in.Timeout)
 	ctx, cancel := OpContext(ctx, timeout, 0)
@@ -210,19 +236,17 @@ func waitTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.W
 	if err != nil {
 		return schema.WaitForTurnResult{}, err
 	}
-	r, err := waiter.WaitForTurn(ctx, c, waiter.TurnOptions{
-		PaneID: p.ID, Set: set, Recognizer: in.Recognizer, Quiet: millis(ms), Timeout: Seconds(timeout),
-		WaitThroughBusy: in.WaitThroughBusy, States: want,
-	})
+	plan.opt.PaneID = p.ID
+	r, err := waiter.WaitForTurn(ctx, c, plan.opt)
 	if err != nil {
 		return schema.WaitForTurnResult{}, recognizerErr(err)
 	}
 	if r.Result.State == "" { // the pane was gone before the first look
-		r.Result.State, r.Result.Recognizer = recognize.Unknown, in.Recognizer
+		r.Result.State, r.Result.Recognizer = recognize.Unknown, plan.opt.Recognizer
 	}
 	return schema.WaitForTurnResult{
 		PaneID: p.ID, State: r.Result.State, Outcome: r.Outcome, Recognizer: r.Result.Recognizer,
-		Evidence: evidence(r.Result.Evidence), Screen: nonNil(r.Screen.Last(lines)),
+		Evidence: evidence(r.Result.Evidence), Screen: nonNil(r.Screen.Last(plan.lines)),
 		Seconds: Round3(r.Elapsed.Seconds()), EffectiveTimeout: timeout, Note: r.Note,
 	}, nil
 }
