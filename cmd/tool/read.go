@@ -43,6 +43,9 @@ func nonNil(s []string) []string {
 
 func runWaitForText(ctx context.Context, f *Env, in schema.WaitForTextInput) (schema.WaitForTextOutput, error) {
 	if !in.Several() {
+		if in.PaneID == "" {
+			return schema.WaitForTextOutput{}, noPane()
+		}
 		r, err := waitText(ctx, f, in)
 		return schema.WaitForTextOutput{WaitForTextResult: r}, err
 	}

@@ -142,6 +142,9 @@ func quietWindow(ms int) (int, error) {
 
 func runWaitQuiet(ctx context.Context, f *Env, in schema.WaitForQuietInput) (schema.WaitForQuietOutput, error) {
 	if !in.Several() {
+		if in.PaneID == "" {
+			return schema.WaitForQuietOutput{}, noPane()
+		}
 		r, err := waitQuiet(ctx, f, in)
 		return schema.WaitForQuietOutput{WaitForQuietResult: r}, err
 	}

@@ -23,7 +23,7 @@ func (e *Env) severalPanes(ctx context.Context, one string, p schema.Panes) ([]s
 	}
 	switch {
 	case given == 0:
-		return nil, Usagef("all needs panes: give pane ids, session (--session) or all_panes (--all-panes)")
+		return nil, noPane()
 	case given > 1:
 		return nil, Usagef("name the panes one way: pane ids, session (--session) or all_panes (--all-panes)")
 	case one != "":
@@ -43,6 +43,12 @@ func (e *Env) severalPanes(ctx context.Context, one string, p schema.Panes) ([]s
 		return nil, Usagef("%d panes to wait on; one wait watches at most %d", len(ids), schema.MaxWaitPanes)
 	}
 	return ids, nil
+}
+
+// noPane is the error of a wait given no pane: in the tool's argument
+// names (the CLI checks its arguments before).
+func noPane() error {
+	return Usagef("pane_id: required: name a pane (e.g. %%1), or several with pane_ids, session or all_panes")
 }
 
 // namedPanes resolves each target to its pane id, in order, once each.

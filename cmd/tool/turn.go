@@ -145,6 +145,9 @@ func readScreenFile(path string) (string, error) {
 
 func runWaitForTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.WaitForTurnOutput, error) {
 	if !in.Several() {
+		if in.PaneID == "" {
+			return schema.WaitForTurnOutput{}, noPane()
+		}
 		r, err := waitTurn(ctx, f, in)
 		return schema.WaitForTurnOutput{WaitForTurnResult: r}, err
 	}
