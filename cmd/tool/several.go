@@ -3,7 +3,9 @@ package tool
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
@@ -70,7 +72,8 @@ func (e *Env) namedPanes(ctx context.Context, targets []string) ([]string, error
 }
 
 // livePanes lists the live panes of session (its name or $N id), or of
-// the server for "". Panes whose row tmux printed malformed are left out.
+// the server for "", but the pane panectl runs in. Panes whose row tmux
+// printed malformed are left out.
 func (e *Env) livePanes(ctx context.Context, session string) ([]string, error) {
 	c, err := e.Client()
 	if err != nil {
@@ -81,13 +84,13 @@ func (e *Env) livePanes(ctx context.Context, session string) ([]string, error) {
 		return nil, err
 	}
 	var ids []string
-	found := session == ""
+	found, own := session == "", ownPane(c)
 	for _, p := range panes {
 		if session != "" && p.SessionName != session && p.SessionID != session {
 			continue
 		}
 		found = true
-		if !p.Dead {
+		if !p.Dead && p.ID != own {
 			ids = append(ids, p.ID)
 		}
 	}
@@ -100,6 +103,16 @@ func (e *Env) livePanes(ctx context.Context, session string) ([]string, error) {
 		return nil, fmt.Errorf("the server has no live pane to wait on: %w", tmux.ErrPaneNotFound)
 	}
 	return ids, nil
+}
+
+// ownPane is the pane panectl runs in when that is on c's server, else
+// "". A wait on it would wait on itself.
+func ownPane(c *tmux.Client) string {
+	socket, _, _ := strings.Cut(os.Getenv("TMUX"), ",")
+	if socket == "" || socket != c.Server.Socket {
+		return ""
+	}
+	return os.Getenv("TMUX_PANE")
 }
 
 // several runs one wait per pane of ids at once (waiter.Several) and
