@@ -87,7 +87,7 @@ wait (--all: each). See: panectl help echo, panectl help waits`,
 				switch {
 				case in.Several():
 					for _, r := range each(out.WaitForTextResult, out.Results) {
-						fmt.Fprintln(w, r.PaneID, r.MatchedLine)
+						fmt.Fprintln(w, strings.TrimSpace(fmt.Sprint(r.PaneID, " ", r.Outcome, " ", r.MatchedLine)))
 					}
 				case out.MatchedLine != "":
 					fmt.Fprintln(w, out.MatchedLine)
