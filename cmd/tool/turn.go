@@ -151,21 +151,20 @@ func runWaitForTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (sc
 		r, err := waitTurn(ctx, f, in)
 		return schema.WaitForTurnOutput{WaitForTurnResult: r}, err
 	}
-	if _, err := planTurn(in); err != nil { // checked once, before any pane is looked up
+	if len(in.States) == 0 {
+		in.WaitThroughBusy = true // over several panes, busy is not news
+	}
+	plan, err := planTurn(in) // checked once, before any pane is looked up
+	if err != nil {
 		return schema.WaitForTurnOutput{}, err
 	}
 	ids, err := f.severalPanes(ctx, in.PaneID, in.Panes)
 	if err != nil {
 		return schema.WaitForTurnOutput{}, err
 	}
-	if len(in.States) == 0 {
-		in.WaitThroughBusy = true // over several panes, busy is not news
-	}
 	top, results, err := several(ctx, f, ids, in.All, EffectiveTimeout(in.Timeout), "the turn",
 		func(ctx context.Context, id string) (schema.WaitForTurnResult, error) {
-			one := in
-			one.PaneID, one.Panes = id, schema.Panes{}
-			return waitTurn(ctx, f, one)
+			return plan.wait(ctx, f, id)
 		}, turnExit)
 	return schema.WaitForTurnOutput{WaitForTurnResult: top, Results: results}, err
 }
@@ -186,14 +185,15 @@ func states(list schema.StringList) ([]recognize.State, error) {
 }
 
 // turnPlan is a checked wait_for_turn input: the options of one pane's
-// wait but the pane, and the rows to return.
+// wait but the pane, the rows to return and the timeout. Its waits share
+// the recognizers: classifying only reads them.
 type turnPlan struct {
-	opt   waiter.TurnOptions
-	lines int
+	opt     waiter.TurnOptions
+	lines   int
+	timeout float64
 }
 
-// planTurn checks in and loads the recognizers (a fresh set: each wait
-// classifies with its own).
+// planTurn checks in and loads the recognizers.
 func planTurn(in schema.WaitForTurnInput) (turnPlan, error) {
 	ms, err := quietWindow(in.QuietMS)
 	if err != nil {
@@ -220,8 +220,9 @@ func planTurn(in schema.WaitForTurnInput) (turnPlan, error) {
 	if _, err := set.Resolve(in.Recognizer, recognize.Screen{}); err != nil {
 		return turnPlan{}, recognizerErr(err)
 	}
-	return turnPlan{lines: lines, opt: waiter.TurnOptions{
-		Set: set, Recognizer: in.Recognizer, Quiet: millis(ms), Timeout: Seconds(EffectiveTimeout(in.Timeout)),
+	timeout := EffectiveTimeout(in.Timeout)
+	return turnPlan{lines: lines, timeout: timeout, opt: waiter.TurnOptions{
+		Set: set, Recognizer: in.Recognizer, Quiet: millis(ms), Timeout: Seconds(timeout),
 		WaitThroughBusy: in.WaitThroughBusy, States: want,
 	}}, nil
 }
@@ -232,10 +233,14 @@ func waitTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.W
 	if err != nil {
 		return schema.WaitForTurnResult{}, err
 	}
-	timeout := EffectiveTimeout(in.Timeout)
-	ctx, cancel := OpContext(ctx, timeout, 0)
+	return plan.wait(ctx, f, in.PaneID)
+}
+
+// wait waits for the turn of the pane target names.
+func (plan turnPlan) wait(ctx context.Context, f *Env, target string) (schema.WaitForTurnResult, error) {
+	ctx, cancel := OpContext(ctx, plan.timeout, 0)
 	defer cancel()
-	c, p, err := f.Pane(ctx, in.PaneID)
+	c, p, err := f.Pane(ctx, target)
 	if err != nil {
 		return schema.WaitForTurnResult{}, err
 	}
@@ -250,6 +255,6 @@ func waitTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.W
 	return schema.WaitForTurnResult{
 		PaneID: p.ID, State: r.Result.State, Outcome: r.Outcome, Recognizer: r.Result.Recognizer,
 		Evidence: evidence(r.Result.Evidence), Screen: nonNil(r.Screen.Last(plan.lines)),
-		Seconds: Round3(r.Elapsed.Seconds()), EffectiveTimeout: timeout, Note: r.Note,
+		Seconds: Round3(r.Elapsed.Seconds()), EffectiveTimeout: plan.timeout, Note: r.Note,
 	}, nil
 }
