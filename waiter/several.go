@@ -6,11 +6,11 @@ import (
 )
 
 // Several runs one wait per pane at once, wait(ctx, i) for pane i of n (SPEC.md section 13). Without
-// all, the first wait to return decides: the others' contexts are cancelled. With all, each wait
-// runs to its end. Several returns only once every wait has returned, so none is left watching a
-// pane. It gives the results in pane order, and the index of the deciding wait (-1 with all). The
-// first error ends every wait and is returned. The waits report no progress of their own: ctx's call
-// reports what names says is waited for.
+// all, the first wait to return decides, and the others' contexts are cancelled. With all, each
+// wait runs to its end. Several returns only once every wait has returned, so none is left
+// watching a pane. It gives the results in pane order, and the index of the deciding wait (-1 with
+// all). The first error ends every wait and is returned. The waits report no progress of their
+// own; ctx's call reports what (for timeout) instead.
 func Several[R any](ctx context.Context, n int, all bool, timeout time.Duration, what string,
 	wait func(ctx context.Context, i int) (R, error)) (results []R, decided int, err error) {
 	defer Waiting(ctx, "", timeout, what)()
