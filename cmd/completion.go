@@ -23,8 +23,9 @@ import (
 //     task ids the list_tasks tool reports;
 //   - KEY... completes to key names, a positional named TOOL to tool names;
 //   - --recognizer completes to the recognizer ids (bundled and user),
-//     --cursor to its special values, --pane to pane ids, -L to the socket
-//     names under $TMUX_TMPDIR.
+//     --cursor to its special values, --pane to pane ids, --session to
+//     session names, --state to the turn states, -L to the socket names
+//     under $TMUX_TMPDIR.
 //
 // A command that sets its own ValidArgsFunction or flag completion keeps it.
 
@@ -48,6 +49,8 @@ var flagCompleters = map[string]completer{
 	"recognizer":  completeRecognizers,
 	"cursor":      completeCursorSpecials,
 	"pane":        completePaneIDs,
+	"session":     completeSessions,
+	"state":       completeStates,
 	"socket-name": completeSocketNames,
 }
 
@@ -217,6 +220,32 @@ func completeTaskIDs(ctx context.Context, f *Factory, _ []string) []string {
 		ids = append(ids, id+"\t"+desc)
 	}
 	return ids
+}
+
+// completeSessions lists the sessions of the server, by name, with their
+// panes' count. No server: no candidates.
+func completeSessions(ctx context.Context, f *Factory, _ []string) []string {
+	out, err := tool.ListPanes.Run(ctx, &f.Env, schema.ListPanesInput{})
+	if err != nil {
+		return nil
+	}
+	var names []string
+	panes := map[string]int{}
+	for _, p := range out.Panes {
+		if panes[p.SessionName] == 0 {
+			names = append(names, p.SessionName)
+		}
+		panes[p.SessionName]++
+	}
+	for i, n := range names {
+		names[i] = fmt.Sprintf("%s\t%d panes", n, panes[n])
+	}
+	return names
+}
+
+// completeStates lists the turn states (wait-for-turn --state).
+func completeStates(context.Context, *Factory, []string) []string {
+	return []string{string(schema.StateAwaitingApproval), string(schema.StateAwaitingInput), string(schema.StateBusy), string(schema.StateUnknown)}
 }
 
 func bracket(s string) string {

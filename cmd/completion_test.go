@@ -19,6 +19,7 @@ func TestWireCompletionByUseAndFlagName(t *testing.T) {
 	noop := func(*cobra.Command, []string) error { return nil }
 	later := &cobra.Command{Use: "wait-for-turn PANE", RunE: noop}
 	later.Flags().String("recognizer", "auto", "")
+	later.Flags().String("state", "", "")
 	task := &cobra.Command{Use: "task"}
 	wait := &cobra.Command{Use: "wait ID", RunE: noop}
 	task.AddCommand(wait)
@@ -42,6 +43,14 @@ func TestWireCompletionByUseAndFlagName(t *testing.T) {
 			t.Errorf("--recognizer completion lacks %q:\n%s", want, got)
 		}
 	}
+	out.Reset()
+	root.SetArgs([]string{"__complete", "wait-for-turn", "%1", "--state", ""})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, "awaiting_approval\n") {
+		t.Errorf("--state completion lacks awaiting_approval:\n%s", got)
+	}
 }
 
 func TestPositionalSlots(t *testing.T) {
@@ -54,6 +63,7 @@ func TestPositionalSlots(t *testing.T) {
 		{"send-text PANE [TEXT]", 2, false, true},
 		{"send-keys PANE KEY...", 2, true, true},
 		{"wait-for-text PANE --pattern P [--pattern P2...]", 1, false, true},
+		{"wait-for-turn PANE... | --session NAME | --all-panes", 1, true, true},
 		{"new [flags] [-- COMMAND [ARG...]]", 1, false, false},
 		{"list", 0, false, false},
 	} {

@@ -67,6 +67,7 @@ var topicBounds = strings.NewReplacer(
 	"{max_pattern_length}", strconv.Itoa(schema.MaxPatternLength),
 	"{max_cursor}", strconv.Itoa(schema.MaxCursor),
 	"{cursor_store_kib}", strconv.Itoa(schema.CursorStore>>10),
+	"{max_wait_panes}", strconv.Itoa(schema.MaxWaitPanes),
 	"{max_result_kib}", strconv.Itoa(schema.MaxResultBytes>>10),
 	"{max_quoted}", strconv.Itoa(maxQuoted),
 	"{max_calls_in_flight}", strconv.Itoa(maxCallsInFlight),

@@ -281,6 +281,22 @@ func TestMCP(t *testing.T) {
 		t.Errorf("screen: %v", sc)
 	}
 
+	// A wait over several panes: the one whose screen shows the text
+	// decides; with all, every pane's result. The waits use the kept
+	// clients: one per session, no more.
+	other, _ := call("new_pane", map[string]any{"command": []string{"cat"}}, nil)
+	if w, res := call("wait_for_text", map[string]any{"pane_ids": []any{other["pane_id"], pane}, "cursor": "screen", "patterns": "mcp-run", "timeout": 10}, nil); res.IsError || w["pane_id"] != pane || w["results"] != nil {
+		t.Errorf("wait_for_text over two panes: %v", res.Content)
+	}
+	if w, res := call("wait_for_quiet", map[string]any{"pane_ids": []any{pane, other["pane_id"]}, "all": true, "quiet_ms": 100, "timeout": 10}, nil); res.IsError ||
+		len(w["results"].([]any)) != 2 || w["results"].([]any)[1].(map[string]any)["pane_id"] != other["pane_id"] {
+		t.Errorf("wait_for_quiet over two panes, all: %v", res.Content)
+	}
+	if clients := strings.Fields(tmuxOut(t, env, "list-clients", "-F", "#{client_control_mode}")); len(clients) > 2 {
+		t.Errorf("clients after waits over two sessions: %q, want one per session", clients)
+	}
+	call("kill_pane", map[string]any{"pane_id": other["pane_id"]}, nil)
+
 	if k, _ := call("kill_pane", map[string]any{"pane_id": pane}, nil); k["killed"] != true {
 		t.Errorf("kill_pane: %v", k)
 	}

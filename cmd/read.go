@@ -55,26 +55,27 @@ lines_dropped 0 (see: panectl help journals).`,
 func newWaitForTextCmd(f *Factory) *cobra.Command {
 	var in schema.WaitForTextInput
 	cmd := &cobra.Command{
-		Use:   "wait-for-text PANE --pattern P [--pattern P2...]",
+		Use:   "wait-for-text PANE... --pattern P [--pattern P2...]",
 		Short: "Wait for a pattern in new output, not fooled by the echo of typed input",
 		Long: `Wait until a logical line of new output (after --cursor; default: from now)
 matches a pattern. Plain patterns match as substrings; --regex uses regexp2
 (lookaround, backreferences, (?i); ^ and $ anchor at line ends). A --stop
 pattern ends the wait with exit 3. Text panectl typed into the pane is not
 matched: not while pending, not for 10 s after it was submitted, and not
-where its echo landed while panectl's ledger keeps the entry. A tab on the
-screen is spaces before tmux 3.6: match it with --regex and \s+.
+where its echo landed while panectl's ledger keeps the entry.
 
 Exit: 0 matched, 3 stopped, 124 timeout, 5 the pane exited or its process
 was replaced (respawn-pane; the note names both processes), 1 the server
 stopped answering (about 5 s after it stopped).
 
-See: panectl help echo, panectl help waits`,
+Several panes (ids, --session, --all-panes): the first to decide ends the
+wait (--all: each). See: panectl help echo, panectl help waits`,
 		Example: `  panectl wait-for-text %1 --pattern '$'
-  C=$(panectl send-text %1 'make' --submit); panectl wait-for-text %1 --cursor "$C" --pattern 'Build OK' --stop 'Error'`,
-		Args: cobra.ExactArgs(1),
+  C=$(panectl send-text %1 'make' --submit); panectl wait-for-text %1 --cursor "$C" --pattern 'Build OK' --stop 'Error'
+  panectl wait-for-text --session build --pattern 'FAIL' --timeout 600`,
+		Args: needPanes,
 		RunE: func(c *cobra.Command, args []string) error {
-			in.PaneID = args[0]
+			paneArgs(args, &in.PaneID, &in.Panes)
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
 			}
@@ -83,10 +84,18 @@ See: panectl help echo, panectl help waits`,
 				return err
 			}
 			if perr := f.emit(out, func(w io.Writer) {
-				if out.MatchedLine != "" {
+				switch {
+				case in.Several():
+					for _, r := range each(out.WaitForTextResult, out.Results) {
+						fmt.Fprintln(w, strings.TrimSpace(fmt.Sprint(r.PaneID, " ", r.Outcome, " ", r.MatchedLine)))
+					}
+				case out.MatchedLine != "":
 					fmt.Fprintln(w, out.MatchedLine)
 				}
 				if out.Outcome != schema.OutcomeMatched {
+					if in.Several() {
+						fmt.Fprintf(f.IO.ErrOut, "%s: ", out.PaneID)
+					}
 					fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs", out.Outcome, out.Seconds)
 					if out.Outcome == schema.OutcomeStopped {
 						fmt.Fprintf(f.IO.ErrOut, ": stop pattern %q matched", out.Matched)
@@ -113,5 +122,6 @@ See: panectl help echo, panectl help waits`,
 	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
 	fl.StringVar(&in.Cursor, "cursor", "", "match output after this cursor; 'screen' accepts what is visible")
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, "+schema.Bound("max_lines"))
+	paneFlags(fl, &in.Panes)
 	return cmd
 }

@@ -126,7 +126,7 @@ func explicitQuiet(c *cobra.Command, ms int) error {
 func newWaitQuietCmd(f *Factory) *cobra.Command {
 	var in schema.WaitForQuietInput
 	cmd := &cobra.Command{
-		Use:   "wait-quiet PANE",
+		Use:   "wait-quiet PANE...",
 		Short: "Wait until the screen has not changed for --quiet-ms",
 		Long: `Wait until the pane's screen has not changed for --quiet-ms milliseconds.
 Output events restart the quiet window only when a
@@ -134,11 +134,15 @@ capture confirms the screen's content changed: a redraw of identical content
 or a cursor moving or blinking does not count. Prints the screen.
 
 Exit: 0 quiet, 124 timeout (with the last screen), 5 the pane exited or its
-process was replaced (respawn-pane), 1 the server stopped answering.`,
-		Example: `  panectl wait-quiet %1 --quiet-ms 1000 --timeout 60`,
-		Args:    cobra.ExactArgs(1),
+process was replaced (respawn-pane), 1 the server stopped answering.
+
+Several panes (ids, --session, --all-panes): the first to decide ends the
+wait (--all: each). See: panectl help waits`,
+		Example: `  panectl wait-quiet %1 --quiet-ms 1000 --timeout 60
+  panectl wait-quiet %1 %2 %3 --all --timeout 60`,
+		Args: needPanes,
 		RunE: func(c *cobra.Command, args []string) error {
-			in.PaneID = args[0]
+			paneArgs(args, &in.PaneID, &in.Panes)
 			if err := explicitQuiet(c, in.QuietMS); err != nil {
 				return err
 			}
@@ -147,8 +151,17 @@ process was replaced (respawn-pane), 1 the server stopped answering.`,
 				return err
 			}
 			if perr := f.emit(out, func(w io.Writer) {
-				printLines(w, out.Screen)
+				if in.Several() {
+					for _, r := range each(out.WaitForQuietResult, out.Results) {
+						fmt.Fprintln(w, r.PaneID, r.Outcome)
+					}
+				} else {
+					printLines(w, out.Screen)
+				}
 				if out.Outcome != schema.OutcomeQuiet {
+					if in.Several() {
+						fmt.Fprintf(f.IO.ErrOut, "%s: ", out.PaneID)
+					}
 					fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs\n", out.Outcome, out.Seconds)
 				}
 			}); perr != nil {
@@ -160,5 +173,6 @@ process was replaced (respawn-pane), 1 the server stopped answering.`,
 	fl := cmd.Flags()
 	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds, "+schema.Bound("quiet_ms"))
 	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
+	paneFlags(fl, &in.Panes)
 	return cmd
 }

@@ -79,6 +79,7 @@ var slowScripts = map[string]bool{
 	"script/echo-cleared-draft": true,
 	"script/progress":           true,
 	"script/ready":              true,
+	"script/several-turn":       true,
 	"script/submit":             true,
 	"script/submit-slow":        true,
 	"script/task-bounds":        true,

@@ -324,8 +324,11 @@ func openStubLog(path string) *os.File {
 // Each submitted line goes to the transcript as "> LINE". "please answer
 // round N" is answered 300 ms later with "Answer to round N". "please answer
 // slow" streams five "working K" lines, one per 150 ms, then "Answer to round
-// slow". While an answer comes, and 300 ms after any other line, the footer
-// says "✻ Working… (esc to interrupt)". "/clear" empties the transcript and
+// slow". "please answer after S" is answered S seconds later with "Answer
+// after S"; "please ask after S" then asks instead, in a permission dialog
+// drawn in place of the composer (Enter takes it away). While an
+// answer comes, and 300 ms after any other line, the footer says "✻
+// Working… (esc to interrupt)". "/clear" empties the transcript and
 // the screen (and tmux's history, inline). With --drop it loses keys typed
 // too fast: of more than 4 bytes read at once, the last two. With --hold an
 // Enter does nothing while an answer comes: the composer keeps the text, as
@@ -374,6 +377,7 @@ func agentStub() {
 			if l.done {
 				a.busy--
 			}
+			a.asking = a.asking || l.ask
 		case c, ok := <-keys:
 			if !ok || c == 0x03 {
 				restore()
@@ -393,6 +397,8 @@ func (a *agentScreen) key(c byte) {
 		if len(a.esc) > 1 && (c >= 0x40 && c <= 0x7e && c != '[' || len(a.esc) > 8) {
 			a.esc = nil
 		}
+	case a.asking && c == '\r':
+		a.asking = false
 	case c == '\r' || c == '\n':
 		if !a.hold || a.busy == 0 {
 			a.submit()
@@ -416,15 +422,17 @@ type agentScreen struct {
 	esc        []byte // an escape sequence being read
 	answers    chan agentLine
 	busy       int  // answers still to come
+	asking     bool // a permission dialog shows
 	printed    int  // transcript lines printed (inline)
 	cleared    bool // the screen is to be cleared (inline)
 	drawn      bool // the rule, composer and footer are on the screen (inline)
 }
 
-// agentLine is a line of an answer, "" for none; done ends the answer.
+// agentLine is a line of an answer, "" for none; done ends the answer,
+// and ask then shows a permission dialog.
 type agentLine struct {
-	text string
-	done bool
+	text      string
+	done, ask bool
 }
 
 // submit takes the composer's line: it goes to the transcript, and its
@@ -434,6 +442,9 @@ func (a *agentScreen) submit() {
 	a.composer = ""
 	var lines []string
 	var n int
+	var after float64
+	var ask bool
+	pace := 300 * time.Millisecond
 	switch {
 	case text == "":
 		return
@@ -445,18 +456,21 @@ func (a *agentScreen) submit() {
 			lines = append(lines, fmt.Sprintf("working %d", k))
 		}
 		lines = append(lines, "Answer to round slow")
+		pace = 150 * time.Millisecond
 	default:
 		if _, err := fmt.Sscanf(text, "please answer round %d", &n); err == nil {
 			lines = append(lines, fmt.Sprintf("Answer to round %d", n))
+		}
+		if _, err := fmt.Sscanf(text, "please answer after %g", &after); err == nil {
+			lines, pace = append(lines, "Answer after "+strings.TrimPrefix(text, "please answer after ")), time.Duration(after*float64(time.Second))
+		}
+		if _, err := fmt.Sscanf(text, "please ask after %g", &after); err == nil {
+			ask, pace = true, time.Duration(after*float64(time.Second))
 		}
 	}
 	a.transcript = append(a.transcript, "> "+text)
 	a.busy++
 	go func() {
-		pace := 300 * time.Millisecond
-		if len(lines) > 1 {
-			pace = 150 * time.Millisecond
-		}
 		for _, l := range lines {
 			time.Sleep(pace)
 			a.answers <- agentLine{text: l}
@@ -464,7 +478,7 @@ func (a *agentScreen) submit() {
 		if len(lines) == 0 {
 			time.Sleep(pace)
 		}
-		a.answers <- agentLine{done: true}
+		a.answers <- agentLine{done: true, ask: ask}
 	}()
 }
 
@@ -502,6 +516,9 @@ func (a *agentScreen) draw() {
 		return
 	}
 	view := h - 3 // rows of transcript above the rule, composer and footer
+	if a.asking {
+		view = h - 5 // the rule and the dialog
+	}
 	shown := a.transcript[max(0, len(a.transcript)-view):]
 	thumb := 0 // rows of the scrollbar thumb, at the bottom: the end is shown
 	if len(a.transcript) > view {
@@ -514,7 +531,11 @@ func (a *agentScreen) draw() {
 			fmt.Fprintf(&b, "\x1b[%d;%dH█", i+1, w)
 		}
 	}
-	fmt.Fprintf(&b, "\x1b[%dH%s\x1b[%dH%s\x1b[%dH> %s", view+1, rule, view+3, footer, view+2, a.composer)
+	if a.asking {
+		fmt.Fprintf(&b, "\x1b[%dH%s\x1b[%dH Do you want to proceed?\x1b[%dH ❯ 1. Yes\x1b[%dH   2. No\x1b[%dH Esc to cancel", view+1, rule, view+2, view+3, view+4, view+5)
+	} else {
+		fmt.Fprintf(&b, "\x1b[%dH%s\x1b[%dH%s\x1b[%dH> %s", view+1, rule, view+3, footer, view+2, a.composer)
+	}
 	os.Stdout.Write(b.Bytes())
 }
 

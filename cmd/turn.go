@@ -67,28 +67,27 @@ screen has been quiet: wait-for-turn does that.`,
 func newWaitForTurnCmd(f *Factory) *cobra.Command {
 	var in schema.WaitForTurnInput
 	cmd := &cobra.Command{
-		Use:   "wait-for-turn PANE",
+		Use:   "wait-for-turn PANE... | --session NAME | --all-panes",
 		Short: "Wait until an interactive program (agent, shell, REPL) ends its turn, or is busy",
-		Long: `Wait until the interactive program in the pane finishes its turn: its
-screen, title and foreground command say awaiting_input (once quiet for
---quiet-ms) or awaiting_approval (a dialog that stayed 0.4 s). By default
-the wait also ends as soon as the program is confirmed busy (outcome busy);
---wait-through-busy waits through it. A screen nothing recognizable is on
-ends as unknown once quiet. The recognizer is picked as by recognize
-(default auto). A shell is awaiting_input only at its prompt.
+		Long: `Wait until the program in the pane ends its turn: awaiting_input (once
+quiet for --quiet-ms) or awaiting_approval (a dialog that stayed 0.4 s), or
+until it is confirmed busy (--wait-through-busy waits through it). A quiet
+screen nothing recognizable is on ends as unknown. --state S (repeatable)
+ends it only in those states. The recognizer is picked as by recognize.
 
-Exit: 0 only when the turn ended in awaiting_input (so
-"wait-for-turn P && send-text P ..." never types into a dialog or a busy
-program); 3 awaiting_approval, busy or unknown; 124 timeout; 5 the pane
-exited or its process was replaced (respawn-pane); 1 the server stopped
-answering.
+Exit: 0 only for awaiting_input (so "wait-for-turn P && send-text P ..."
+never types into a dialog or a busy program); 3 awaiting_approval, busy or
+unknown; 124 timeout; 5 the pane exited or its process was replaced
+(respawn-pane); 1 the server stopped answering.
 
-See: panectl help turn-state`,
+Several panes (ids, --session, --all-panes): the first to decide ends the
+wait, busy aside (--all: each). See: panectl help waits, turn-state`,
 		Example: `  panectl send-text %1 'fix the tests' --submit; panectl wait-for-turn %1 --wait-through-busy --timeout 600
-  panectl wait-for-turn %1 && panectl send-text %1 'next task' --submit`,
-		Args: cobra.ExactArgs(1),
+  panectl wait-for-turn %1 && panectl send-text %1 'next task' --submit
+  panectl wait-for-turn --session agents --state awaiting_approval --timeout 600`,
+		Args: needPanes,
 		RunE: func(c *cobra.Command, args []string) error {
-			in.PaneID = args[0]
+			paneArgs(args, &in.PaneID, &in.Panes)
 			if err := explicitQuiet(c, in.QuietMS); err != nil {
 				return err
 			}
@@ -100,7 +99,16 @@ See: panectl help turn-state`,
 				return err
 			}
 			if perr := f.emit(out, func(w io.Writer) {
-				fmt.Fprintln(w, out.State)
+				if in.Several() {
+					for _, r := range each(out.WaitForTurnResult, out.Results) {
+						fmt.Fprintln(w, r.PaneID, r.State)
+					}
+				} else {
+					fmt.Fprintln(w, out.State)
+				}
+				if in.Several() {
+					fmt.Fprintf(f.IO.ErrOut, "%s: ", out.PaneID)
+				}
 				fmt.Fprintf(f.IO.ErrOut, "%s after %.1fs (recognizer %s", out.Outcome, out.Seconds, out.Recognizer)
 				if out.Evidence.Rule != "" {
 					fmt.Fprintf(f.IO.ErrOut, ", rule %s: %s", out.Evidence.Rule, out.Evidence.Line)
@@ -121,6 +129,8 @@ See: panectl help turn-state`,
 	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
 	fl.IntVar(&in.Lines, "lines", 0, "rows of the screen to return, from the bottom, "+schema.Bound("turn_lines"))
 	fl.BoolVar(&in.WaitThroughBusy, "wait-through-busy", false, "keep waiting while the program is busy")
+	fl.StringArrayVar((*[]string)(&in.States), "state", nil, "end only in this state: busy, awaiting_input, awaiting_approval or unknown (repeatable)")
+	paneFlags(fl, &in.Panes)
 	return cmd
 }
 

@@ -56,9 +56,61 @@ func (o *CaptureOutput) BoundBytes(max int) bool {
 	return boundLines(&o.Output, &o.Truncated, &o.Note, max)
 }
 
-// BoundBytes cuts Output (see Bounded).
+// BoundBytes cuts Output (see Bounded). With results, every pane's
+// output and the top one share max.
 func (o *WaitForTextOutput) BoundBytes(max int) bool {
-	return boundLines(&o.Output, &o.Truncated, &o.Note, max)
+	share := max / (len(o.Results) + 1)
+	cut := boundLines(&o.Output, &o.Truncated, &o.Note, share)
+	for i := range o.Results {
+		r := &o.Results[i]
+		cut = boundLines(&r.Output, &r.Truncated, &r.Note, share) || cut
+	}
+	return cut
+}
+
+// BoundBytes cuts the screens of a result over several panes (see
+// boundScreens).
+func (o *WaitForTurnOutput) BoundBytes(max int) bool {
+	return boundScreens(max, len(o.Results), func(i int) (*[]string, *string) {
+		if i < 0 {
+			return &o.Screen, &o.Note
+		}
+		return &o.Results[i].Screen, &o.Results[i].Note
+	})
+}
+
+// BoundBytes cuts the screens of a result over several panes (see
+// boundScreens).
+func (o *WaitForQuietOutput) BoundBytes(max int) bool {
+	return boundScreens(max, len(o.Results), func(i int) (*[]string, *string) {
+		if i < 0 {
+			return &o.Screen, &o.Note
+		}
+		return &o.Results[i].Screen, &o.Results[i].Note
+	})
+}
+
+// boundScreens cuts the screens of a result with n results: the top one
+// (screen(-1)) and each result's (screen(i)) share max. Without results
+// nothing is cut: one pane's screen is bounded by its height.
+func boundScreens(max, n int, screen func(i int) (rows *[]string, note *string)) bool {
+	cut := false
+	for i := -1; i < n && n > 0; i++ {
+		rows, note := screen(i)
+		cut = boundScreen(rows, note, max/(n+1)) || cut
+	}
+	return cut
+}
+
+// boundScreen cuts a screen's rows to max bytes, keeping the bottom ones,
+// and says so in note.
+func boundScreen(rows *[]string, note *string, max int) bool {
+	kept, left, cut := keepBytes(*rows, max)
+	if cut {
+		*rows = kept
+		*note = JoinNotes(*note, fmt.Sprintf("screen cut to its bottom %d bytes for this result over several panes (%d rows above left out)", max, left))
+	}
+	return cut
 }
 
 // BoundBytes cuts Output (see Bounded).

@@ -23,3 +23,24 @@ func TestBoundBytes(t *testing.T) {
 		t.Errorf("newest line cut: %q", r.Output)
 	}
 }
+
+// TestBoundBytesSeveral: the results of a wait over several panes share
+// the budget; one pane's screen is kept whole.
+func TestBoundBytesSeveral(t *testing.T) {
+	rows := []string{"aaaa", "bbbb", "cccc"} // 5 bytes each, with a newline
+	one := WaitForTurnOutput{WaitForTurnResult: WaitForTurnResult{Screen: rows}}
+	if one.BoundBytes(6) || len(one.Screen) != 3 {
+		t.Errorf("one pane: %+v", one)
+	}
+	r := WaitForTurnResult{PaneID: "%1", Screen: rows}
+	all := WaitForTurnOutput{WaitForTurnResult: r, Results: []WaitForTurnResult{r, r}}
+	if !all.BoundBytes(30) || len(all.Screen) != 2 || len(all.Results[1].Screen) != 2 ||
+		!strings.Contains(all.Results[0].Note, "1 rows above left out") {
+		t.Errorf("several panes, 10 bytes each: %+v", all)
+	}
+	text := WaitForTextOutput{WaitForTextResult: WaitForTextResult{Output: rows},
+		Results: []WaitForTextResult{{Output: rows}}}
+	if !text.BoundBytes(20) || len(text.Output) != 2 || !text.Results[0].Truncated {
+		t.Errorf("text over several panes, 10 bytes each: %+v", text)
+	}
+}

@@ -91,9 +91,11 @@ func TestSchemasInvariants(t *testing.T) {
 			}
 		}
 		// pane_id, when there is one, is required (unless a saved screen
-		// can stand in for the pane, as with recognize).
+		// can stand in for the pane, as with recognize, or other panes, as
+		// with the waits over several panes).
 		_, hasFile := s.Input.Properties["screen"]
-		if _, ok := s.Input.Properties["pane_id"]; ok && !hasFile && !slices.Contains(s.Input.Required, "pane_id") {
+		_, hasPanes := s.Input.Properties["pane_ids"]
+		if _, ok := s.Input.Properties["pane_id"]; ok && !hasFile && !hasPanes && !slices.Contains(s.Input.Required, "pane_id") {
 			t.Errorf("tool %s: pane_id is not required", tool.Name)
 		}
 	}
@@ -125,6 +127,7 @@ func TestValidateInput(t *testing.T) {
 	ascii, _ := Lookup("send_ascii")
 	long := string(bytes.Repeat([]byte("x"), 4097))
 	many, _ := json.Marshal(slices.Repeat([]string{"x"}, 33))
+	panes, _ := json.Marshal(slices.Repeat([]string{"%0"}, MaxWaitPanes+1))
 	for _, c := range []struct {
 		tool   Tool
 		in     string
@@ -134,7 +137,9 @@ func TestValidateInput(t *testing.T) {
 		{wait, `{"pane_id":"%0","patterns":["x","y"],"stop":"z","timeout":99999}`, nil},
 		{wait, `{"pane_id":"%0","patterns":"x","timeout":-5}`, nil},
 		{wait, `{"pane_id":"%0","patterns":"x","bogus":1}`, []string{"bogus"}},
-		{wait, `{"patterns":"x"}`, []string{"pane_id"}},
+		{wait, `{"patterns":"x"}`, nil}, // the Go check asks for a pane
+		{wait, `{"pane_ids":[],"patterns":"x"}`, []string{"pane_ids"}},
+		{wait, `{"pane_ids":` + string(panes) + `,"patterns":"x"}`, []string{"pane_ids"}},
 		{wait, `{"pane_id":"%0","patterns":5}`, []string{"patterns"}},
 		{wait, `{"pane_id":"%0","patterns":[]}`, []string{"patterns"}},
 		{wait, `{"pane_id":"%0","patterns":"` + long + `"}`, []string{"patterns"}},

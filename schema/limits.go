@@ -28,6 +28,7 @@ const (
 	MaxCallInput     = 8 << 20 // one call's JSON: text is at most 1 MiB, and escaping grows it up to six-fold
 	MaxCursor        = 64      // characters of a printed cursor
 	CursorStore      = 1 << 16 // characters of saved cursors a pane keeps (pane.Save)
+	MaxWaitPanes     = 100     // panes one wait watches at once (pane_ids, session, all_panes)
 )
 
 // enum is the keywords of an enum of values.
@@ -62,6 +63,7 @@ var bounds = map[string]bound{
 		fmt.Sprintf("at most %d, each at most %d characters", MaxPatterns, MaxPatternLength)},
 	"stop": {fmt.Sprintf("maxItems=%d,maxLength=%d", MaxPatterns, MaxPatternLength),
 		fmt.Sprintf("at most %d, each at most %d characters", MaxPatterns, MaxPatternLength)},
+	"pane_ids":       {fmt.Sprintf("minItems=1,maxItems=%d,minLength=1", MaxWaitPanes), fmt.Sprintf("at most %d", MaxWaitPanes)},
 	"run_timeout":    {"", fmt.Sprintf("default %d for a foreground run, none for a background one; clamped to [0, %d]", DefaultTimeout, MaxTimeout)},
 	"clamp":          {"", fmt.Sprintf("clamped to [0, %d]", MaxTimeout)},
 	"text_outcome":   enum(OutcomeMatched, OutcomeStopped, OutcomeTimeout, OutcomeExited),

@@ -56,18 +56,8 @@ type StatusOutput struct {
 
 // WaitForQuietInput is the input of wait_for_quiet.
 type WaitForQuietInput struct {
-	PaneID  string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	PaneID string `json:"pane_id,omitempty" jsonschema:"pane id (%N) or a target that names exactly one pane; or name several panes with pane_ids, session or all_panes"`
+	Panes
 	QuietMS int      `json:"quiet_ms,omitempty" jsonschema:"the screen must stay unchanged this many milliseconds" limits:"quiet_ms"`
 	Timeout *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait" limits:"timeout"`
-}
-
-// WaitForQuietOutput is the output of wait_for_quiet.
-type WaitForQuietOutput struct {
-	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
-	Outcome          Outcome  `json:"outcome" limits:"quiet_outcome" jsonschema:"quiet (exit 0), timeout (exit 124) or exited (exit 5)"`
-	Seconds          float64  `json:"seconds" jsonschema:"how long the wait took, in seconds"`
-	EffectiveTimeout float64  `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
-	QuietMS          int      `json:"quiet_ms" jsonschema:"the quiet window used, in milliseconds"`
-	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
-	Screen           []string `json:"screen" jsonschema:"the last screen seen: rows as displayed, trailing blank rows trimmed"`
 }

@@ -60,7 +60,7 @@ var (
 		Input:       &CaptureInput{}, Output: &CaptureOutput{},
 		Annotations: Annotations{ReadOnly: true, OpenWorld: true}}
 	WaitForText = Tool{Name: "wait_for_text", CLI: "wait-for-text", Title: "Wait for text",
-		Description: "Wait until new output in a pane matches a pattern (plain or regex), not fooled by the echo of text typed into it; stop patterns end it early. Outcomes: matched, stopped, timeout, exited." + untrusted,
+		Description: "Wait until new output in a pane matches a pattern (plain or regex), not fooled by the echo of text typed into it; stop patterns end it early. Outcomes: matched, stopped, timeout, exited. Over several panes (pane_ids, session, all_panes) the first pane to decide ends it and pane_id names it; all waits for each (results)." + untrusted,
 		Input:       &WaitForTextInput{}, Output: &WaitForTextOutput{},
 		Annotations: Annotations{ReadOnly: true, OpenWorld: true}}
 	Screen = Tool{Name: "screen", CLI: "screen", Title: "Screen",
@@ -72,11 +72,11 @@ var (
 		Input:       &StatusInput{}, Output: &StatusOutput{},
 		Annotations: Annotations{ReadOnly: true, OpenWorld: true}}
 	WaitForQuiet = Tool{Name: "wait_for_quiet", CLI: "wait-quiet", Title: "Wait for quiet",
-		Description: "Wait until a pane's screen has not changed for quiet_ms (a redraw of identical content or a cursor blink does not count). Outcomes: quiet, timeout (with the last screen), exited." + untrusted,
+		Description: "Wait until a pane's screen has not changed for quiet_ms (a redraw of identical content or a cursor blink does not count). Outcomes: quiet, timeout (with the last screen), exited. Over several panes (pane_ids, session, all_panes) the first pane to decide ends it and pane_id names it; all waits for each (results)." + untrusted,
 		Input:       &WaitForQuietInput{}, Output: &WaitForQuietOutput{},
 		Annotations: Annotations{ReadOnly: true, OpenWorld: true}}
 	WaitForTurn = Tool{Name: "wait_for_turn", CLI: "wait-for-turn", Title: "Wait for turn",
-		Description: "Wait until the interactive program in a pane (coding agent, shell, REPL) ends its turn: state awaiting_input (screen and state quiet for quiet_ms) or awaiting_approval (a dialog that stayed 0.4 s; outcome turn_ended), or until it is confirmed busy (outcome busy) unless wait_through_busy; with the evidence and the last rows of the screen. Only awaiting_input is success (exit 0): approval, busy and unknown are exit 3, so a caller never types into a dialog or a busy program." + untrusted,
+		Description: "Wait until the interactive program in a pane (coding agent, shell, REPL) ends its turn: state awaiting_input (screen and state quiet for quiet_ms) or awaiting_approval (a dialog that stayed 0.4 s; outcome turn_ended), or until it is confirmed busy (outcome busy) unless wait_through_busy; with the evidence and the last rows of the screen. Only awaiting_input is success (exit 0): approval, busy and unknown are exit 3, so a caller never types into a dialog or a busy program. states ends it only in the given states (e.g. awaiting_approval: which agent asks). Over several panes (pane_ids, session, all_panes) busy does not decide unless asked for in states; the first pane to decide ends the wait and pane_id names it; all waits for each (results)." + untrusted,
 		Input:       &WaitForTurnInput{}, Output: &WaitForTurnOutput{},
 		Annotations: Annotations{ReadOnly: true, OpenWorld: true}}
 	Recognize = Tool{Name: "recognize", CLI: "recognize", Title: "Recognize turn state",

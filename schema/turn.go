@@ -59,25 +59,14 @@ type RecognizeOutput struct {
 
 // WaitForTurnInput is the input of wait_for_turn.
 type WaitForTurnInput struct {
-	PaneID          string   `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
-	Recognizer      string   `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias" limits:"minLength=1"`
-	QuietMS         int      `json:"quiet_ms,omitempty" jsonschema:"quiet window in milliseconds" limits:"quiet_ms"`
-	Timeout         *float64 `json:"timeout,omitempty" jsonschema:"seconds to wait" limits:"timeout"`
-	Lines           int      `json:"lines,omitempty" jsonschema:"rows of the screen to return, from the bottom" limits:"turn_lines"`
-	WaitThroughBusy bool     `json:"wait_through_busy,omitempty" jsonschema:"keep waiting while the program is busy, until its turn ends or the timeout"`
-}
-
-// WaitForTurnOutput is the output of wait_for_turn.
-type WaitForTurnOutput struct {
-	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
-	State            State    `json:"state" jsonschema:"busy, awaiting_input, awaiting_approval or unknown" limits:"state"`
-	Outcome          Outcome  `json:"outcome" limits:"turn_outcome" jsonschema:"turn_ended (exit 0 when state is awaiting_input, else 3), busy (exit 3), timeout (exit 124) or exited (exit 5)"`
-	Recognizer       string   `json:"recognizer" jsonschema:"the recognizer id used (auto resolved)"`
-	Evidence         Evidence `json:"evidence" jsonschema:"the rule, region and line behind the state"`
-	Seconds          float64  `json:"seconds" jsonschema:"how long the wait took, in seconds"`
-	EffectiveTimeout float64  `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
-	Note             string   `json:"note,omitempty" jsonschema:"caveats"`
-	Screen           []string `json:"screen" jsonschema:"the last rows of the screen"`
+	PaneID string `json:"pane_id,omitempty" jsonschema:"pane id (%N) or a target that names exactly one pane; or name several panes with pane_ids, session or all_panes"`
+	Panes
+	Recognizer      string     `json:"recognizer,omitempty" jsonschema:"auto (default), a recognizer id or alias" limits:"minLength=1"`
+	QuietMS         int        `json:"quiet_ms,omitempty" jsonschema:"quiet window in milliseconds" limits:"quiet_ms"`
+	Timeout         *float64   `json:"timeout,omitempty" jsonschema:"seconds to wait" limits:"timeout"`
+	Lines           int        `json:"lines,omitempty" jsonschema:"rows of the screen to return, from the bottom" limits:"turn_lines"`
+	WaitThroughBusy bool       `json:"wait_through_busy,omitempty" jsonschema:"keep waiting while the program is busy, until its turn ends or the timeout"`
+	States          StringList `json:"states,omitempty" jsonschema:"end only in one of these states: busy, awaiting_input, awaiting_approval, unknown; other states are waited through (default: the turn ending in awaiting_input, awaiting_approval or unknown; with one pane also busy, unless wait_through_busy)" limits:"state"`
 }
 
 // AnswerInput is the input of answer.

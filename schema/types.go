@@ -140,7 +140,8 @@ type CaptureOutput struct {
 
 // WaitForTextInput is the input of wait_for_text.
 type WaitForTextInput struct {
-	PaneID     string     `json:"pane_id" jsonschema:"pane id (%N) or a target that names exactly one pane"`
+	PaneID string `json:"pane_id,omitempty" jsonschema:"pane id (%N) or a target that names exactly one pane; or name several panes with pane_ids, session or all_panes"`
+	Panes
 	Patterns   StringList `json:"patterns" jsonschema:"pattern or patterns, plain substrings unless regex" limits:"patterns"`
 	Regex      bool       `json:"regex,omitempty" jsonschema:"patterns are regexp2 (Perl/.NET) expressions matched per logical line"`
 	IgnoreCase bool       `json:"ignore_case,omitempty" jsonschema:"match case-insensitively"`
@@ -148,21 +149,6 @@ type WaitForTextInput struct {
 	Timeout    *float64   `json:"timeout,omitempty" jsonschema:"seconds to wait (a number), not rejected when out of range; the value used is reported as effective_timeout" limits:"timeout"`
 	Cursor     string     `json:"cursor,omitempty" jsonschema:"match only output after this cursor (default: when the wait starts); 'screen' also accepts what is visible" limits:"minLength=1"`
 	MaxLines   int        `json:"max_lines,omitempty" jsonschema:"keep the newest N lines of output" limits:"max_lines"`
-}
-
-// WaitForTextOutput is the output of wait_for_text.
-type WaitForTextOutput struct {
-	PaneID           string   `json:"pane_id" jsonschema:"the pane"`
-	Outcome          Outcome  `json:"outcome" jsonschema:"matched (exit 0), stopped (exit 3), timeout (exit 124) or exited (exit 5)" limits:"text_outcome"`
-	Truncated        bool     `json:"truncated" jsonschema:"more than max_lines lines; the newest were kept"`
-	LinesDropped     int      `json:"lines_dropped" jsonschema:"lines trimmed from history before they were read"`
-	Cursor           string   `json:"cursor" jsonschema:"cursor after the output read"`
-	Seconds          float64  `json:"seconds" jsonschema:"how long the wait took, in seconds"`
-	EffectiveTimeout float64  `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
-	Matched          string   `json:"matched,omitempty" jsonschema:"the pattern that matched"`
-	MatchedLine      string   `json:"matched_line,omitempty" jsonschema:"the line it matched"`
-	Note             string   `json:"note,omitempty" jsonschema:"caveats: discounted echo lines, polling fallback, dropped lines"`
-	Output           []string `json:"output" jsonschema:"logical lines from the cursor to the match (or to the end)"`
 }
 
 // VersionOutput is the output of version.

@@ -1,6 +1,7 @@
-// Package waiter holds every wait of panectl (SPEC.md sections 5-8, 10, 11). It waits for text
+// Package waiter holds every wait of panectl (SPEC.md sections 5-8, 10, 11, 13). It waits for text
 // (WaitForText, with Matcher), quiescence (WaitQuiet), a turn's end (WaitForTurn, with package
-// recognize) and tasks (WaitTask, WaitAnyTask, FollowTasks, KillTask). Package waiter/terminal
+// recognize) and tasks (WaitTask, WaitAnyTask, FollowTasks, KillTask). Several runs one wait per
+// pane at once, until the first decides or each has. Package waiter/terminal
 // streams a pane as ACP terminal updates. It also runs the three actions that are mostly waiting: a shell
 // command (Ready, Run), send-text --submit (Send, which does all typing) and answering a dialog
 // (Answer). The text, quiet, turn

@@ -143,3 +143,34 @@ func TestTurnJudge(t *testing.T) {
 		t.Fatalf("wait-through-busy returned %q", out)
 	}
 }
+
+// TestTurnJudgeStates: with states, a settled state not asked for is
+// waited through, and one asked for ends the wait as it would alone.
+func TestTurnJudgeStates(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	quiet := 600 * time.Millisecond
+	input := recognize.Result{State: recognize.AwaitingInput, NeedsQuiet: true}
+	approval := recognize.Result{State: recognize.AwaitingApproval}
+	busy := recognize.Result{State: recognize.Busy}
+
+	j := &turnJudge{quiet: quiet, states: []recognize.State{recognize.AwaitingApproval}}
+	j.judge(busy, 0, 0, t0)
+	if out, _ := j.judge(busy, 0, 0, t0.Add(confirmGap)); out != "" {
+		t.Fatalf("busy confirmed, not asked for: %q", out)
+	}
+	j.judge(input, 0, 0, t0.Add(time.Second))
+	if out, wait := j.judge(input, time.Minute, 0, t0.Add(time.Minute)); out != "" || wait != quiet {
+		t.Fatalf("input settled, not asked for: %q %v", out, wait)
+	}
+	j.judge(approval, 0, 0, t0.Add(2*time.Minute))
+	if out, _ := j.judge(approval, 0, 0, t0.Add(2*time.Minute+ApprovalSettle)); out != schema.OutcomeTurnEnded {
+		t.Fatalf("approval settled, asked for: %q", out)
+	}
+
+	// states win over wait-through-busy
+	j = &turnJudge{quiet: quiet, waitThroughBusy: true, states: []recognize.State{recognize.Busy}}
+	j.judge(busy, 0, 0, t0)
+	if out, _ := j.judge(busy, 0, 0, t0.Add(confirmGap)); out != schema.OutcomeBusy {
+		t.Fatalf("busy confirmed, asked for: %q", out)
+	}
+}

@@ -3,6 +3,7 @@ package waiter
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -35,6 +36,9 @@ type TurnOptions struct {
 	Quiet           time.Duration
 	Timeout         time.Duration
 	WaitThroughBusy bool // keep waiting while the program is busy
+	// States, when set, are the states that end the wait; others are waited through. WaitThroughBusy
+	// then does not matter.
+	States []recognize.State
 }
 
 // TurnResult is how a wait-for-turn ended.
@@ -71,8 +75,9 @@ func ScreenFor(s pane.Screen) recognize.Screen {
 type turnJudge struct {
 	quiet           time.Duration
 	waitThroughBusy bool
-	state           recognize.State // state of the previous look
-	since           time.Time       // when that state was first seen in a row of looks
+	states          []recognize.State // the states that end the wait; nil: as waitThroughBusy says
+	state           recognize.State   // state of the previous look
+	since           time.Time         // when that state was first seen in a row of looks
 }
 
 // judge takes one look's classification at now, and how long the screen rested (quietFor). stale
@@ -86,6 +91,8 @@ type turnJudge struct {
 //   - busy from a strong rule: two looks confirmGap apart agree.
 //   - awaiting_input, unknown and weak busy: the screen and the state
 //     unchanged for the quiet window.
+//
+// A settled state that does not end the wait (ends) is looked at again after the quiet window.
 func (j *turnJudge) judge(r recognize.Result, quietFor, stale time.Duration, now time.Time) (schema.Outcome, time.Duration) {
 	if r.State == recognize.AwaitingApproval && stale > 0 {
 		// the answered dialog's frame: its settle starts with a new frame
@@ -113,19 +120,27 @@ func (j *turnJudge) judge(r recognize.Result, quietFor, stale time.Duration, now
 	if !ready {
 		return "", wait
 	}
+	if !j.ends(r.State) {
+		return "", j.quiet
+	}
 	if r.State == recognize.Busy {
-		if j.waitThroughBusy {
-			return "", j.quiet
-		}
 		return schema.OutcomeBusy, 0
 	}
 	return schema.OutcomeTurnEnded, 0
 }
 
+// ends reports whether a settled state ends the wait.
+func (j *turnJudge) ends(s recognize.State) bool {
+	if j.states != nil {
+		return slices.Contains(j.states, s)
+	}
+	return s != recognize.Busy || !j.waitThroughBusy
+}
+
 // WaitForTurn waits until the program in the pane ends its turn, as judge decides. Confirmed busy
-// ends it too, unless WaitThroughBusy, and so do the pane exiting and the timeout. A process
-// replaced by respawn-pane gives schema.OutcomeExited with a note. A change event (Watch) leads to
-// a capture, and only new content restarts the quiet window.
+// ends it too, unless WaitThroughBusy. With States, only those states end it. The pane exiting and
+// the timeout end it too. A process replaced by respawn-pane gives schema.OutcomeExited with a
+// note. A change event (Watch) leads to a capture, and only new content restarts the quiet window.
 func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResult, error) {
 	start := time.Now()
 	defer Waiting(ctx, opt.PaneID, opt.Timeout, "the turn")()
@@ -138,7 +153,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 	}
 	defer src.Close()
 	clock := &quietClock{quiet: opt.Quiet}
-	judge := &turnJudge{quiet: opt.Quiet, waitThroughBusy: opt.WaitThroughBusy}
+	judge := &turnJudge{quiet: opt.Quiet, waitThroughBusy: opt.WaitThroughBusy, states: opt.States}
 	deadline := start.Add(opt.Timeout)
 	res := TurnResult{}
 	// look captures and classifies once. wait is how long until time alone could change that.
@@ -198,7 +213,7 @@ func WaitForTurn(ctx context.Context, c *tmux.Client, opt TurnOptions) (TurnResu
 		}
 		if p.due(time.Now()) {
 			res.Outcome = schema.OutcomeTimeout
-			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && !opt.WaitThroughBusy {
+			if r := res.Result; r.State == recognize.Busy && !r.NeedsQuiet && judge.ends(recognize.Busy) {
 				// Strong busy, no time for the confirming look (--timeout 0 looks once): say busy.
 				res.Outcome = schema.OutcomeBusy
 				res.Note = schema.JoinNotes(res.Note, "busy was seen at the deadline and not confirmed by a second look")

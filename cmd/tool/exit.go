@@ -62,7 +62,10 @@ func OutcomeExit(outcome schema.Outcome) error {
 // that ended in awaiting_input, so `wait-for-turn P && send-text P ...` is
 // safe; 3 for awaiting_approval, busy (the early return) or unknown; 124
 // timeout; 5 exited.
-func TurnExit(out schema.WaitForTurnOutput) error {
+func TurnExit(out schema.WaitForTurnOutput) error { return turnExit(out.WaitForTurnResult) }
+
+// turnExit is TurnExit for one pane's result.
+func turnExit(out schema.WaitForTurnResult) error {
 	switch out.Outcome {
 	case schema.OutcomeTimeout, schema.OutcomeExited:
 		return OutcomeExit(out.Outcome)

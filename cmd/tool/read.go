@@ -48,44 +48,84 @@ func nonNil[T any](s []T) []T {
 }
 
 func runWaitForText(ctx context.Context, f *Env, in schema.WaitForTextInput) (schema.WaitForTextOutput, error) {
+	if !in.Several() {
+		if in.PaneID == "" {
+			return schema.WaitForTextOutput{}, noPane()
+		}
+		r, err := waitText(ctx, f, in)
+		return schema.WaitForTextOutput{WaitForTextResult: r}, err
+	}
+	opt, err := textOptions(in) // checked once, before any pane is looked up
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	if opt.HasStart && opt.Cursor.Special == "" {
+		return schema.WaitForTextOutput{}, Usagef("over several panes, cursor (--cursor) is %q or %q: a pane's cursor belongs to that pane alone (wait on it by itself)", pane.CursorScreen, pane.CursorHistory)
+	}
+	ids, err := f.severalPanes(ctx, in.PaneID, in.Panes)
+	if err != nil {
+		return schema.WaitForTextOutput{}, err
+	}
+	top, results, err := several(ctx, f, ids, in.All, EffectiveTimeout(in.Timeout), "text",
+		func(ctx context.Context, id string) (schema.WaitForTextResult, error) {
+			one := in
+			one.PaneID, one.Panes = id, schema.Panes{}
+			return waitText(ctx, f, one)
+		}, func(r schema.WaitForTextResult) error { return OutcomeExit(r.Outcome) })
+	return schema.WaitForTextOutput{WaitForTextResult: top, Results: results}, err
+}
+
+// textOptions checks in and compiles its patterns: the options of one
+// pane's wait but the pane. Matchers count their timeouts, so each wait
+// needs its own.
+func textOptions(in schema.WaitForTextInput) (waiter.TextOptions, error) {
 	if len(in.Patterns) == 0 {
-		return schema.WaitForTextOutput{}, Usagef("at least one --pattern is required")
+		return waiter.TextOptions{}, Usagef("at least one --pattern is required")
 	}
 	n, err := maxLines(in.MaxLines)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return waiter.TextOptions{}, err
 	}
 	match, err := waiter.NewMatcher("pattern", in.Patterns, in.Regex, in.IgnoreCase)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return waiter.TextOptions{}, err
 	}
 	stop, err := waiter.NewMatcher("stop pattern", in.Stop, in.Regex, in.IgnoreCase)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return waiter.TextOptions{}, err
+	}
+	opt := waiter.TextOptions{Match: match, Stop: stop, Timeout: Seconds(EffectiveTimeout(in.Timeout)), MaxLines: n}
+	if in.Cursor != "" {
+		if opt.Cursor, err = pane.ParseCursor(in.Cursor); err != nil {
+			return waiter.TextOptions{}, err
+		}
+		opt.HasStart = true
+	}
+	return opt, nil
+}
+
+// waitText waits for text in one pane.
+func waitText(ctx context.Context, f *Env, in schema.WaitForTextInput) (schema.WaitForTextResult, error) {
+	opt, err := textOptions(in)
+	if err != nil {
+		return schema.WaitForTextResult{}, err
 	}
 	timeout := EffectiveTimeout(in.Timeout)
 	ctx, cancel := OpContext(ctx, timeout, 0)
 	defer cancel()
-	opt := waiter.TextOptions{Match: match, Stop: stop, Timeout: Seconds(timeout), MaxLines: n}
-	if in.Cursor != "" {
-		if opt.Cursor, err = pane.ParseCursor(in.Cursor); err != nil {
-			return schema.WaitForTextOutput{}, err
-		}
-		opt.HasStart = true
-	}
 	c, p, err := f.PaneOrID(ctx, in.PaneID)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return schema.WaitForTextResult{}, err
 	}
 	opt.PaneID, opt.Pane = p.ID, p
 	if opt.Cursor, err = pane.Load(ctx, c, p.ID, opt.Cursor); err != nil {
-		return schema.WaitForTextOutput{}, err
+		return schema.WaitForTextResult{}, err
 	}
 	r, err := waiter.WaitForText(ctx, c, opt)
 	if err != nil {
-		return schema.WaitForTextOutput{}, err
+		return schema.WaitForTextResult{}, err
 	}
-	return schema.WaitForTextOutput{
+	return schema.WaitForTextResult{
 		PaneID: p.ID, Outcome: r.Outcome, Output: nonNil(r.Output), Truncated: r.Truncated,
 		LinesDropped: r.LinesDropped, Cursor: cursorToken(ctx, c, p.ID, r.Cursor), Seconds: Round3(r.Elapsed.Seconds()),
 		EffectiveTimeout: timeout, Matched: r.Matched, MatchedLine: r.MatchedLine, Note: r.Note,

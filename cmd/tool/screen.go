@@ -141,22 +141,47 @@ func quietWindow(ms int) (int, error) {
 }
 
 func runWaitQuiet(ctx context.Context, f *Env, in schema.WaitForQuietInput) (schema.WaitForQuietOutput, error) {
-	ms, err := quietWindow(in.QuietMS)
+	if !in.Several() {
+		if in.PaneID == "" {
+			return schema.WaitForQuietOutput{}, noPane()
+		}
+		r, err := waitQuiet(ctx, f, in)
+		return schema.WaitForQuietOutput{WaitForQuietResult: r}, err
+	}
+	if _, err := quietWindow(in.QuietMS); err != nil { // checked once, before any pane is looked up
+		return schema.WaitForQuietOutput{}, err
+	}
+	ids, err := f.severalPanes(ctx, in.PaneID, in.Panes)
 	if err != nil {
 		return schema.WaitForQuietOutput{}, err
+	}
+	top, results, err := several(ctx, f, ids, in.All, EffectiveTimeout(in.Timeout), "quiet",
+		func(ctx context.Context, id string) (schema.WaitForQuietResult, error) {
+			one := in
+			one.PaneID, one.Panes = id, schema.Panes{}
+			return waitQuiet(ctx, f, one)
+		}, func(r schema.WaitForQuietResult) error { return OutcomeExit(r.Outcome) })
+	return schema.WaitForQuietOutput{WaitForQuietResult: top, Results: results}, err
+}
+
+// waitQuiet waits for one pane's screen to rest.
+func waitQuiet(ctx context.Context, f *Env, in schema.WaitForQuietInput) (schema.WaitForQuietResult, error) {
+	ms, err := quietWindow(in.QuietMS)
+	if err != nil {
+		return schema.WaitForQuietResult{}, err
 	}
 	timeout := EffectiveTimeout(in.Timeout)
 	ctx, cancel := OpContext(ctx, timeout, 0)
 	defer cancel()
 	c, p, err := f.Pane(ctx, in.PaneID)
 	if err != nil {
-		return schema.WaitForQuietOutput{}, err
+		return schema.WaitForQuietResult{}, err
 	}
 	r, err := waiter.WaitQuiet(ctx, c, waiter.QuietOptions{PaneID: p.ID, Quiet: millis(ms), Timeout: Seconds(timeout)})
 	if err != nil {
-		return schema.WaitForQuietOutput{}, err
+		return schema.WaitForQuietResult{}, err
 	}
-	return schema.WaitForQuietOutput{
+	return schema.WaitForQuietResult{
 		PaneID: p.ID, Outcome: r.Outcome, Screen: nonNil(r.Screen.Rows), Seconds: Round3(r.Elapsed.Seconds()),
 		EffectiveTimeout: timeout, QuietMS: ms, Note: r.Note,
 	}, nil

@@ -145,47 +145,117 @@ func readScreenFile(path string) (string, error) {
 }
 
 func runWaitForTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.WaitForTurnOutput, error) {
-	ms, err := quietWindow(in.QuietMS)
+	if !in.Several() {
+		if in.PaneID == "" {
+			return schema.WaitForTurnOutput{}, noPane()
+		}
+		r, err := waitTurn(ctx, f, in)
+		return schema.WaitForTurnOutput{WaitForTurnResult: r}, err
+	}
+	if len(in.States) == 0 {
+		in.WaitThroughBusy = true // over several panes, busy is not news
+	}
+	plan, err := planTurn(in) // checked once, before any pane is looked up
 	if err != nil {
 		return schema.WaitForTurnOutput{}, err
+	}
+	ids, err := f.severalPanes(ctx, in.PaneID, in.Panes)
+	if err != nil {
+		return schema.WaitForTurnOutput{}, err
+	}
+	top, results, err := several(ctx, f, ids, in.All, EffectiveTimeout(in.Timeout), "the turn",
+		func(ctx context.Context, id string) (schema.WaitForTurnResult, error) {
+			return plan.wait(ctx, f, id)
+		}, turnExit)
+	return schema.WaitForTurnOutput{WaitForTurnResult: top, Results: results}, err
+}
+
+// states checks the states a wait for turn ends in.
+func states(list schema.StringList) ([]recognize.State, error) {
+	var out []recognize.State
+	for _, s := range list {
+		st := recognize.State(s)
+		switch st {
+		case recognize.Busy, recognize.AwaitingInput, recognize.AwaitingApproval, recognize.Unknown:
+			out = append(out, st)
+		default:
+			return nil, Usagef("unknown state %q (--state): want busy, awaiting_input, awaiting_approval or unknown", s)
+		}
+	}
+	return out, nil
+}
+
+// turnPlan is a checked wait_for_turn input: the options of one pane's
+// wait but the pane, the rows to return and the timeout. Its waits share
+// the recognizers: classifying only reads them.
+type turnPlan struct {
+	opt     waiter.TurnOptions
+	lines   int
+	timeout float64
+}
+
+// planTurn checks in and loads the recognizers.
+func planTurn(in schema.WaitForTurnInput) (turnPlan, error) {
+	ms, err := quietWindow(in.QuietMS)
+	if err != nil {
+		return turnPlan{}, err
+	}
+	want, err := states(in.States)
+	if err != nil {
+		return turnPlan{}, err
 	}
 	lines := in.Lines
 	switch {
 	case lines == 0:
 		lines = schema.DefaultTurnLines
 	case lines < 1 || lines > schema.MaxLines:
-		return schema.WaitForTurnOutput{}, Usagef("lines (--lines) %d is out of range: want 1..%d", lines, schema.MaxLines)
+		return turnPlan{}, Usagef("lines (--lines) %d is out of range: want 1..%d", lines, schema.MaxLines)
 	}
 	if in.Recognizer == "" {
 		in.Recognizer = recognize.AutoID
 	}
 	set, err := recognizers()
 	if err != nil {
-		return schema.WaitForTurnOutput{}, err
+		return turnPlan{}, err
 	}
 	if _, err := set.Resolve(in.Recognizer, recognize.Screen{}); err != nil {
-		return schema.WaitForTurnOutput{}, recognizerErr(err)
+		return turnPlan{}, recognizerErr(err)
 	}
 	timeout := EffectiveTimeout(in.Timeout)
-	ctx, cancel := OpContext(ctx, timeout, 0)
-	defer cancel()
-	c, p, err := f.Pane(ctx, in.PaneID)
+	return turnPlan{lines: lines, timeout: timeout, opt: waiter.TurnOptions{
+		Set: set, Recognizer: in.Recognizer, Quiet: millis(ms), Timeout: Seconds(timeout),
+		WaitThroughBusy: in.WaitThroughBusy, States: want,
+	}}, nil
+}
+
+// waitTurn waits for the turn of one pane.
+func waitTurn(ctx context.Context, f *Env, in schema.WaitForTurnInput) (schema.WaitForTurnResult, error) {
+	plan, err := planTurn(in)
 	if err != nil {
-		return schema.WaitForTurnOutput{}, err
+		return schema.WaitForTurnResult{}, err
 	}
-	r, err := waiter.WaitForTurn(ctx, c, waiter.TurnOptions{
-		PaneID: p.ID, Set: set, Recognizer: in.Recognizer, Quiet: millis(ms), Timeout: Seconds(timeout),
-		WaitThroughBusy: in.WaitThroughBusy,
-	})
+	return plan.wait(ctx, f, in.PaneID)
+}
+
+// wait waits for the turn of the pane target names.
+func (plan turnPlan) wait(ctx context.Context, f *Env, target string) (schema.WaitForTurnResult, error) {
+	ctx, cancel := OpContext(ctx, plan.timeout, 0)
+	defer cancel()
+	c, p, err := f.Pane(ctx, target)
 	if err != nil {
-		return schema.WaitForTurnOutput{}, recognizerErr(err)
+		return schema.WaitForTurnResult{}, err
+	}
+	plan.opt.PaneID = p.ID
+	r, err := waiter.WaitForTurn(ctx, c, plan.opt)
+	if err != nil {
+		return schema.WaitForTurnResult{}, recognizerErr(err)
 	}
 	if r.Result.State == "" { // the pane was gone before the first look
-		r.Result.State, r.Result.Recognizer = recognize.Unknown, in.Recognizer
+		r.Result.State, r.Result.Recognizer = recognize.Unknown, plan.opt.Recognizer
 	}
-	return schema.WaitForTurnOutput{
+	return schema.WaitForTurnResult{
 		PaneID: p.ID, State: r.Result.State, Outcome: r.Outcome, Recognizer: r.Result.Recognizer,
-		Evidence: evidence(r.Result.Evidence), Screen: nonNil(r.Screen.Last(lines)),
-		Seconds: Round3(r.Elapsed.Seconds()), EffectiveTimeout: timeout, Note: r.Note,
+		Evidence: evidence(r.Result.Evidence), Screen: nonNil(r.Screen.Last(plan.lines)),
+		Seconds: Round3(r.Elapsed.Seconds()), EffectiveTimeout: plan.timeout, Note: r.Note,
 	}, nil
 }
