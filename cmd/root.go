@@ -124,7 +124,7 @@ or exactly one JSON object with --json. Exit codes: 0 ok, 1 failure, 2 usage,
 		newSchemaCmd(f),
 		newCallCmd(f),
 		newMCPCmd(f),
-		newWatchCmd(f),
+		newWatchCmd(f), newAgentsCmd(f), newEventsCmd(f),
 	)
 	wireHelp(root)
 	explainArgs(root)
