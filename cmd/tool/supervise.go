@@ -3,7 +3,9 @@ package tool
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -104,6 +106,20 @@ wait:
 	}
 	out.Agents = rows
 	return out, nil
+}
+
+// Switch shows pane id in the person's tmux client (switch-client). Inside tmux on the same
+// server, a client attached to the caller's own session comes first.
+func (sv *Supervision) Switch(ctx context.Context, id string) error {
+	return sv.Client.SwitchClient(ctx, id, sv.Own())
+}
+
+// Own is the pane the caller runs in ($TMUX_PANE) when it is of this server, else "".
+func (sv *Supervision) Own() string {
+	if sock, _, _ := strings.Cut(os.Getenv("TMUX"), ","); sock == sv.Client.Server.Socket {
+		return os.Getenv("TMUX_PANE")
+	}
+	return ""
 }
 
 // genericID is the recognizer of a program no other one knows.
