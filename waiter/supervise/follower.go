@@ -21,19 +21,8 @@ type follower struct {
 
 	mu     sync.Mutex
 	pane   Pane
-	exited bool      // the exit was reported
-	dead   time.Time // when the pane was first seen dead
-}
-
-// statusWait bounds the wait for a dead pane's exit status (pane_dead_status).
-const statusWait = time.Second
-
-// deadAt returns when the pane was first seen dead, now on the first call. f.mu is held.
-func (f *follower) deadAt(now time.Time) time.Time {
-	if f.dead.IsZero() {
-		f.dead = now
-	}
-	return f.dead
+	exited bool // the exit was reported
+	gone   bool // the close was reported; guarded by Supervisor.emitMu
 }
 
 func (f *follower) snapshot() Pane {
@@ -51,6 +40,16 @@ func (f *follower) event(e tmux.ControlEvent) {
 		f.s.relistSoon() // a layout, a window or a session changed
 	}
 	f.signal()
+}
+
+// sawRow takes the pane's row from a list: a pane dead without a word is looked at.
+func (f *follower) sawRow(p tmux.PaneInfo) {
+	f.mu.Lock()
+	look := p.Dead && !f.exited
+	f.mu.Unlock()
+	if look {
+		f.signal()
+	}
 }
 
 func (f *follower) signal() {
@@ -72,8 +71,7 @@ func (f *follower) run(ctx context.Context) {
 	} else if sub, err := c.Subscribe(ctx, p, f.event); err != nil {
 		note = "polling once a second: " + err.Error()
 	} else {
-		sub.WatchDeath() // a silent death under remain-on-exit sends nothing else
-		defer sub.Close()
+		defer sub.Close() // a silent death under remain-on-exit: the list tells (sawRow)
 		via, ended = sub, sub.Done()
 	}
 	f.mu.Lock()
@@ -146,7 +144,7 @@ func (f *follower) look(ctx context.Context, via tmux.Snapshotter, settle *waite
 	var events []Event
 	switch {
 	case s.Info.Dead && !f.exited:
-		f.exited = true
+		f.exited, f.pane.Settled = true, true // a dead pane changes no more
 		events = append(events, Event{Kind: Exited, Pane: f.pane})
 	case settled && (!old.Settled || old.State != r.State):
 		f.pane.State, f.pane.Evidence, f.pane.Settled, f.pane.Since = r.State, r.Evidence, true, since
@@ -163,7 +161,7 @@ func (f *follower) look(ctx context.Context, via tmux.Snapshotter, settle *waite
 	dead := f.exited
 	f.mu.Unlock()
 	for _, e := range events {
-		f.s.emit(e)
+		f.s.emit(f, e)
 	}
 	f.s.updated()
 	if dead {

@@ -6,7 +6,8 @@
 // (tmux(1) CONTROL MODE). So the supervisor shares one kept control client per session among its
 // panes (tmux.Client.KeepControl). A pane's output wakes its follower, which captures through
 // that client and starts no process. One list-panes -a reads the pane set, at the start, after a
-// layout or session change, and every few seconds. Where a client cannot attach, a pane is
+// layout or session change, and every second. That list also shows a pane that died silently
+// under remain-on-exit: one command for the server, not one per session (tmux.Subscription.WatchDeath). Where a client cannot attach, a pane is
 // captured once a second, and its Note says so. A state that changes with nothing written to
 // the pane is seen at its next output.
 package supervise
@@ -61,7 +62,7 @@ type Options struct {
 
 // Periods of the supervisor's own looks.
 const (
-	relistEvery = 3 * time.Second        // the pane set, against a missed notification
+	relistEvery = time.Second            // the pane set, and deaths no notification tells
 	relistGap   = 100 * time.Millisecond // the least time between two lists
 	lookGap     = 40 * time.Millisecond  // the least time between two looks at one pane
 	pollEvery   = time.Second            // a pane without a control client
@@ -76,7 +77,7 @@ type Supervisor struct {
 	change chan struct{} // something in Panes changed (coalesced)
 
 	mu       sync.Mutex
-	emitMu   sync.Mutex
+	emitMu   sync.Mutex // orders events; guards follower.gone
 	panes    map[string]*follower
 	listed   bool // the first list is done
 	firstAll bool // every pane of the first list has settled once
@@ -173,19 +174,25 @@ func (s *Supervisor) list(ctx context.Context, wg *sync.WaitGroup) error {
 		}
 		seen[p.ID] = true
 		s.mu.Lock()
-		_, known := s.panes[p.ID]
+		f, known := s.panes[p.ID]
 		first := !s.listed
-		if !known {
-			fctx, stop := context.WithCancel(ctx)
-			f := &follower{s: s, stop: stop, wake: make(chan struct{}, 1), pane: Pane{Info: p}}
+		if known {
+			f.sawRow(p)
+		} else {
+			f = &follower{s: s, wake: make(chan struct{}, 1), pane: Pane{Info: p}}
 			s.panes[p.ID] = f
-			wg.Add(1)
-			go func() { defer wg.Done(); f.run(fctx) }()
 		}
 		s.mu.Unlock()
-		if !known && !first {
-			s.emit(Event{Kind: Created, Pane: Pane{Info: p}})
+		if known {
+			continue
 		}
+		if !first {
+			s.emit(nil, Event{Kind: Created, Pane: Pane{Info: p}}) // before any event of its follower
+		}
+		fctx, stop := context.WithCancel(ctx)
+		f.stop = stop
+		wg.Add(1)
+		go func() { defer wg.Done(); f.run(fctx) }()
 	}
 	s.mu.Lock()
 	s.listed = true
@@ -199,17 +206,21 @@ func (s *Supervisor) list(ctx context.Context, wg *sync.WaitGroup) error {
 	s.mu.Unlock()
 	for _, f := range gone {
 		f.stop()
-		s.emit(Event{Kind: Closed, Pane: f.snapshot()})
+		s.emitMu.Lock()
+		f.gone = true // nothing of its follower comes after the close
+		s.emitMu.Unlock()
+		s.emit(nil, Event{Kind: Closed, Pane: f.snapshot()})
 	}
 	s.updated()
 	return nil
 }
 
-// emit hands e to Options.Emit, one event at a time.
-func (s *Supervisor) emit(e Event) {
+// emit hands e to Options.Emit, one event at a time. An event of a follower (from) whose pane
+// was reported closed is dropped.
+func (s *Supervisor) emit(from *follower, e Event) {
 	s.emitMu.Lock()
 	defer s.emitMu.Unlock()
-	if s.opt.Emit != nil {
+	if s.opt.Emit != nil && (from == nil || !from.gone) {
 		s.opt.Emit(e)
 	}
 	s.updated()
