@@ -3,11 +3,9 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
-	"unicode"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/panectl/panectl/cmd/agentsview"
 
 	"github.com/panectl/panectl/cmd/tool"
 	"github.com/panectl/panectl/schema"
@@ -72,21 +70,8 @@ func printAgents(w io.Writer, agents []schema.Agent) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PANE\tSESSION\tRECOGNIZER\tSTATE\tSECS\tTITLE\tCWD\tLAST LINE")
 	for _, a := range agents {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\n", a.PaneID, cut(a.SessionName, 20), a.Recognizer, a.State, a.Seconds,
-			cut(a.Title, 30), cut(a.CWD, 30), cut(a.Line, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\n", a.PaneID, agentsview.Cut(a.SessionName, 20), a.Recognizer, a.State, a.Seconds,
+			agentsview.Cut(a.Title, 30), agentsview.Cut(a.CWD, 30), agentsview.Cut(a.Line, 50))
 	}
 	tw.Flush()
-}
-
-// cut makes text from a pane safe to print and at most n cells wide. A
-// control character (an escape in a title, a newline in a path) is shown as
-// '?', so nothing from a pane can drive the terminal.
-func cut(s string, n int) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return '?'
-		}
-		return r
-	}, s)
-	return ansi.Truncate(s, n, "…")
 }

@@ -261,7 +261,11 @@ func pad(s string, n int) string {
 // fit cuts s to at most n cells.
 func fit(s string, n int) string { return ansi.Truncate(s, n, "…") }
 
-// clean replaces control characters: text from a pane must not drive the terminal.
+// Cut makes text from a pane safe to print and at most n cells wide (clean, fit).
+func Cut(s string, n int) string { return fit(clean(s), n) }
+
+// clean replaces control characters, an escape in a title or a newline in a path, with '?':
+// text from a pane must not drive the terminal.
 func clean(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
