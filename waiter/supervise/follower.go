@@ -61,22 +61,13 @@ func (f *follower) signal() {
 
 // run follows the pane until ctx ends or the pane is gone.
 func (f *follower) run(ctx context.Context) {
-	c := f.s.c
-	p := f.snapshot().Info
-	var via tmux.Snapshotter = c
-	var ended <-chan struct{}
-	note := ""
-	if tmux.WouldSendFocus(p) {
-		note = "polling once a second: attaching would send the pane a focus-in event (focus-events is on and no client is attached)"
-	} else if sub, err := c.Subscribe(ctx, p, f.event); err != nil {
-		note = "polling once a second: " + err.Error()
-	} else {
-		defer sub.Close() // a silent death under remain-on-exit: the list tells (sawRow)
-		via, ended = sub, sub.Done()
-	}
-	f.mu.Lock()
-	f.pane.Note = note
-	f.mu.Unlock()
+	var sub *tmux.Subscription
+	defer func() {
+		if sub != nil {
+			sub.Close()
+		}
+	}()
+	via, ended, note := f.subscribe(ctx, &sub)
 	settle := waiter.NewSettle(f.s.opt.Quiet)
 	timer := time.NewTimer(0)
 	defer timer.Stop()
@@ -85,13 +76,11 @@ func (f *follower) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-ended:
-			// the session or the client ended: the list tells which panes are gone
+			// The session ended (the list tells which panes went), or the client was detached
+			// or moved: attach again.
 			f.s.relistSoon()
-			via, ended = c, nil
-			note = "polling once a second: the control client ended"
-			f.mu.Lock()
-			f.pane.Note = note
-			f.mu.Unlock()
+			sub.Close()
+			via, ended, note = f.subscribe(ctx, &sub)
 		case <-f.wake:
 		case <-timer.C:
 		}
@@ -110,6 +99,28 @@ func (f *follower) run(ctx context.Context) {
 		case <-time.After(lookGap):
 		}
 	}
+}
+
+// subscribe follows the pane through its session's kept control client: its snapshots, and
+// the channel closed when that client ends. Where none can attach, the pane is polled once a
+// second, and note says why. A silent death under remain-on-exit shows in the list (sawRow).
+func (f *follower) subscribe(ctx context.Context, sub **tmux.Subscription) (tmux.Snapshotter, <-chan struct{}, string) {
+	c, p := f.s.c, f.snapshot().Info
+	*sub = nil
+	var via tmux.Snapshotter = c
+	var ended <-chan struct{}
+	note := ""
+	if tmux.WouldSendFocus(p) {
+		note = "polling once a second: attaching would send the pane a focus-in event (focus-events is on and no client is attached)"
+	} else if s, err := c.Subscribe(ctx, p, f.event); err != nil {
+		note = "polling once a second: " + err.Error()
+	} else {
+		*sub, via, ended = s, s, s.Done()
+	}
+	f.mu.Lock()
+	f.pane.Note = note
+	f.mu.Unlock()
+	return via, ended, note
 }
 
 // forever is a wait that only an event ends.

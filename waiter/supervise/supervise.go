@@ -76,11 +76,10 @@ type Supervisor struct {
 	relist chan struct{} // a list is wanted soon (coalesced)
 	change chan struct{} // something in Panes changed (coalesced)
 
-	mu       sync.Mutex
-	emitMu   sync.Mutex // orders events; guards follower.gone
-	panes    map[string]*follower
-	listed   bool // the first list is done
-	firstAll bool // every pane of the first list has settled once
+	mu     sync.Mutex
+	emitMu sync.Mutex // orders events; guards follower.gone
+	panes  map[string]*follower
+	listed bool // the first list is done
 }
 
 // New returns a supervisor of c's server. c should keep control clients (KeepControl).
