@@ -1,5 +1,5 @@
 // Package bench measures panectl against SPEC.md section 11's budgets (P1 to
-// P8) with a real tmux server (a private one per run) and the real binary. It
+// P9, and P11 in supervise_test.go) with a real tmux server (a private one per run) and the real binary. It
 // holds benchmarks only: `go test ./...` runs nothing here; scripts/bench.sh
 // (or `go test -run '^$' -bench Budgets -benchtime 1x ./bench`) runs them and
 // prints one table with the budgets.

@@ -33,6 +33,7 @@ var topics = []struct{ name, short string }{
 	{"journals", "Journals: a task's or pane's whole output, kept on disk"},
 	{"limits", "The bound of every input and every peer"},
 	{"run", "How run types a command, judges the shell, and ends"},
+	{"supervise", "agents and events: following every pane of a server at once"},
 	{"tasks", "Background tasks: the supervisor, signals, task wait --any"},
 	{"tmux-versions", "What differs between the tmux versions panectl supports"},
 	{"turn-state", "How recognize and wait-for-turn judge a program's turn"},

@@ -38,6 +38,11 @@ line that is not JSON gets a JSON-RPC Parse error (-32700) answer and the
 session goes on.
 -L/-S given here apply to every tool call.
 
+Panes are resources: pane://%25N (a URI spells % as %25) is pane %N's
+screen as text. resources/list lists the server's panes; a subscribed
+pane sends notifications/resources/updated as its screen changes (at most
+every 0.1 s, and once when it closes or dies).
+
 The server keeps one read-only control client per session attached between
 calls (waits, lookups and captures then start no tmux process), detached
 after --keep-idle seconds with no call (default 15; 0 keeps none: each call
@@ -66,8 +71,12 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 // newMCPServer registers every tool of schema.Tools with its runner.
-func newMCPServer(f *Factory) (*mcp.Server, error) {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "panectl", Title: "panectl", Version: buildVersion().Version}, nil)
+func newMCPServer(ctx context.Context, f *Factory) (*mcp.Server, error) {
+	res := newPaneResources(ctx, f)
+	opts := &mcp.ServerOptions{}
+	res.options(opts)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "panectl", Title: "panectl", Version: buildVersion().Version}, opts)
+	res.register(srv)
 	for _, t := range schema.Tools() {
 		mt, err := mcpTool(t)
 		if err != nil {
@@ -79,7 +88,9 @@ func newMCPServer(f *Factory) (*mcp.Server, error) {
 }
 
 func serveMCP(ctx context.Context, f *Factory, tr mcp.Transport) error {
-	srv, err := newMCPServer(f)
+	ctx, cancel := context.WithCancel(ctx) // pane follows end with the server
+	defer cancel()
+	srv, err := newMCPServer(ctx, f)
 	if err != nil {
 		return err
 	}

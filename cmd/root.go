@@ -90,8 +90,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		Use:   "panectl",
 		Short: "Automate real tmux panes: type exactly, read since a cursor, wait without being fooled by echo",
 		Long: `panectl automates real tmux panes, named by id (%N). It prints plain lines,
-or exactly one JSON object with --json. Exit codes: 0 ok, 1 failure, 2 usage,
-3 stopped or refused, 4 not found, 5 exited, 124 timeout, 130 interrupted.`,
+or exactly one JSON object with --json. Exit codes: panectl help exit-codes.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildVersion().Version,
@@ -124,7 +123,7 @@ or exactly one JSON object with --json. Exit codes: 0 ok, 1 failure, 2 usage,
 		newSchemaCmd(f),
 		newCallCmd(f),
 		newMCPCmd(f),
-		newWatchCmd(f),
+		newWatchCmd(f), newAgentsCmd(f), newEventsCmd(f),
 	)
 	wireHelp(root)
 	explainArgs(root)

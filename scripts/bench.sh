@@ -7,7 +7,10 @@
 # through `panectl mcp` and the CLI against a bare control client seeing the
 # line, P8 `run true` through both against one `tmux display -p`. With
 # --idle, also P9: CPU of `panectl mcp` idle for 60 s with a control client
-# kept attached (a minute longer). Exit status 1 when a budget is missed.
+# kept attached (a minute longer). Then P11: `panectl events` supervising 50
+# stub agents in 50 sessions through 10 state changes a second (latency,
+# idle CPU, peak RSS), against 50 `recognize` polls a second. Exit status 1
+# when a budget is missed.
 set -eu
 cd "$(dirname "$0")/.."
 command -v tmux >/dev/null || { echo "bench.sh: tmux is required (apt-get install tmux)" >&2; exit 1; }
@@ -15,4 +18,4 @@ if [ "${1:-}" = "--idle" ]; then
 	shift
 	export PANECTL_BENCH_IDLE=1
 fi
-exec go test -run '^$' -bench '^BenchmarkBudgets$' -benchtime 1x -count 1 -timeout 20m ./bench "$@"
+exec go test -run '^$' -bench '^Benchmark(Budgets|Supervise)$' -benchtime 1x -count 1 -timeout 20m ./bench "$@"

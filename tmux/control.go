@@ -739,10 +739,10 @@ func (k *Control) read(r io.Reader) {
 			k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
 		case "%continue", "%client-session-changed", "%client-detached", "%paste-buffer-changed",
 			"%paste-buffer-deleted", "%subscription-changed", "%message", "%config-error",
-			"%window-renamed", "%session-renamed", "%session-window-changed", "%window-add":
+			"%window-renamed", "%session-renamed", "%session-window-changed":
 			// nothing that changes a pane's text or life
 		default:
-			// %layout-change, %window-close, %window-pane-changed,
+			// %layout-change, %window-add, %window-close, %window-pane-changed,
 			// %pane-mode-changed, %sessions-changed, %unlinked-window-*, newer
 			// ones: a pane may be gone or changed, so subscribers look
 			k.broadcast(ControlEvent{Kind: EventChange, Line: string(line)})
