@@ -109,14 +109,12 @@ func init() {
 	cobra.AddTemplateFunc("topicNames", topicNames)
 }
 
-const usageTemplate = `{{if not .HasParent}}Usage:
-  {{.CommandPath}} COMMAND [flags]
-
-Commands (panectl COMMAND --help for more):{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
+const usageTemplate = `{{if not .HasParent}}Usage: {{.CommandPath}} COMMAND [flags]
+Commands (panectl COMMAND --help for more):{{range .Commands}}{{if (and (or .IsAvailableCommand (eq .Name "help")) (ne .Name "completion"))}}
   {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}
 
 Flags: {{flagList .LocalFlags}}
-
+Shell completion: panectl completion bash|zsh|fish|powershell
 Additional help topics (panectl help TOPIC):
 {{topicNames}}
 {{else}}{{if .HasExample}}Examples:
