@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -798,7 +799,7 @@ func keepNewest(lines []string, n int) ([]string, bool) {
 // $TMPDIR/panectl-run-PID-RANDOM, PID the panectl that made it.
 const runDirPrefix = "panectl-run-"
 
-var runDirRE = regexp.MustCompile(`^panectl-run-([0-9]+)-[0-9]+$`)
+var runDirRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^panectl-run-([0-9]+)-[0-9]+$`) })
 
 // sweepRunDirs removes the run directories of this user whose panectl is
 // gone: one killed with SIGKILL could not remove its own. A pid reused
@@ -807,7 +808,7 @@ func sweepRunDirs() {
 	tmp := os.TempDir()
 	entries, _ := os.ReadDir(tmp)
 	for _, e := range entries {
-		m := runDirRE.FindStringSubmatch(e.Name())
+		m := runDirRE().FindStringSubmatch(e.Name())
 		if m == nil || !e.IsDir() {
 			continue
 		}

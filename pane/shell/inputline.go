@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
@@ -136,7 +137,7 @@ func SavePrompt(ctx context.Context, c *tmux.Client, id, prompt string) error {
 // continuationRE matches the continuation prompts that sh, dash and bash
 // (PS2 "> ") and zsh (PS2 "%_> ": "quote> ", "dquote> ", "cmdsubst> ",
 // "for> ", "then else> " ...) draw while a command is unfinished.
-var continuationRE = regexp.MustCompile(`^(?:[a-z]+ )*(?:[a-z]+)?> ?$`)
+var continuationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[a-z]+ )*(?:[a-z]+)?> ?$`) })
 
 // Continuation reports whether the input line continues an unfinished
 // command rather than being a fresh prompt, for a shell whose terminal is
@@ -165,7 +166,7 @@ func (l InputLine) Continuation(prompt Prompt, editorShell bool, mode proc.TTYMo
 	if prompt.Text != "" && l.Left == prompt.Text {
 		return false
 	}
-	return continuationRE.MatchString(strings.TrimLeft(l.Left, " "))
+	return continuationRE().MatchString(strings.TrimLeft(l.Left, " "))
 }
 
 // Bare reports whether the input line holds a prompt and nothing after it:
