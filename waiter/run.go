@@ -691,7 +691,7 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 	var last shell.InputLine
 	lastY := -1
 	for look := 0; look < learnLooks; look++ {
-		scr, err := captureScreen(ctx, c, src, id)
+		scr, old, err := screenAndPrompt(ctx, c, src, id)
 		if err != nil || scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
 			return
 		}
@@ -711,7 +711,7 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 		// A prompt without a known ending ("[ready]"), or none, is learned once the cursor's row
 		// rests. A prompt still being drawn would be learned in part, or as empty.
 		if !empty && line.Prompted() || line == last && scr.Info.CursorY == lastY {
-			if old, _ := shell.LoadPrompt(ctx, via(c, src), id); !old.Seen || old.Text != line.Left {
+			if !old.Seen || old.Text != line.Left {
 				_ = shell.SavePrompt(ctx, c, id, line.Left)
 			}
 			return

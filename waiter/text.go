@@ -11,6 +11,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
@@ -474,6 +475,17 @@ func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (
 		}
 	}
 	return pane.CaptureScreen(ctx, c, id, false)
+}
+
+// screenAndPrompt is shell.ScreenAndPrompt through the source's control client if attached, else c.
+func screenAndPrompt(ctx context.Context, c *tmux.Client, src Source, id string) (pane.Screen, shell.Prompt, error) {
+	if v := src.Via(); v != nil {
+		s, p, err := shell.ScreenAndPrompt(ctx, v, id)
+		if !errors.Is(err, tmux.ErrControlClosed) {
+			return s, p, err
+		}
+	}
+	return shell.ScreenAndPrompt(ctx, c, id)
 }
 
 // checkText reads everything after cur once and looks for a match. It takes one snapshot when info

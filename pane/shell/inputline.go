@@ -110,15 +110,27 @@ func LoadPrompt(ctx context.Context, s tmux.Snapshotter, id string) (Prompt, err
 	if err != nil {
 		return Prompt{}, err
 	}
+	return promptIn(opts), nil
+}
+
+// ScreenAndPrompt takes one look at the screen and reads the prompt last
+// seen, in one tmux command list: one round trip, not two.
+func ScreenAndPrompt(ctx context.Context, s tmux.Snapshotter, id string) (pane.Screen, Prompt, error) {
+	scr, opts, err := pane.CaptureScreenOptions(ctx, s, id, false, promptOption)
+	return scr, promptIn(opts), err
+}
+
+// promptIn is the prompt recorded in opts, pane options read by prefix.
+func promptIn(opts map[string]string) Prompt {
 	v := opts[promptOption]
 	if v == emptyPrompt {
-		return Prompt{Seen: true}, nil
+		return Prompt{Seen: true}
 	}
 	b, err := base64.RawURLEncoding.DecodeString(v)
 	if err != nil || len(b) == 0 {
-		return Prompt{}, nil
+		return Prompt{}
 	}
-	return Prompt{Text: string(b), Seen: true}, nil
+	return Prompt{Text: string(b), Seen: true}
 }
 
 // SavePrompt records the prompt seen in the pane (at most 512 bytes; ""
