@@ -266,26 +266,39 @@ func detection(b *testing.B, s *tmuxtest.Server, p tmux.PaneInfo, w io.Writer, m
 		},
 	}
 	if peer != nil {
+		// The peer does not see a line written before it starts watching:
+		// such a trial is retried (a miss), up to 3 times.
+		misses := 0
 		measure = append(measure, func(i int) {
-			mark := fmt.Sprintf("MARK-p-%d-%d", i, rand.Int())
-			done := make(chan error, 1)
-			var t1 time.Time
-			go func() {
-				out, at, err := peer.callAt("wait_for_text", map[string]any{"paneId": p.ID, "patterns": []string{mark}, "timeoutSeconds": 10})
-				t1 = at
-				if err == nil && out["found"] != true {
-					err = fmt.Errorf("libtmux-mcp wait_for_text: %v", out)
+			for try := 0; ; try++ {
+				mark := fmt.Sprintf("MARK-p-%d-%d", i, rand.Int())
+				done := make(chan bool, 1)
+				var t1 time.Time
+				go func() {
+					out, at, err := peer.callAt("wait_for_text", map[string]any{"paneId": p.ID, "patterns": []string{mark}, "timeoutSeconds": 2})
+					if err != nil {
+						b.Error(err)
+					}
+					t1 = at
+					done <- out["found"] == true
+				}()
+				time.Sleep(30 * time.Millisecond) // the call has made its first check
+				t0 := time.Now()
+				fmt.Fprintln(w, mark)
+				if <-done {
+					viaPeer = append(viaPeer, t1.Sub(t0))
+					return
 				}
-				done <- err
-			}()
-			time.Sleep(30 * time.Millisecond) // the call has made its first check
-			t0 := time.Now()
-			fmt.Fprintln(w, mark)
-			if err := <-done; err != nil {
-				b.Fatal(err)
+				if misses++; try == 2 {
+					b.Fatalf("libtmux-mcp wait_for_text missed %d lines", misses)
+				}
 			}
-			viaPeer = append(viaPeer, t1.Sub(t0))
 		})
+		defer func() {
+			if misses > 0 {
+				fmt.Printf("(libtmux-mcp wait_for_text missed %d lines written 30 ms after the call; those trials were retried)\n", misses)
+			}
+		}()
 	}
 	for i := range trials {
 		for j := range measure {

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -212,8 +213,10 @@ func startPeer(b *testing.B, bin string, s *tmuxtest.Server) *mcpClient {
 // with 50,000 lines of history before it: panectl mcp's capture and the
 // peer's capture_since (nil peer: panectl only).
 func cursorReads(b *testing.B, s *tmuxtest.Server, m, peer *mcpClient) (viaMCP, viaPeer []time.Duration) {
-	p := s.NewPane([2]int{80, 24}, "sh")
-	s.Tmux("set-option", "-p", "-t", p.ID, "history-limit", "60000")
+	p, err := s.Client.NewPane(context.Background(), tmux.NewOptions{Width: 80, Height: 24, HistoryLimit: 60000, Command: []string{"sh"}})
+	if err != nil {
+		b.Fatal(err)
+	}
 	fill(b, s.Client, p.ID, "seq 1 50000\n", 50000-100)
 	cur, err := m.call("cursor", map[string]any{"pane_id": p.ID})
 	if err != nil {
