@@ -25,7 +25,7 @@ func TestWireCompletionByUseAndFlagName(t *testing.T) {
 	task.AddCommand(wait)
 	plain := &cobra.Command{Use: "tasks", RunE: noop}
 	root.AddCommand(later, task, plain)
-	wireCompletion(root, f) // as NewRootCmd does after its AddCommand list
+	wireCompletion(root, f) // as NewRootCmd does for a completion request
 
 	if later.ValidArgsFunction == nil || wait.ValidArgsFunction == nil {
 		t.Fatalf("PANE / task ID positionals got no completion")

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -127,8 +128,16 @@ or exactly one JSON object with --json. Exit codes: panectl help exit-codes.`,
 	)
 	wireHelp(root)
 	explainArgs(root)
-	wireCompletion(root, f) // after every AddCommand: completion by Use line and flag name
+	if completionRequest(os.Args[1:]) {
+		wireCompletion(root, f) // after every AddCommand: completion by Use line and flag name
+	}
 	return root
+}
+
+// completionRequest reports whether args ask Cobra for completions. Only
+// then is the tree walked for completers: other calls skip the cost.
+func completionRequest(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
 }
 
 // jsonAsked reports whether args hold --json before a "--".
@@ -187,13 +196,15 @@ func rejectEmptyFlags(c *cobra.Command) error {
 }
 
 // badNumber is pflag's error for a flag value that is not a number.
-var badNumber = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.Parse(Int|Uint|Float): .*$`)
+var badNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: strconv\.Parse(Int|Uint|Float): .*$`)
+})
 
 // flagError says a flag's error in the user's terms: a value that is not a
 // number is named as such, not as Go's strconv error; an unknown flag
 // points to the command's help.
 func flagError(c *cobra.Command, err error) error {
-	if m := badNumber.FindStringSubmatch(err.Error()); m != nil {
+	if m := badNumber().FindStringSubmatch(err.Error()); m != nil {
 		want := "a whole number"
 		if m[3] == "Float" {
 			want = "a number"

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/panectl/panectl/schema"
 	"github.com/spf13/cobra"
@@ -19,8 +20,11 @@ var (
 )
 
 // buildVersion reports the version from ldflags, else from the module's
-// build information (go install, go run).
-func buildVersion() schema.VersionOutput {
+// build information (go install, go run). It is read once: the root
+// command and `version` both ask.
+var buildVersion = sync.OnceValue(readVersion)
+
+func readVersion() schema.VersionOutput {
 	v := schema.VersionOutput{Version: version, Commit: commit, Date: date, GoVersion: runtime.Version()}
 	// goreleaser's placeholders when it had no git information (a snapshot
 	// without tags or remote) mean "unknown".

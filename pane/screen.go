@@ -61,13 +61,20 @@ func CaptureScreen(ctx context.Context, c *tmux.Client, id string, withANSI bool
 // process (*tmux.Client), or an attached control client (*tmux.Control),
 // which starts no process.
 func CaptureScreenVia(ctx context.Context, via tmux.Snapshotter, id string, withANSI bool) (Screen, error) {
+	s, _, err := CaptureScreenOptions(ctx, via, id, withANSI, "")
+	return s, err
+}
+
+// CaptureScreenOptions is CaptureScreenVia that also reads the pane options
+// named with prefix ("": none), in the same command list.
+func CaptureScreenOptions(ctx context.Context, via tmux.Snapshotter, id string, withANSI bool, prefix string) (Screen, map[string]string, error) {
 	specs := []tmux.CaptureSpec{{Start: 0, ToBottom: true}}
 	if withANSI {
 		specs = append(specs, tmux.CaptureSpec{Start: 0, ToBottom: true, Escapes: true})
 	}
-	info, texts, _, err := via.SnapshotOptions(ctx, id, "", specs...)
+	info, texts, opts, err := via.SnapshotOptions(ctx, id, prefix, specs...)
 	if err != nil {
-		return Screen{}, err
+		return Screen{}, nil, err
 	}
 	s := Screen{Info: info}
 	for _, r := range splitRows(texts[0]) {
@@ -88,7 +95,7 @@ func CaptureScreenVia(ctx context.Context, via tmux.Snapshotter, id string, with
 	if s.Rows == nil {
 		s.Rows = []string{}
 	}
-	return s, nil
+	return s, opts, nil
 }
 
 // Settle bounds StableScreen. Captures Gap apart must agree. After Max the

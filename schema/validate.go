@@ -209,12 +209,14 @@ func joinField(path, key string) string {
 }
 
 var (
-	locationRE   = regexp.MustCompile(`validating (/[^:]*): `)
-	additionalRE = regexp.MustCompile(`unexpected additional properties \[([^\]]*)\]`)
-	requiredRE   = regexp.MustCompile(`missing properties: \[([^\]]*)\]`)
-	ratRE        = regexp.MustCompile(`\b(-?\d+)/1\b`)
-	floatRE      = regexp.MustCompile(`\b(-?\d+)\.0+\b`)
-	typeRE       = regexp.MustCompile(`^type: (.*) has type "(\w+)", want (?:one of )?"([^"]*)"$`)
+	locationRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`validating (/[^:]*): `) })
+	additionalRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`unexpected additional properties \[([^\]]*)\]`) })
+	requiredRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`missing properties: \[([^\]]*)\]`) })
+	ratRE        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(-?\d+)/1\b`) })
+	floatRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(-?\d+)\.0+\b`) })
+	typeRE       = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^type: (.*) has type "(\w+)", want (?:one of )?"([^"]*)"$`)
+	})
 )
 
 // problems turns jsonschema-go's error (a chain of "validating /path: ..."
@@ -222,23 +224,23 @@ var (
 func problems(err error) []Problem {
 	msg := strings.TrimPrefix(err.Error(), "validating root: ") // a field's own schema
 	field := ""
-	if m := locationRE.FindAllStringSubmatch(msg, -1); m != nil {
+	if m := locationRE().FindAllStringSubmatch(msg, -1); m != nil {
 		field = instancePath(m[len(m)-1][1])
 	}
 	detail := msg
 	if i := strings.LastIndex(msg, ": "); i >= 0 {
-		if j := locationRE.FindAllStringIndex(msg, -1); j != nil {
+		if j := locationRE().FindAllStringIndex(msg, -1); j != nil {
 			detail = msg[j[len(j)-1][1]:]
 		}
 	}
-	if m := additionalRE.FindStringSubmatch(msg); m != nil {
+	if m := additionalRE().FindStringSubmatch(msg); m != nil {
 		var out []Problem
 		for _, name := range names(m[1]) {
 			out = append(out, Problem{join(field, name), "unknown field"})
 		}
 		return out
 	}
-	if m := requiredRE.FindStringSubmatch(msg); m != nil {
+	if m := requiredRE().FindStringSubmatch(msg); m != nil {
 		var out []Problem
 		for _, name := range names(m[1]) {
 			out = append(out, Problem{join(field, name), "required field missing"})
@@ -249,14 +251,14 @@ func problems(err error) []Problem {
 		// "" is not "absent": a script whose variable was never set
 		return []Problem{{field, "empty string: give a value, or leave the field out for its default"}}
 	}
-	if m := typeRE.FindStringSubmatch(detail); m != nil {
+	if m := typeRE().FindStringSubmatch(detail); m != nil {
 		// null is allowed only to leave an optional field out
 		want := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(m[3], "null, "), ", null"), "null")
 		detail = fmt.Sprintf("%s is of type %s, want %s", m[1], m[2], strings.ReplaceAll(want, ", ", " or "))
 	}
 	// jsonschema-go prints a JSON null as Go's zero reflect.Value.
 	detail = strings.ReplaceAll(detail, "<invalid reflect.Value>", "null")
-	detail = floatRE.ReplaceAllString(ratRE.ReplaceAllString(detail, "$1"), "$1")
+	detail = floatRE().ReplaceAllString(ratRE().ReplaceAllString(detail, "$1"), "$1")
 	if len(detail) > 200 {
 		detail = detail[:197] + "..."
 	}

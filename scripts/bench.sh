@@ -10,12 +10,19 @@
 # kept attached (a minute longer). Then P11: `panectl events` supervising 50
 # stub agents in 50 sessions through 10 state changes a second (latency,
 # idle CPU, peak RSS), against 50 `recognize` polls a second. Exit status 1
-# when a budget is missed.
+# when a budget is missed. Then issue 30's targets: ratios to a Go hello-world, the limit and one round
+# trip, built and measured in the same run, and the tmux command lists of one
+# `run true`. With --peer DIR (a libtmux-go checkout or bare git mirror), also
+# libtmux-go's MCP server, built from DIR, in the same interleaved trials.
 set -eu
 cd "$(dirname "$0")/.."
 command -v tmux >/dev/null || { echo "bench.sh: tmux is required (apt-get install tmux)" >&2; exit 1; }
-if [ "${1:-}" = "--idle" ]; then
+while [ $# -gt 0 ]; do
+	case $1 in
+	--idle) export PANECTL_BENCH_IDLE=1 ;;
+	--peer) PANECTL_BENCH_PEER=$(cd "$2" && pwd); export PANECTL_BENCH_PEER; shift ;;
+	*) break ;;
+	esac
 	shift
-	export PANECTL_BENCH_IDLE=1
-fi
+done
 exec go test -run '^$' -bench '^Benchmark(Budgets|Supervise)$' -benchtime 1x -count 1 -timeout 20m ./bench "$@"

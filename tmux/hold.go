@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -198,7 +199,9 @@ func (c *Client) HasDeadFormat() bool { return c.has(featRemainOnExitFormat) }
 // deadLineRE is the line tmux draws into a dead pane that remain-on-exit keeps,
 // without remain-on-exit-format (before 3.3; server_destroy_pane in
 // server-fn.c). capture-pane -e's escapes may surround it.
-var deadLineRE = regexp.MustCompile(`^(?:\x1b\[[0-9;]*m)*Pane is dead \((?:status -?\d+|signal \w+), [^)]*\)(?:\x1b\[[0-9;]*m)*[ \t]*$`)
+var deadLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\x1b\[[0-9;]*m)*Pane is dead \((?:status -?\d+|signal \w+), [^)]*\)(?:\x1b\[[0-9;]*m)*[ \t]*$`)
+})
 
 // TrimDeadLine blanks tmux's "Pane is dead (...)" line, not the command's, at
 // the end of a capture of a held dead pane. Only tmux before 3.3 draws it
@@ -212,7 +215,7 @@ func (c *Client) TrimDeadLine(text string) string {
 		if strings.TrimSpace(rows[i]) == "" {
 			continue
 		}
-		if deadLineRE.MatchString(rows[i]) {
+		if deadLineRE().MatchString(rows[i]) {
 			rows[i] = ""
 		}
 		break
@@ -264,7 +267,7 @@ func (c *Client) DeadBanner(ctx context.Context, p PaneInfo) (string, error) {
 	row, format, _ := strings.Cut(out, "\n")
 	row = strings.TrimRight(row, " ")
 	if !c.has(featRemainOnExitFormat) {
-		if !deadLineRE.MatchString(row) {
+		if !deadLineRE().MatchString(row) {
 			return "", nil
 		}
 		return row, nil

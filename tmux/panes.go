@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/panectl/panectl/tmux/panerow"
@@ -208,7 +209,7 @@ func named(target string, panes []PaneInfo, bad []*RowError) ([]PaneInfo, error)
 }
 
 // paneIDRE is a pane id as tmux prints it (#{pane_id}).
-var paneIDRE = regexp.MustCompile(`^%[0-9]+$`)
+var paneIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%[0-9]+$`) })
 
 // NewOptions are the settings of a new pane (new-session / new-window).
 type NewOptions struct {
@@ -493,7 +494,7 @@ func (c *Client) finishNewPane(ctx context.Context, opts NewOptions, hold *exitH
 		return PaneInfo{}, err
 	}
 	id := strings.TrimSpace(out)
-	if !paneIDRE.MatchString(id) {
+	if !paneIDRE().MatchString(id) {
 		// tmux 3.3a that cannot make its socket says so and exits 0
 		return PaneInfo{}, &Error{Args: append([]string{"-S", c.Server.Socket}, list.argv()...),
 			Stderr: fmt.Sprintf("tmux answered without a pane id (%q): no pane was made, or it cannot be named", id)}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/panectl/panectl/tmux/imsg"
 )
@@ -92,17 +93,17 @@ func VersionNotes() []string {
 
 var (
 	// releaseRE matches a release ("tmux 3.3a"), not a build of a branch.
-	releaseRE = regexp.MustCompile(`^tmux (\d+)\.(\d+)[a-z]?$`)
+	releaseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^tmux (\d+)\.(\d+)[a-z]?$`) })
 	// numberRE finds the number of a release, or of a build that names the
 	// release it leads to ("tmux next-3.8", "tmux 3.6-rc").
-	numberRE = regexp.MustCompile(`^tmux (?:next-)?(\d+)\.(\d+)`)
+	numberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^tmux (?:next-)?(\d+)\.(\d+)`) })
 )
 
 // versionNumber is the major and minor number of `tmux -V` output ("tmux 3.3a",
 // "tmux next-3.8", "tmux 3.6-rc"). ok is false for builds that name none ("tmux
 // master", "tmux openbsd-7.5").
 func versionNumber(v string) (maj, minr int, ok bool) {
-	m := numberRE.FindStringSubmatch(strings.TrimSpace(v))
+	m := numberRE().FindStringSubmatch(strings.TrimSpace(v))
 	if m == nil {
 		return 0, 0, false
 	}
@@ -142,7 +143,7 @@ func modeFor(v string) attachMode {
 	switch {
 	case ok && has(v, featControlFixed):
 		return attachPlain
-	case releaseRE.MatchString(strings.TrimSpace(v)) && VersionAtLeast(v, MinVersion):
+	case releaseRE().MatchString(strings.TrimSpace(v)) && VersionAtLeast(v, MinVersion):
 		return attachProto
 	}
 	return attachLocked

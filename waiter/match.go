@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -107,7 +108,7 @@ func (m *Matcher) hasTab() bool {
 		return false
 	}
 	for _, p := range m.raw {
-		if strings.ContainsRune(p, '\t') || (m.res != nil && regexTabEscape.MatchString(p)) {
+		if strings.ContainsRune(p, '\t') || (m.res != nil && regexTabEscape().MatchString(p)) {
 			return true
 		}
 	}
@@ -115,7 +116,7 @@ func (m *Matcher) hasTab() bool {
 }
 
 // regexTabEscape finds \t after an even number of backslashes (\\t is a backslash and a t).
-var regexTabEscape = regexp.MustCompile(`(^|[^\\])(\\\\)*\\t`)
+var regexTabEscape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^\\])(\\\\)*\\t`) })
 
 // Len is the number of patterns.
 func (m *Matcher) Len() int {

@@ -214,11 +214,10 @@ func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, 
 	if err != nil {
 		return sr, pane.Screen{}, prompt, err
 	}
-	scr, err = captureScreen(ctx, c, src, id)
+	scr, prompt, err = screenAndPrompt(ctx, c, src, id)
 	if err != nil {
 		return sr, scr, prompt, err
 	}
-	prompt, _ = shell.LoadPrompt(ctx, via(c, src), id)
 	// warm: seen at its prompt or typed into lately, so not starting
 	warm := prompt.Seen || sr.Ledger.Len() > 0
 	if scr, err = notAtPrompt(ctx, c, src, opt, scr, prompt, warm); err != nil {

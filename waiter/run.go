@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -690,7 +691,7 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 	var last shell.InputLine
 	lastY := -1
 	for look := 0; look < learnLooks; look++ {
-		scr, err := captureScreen(ctx, c, src, id)
+		scr, old, err := screenAndPrompt(ctx, c, src, id)
 		if err != nil || scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
 			return
 		}
@@ -710,7 +711,7 @@ func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, i
 		// A prompt without a known ending ("[ready]"), or none, is learned once the cursor's row
 		// rests. A prompt still being drawn would be learned in part, or as empty.
 		if !empty && line.Prompted() || line == last && scr.Info.CursorY == lastY {
-			if old, _ := shell.LoadPrompt(ctx, via(c, src), id); !old.Seen || old.Text != line.Left {
+			if !old.Seen || old.Text != line.Left {
 				_ = shell.SavePrompt(ctx, c, id, line.Left)
 			}
 			return
@@ -798,7 +799,7 @@ func keepNewest(lines []string, n int) ([]string, bool) {
 // $TMPDIR/panectl-run-PID-RANDOM, PID the panectl that made it.
 const runDirPrefix = "panectl-run-"
 
-var runDirRE = regexp.MustCompile(`^panectl-run-([0-9]+)-[0-9]+$`)
+var runDirRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^panectl-run-([0-9]+)-[0-9]+$`) })
 
 // sweepRunDirs removes the run directories of this user whose panectl is
 // gone: one killed with SIGKILL could not remove its own. A pid reused
@@ -807,7 +808,7 @@ func sweepRunDirs() {
 	tmp := os.TempDir()
 	entries, _ := os.ReadDir(tmp)
 	for _, e := range entries {
-		m := runDirRE.FindStringSubmatch(e.Name())
+		m := runDirRE().FindStringSubmatch(e.Name())
 		if m == nil || !e.IsDir() {
 			continue
 		}

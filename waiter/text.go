@@ -11,6 +11,7 @@ import (
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/journal"
+	"github.com/panectl/panectl/pane/shell"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 )
@@ -82,6 +83,10 @@ const tabNote = "a pattern holds a tab, but this tmux (before 3.6) keeps a tab o
 // waitForText is WaitForText without the note on tabs.
 func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResult, error) {
 	start := time.Now()
+	if res, done := lookFirst(ctx, c, &opt); done {
+		res.Elapsed = time.Since(start)
+		return res, nil
+	}
 	cur, info, wasGone, err := textStart(ctx, c, opt)
 	exited := func(err error) (TextResult, error) {
 		return TextResult{Outcome: schema.OutcomeExited, Cursor: cur, Note: goneNote(err), Elapsed: time.Since(start)}, nil
@@ -156,6 +161,24 @@ func textStart(ctx context.Context, c *tmux.Client, opt TextOptions) (_ pane.Cur
 		return cur, info, false, err
 	}
 	return cur, info, false, nil
+}
+
+// lookFirst looks once through a tmux process before a control client attaches. It does so for a
+// wait from a given cursor on a pane not yet described, where textStart would ask tmux anyway. A
+// pattern already there ends the wait with no client attached. Else the look describes the pane
+// (opt.Pane) for textStart, and the wait goes on as before: the first round reads again.
+func lookFirst(ctx context.Context, c *tmux.Client, opt *TextOptions) (TextResult, bool) {
+	described := opt.Pane.ID == opt.PaneID && opt.Pane.SessionID != ""
+	if !opt.HasStart || described || opt.Cursor.Journal || opt.Cursor.Special == pane.CursorHistory {
+		return TextResult{}, false
+	}
+	info := opt.Pane
+	res, done, _, err := checkText(ctx, c, &source{}, *opt, opt.Cursor, &info, false)
+	if err != nil || info.ID != opt.PaneID {
+		return TextResult{}, false // textStart asks again and reports it
+	}
+	opt.Pane = info
+	return res, done && (res.Outcome == schema.OutcomeMatched || res.Outcome == schema.OutcomeStopped)
 }
 
 // round makes one check. It reads the pane when the stream cannot say what a capture would. Else it
@@ -474,6 +497,17 @@ func captureScreen(ctx context.Context, c *tmux.Client, src Source, id string) (
 		}
 	}
 	return pane.CaptureScreen(ctx, c, id, false)
+}
+
+// screenAndPrompt is shell.ScreenAndPrompt through the source's control client if attached, else c.
+func screenAndPrompt(ctx context.Context, c *tmux.Client, src Source, id string) (pane.Screen, shell.Prompt, error) {
+	if v := src.Via(); v != nil {
+		s, p, err := shell.ScreenAndPrompt(ctx, v, id)
+		if !errors.Is(err, tmux.ErrControlClosed) {
+			return s, p, err
+		}
+	}
+	return shell.ScreenAndPrompt(ctx, c, id)
 }
 
 // checkText reads everything after cur once and looks for a match. It takes one snapshot when info

@@ -3,6 +3,7 @@ package proc
 import (
 	"fmt"
 	"regexp"
+	"sync"
 )
 
 // MaxCanonLine is the longest line a terminal in canonical mode (ICANON)
@@ -48,7 +49,7 @@ func UnreadInput(path string) (int, error) {
 // ptyPathRE is the path of a pseudo-terminal: /dev/pts/N (Linux, the BSDs),
 // /dev/ttysN (macOS), /dev/ttyXY (older BSD ptys). Never a serial line
 // (/dev/ttyS0 on Linux) or another device, whose opening may act.
-var ptyPathRE = regexp.MustCompile(`^/dev/(pts/[0-9]+|ttys[0-9]+|tty[p-z][0-9a-zA-Z])$`)
+var ptyPathRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/dev/(pts/[0-9]+|ttys[0-9]+|tty[p-z][0-9a-zA-Z])$`) })
 
 // checkTerminalPath refuses a path that is no pseudo-terminal's, before
 // anything opens it.
@@ -56,7 +57,7 @@ func checkTerminalPath(path string) error {
 	if path == "" {
 		return fmt.Errorf("the pane has no terminal path (pane_tty)")
 	}
-	if !ptyPathRE.MatchString(path) {
+	if !ptyPathRE().MatchString(path) {
 		return fmt.Errorf("the pane's terminal path %q is not a pseudo-terminal's: not opened", path)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/panectl/panectl/pane/proc"
 )
@@ -15,7 +16,7 @@ import (
 // test keeps equal to it.
 const QuestionPattern = `(?i)(\[y/n\]|\(y/n\)|\(yes/no\)|\[yes/no\]|continue\?|proceed\?|are you sure.*\?|password( for \S+)?:|passphrase.*:)\s*$`
 
-var questionRE = regexp.MustCompile(QuestionPattern)
+var questionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(QuestionPattern) })
 
 // fishReadPrompt is the prompt fish's read builtin draws when given none.
 const fishReadPrompt = "read>"
@@ -47,7 +48,7 @@ const fishReadPrompt = "read>"
 func NotAtPrompt(sh Shell, args []string, mode proc.TTYMode, line InputLine, prompt Prompt, warm bool) string {
 	text := strings.TrimRight(line.Left+line.Right, " ")
 	switch {
-	case questionRE.MatchString(text):
+	case questionRE().MatchString(text):
 		return fmt.Sprintf("the input line asks a question (%q): the shell is not at its prompt, a command or the shell's read builtin waits for the answer", text)
 	case sh == ShellFish && strings.TrimSpace(line.Left) == fishReadPrompt && strings.TrimSpace(line.Right) == "":
 		return fmt.Sprintf("the input line is fish's read prompt (%q): the shell is not at its prompt, its read builtin waits for a line", text)

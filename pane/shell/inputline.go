@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/panectl/panectl/pane"
 	"github.com/panectl/panectl/pane/proc"
@@ -109,15 +110,27 @@ func LoadPrompt(ctx context.Context, s tmux.Snapshotter, id string) (Prompt, err
 	if err != nil {
 		return Prompt{}, err
 	}
+	return promptIn(opts), nil
+}
+
+// ScreenAndPrompt takes one look at the screen and reads the prompt last
+// seen, in one tmux command list: one round trip, not two.
+func ScreenAndPrompt(ctx context.Context, s tmux.Snapshotter, id string) (pane.Screen, Prompt, error) {
+	scr, opts, err := pane.CaptureScreenOptions(ctx, s, id, false, promptOption)
+	return scr, promptIn(opts), err
+}
+
+// promptIn is the prompt recorded in opts, pane options read by prefix.
+func promptIn(opts map[string]string) Prompt {
 	v := opts[promptOption]
 	if v == emptyPrompt {
-		return Prompt{Seen: true}, nil
+		return Prompt{Seen: true}
 	}
 	b, err := base64.RawURLEncoding.DecodeString(v)
 	if err != nil || len(b) == 0 {
-		return Prompt{}, nil
+		return Prompt{}
 	}
-	return Prompt{Text: string(b), Seen: true}, nil
+	return Prompt{Text: string(b), Seen: true}
 }
 
 // SavePrompt records the prompt seen in the pane (at most 512 bytes; ""
@@ -136,7 +149,7 @@ func SavePrompt(ctx context.Context, c *tmux.Client, id, prompt string) error {
 // continuationRE matches the continuation prompts that sh, dash and bash
 // (PS2 "> ") and zsh (PS2 "%_> ": "quote> ", "dquote> ", "cmdsubst> ",
 // "for> ", "then else> " ...) draw while a command is unfinished.
-var continuationRE = regexp.MustCompile(`^(?:[a-z]+ )*(?:[a-z]+)?> ?$`)
+var continuationRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[a-z]+ )*(?:[a-z]+)?> ?$`) })
 
 // Continuation reports whether the input line continues an unfinished
 // command rather than being a fresh prompt, for a shell whose terminal is
@@ -165,7 +178,7 @@ func (l InputLine) Continuation(prompt Prompt, editorShell bool, mode proc.TTYMo
 	if prompt.Text != "" && l.Left == prompt.Text {
 		return false
 	}
-	return continuationRE.MatchString(strings.TrimLeft(l.Left, " "))
+	return continuationRE().MatchString(strings.TrimLeft(l.Left, " "))
 }
 
 // Bare reports whether the input line holds a prompt and nothing after it:

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -66,11 +67,11 @@ func Base(socket string, getenv func(string) string) string {
 	return socket + ".panectl"
 }
 
-var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 // serverKey names one server instance inside StateBase.
 func serverKey(socket string, pid, started int64) string {
-	name := unsafeKey.ReplaceAllString(filepath.Base(socket), "_")
+	name := unsafeKey().ReplaceAllString(filepath.Base(socket), "_")
 	if len(name) > 40 {
 		name = name[:40]
 	}
@@ -168,7 +169,7 @@ func hostKey() string {
 	if err != nil || h == "" {
 		return "localhost"
 	}
-	return unsafeKey.ReplaceAllString(h, "_")
+	return unsafeKey().ReplaceAllString(h, "_")
 }
 
 // StateDir returns the state directory of the server c talks to. It makes
@@ -277,7 +278,7 @@ func PruneServersAt(socket string) int {
 const pruneGrace = time.Minute
 
 // serverKeyRE matches the names serverKey makes.
-var serverKeyRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,40}-[0-9a-f]{8}-([0-9]+)-[0-9]+$`)
+var serverKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]{1,40}-[0-9a-f]{8}-([0-9]+)-[0-9]+$`) })
 
 // pruneServers removes the directories in parent named by serverKey whose
 // server pid no longer runs. Only this user's directories go. It spares
@@ -292,7 +293,7 @@ func pruneServers(parent, keep string, grace time.Duration) int {
 	n := 0
 	for _, e := range entries {
 		dir := filepath.Join(parent, e.Name())
-		m := serverKeyRE.FindStringSubmatch(e.Name())
+		m := serverKeyRE().FindStringSubmatch(e.Name())
 		if !e.IsDir() || m == nil || dir == keep || checkPrivate(parent, dir) != nil {
 			continue
 		}

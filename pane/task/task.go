@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -101,14 +102,14 @@ func (t Task) SessionID() string {
 	return t.Spec.SessionID
 }
 
-var taskIDRE = regexp.MustCompile(`^t([0-9]+)$`)
+var taskIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^t([0-9]+)$`) })
 
 // IsTaskID reports whether s has the form of a task id (tN).
-func IsTaskID(s string) bool { return taskIDRE.MatchString(s) }
+func IsTaskID(s string) bool { return taskIDRE().MatchString(s) }
 
 // TaskPaneID is the pane id of task id ("t7" -> "%7").
 func TaskPaneID(id string) (string, bool) {
-	m := taskIDRE.FindStringSubmatch(id)
+	m := taskIDRE().FindStringSubmatch(id)
 	if m == nil {
 		return "", false
 	}

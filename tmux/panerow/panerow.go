@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A pane row is fixed fields, then free text. A fixed field holds an id, a
@@ -256,7 +257,7 @@ func fixedOK(kind, v string) bool {
 	case "on":
 		return v == "" || v == "on" || v == "off" || v == "0" || v == "1"
 	case "tty":
-		return v == "" || ttyPathRE.MatchString(v)
+		return v == "" || ttyPathRE().MatchString(v)
 	}
 	return false
 }
@@ -277,7 +278,7 @@ func digits(s string, max int) bool {
 // ttyPathRE is a path under /dev that can name a terminal device: letters,
 // digits, "_", "-" and "." in components that start with no dot (/dev/pts/3,
 // /dev/ttys003). So no component is "." or "..".
-var ttyPathRE = regexp.MustCompile(`^/dev(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)+$`)
+var ttyPathRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^/dev(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)+$`) })
 
 // malformedRow is the error of a row that does not parse, quoting at most
 // its first 200 bytes.
