@@ -1,0 +1,205 @@
+package cmd_test
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/panectl/panectl/internal/sshdtest"
+	"github.com/panectl/panectl/internal/tmuxtest"
+)
+
+// These tests run panectl -H against a private sshd on 127.0.0.1
+// (internal/sshdtest) whose sessions find this test binary as panectl.
+
+// remoteEnv is a private sshd and the environment that reaches it:
+// PANECTL_SSH with its config, a private directory of control sockets.
+type remoteEnv struct {
+	sshd    *sshdtest.Server
+	env     []string
+	runtime string // $XDG_RUNTIME_DIR: the control sockets are under it
+}
+
+func startRemote(t *testing.T) *remoteEnv {
+	t.Helper()
+	bin, err := exec.LookPath("panectl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sshd := sshdtest.Start(t, filepath.Dir(bin)+":"+os.Getenv("PATH"))
+	runtime := t.TempDir()
+	r := &remoteEnv{sshd: sshd, runtime: runtime, env: append(os.Environ(), "TMUX=", "TMUX_PANE=", "PANECTL_HOST=",
+		"PANECTL_SSH="+sshd.SSH(), "XDG_RUNTIME_DIR="+runtime)}
+	t.Cleanup(func() {
+		// end the connection masters (ControlPersist) this test started
+		socks, _ := filepath.Glob(filepath.Join(runtime, "panectl", "ssh", "*"))
+		for _, sock := range socks {
+			_ = exec.Command("ssh", "-F", sshd.Config, "-o", "ControlPath="+sock, "-O", "exit", "local").Run()
+		}
+	})
+	return r
+}
+
+// panectl runs panectl ARGS with stdin in and returns its exit code,
+// stdout and stderr.
+func (r *remoteEnv) panectl(t *testing.T, in string, args ...string) (int, string, string) {
+	t.Helper()
+	bin, _ := exec.LookPath("panectl")
+	c := exec.Command(bin, args...)
+	c.Env = r.env
+	c.Stdin = strings.NewReader(in)
+	var stdout, stderr strings.Builder
+	c.Stdout, c.Stderr = &stdout, &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	code, _ := waitExit(t, c, 60*time.Second)
+	return code, stdout.String(), stderr.String()
+}
+
+// tour runs the README tour on the server at socket, through host when
+// it is not empty, and returns each step's exit code and output.
+func (r *remoteEnv) tour(t *testing.T, socket, cwd, host string) []string {
+	t.Helper()
+	pre := []string{"-S", socket}
+	if host != "" {
+		pre = append([]string{"-H", host}, pre...)
+	}
+	var got []string
+	step := func(in string, args ...string) string {
+		code, out, errOut := r.panectl(t, in, append(pre, args...)...)
+		got = append(got, strings.Join(args, " ")+"\n"+
+			fmt.Sprintf("exit %d\n", code)+out+"\n--stderr--\n"+errOut)
+		return strings.TrimSpace(out)
+	}
+	p := step("", "new", "--cwd", cwd, "--size", "80x20", "--env", "PS1=$ ", "--", "bash", "--norc", "--noprofile")
+	c := step("", "send-text", p, "echo 'tour ''quoted'' $HOME; x'", "--submit")
+	step("", "wait-for-text", p, "--cursor", c, "--pattern", "tour quoted")
+	step("", "wait-for-text", p, "--regex", "--pattern", `[$#] ?$`, "--cursor", "screen")
+	step("", "run", p, "printf 'a b\\n' && (exit 3)")
+	step("", "--json", "run", p, "(exit 3)")
+	step("piped text", "send-text", p, "--stdin")
+	step("", "screen", p)
+	step("", "kill", p)
+	return got
+}
+
+// varying hides what differs between any two runs of the tour, local or
+// not: cursors (they name their server), run's seconds and its end marker.
+var varying = regexpReplacer{
+	regexp.MustCompile(`pc1[A-Za-z0-9_-]+`):         "CURSOR",
+	regexp.MustCompile(`"seconds":[0-9.e-]+`):       `"seconds":S`,
+	regexp.MustCompile(`ANECTL:(B|E):[0-9a-f]{16}`): "ANECTL:$1:MARK",
+}
+
+type regexpReplacer map[*regexp.Regexp]string
+
+func (r regexpReplacer) Replace(s string) string {
+	for re, with := range r {
+		s = re.ReplaceAllString(s, with)
+	}
+	return s
+}
+
+func TestRemoteTourSameAsLocal(t *testing.T) {
+	r := startRemote(t)
+	here, there := tmuxtest.New(t), tmuxtest.New(t)
+	cwd := t.TempDir()
+	local := r.tour(t, here.Socket, cwd, "")
+	if testing.Verbose() {
+		t.Logf("the tour:\n%s", strings.Join(local, "\n"))
+	}
+	remote := r.tour(t, there.Socket, cwd, "local")
+	for i := range local {
+		if varying.Replace(local[i]) != varying.Replace(remote[i]) {
+			t.Errorf("step %d differs over -H:\nlocal:\n%s\nremote:\n%s", i, local[i], remote[i])
+		}
+	}
+	if socks, _ := filepath.Glob(filepath.Join(r.runtime, "panectl", "ssh", "*")); len(socks) != 1 {
+		t.Errorf("want one shared ssh connection, have control sockets %q", socks)
+	}
+	if c := there.Clients(); len(c) != 0 {
+		t.Errorf("clients left attached on the remote server: %q", c)
+	}
+}
+
+// ssh's own failures are exit 1 with ssh's message and what to do; the
+// remote command's status, 255 included, is never taken for one.
+func TestRemoteExitCodes(t *testing.T) {
+	r := startRemote(t)
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "bash", "--norc", "--noprofile")
+	code, out, errOut := r.panectl(t, "", "-H", "local", "-S", s.Socket, "run", p.ID, "echo ran && (exit 255)")
+	if code != 255 || out != "ran\n" || errOut != "" {
+		t.Errorf("run (exit 255) over -H: exit %d, stdout %q, stderr %q; want 255, \"ran\\n\", nothing", code, out, errOut)
+	}
+	code, _, errOut = r.panectl(t, "", "-H", "local", "-S", s.Socket, "--json", "kill", "%99")
+	if code != 4 || !strings.Contains(errOut, `"exit_code":4`) {
+		t.Errorf("kill %%99 over -H: exit %d, stderr %q; want 4 with the JSON error", code, errOut)
+	}
+	code, _, _ = r.panectl(t, "", "-H", "local", "-S", s.Socket, "wait-for-text", p.ID, "--pattern", "never", "--timeout", "0.2")
+	if code != 124 {
+		t.Errorf("a wait that times out over -H: exit %d, want 124", code)
+	}
+}
+
+func TestRemoteWrongHostKey(t *testing.T) {
+	r := startRemote(t)
+	s := tmuxtest.New(t)
+	r.sshd.NewKey(t, "other")
+	r.sshd.WriteKnownHosts(t, "other.pub")
+	before := s.Tmux("list-panes", "-a", "-F", "#{pane_id}")
+	code, out, errOut := r.panectl(t, "", "-H", "local", "-S", s.Socket, "new")
+	if code != 1 || out != "" || !strings.Contains(errOut, "does not match the one in known_hosts") || !strings.Contains(errOut, "Host key verification failed") {
+		t.Errorf("wrong host key: exit %d, stdout %q, stderr %q; want 1 naming the mismatch", code, out, errOut)
+	}
+	if after := s.Tmux("list-panes", "-a", "-F", "#{pane_id}"); after != before {
+		t.Errorf("panes changed though ssh failed: %q, were %q", after, before)
+	}
+}
+
+func TestRemoteUnreachablePort(t *testing.T) {
+	r := startRemote(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close() // nothing listens there now
+	start := time.Now()
+	code, _, errOut := r.panectl(t, "", "-H", fmt.Sprintf("127.0.0.1:%d", port), "list")
+	if took := time.Since(start); code != 1 || took > 5*time.Second || !strings.Contains(errOut, "cannot be reached") {
+		t.Errorf("closed port: exit %d after %v, stderr %q; want 1 within 5 s saying so", code, took, errOut)
+	}
+}
+
+// SIGINT reaches the remote call, which cleans up there (its control
+// client detached) and exits 130.
+func TestRemoteInterrupt(t *testing.T) {
+	r := startRemote(t)
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "cat")
+	bin, _ := exec.LookPath("panectl")
+	c := exec.Command(bin, "-H", "local", "-S", s.Socket, "wait-for-text", p.ID, "--pattern", "never", "--timeout", "60")
+	c.Env = r.env
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitClients(t, s, 1)
+	if err := c.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	code, _ := waitExit(t, c, 3*time.Second)
+	if code != 130 {
+		t.Errorf("interrupted wait over -H: exit %d, stderr %q; want 130", code, stderr.String())
+	}
+	waitClients(t, s, 0)
+}
