@@ -1,0 +1,81 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// served runs Serve on the frames in input with run, and returns the
+// exit code and the frames it sent.
+func served(t *testing.T, input io.Reader, run RunFunc) (int, []frame) {
+	t.Helper()
+	var out strings.Builder
+	code := Serve(context.Background(), input, &out, "v1", time.Minute, run)
+	var frames []frame
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var f frame
+		if err := json.Unmarshal([]byte(line), &f); err != nil {
+			t.Fatalf("bad frame %q: %v", line, err)
+		}
+		frames = append(frames, f)
+	}
+	return code, frames
+}
+
+func lines(v ...any) string {
+	var b strings.Builder
+	for _, x := range v {
+		j, _ := json.Marshal(x)
+		b.Write(append(j, '\n'))
+	}
+	return b.String()
+}
+
+func TestServeRunsTheCallWithItsStdin(t *testing.T) {
+	in := lines(Call{Version: "v1", Args: []string{"send-text", "--stdin"}}, frame{Stdin: []byte("typed")}, frame{EOF: true})
+	code, frames := served(t, strings.NewReader(in), func(_ context.Context, call Call, stdin io.Reader, stdout, stderr io.Writer) int {
+		b, _ := io.ReadAll(stdin)
+		io.WriteString(stdout, strings.Join(call.Args, " ")+":"+string(b))
+		io.WriteString(stderr, "note")
+		return 3
+	})
+	if code != 3 || len(frames) != 4 || frames[0].Hello != "v1" || string(frames[1].Stdout) != "send-text --stdin:typed" ||
+		string(frames[2].Stderr) != "note" || frames[3].Exit == nil || *frames[3].Exit != 3 {
+		t.Errorf("exit %d, frames %+v", code, frames)
+	}
+}
+
+// The caller going away (its stream ends without an end-of-input frame)
+// cancels the command, as a signal frame does.
+func TestServeCancelsWhenTheCallerGoes(t *testing.T) {
+	for name, rest := range map[string]string{"eof": "", "signal": lines(frame{Signal: "INT"})} {
+		pr, pw := io.Pipe()
+		go func() {
+			io.WriteString(pw, lines(Call{Version: "v1", Args: []string{"wait-for-text"}})+rest)
+			if name == "eof" {
+				pw.Close()
+			}
+		}()
+		code, frames := served(t, pr, func(ctx context.Context, _ Call, _ io.Reader, _, _ io.Writer) int {
+			<-ctx.Done()
+			return exitInterrupted
+		})
+		if code != exitInterrupted || *frames[len(frames)-1].Exit != exitInterrupted {
+			t.Errorf("%s: exit %d, frames %+v", name, code, frames)
+		}
+	}
+}
+
+func TestServeRefusesAnotherVersion(t *testing.T) {
+	code, frames := served(t, strings.NewReader(lines(Call{Version: "v0", Args: []string{"list"}})), func(context.Context, Call, io.Reader, io.Writer, io.Writer) int {
+		t.Error("ran a call of another version")
+		return 0
+	})
+	if code != exitFailure || !strings.Contains(string(frames[1].Stderr), "panectl remote install") {
+		t.Errorf("exit %d, frames %+v", code, frames)
+	}
+}
