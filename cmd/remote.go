@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 
@@ -100,4 +101,46 @@ func newRemoteExecCmd(f *Factory) *cobra.Command {
 			return &tool.ExitError{Code: code}
 		},
 	}
+}
+
+// newRemoteCmd is `panectl remote install HOST`.
+func newRemoteCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:         "remote",
+		Short:       "Manage panectl on other hosts (see: panectl help remote)",
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{localOnly: "yes"},
+	}
+	install := &cobra.Command{
+		Use:         "install HOST",
+		Short:       "Copy this panectl to HOST (same OS and architecture), for -H",
+		Args:        cobra.ExactArgs(1),
+		Annotations: map[string]string{localOnly: "yes"},
+		RunE: func(c *cobra.Command, args []string) error {
+			t, err := remote.ParseTarget(args[0])
+			if err != nil {
+				return tool.Usagef("%v", err)
+			}
+			ssh, err := remote.NewSSH(os.Getenv)
+			if err != nil {
+				return err
+			}
+			exe, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			done, err := ssh.Install(c.Context(), t, exe, buildVersion().Version)
+			if err != nil {
+				return err
+			}
+			what := "installed"
+			if !done.Copied {
+				what = "already installed"
+			}
+			fmt.Fprintf(f.IO.Out, "%s: %s %s (sha256 %s)\n", t, what, done.Path, done.SHA256)
+			return nil
+		},
+	}
+	cmd.AddCommand(install)
+	return cmd
 }

@@ -32,7 +32,13 @@ func startRemote(t *testing.T) *remoteEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sshd := sshdtest.Start(t, filepath.Dir(bin)+":"+os.Getenv("PATH"))
+	return startRemoteWith(t, filepath.Dir(bin)+":"+os.Getenv("PATH"))
+}
+
+// startRemoteWith starts an sshd whose sessions have path as $PATH.
+func startRemoteWith(t *testing.T, path string) *remoteEnv {
+	t.Helper()
+	sshd := sshdtest.Start(t, path)
 	runtime := t.TempDir()
 	r := &remoteEnv{sshd: sshd, runtime: runtime, env: append(os.Environ(), "TMUX=", "TMUX_PANE=", "PANECTL_HOST=",
 		"PANECTL_SSH="+sshd.SSH(), "XDG_RUNTIME_DIR="+runtime)}
@@ -202,4 +208,56 @@ func TestRemoteInterrupt(t *testing.T) {
 		t.Errorf("interrupted wait over -H: exit %d, stderr %q; want 130", code, stderr.String())
 	}
 	waitClients(t, s, 0)
+}
+
+// remote install copies this panectl to the host, checked by sha256, and
+// -H uses it there; a host without panectl says what to do.
+func TestRemoteInstall(t *testing.T) {
+	r := startRemoteWith(t, "/usr/local/bin:/usr/bin:/bin")
+	s := tmuxtest.New(t)
+	code, _, errOut := r.panectl(t, "", "-H", "local", "-S", s.Socket, "list")
+	if code != 1 || !strings.Contains(errOut, "panectl remote install local") {
+		t.Errorf("-H before install: exit %d, stderr %q; want 1 saying to install", code, errOut)
+	}
+	code, out, errOut := r.panectl(t, "", "remote", "install", "local")
+	if code != 0 || !strings.HasPrefix(out, "local: installed ") {
+		t.Fatalf("remote install: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	bins, _ := filepath.Glob(filepath.Join(r.sshd.Home, ".local/share/panectl/bin/panectl-*"))
+	if len(bins) != 1 || filepath.Base(bins[0]) != "panectl-dev" {
+		t.Fatalf("installed %q, want panectl-dev (the test binary's version), which TestMain runs as panectl", bins)
+	}
+	fi, err := os.Stat(bins[0])
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("installed binary: %v, %v; want mode 0700", fi, err)
+	}
+	if code, out, errOut := r.panectl(t, "", "-H", "local", "-S", s.Socket, "list"); code != 0 || !strings.Contains(out, "keep") {
+		t.Errorf("-H after install: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, _ := r.panectl(t, "", "remote", "install", "local"); code != 0 || !strings.HasPrefix(out, "local: already installed ") {
+		t.Errorf("a second install: exit %d, stdout %q; want already installed", code, out)
+	}
+	// a damaged binary does not match: install copies it again
+	if err := os.WriteFile(bins[0], []byte("#!/bin/sh\necho damaged\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := r.panectl(t, "", "remote", "install", "local"); code != 0 || !strings.HasPrefix(out, "local: installed ") {
+		t.Errorf("install over a damaged binary: exit %d, stdout %q; want installed", code, out)
+	}
+}
+
+// A host of another OS or architecture is refused: nothing is copied.
+func TestRemoteInstallRefusesAnotherPlatform(t *testing.T) {
+	fake := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fake, "uname"), []byte("#!/bin/sh\necho Linux sparc64\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := startRemoteWith(t, fake+":/usr/bin:/bin")
+	code, _, errOut := r.panectl(t, "", "remote", "install", "local")
+	if code != 1 || !strings.Contains(errOut, `"Linux sparc64"`) {
+		t.Errorf("install on sparc64: exit %d, stderr %q; want 1 naming the platform", code, errOut)
+	}
+	if bins, _ := filepath.Glob(filepath.Join(r.sshd.Home, ".local/share/panectl/bin/*")); len(bins) != 0 {
+		t.Errorf("copied %q to a host of another platform", bins)
+	}
 }

@@ -139,7 +139,7 @@ or exactly one JSON object with --json. Exit codes: 0 ok, 1 failure, 2 usage,
 		newCallCmd(f),
 		newMCPCmd(f),
 		newWatchCmd(f),
-		newRemoteExecCmd(f),
+		newRemoteCmd(f), newRemoteExecCmd(f),
 	)
 	wireHelp(root)
 	explainArgs(root)

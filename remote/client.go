@@ -14,14 +14,14 @@ import (
 // forwarded an interrupt, before it kills ssh.
 const killAfter = 2 * time.Second
 
-// InstallDir is where `panectl remote install` puts binaries, relative to
-// the remote user's home (the directory ssh starts commands in).
-const InstallDir = ".local/share/panectl/bin"
+// InstallDir is where `panectl remote install` puts binaries: a word for
+// the remote login shell (sh, bash, zsh, fish and csh expand it alike).
+const InstallDir = `"$HOME"/.local/share/panectl/bin`
 
 var safeVersion = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
 
-// InstallPath is the installed binary of version, relative to the home;
-// "" when version is not safe as a word for a shell.
+// InstallPath is the installed binary of version, as InstallDir a word
+// for the remote shell; "" when version is not safe in one.
 func InstallPath(version string) string {
 	if !safeVersion.MatchString(version) {
 		return ""

@@ -27,6 +27,9 @@ type Server struct {
 	Config string // the client's ssh config (-F)
 	// KnownHosts is the client's known_hosts; tests may overwrite it.
 	KnownHosts string
+	// Home is $HOME in the server's sessions (the user's own stays
+	// untouched): a fresh directory.
+	Home string
 }
 
 // SSHD finds sshd ($PATH, then /usr/sbin).
@@ -41,14 +44,14 @@ func SSHD() (string, error) {
 }
 
 // Start starts sshd. Its sessions get path as $PATH, so a test's panectl
-// is the one found there.
+// is the one found there, and Home as $HOME.
 func Start(t testing.TB, path string) *Server {
 	t.Helper()
 	sshd, err := SSHD()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Dir: t.TempDir()}
+	s := &Server{Dir: t.TempDir(), Home: t.TempDir()}
 	s.KnownHosts = s.file("known_hosts")
 	s.Config = s.file("ssh_config")
 	for _, k := range []string{"host_key", "id"} {
@@ -142,9 +145,9 @@ UsePAM no
 PermitRootLogin prohibit-password
 MaxSessions 100
 MaxStartups 100
-SetEnv PATH=%s
+SetEnv PATH=%s HOME=%s
 LogLevel ERROR
-`, s.Port, s.file("host_key"), s.file("authorized_keys"), s.file("sshd.pid"), path)
+`, s.Port, s.file("host_key"), s.file("authorized_keys"), s.file("sshd.pid"), path, s.Home)
 	client := fmt.Sprintf(`Host %s
   HostName 127.0.0.1
   Port %d
