@@ -24,8 +24,8 @@ func (f *Factory) forward(c *cobra.Command, args []string) error {
 	if host == "" {
 		host = f.hostEnv
 	}
-	if host == "" || c.Hidden || c.Annotations[localOnly] != "" {
-		return nil
+	if host == "" || c.Hidden || c.Annotations[localOnly] != "" || c.LocalFlags().Changed("host") {
+		return nil // (mcp --host serves several hosts from here)
 	}
 	t, err := remote.ParseTarget(host)
 	if err != nil {

@@ -1,12 +1,15 @@
 package cmd_test
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -260,4 +263,113 @@ func TestRemoteInstallRefusesAnotherPlatform(t *testing.T) {
 	if bins, _ := filepath.Glob(filepath.Join(r.sshd.Home, ".local/share/panectl/bin/*")); len(bins) != 0 {
 		t.Errorf("copied %q to a host of another platform", bins)
 	}
+}
+
+// mcp --host local --host self: one MCP server, two hosts (two aliases of
+// one sshd, each with its own tmux server for -L t), ids qualified.
+func TestRemoteMCPHosts(t *testing.T) {
+	r := startRemote(t)
+	for _, host := range sshdtest.Aliases {
+		dir := r.sshd.TmuxTmpdir(host)
+		c := exec.Command("tmux", "-L", "t", "-f", "/dev/null", "new-session", "-d", "-s", "on-"+host, "-x", "80", "-y", "24",
+			"env", "PS1=$ ", "bash", "--norc", "--noprofile")
+		c.Env = append(os.Environ(), "TMUX_TMPDIR="+dir, "TMUX=")
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("tmux: %v: %s", err, out)
+		}
+		t.Cleanup(func() {
+			c := exec.Command("tmux", "-L", "t", "kill-server")
+			c.Env = append(os.Environ(), "TMUX_TMPDIR="+dir, "TMUX=")
+			_ = c.Run()
+		})
+	}
+	bin, _ := exec.LookPath("panectl")
+	c := exec.Command(bin, "-L", "t", "mcp", "--host", "local", "--host", "self")
+	c.Env = r.env
+	m := startMCPCmd(t, c)
+	list := m.structuredCall(t, 2, "list_panes", map[string]any{})
+	var got []string
+	for _, p := range list["panes"].([]any) {
+		p := p.(map[string]any)
+		got = append(got, p["pane_id"].(string)+" "+p["session_name"].(string))
+	}
+	slices.Sort(got)
+	if want := []string{"local:%0 on-local", "self:%0 on-self"}; !slices.Equal(got, want) {
+		t.Errorf("list_panes over two hosts: %q, want %q", got, want)
+	}
+	run := m.structuredCall(t, 3, "run_shell_command", map[string]any{"pane_id": "self:%0", "command": "echo on $TMUX_TMPDIR"})
+	if run["pane_id"] != "self:%0" || run["exit_code"] != 0.0 || fmt.Sprint(run["output"]) != "[on "+r.sshd.TmuxTmpdir("self")+"]" {
+		t.Errorf("run_shell_command on self:%%0: %v", run)
+	}
+	res := m.request(t, 4, "tools/call", map[string]any{"name": "kill_pane", "arguments": map[string]any{"pane_id": "%0"}})
+	if res["isError"] != true || !strings.Contains(fmt.Sprint(res["content"]), "HOST:ID") {
+		t.Errorf("an unqualified pane id: %v, want an error asking for HOST:ID", res)
+	}
+}
+
+// startMCPCmd starts c (a panectl mcp) and initializes the session.
+func startMCPCmd(t *testing.T, c *exec.Cmd) *mcpLines {
+	t.Helper()
+	in, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	m := &mcpLines{in: in, lines: make(chan map[string]any, 10)}
+	t.Cleanup(func() {
+		in.Close()
+		if code, _ := waitExit(t, c, 10*time.Second); code != 0 {
+			t.Errorf("panectl mcp exited %d: %s", code, stderr.String())
+		}
+	})
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var v map[string]any
+			if json.Unmarshal(sc.Bytes(), &v) == nil {
+				m.lines <- v
+			}
+		}
+		close(m.lines)
+	}()
+	m.request(t, 1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "t", "version": "0"}})
+	m.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	return m
+}
+
+// request sends a JSON-RPC request and returns its result.
+func (m *mcpLines) request(t *testing.T, id int, method string, params any) map[string]any {
+	t.Helper()
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	for {
+		v := m.next(t, 60*time.Second)
+		if v["id"] == float64(id) {
+			res, _ := v["result"].(map[string]any)
+			if res == nil {
+				t.Fatalf("%s: %v", method, v)
+			}
+			return res
+		}
+	}
+}
+
+// structuredCall calls a tool and returns its structured result.
+func (m *mcpLines) structuredCall(t *testing.T, id int, name string, args map[string]any) map[string]any {
+	t.Helper()
+	res := m.request(t, id, "tools/call", map[string]any{"name": name, "arguments": args})
+	out, _ := res["structuredContent"].(map[string]any)
+	if res["isError"] == true || out == nil {
+		t.Fatalf("%s: %v", name, res)
+	}
+	return out
 }

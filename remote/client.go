@@ -34,13 +34,8 @@ func InstallPath(version string) string {
 // *Error when ssh failed before the remote answered. Cancelling ctx
 // forwards an interrupt; the remote cleans up and answers 130.
 func (s SSH) Run(ctx context.Context, t Target, call Call, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	var bins []string
-	if p := InstallPath(call.Version); p != "" {
-		bins = append(bins, p)
-	}
-	bins = append(bins, "panectl")
 	var err error
-	for _, bin := range bins {
+	for _, bin := range binaries(call.Version) {
 		var code int
 		code, err = s.attempt(ctx, t, bin, call, stdin, stdout, stderr)
 		if !errors.Is(err, ErrNotInstalled) {
@@ -48,6 +43,15 @@ func (s SSH) Run(ctx context.Context, t Target, call Call, stdin io.Reader, stdo
 		}
 	}
 	return exitFailure, err
+}
+
+// binaries are the remote panectl to try, in order: the installed one of
+// version, then panectl on the remote PATH.
+func binaries(version string) []string {
+	if p := InstallPath(version); p != "" {
+		return []string{p, "panectl"}
+	}
+	return []string{"panectl"}
 }
 
 // attempt runs call with one remote binary. Nothing is read from stdin

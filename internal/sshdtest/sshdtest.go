@@ -53,6 +53,11 @@ func Start(t testing.TB, path string) *Server {
 	}
 	s := &Server{Dir: t.TempDir(), Home: t.TempDir()}
 	s.KnownHosts = s.file("known_hosts")
+	for _, alias := range Aliases {
+		if err := os.Mkdir(s.TmuxTmpdir(alias), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
 	s.Config = s.file("ssh_config")
 	for _, k := range []string{"host_key", "id"} {
 		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", s.file(k)).CombinedOutput(); err != nil {
@@ -146,9 +151,14 @@ PermitRootLogin prohibit-password
 MaxSessions 100
 MaxStartups 100
 SetEnv PATH=%s HOME=%s
+AcceptEnv TMUX_TMPDIR
 LogLevel ERROR
 `, s.Port, s.file("host_key"), s.file("authorized_keys"), s.file("sshd.pid"), path, s.Home)
-	client := fmt.Sprintf(`Host %s
+	var client string
+	for _, alias := range Aliases {
+		client += fmt.Sprintf("Host %s\n  SetEnv TMUX_TMPDIR=%s\n", alias, s.TmuxTmpdir(alias))
+	}
+	client += fmt.Sprintf(`Host %s
   HostName 127.0.0.1
   Port %d
   User %s
@@ -194,6 +204,10 @@ func freePort(t testing.TB) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// TmuxTmpdir is $TMUX_TMPDIR in the sessions of one alias: so -L NAME is
+// another tmux server on each, as on two hosts.
+func (s *Server) TmuxTmpdir(alias string) string { return s.file("tmux-" + alias) }
 
 // SSH is the PANECTL_SSH value that reaches this server.
 func (s *Server) SSH() string { return "ssh -F " + s.Config }
