@@ -307,6 +307,34 @@ func TestRemoteMCPHosts(t *testing.T) {
 	}
 }
 
+// A host that cannot be reached fails only its own calls: list_panes
+// names it in its note, the other host's calls work.
+func TestRemoteMCPHostAway(t *testing.T) {
+	r := startRemote(t)
+	s := tmuxtest.New(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	away := l.Addr().String()
+	l.Close()
+	bin, _ := exec.LookPath("panectl")
+	c := exec.Command(bin, "-S", s.Socket, "mcp", "--host", "local", "--host", away)
+	c.Env = r.env
+	m := startMCPCmd(t, c)
+	list := m.structuredCall(t, 2, "list_panes", map[string]any{})
+	if panes, _ := list["panes"].([]any); len(panes) != 1 || !strings.Contains(fmt.Sprint(list["note"]), "host "+away) {
+		t.Errorf("list_panes with %s away: %v, want local's pane and a note naming %s", away, list, away)
+	}
+	res := m.request(t, 3, "tools/call", map[string]any{"name": "cursor", "arguments": map[string]any{"pane_id": away + ":%0"}})
+	if res["isError"] != true || !strings.Contains(fmt.Sprint(res["content"]), "cannot be reached") {
+		t.Errorf("a call on the host away: %v, want an error saying it cannot be reached", res)
+	}
+	if cur := m.structuredCall(t, 4, "cursor", map[string]any{"pane_id": "local:%0"}); cur["pane_id"] != "local:%0" {
+		t.Errorf("cursor on local:%%0: %v", cur)
+	}
+}
+
 // startMCPCmd starts c (a panectl mcp) and initializes the session.
 func startMCPCmd(t *testing.T, c *exec.Cmd) *mcpLines {
 	t.Helper()
