@@ -24,8 +24,8 @@ func (f *Factory) forward(c *cobra.Command, args []string) error {
 	if host == "" {
 		host = f.hostEnv
 	}
-	if host == "" || c.Hidden || c.Annotations[localOnly] != "" || c.LocalFlags().Changed("host") {
-		return nil // (mcp --host serves several hosts from here)
+	if host == "" || runsHere(c) {
+		return nil
 	}
 	t, err := remote.ParseTarget(host)
 	if err != nil {
@@ -49,6 +49,18 @@ func (f *Factory) forward(c *cobra.Command, args []string) error {
 		return err
 	}
 	return &tool.ExitError{Code: code}
+}
+
+// runsHere reports whether c stays on this host whatever -H says: the
+// remote and internal commands, help and completion scripts (they are
+// this binary's and this shell's), and mcp --host (it serves the hosts).
+func runsHere(c *cobra.Command) bool {
+	for p := c; p != nil; p = p.Parent() {
+		if p.Hidden || p.Annotations[localOnly] != "" || p.Name() == "help" || p.Name() == "completion" {
+			return true
+		}
+	}
+	return c.LocalFlags().Changed("host")
 }
 
 // forwardedArgs rebuilds c's command line from what Cobra parsed: the

@@ -74,14 +74,17 @@ func (s SSH) attempt(ctx context.Context, t Target, bin string, call Call, stdin
 	}
 	fw := newFrameWriter(in)
 	_ = fw.send(call)
-	hello := make(chan struct{})
+	hello, ended := make(chan struct{}), make(chan struct{})
 	result := make(chan *int, 1)
-	go func() { result <- readReplies(out, hello, stdout, stderr) }()
+	go func() {
+		result <- readReplies(out, hello, stdout, stderr)
+		close(ended)
+	}()
 	go func() {
 		select {
 		case <-hello:
 			pumpStdin(fw, stdin)
-		case <-result:
+		case <-ended:
 		}
 	}()
 	var code *int
