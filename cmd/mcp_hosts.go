@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,6 +26,16 @@ type hostRelay struct {
 	hosts []string
 	args  []string // the remote mcp's command line
 	conns map[string]*hostConn
+	// progress maps the token a relayed call carries to its caller's.
+	progress sync.Map // string -> relayedProgress
+	calls    atomic.Int64
+}
+
+// relayedProgress is where a host's progress notifications go.
+type relayedProgress struct {
+	session *mcp.ServerSession
+	token   any
+	host    string
 }
 
 // hostConn is one host's MCP session, made on first use and again after
@@ -107,6 +118,12 @@ func (r *hostRelay) handler(t schema.Tool) mcp.ToolHandler {
 			return errorResult(err), nil
 		}
 		if len(hosts) == 1 {
+			if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+				relay := fmt.Sprintf("relay-%d", r.calls.Add(1))
+				r.progress.Store(relay, relayedProgress{req.Session, token, hosts[0]})
+				defer r.progress.Delete(relay)
+				ctx = context.WithValue(ctx, progressKey{}, relay)
+			}
 			return r.call(ctx, hosts[0], t.Name, args), nil
 		}
 		return r.merge(ctx, hosts, t.Name, args), nil
@@ -146,7 +163,11 @@ func (r *hostRelay) call(ctx context.Context, host, name string, args map[string
 	cs, err := r.conns[host].session(ctx, r)
 	if err == nil {
 		var res *mcp.CallToolResult
-		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		params := &mcp.CallToolParams{Name: name, Arguments: args}
+		if token, ok := ctx.Value(progressKey{}).(string); ok {
+			params.SetProgressToken(token)
+		}
+		res, err = cs.CallTool(ctx, params)
 		if err == nil {
 			return qualify(host, res)
 		}
@@ -212,7 +233,8 @@ func (c *hostConn) session(ctx context.Context, r *hostRelay) (*mcp.ClientSessio
 	if err != nil {
 		return nil, err
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "panectl-relay", Version: buildVersion().Version}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "panectl-relay", Version: buildVersion().Version},
+		&mcp.ClientOptions{ProgressNotificationHandler: r.relayProgress})
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: st, Writer: st}, nil)
 	if err != nil {
 		st.Close()
@@ -234,6 +256,23 @@ func (r *hostRelay) serve(ctx context.Context, tr mcp.Transport) error {
 		return errInterrupted
 	}
 	return err
+}
+
+// progressKey holds a relayed call's own progress token in its context.
+type progressKey struct{}
+
+// relayProgress passes a host's progress notification to the caller of
+// the call it is about, with the caller's token and the host named.
+func (r *hostRelay) relayProgress(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
+	token, _ := req.Params.ProgressToken.(string)
+	v, ok := r.progress.Load(token)
+	if !ok {
+		return
+	}
+	to := v.(relayedProgress)
+	p := *req.Params
+	p.ProgressToken, p.Message = to.token, "host "+to.host+": "+p.Message
+	_ = to.session.NotifyProgress(ctx, &p)
 }
 
 // close ends every host's session.

@@ -301,6 +301,19 @@ func TestRemoteMCPHosts(t *testing.T) {
 	if run["pane_id"] != "self:%0" || run["exit_code"] != 0.0 || fmt.Sprint(run["output"]) != "[on "+r.sshd.TmuxTmpdir("self")+"]" {
 		t.Errorf("run_shell_command on self:%%0: %v", run)
 	}
+	// a wait's progress comes back from its host, with the caller's token
+	m.send(t, map[string]any{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": map[string]any{
+		"name": "wait_for_text", "arguments": map[string]any{"pane_id": "local:%0", "patterns": []string{"never"}, "timeout": 1.5},
+		"_meta": map[string]any{"progressToken": "tok"}}})
+	var progress []string
+	for v := m.next(t, 10*time.Second); v["id"] != 5.0; v = m.next(t, 10*time.Second) {
+		if p, _ := v["params"].(map[string]any); v["method"] == "notifications/progress" && p["progressToken"] == "tok" {
+			progress = append(progress, fmt.Sprint(p["message"]))
+		}
+	}
+	if len(progress) == 0 || !strings.HasPrefix(progress[0], "host local: ") {
+		t.Errorf("progress of a 1.5 s wait on local:%%0: %q, want notifications naming the host", progress)
+	}
 	res := m.request(t, 4, "tools/call", map[string]any{"name": "kill_pane", "arguments": map[string]any{"pane_id": "%0"}})
 	if res["isError"] != true || !strings.Contains(fmt.Sprint(res["content"]), "HOST:ID") {
 		t.Errorf("an unqualified pane id: %v, want an error asking for HOST:ID", res)
