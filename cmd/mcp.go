@@ -57,7 +57,7 @@ Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
 			return serveMCP(c.Context(), f, mcpStdio(f.IO.In, f.IO.Out))
 		},
 	}
-	c.Flags().StringArrayVar(&hosts, "host", nil, "serve the panes of this host over ssh, ids qualified as HOST:%N (repeatable; see: panectl help remote)")
+	c.Flags().StringArrayVarP(&hosts, "host", "H", nil, "serve the panes of this host over ssh, ids qualified as HOST:%N (repeatable; see: panectl help remote)")
 	c.Flags().Var(timeoutFlag{&keepIdle}, "keep-idle", "detach a kept control client after this long with no call (seconds or a duration, "+schema.Bound("clamp")+"; 0: keep none)")
 	return c
 }
