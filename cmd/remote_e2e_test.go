@@ -240,6 +240,17 @@ func TestRemoteInstall(t *testing.T) {
 	if code, out, _ := r.panectl(t, "", "remote", "install", "local"); code != 0 || !strings.HasPrefix(out, "local: already installed ") {
 		t.Errorf("a second install: exit %d, stdout %q; want already installed", code, out)
 	}
+	// another build under the installed name (it still runs) is refused
+	f, err := os.OpenFile(bins[0], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("another build")
+	f.Close()
+	code, _, errOut = r.panectl(t, "", "-H", "local", "-S", s.Socket, "list")
+	if code != 1 || !strings.Contains(errOut, "not the caller's build") {
+		t.Errorf("-H with another build installed: exit %d, stderr %q; want 1 saying so", code, errOut)
+	}
 	// a damaged binary does not match: install copies it again
 	if err := os.WriteFile(bins[0], []byte("#!/bin/sh\necho damaged\n"), 0o700); err != nil {
 		t.Fatal(err)

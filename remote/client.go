@@ -54,9 +54,20 @@ func binaries(version string) []string {
 	return []string{"panectl"}
 }
 
+// expectSelf asks the installed binary to be a copy of this one: its
+// sha256 is checked on every call. panectl on the remote PATH is another
+// build; its version alone is checked.
+func expectSelf(call Call, bin string) Call {
+	if bin == InstallPath(call.Version) {
+		call.SHA256, _ = SelfSHA256() // none: the check is left to the version
+	}
+	return call
+}
+
 // attempt runs call with one remote binary. Nothing is read from stdin
 // before the remote said hello, so a missing binary can be retried.
 func (s SSH) attempt(ctx context.Context, t Target, bin string, call Call, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	call = expectSelf(call, bin)
 	c := s.command(context.Background(), t, bin, "remote-exec")
 	var sshErr strings.Builder
 	c.Stderr = &limitWriter{w: &sshErr, n: 64 << 10}

@@ -11,5 +11,7 @@
 // command's status.
 //
 // Install copies this binary to a per-user directory on a host of the
-// same OS and architecture, checked by version and sha256.
+// same OS and architecture. Every call to that copy checks its version and
+// its sha256 against the caller's (SelfSHA256, cached by file identity).
+// Dial keeps a call open as a stream, for panectl mcp --host.
 package remote

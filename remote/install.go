@@ -85,8 +85,8 @@ func (s SSH) checkPlatform(ctx context.Context, t Target) error {
 	}
 	f := strings.Fields(out)
 	if len(f) != 2 || !slices.Contains(unames[runtime.GOOS], f[0]) || !slices.Contains(unames[runtime.GOARCH], f[1]) {
-		return fmt.Errorf("%s is %q and this panectl is built for %s/%s: install a panectl built for that host (a release archive) there, as %s",
-			t, strings.TrimSpace(out), runtime.GOOS, runtime.GOARCH, "~/.local/share/panectl/bin/panectl-VERSION or on its PATH")
+		return fmt.Errorf("%s is %q and this panectl is built for %s/%s: put a panectl of this version built for that host (a release archive) on its PATH",
+			t, strings.TrimSpace(out), runtime.GOOS, runtime.GOARCH)
 	}
 	return nil
 }

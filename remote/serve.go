@@ -39,6 +39,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, version string, gra
 	if call.Version != version {
 		return finish(fw, exitFailure, fmt.Sprintf("panectl: this host runs panectl %s, the caller is %s: run `panectl remote install HOST` there\n", version, call.Version))
 	}
+	if call.SHA256 != "" {
+		if own, err := SelfSHA256(); err != nil || own != call.SHA256 {
+			return finish(fw, exitFailure, fmt.Sprintf("panectl: the installed panectl %s on this host is not the caller's build (sha256 %s, want %s; %v): run `panectl remote install HOST` again\n", version, own, call.SHA256, err))
+		}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stdin, pw := io.Pipe()

@@ -36,6 +36,7 @@ func (s SSH) Dial(ctx context.Context, t Target, call Call) (*Stream, error) {
 }
 
 func (s SSH) dial(ctx context.Context, t Target, bin string, call Call) (*Stream, error) {
+	call = expectSelf(call, bin)
 	c := s.command(context.Background(), t, bin, "remote-exec")
 	var sshErr strings.Builder
 	c.Stderr = &limitWriter{w: &sshErr, n: 64 << 10}

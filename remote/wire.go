@@ -12,8 +12,11 @@ import (
 type Call struct {
 	// Version is the caller's panectl version; a remote of another
 	// version refuses the call.
-	Version string   `json:"version"`
-	Args    []string `json:"args"`
+	Version string `json:"version"`
+	// SHA256, when set, is the sha256 the remote binary must have: the
+	// caller's own, when it runs the copy remote install made of it.
+	SHA256 string   `json:"sha256,omitempty"`
+	Args   []string `json:"args"`
 	// Env holds the few variables that shape output (NO_COLOR, TERM).
 	Env map[string]string `json:"env,omitempty"`
 	// OutTTY, ErrTTY and ErrColor are the caller's terminal facts.
