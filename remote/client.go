@@ -147,6 +147,9 @@ func readReplies(r io.Reader, hello chan<- struct{}, stdout, stderr io.Writer) *
 			said = true
 			close(hello)
 		case f.Exit != nil:
+			if *f.Exit < 0 || *f.Exit > 255 {
+				*f.Exit = exitFailure // not an exit status
+			}
 			return f.Exit
 		case len(f.Stdout) > 0:
 			_, _ = stdout.Write(f.Stdout)
