@@ -3,6 +3,7 @@ package remote
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -78,4 +79,25 @@ func TestServeRefusesAnotherVersion(t *testing.T) {
 	if code != exitFailure || !strings.Contains(string(frames[1].Stderr), "panectl remote install") {
 		t.Errorf("exit %d, frames %+v", code, frames)
 	}
+}
+
+// FuzzServe: whatever arrives on stdin, Serve answers with frames and an
+// exit code, and never panics.
+func FuzzServe(f *testing.F) {
+	f.Add(lines(Call{Version: "v1", Args: []string{"list"}}, frame{Stdin: []byte("x")}, frame{EOF: true}))
+	f.Add(lines(Call{Version: "v1", Args: []string{"list"}}, frame{Signal: "INT"}))
+	f.Add("{\"version\":\"v1\"}\n")
+	f.Add("not json\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		var out strings.Builder
+		code := Serve(context.Background(), strings.NewReader(in), &out, "v1", time.Millisecond,
+			func(ctx context.Context, _ Call, stdin io.Reader, stdout, _ io.Writer) int {
+				b, _ := io.ReadAll(stdin)
+				stdout.Write(b)
+				return 0
+			})
+		if !strings.Contains(out.String(), fmt.Sprintf(`{"exit":%d}`, code)) {
+			t.Errorf("exit %d without its frame: %q", code, out.String())
+		}
+	})
 }
