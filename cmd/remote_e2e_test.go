@@ -217,6 +217,11 @@ func TestRemoteInterrupt(t *testing.T) {
 // -H uses it there; a host without panectl says what to do.
 func TestRemoteInstall(t *testing.T) {
 	r := startRemoteWith(t, "/usr/local/bin:/usr/bin:/bin")
+	// the copy is this test binary: it runs panectl only under a name that
+	// TestMain maps (else it would run these tests again, there)
+	if _, out, _ := r.panectl(t, "", "version"); !strings.HasPrefix(out, "panectl dev ") {
+		t.Fatalf("panectl version says %q: TestMain maps only panectl-dev", out)
+	}
 	s := tmuxtest.New(t)
 	code, _, errOut := r.panectl(t, "", "-H", "local", "-S", s.Socket, "list")
 	if code != 1 || !strings.Contains(errOut, "panectl remote install local") {
