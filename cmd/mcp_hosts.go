@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -78,21 +79,16 @@ func (r *hostRelay) server() (*mcp.Server, error) {
 			return nil, err
 		}
 		in := *mt.InputSchema.(*jsonschema.Schema)
-		in.Properties = maps(in.Properties)
+		in.Properties = maps.Clone(in.Properties)
+		if in.Properties == nil {
+			in.Properties = map[string]*jsonschema.Schema{}
+		}
 		in.Properties["host"] = &jsonschema.Schema{Type: "string", Enum: anys(r.hosts),
 			Description: "the host to run on when no pane_id or task_id (HOST:ID) names it; list tools without it list every host"}
 		mt.InputSchema = &in
 		srv.AddTool(mt, r.handler(t))
 	}
 	return srv, nil
-}
-
-func maps(m map[string]*jsonschema.Schema) map[string]*jsonschema.Schema {
-	out := make(map[string]*jsonschema.Schema, len(m)+1)
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func anys(s []string) []any {
