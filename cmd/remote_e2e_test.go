@@ -186,6 +186,15 @@ func TestRemoteUnreachablePort(t *testing.T) {
 	if took := time.Since(start); code != 1 || took > 5*time.Second || !strings.Contains(errOut, "cannot be reached") {
 		t.Errorf("closed port: exit %d after %v, stderr %q; want 1 within 5 s saying so", code, took, errOut)
 	}
+	code, _, errOut = r.panectl(t, "", "-H", fmt.Sprintf("127.0.0.1:%d", port), "--json", "list")
+	var obj struct {
+		Error struct {
+			ExitCode int `json:"exit_code"`
+		}
+	}
+	if code != 1 || json.Unmarshal([]byte(errOut), &obj) != nil || obj.Error.ExitCode != 1 {
+		t.Errorf("closed port with --json: exit %d, stderr %q; want 1 and the JSON error", code, errOut)
+	}
 }
 
 // SIGINT reaches the remote call, which cleans up there (its control

@@ -101,3 +101,24 @@ func FuzzServe(f *testing.F) {
 		}
 	})
 }
+
+// Output larger than one frame arrives whole, in frames of at most
+// maxChunk bytes.
+func TestServeSplitsLargeOutput(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", 5000) // 80,000 bytes
+	in := lines(Call{Version: "v1", Args: []string{"capture"}}, frame{EOF: true})
+	_, frames := served(t, strings.NewReader(in), func(_ context.Context, _ Call, _ io.Reader, stdout, _ io.Writer) int {
+		io.WriteString(stdout, big)
+		return 0
+	})
+	var got strings.Builder
+	for _, f := range frames {
+		if len(f.Stdout) > maxChunk {
+			t.Errorf("a frame of %d bytes, over %d", len(f.Stdout), maxChunk)
+		}
+		got.Write(f.Stdout)
+	}
+	if got.String() != big {
+		t.Errorf("got %d bytes back, want the %d written", got.Len(), len(big))
+	}
+}
