@@ -46,7 +46,8 @@ const trials = 40
 // end to end), P5 (`panectl version`), P6 (peak RSS of the 5 s wait), P7
 // (detection through `panectl mcp` and the CLI against the limit) and P8
 // (`run true` through both against one tmux round trip); P9 (CPU of an idle
-// MCP server keeping a client attached) with PANECTL_BENCH_IDLE=1.
+// MCP server keeping a client attached) with PANECTL_BENCH_IDLE=1; P12
+// (a wait over -H against `ssh host true` on one warm connection).
 func BenchmarkBudgets(b *testing.B) {
 	bin := buildPanectl(b)
 	s := tmuxtest.New(b)
@@ -120,6 +121,7 @@ func BenchmarkBudgets(b *testing.B) {
 		if peer != nil {
 			peer.close(b)
 		}
+		sshTrue, floor, viaH := remoteWait(b, s, bin)
 		var idleCPU time.Duration
 		if idle {
 			idleCPU = idleMCP(b, s, bin, p)
@@ -161,6 +163,11 @@ func BenchmarkBudgets(b *testing.B) {
 		row("", "`run true`, panectl CLI (median / p90)", ms(rcm)+" / "+ms(pct(runCLI, 90)), "", true)
 		row("", "mcp median / round trip median", fmt.Sprintf("%.2fx", ratio(rmm, rm)), "<= 4x", ratio(rmm, rm) <= 4)
 		row("", "CLI median / round trip median", fmt.Sprintf("%.2fx", ratio(rcm, rm)), "<= 8x", ratio(rcm, rm) <= 8)
+		st, hm := pct(sshTrue, 50), pct(viaH, 50)
+		row("P12", "`ssh host true`, warm connection (median / p90)", ms(st)+" / "+ms(pct(sshTrue, 90)), "", true)
+		row("", "`ssh host panectl version`: ssh + one panectl start there", ms(pct(floor, 50))+" / "+ms(pct(floor, 90)), "", true)
+		row("", "`panectl -H host wait-for-text` at once (median / p90)", ms(hm)+" / "+ms(pct(viaH, 90)), "", true)
+		row("", "-H wait median / ssh true median", fmt.Sprintf("%.2fx", ratio(hm, st)), "<= 1.5x", ratio(hm, st) <= 1.5)
 		if idle {
 			row("P9", "CPU, panectl mcp idle 60 s, a client kept attached", ms(idleCPU), "<= 50 ms", idleCPU <= 50*time.Millisecond)
 		} else {

@@ -24,6 +24,11 @@ type IOStreams struct {
 type Factory struct {
 	IO   IOStreams
 	JSON bool // --json
+	// Host is -H: run the command there over ssh (remote.go).
+	Host string
+	// hostEnv is $PANECTL_HOST, read by Main only: a call served by
+	// remote-exec never goes on to another host.
+	hostEnv string
 	tool.Env
 
 	progressShown bool

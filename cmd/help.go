@@ -32,6 +32,7 @@ var topics = []struct{ name, short string }{
 	{"exit-codes", "The exit-code table"},
 	{"journals", "Journals: a task's or pane's whole output, kept on disk"},
 	{"limits", "The bound of every input and every peer"},
+	{"remote", "-H: panes on other hosts over ssh, and remote install"},
 	{"run", "How run types a command, judges the shell, and ends"},
 	{"supervise", "agents and events: following every pane of a server at once"},
 	{"tasks", "Background tasks: the supervisor, signals, task wait --any"},

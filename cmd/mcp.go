@@ -22,6 +22,7 @@ import (
 
 func newMCPCmd(f *Factory) *cobra.Command {
 	var keepIdle *float64
+	var hosts []string
 	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve every tool over the Model Context Protocol on stdio",
@@ -53,6 +54,9 @@ none (switch-client without -c): see panectl help waits.
 Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if len(hosts) > 0 {
+				return serveHosts(c, f, hosts)
+			}
 			idle := tmux.DefaultKeepIdle
 			if keepIdle != nil {
 				idle = tool.Seconds(min(max(*keepIdle, 0), schema.MaxTimeout))
@@ -62,6 +66,7 @@ Register it with an MCP client, e.g.: claude mcp add panectl -- panectl mcp`,
 			return serveMCP(c.Context(), f, mcpStdio(f.IO.In, f.IO.Out))
 		},
 	}
+	c.Flags().StringArrayVarP(&hosts, "host", "H", nil, "serve the panes of this host over ssh, ids qualified as HOST:%N (repeatable; see: panectl help remote)")
 	c.Flags().Var(timeoutFlag{&keepIdle}, "keep-idle", "detach a kept control client after this long with no call (seconds or a duration, "+schema.Bound("clamp")+"; 0: keep none)")
 	return c
 }

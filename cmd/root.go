@@ -57,7 +57,15 @@ func Main() int {
 			os.Exit(tool.ExitInterrupted)
 		}
 	}()
+	f.hostEnv = os.Getenv("PANECTL_HOST")
+	return execute(ctx, f, os.Args[1:])
+}
+
+// execute runs the command args on f and returns its exit code: Main's
+// body, also run by remote-exec for a call from another host.
+func execute(ctx context.Context, f *Factory, args []string) int {
 	root := NewRootCmd(f)
+	root.SetArgs(args)
 	stopProgress := func() {}
 	if f.IO.OutTTY && f.IO.ErrTTY {
 		ctx, stopProgress = tool.WithProgress(ctx, f.drawProgress)
@@ -66,7 +74,7 @@ func Main() int {
 	if !f.JSON {
 		// an error before flags are parsed (an unknown command) still
 		// honours --json
-		f.JSON = jsonAsked(os.Args[1:])
+		f.JSON = jsonAsked(args)
 	}
 	stopProgress()
 	f.Close()
@@ -101,8 +109,14 @@ or exactly one JSON object with --json. Exit codes: panectl help exit-codes.`,
 	pf.StringVarP(&f.SocketName, "socket-name", "L", "", "tmux socket name (as tmux -L)")
 	pf.StringVarP(&f.SocketPath, "socket-path", "S", "", "tmux socket path (as tmux -S)")
 	pf.BoolVar(&f.JSON, "json", false, "print one JSON object (errors as JSON on stderr)")
+	pf.StringVarP(&f.Host, "host", "H", "", "run on this host over ssh: [user@]host[:port] (default $PANECTL_HOST; see: panectl help remote)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return tool.Usage(flagError(c, err)) })
-	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error { return rejectEmptyFlags(c) }
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		if err := rejectEmptyFlags(c); err != nil {
+			return err
+		}
+		return f.forward(c, args)
+	}
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
@@ -125,6 +139,7 @@ or exactly one JSON object with --json. Exit codes: panectl help exit-codes.`,
 		newCallCmd(f),
 		newMCPCmd(f),
 		newWatchCmd(f), newAgentsCmd(f), newEventsCmd(f),
+		newRemoteCmd(f), newRemoteExecCmd(f),
 	)
 	wireHelp(root)
 	explainArgs(root)

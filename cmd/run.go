@@ -29,7 +29,6 @@ COMMAND as a task and prints its id at once (see: panectl help tasks).
 Exit: the command's status (an interrupted one's too: 130 after C-c); 2 a
 refused statement, parse error or rejected line; 3 refused pane; 124
 timeout; 5 the shell exited or was replaced; 130 panectl interrupted.
-
 See: panectl help run`,
 		Example: `  panectl run %1 'make test'
   panectl run %1 'false'; echo $?              # 1

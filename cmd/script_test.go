@@ -28,6 +28,7 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"panectl":     func() { os.Exit(cmd.Main()) },
+		"panectl-dev": func() { os.Exit(cmd.Main()) }, // as `remote install` names it (remote_e2e_test.go)
 		"burst-stub":  burstStub,
 		"slow-stub":   slowStub,
 		"dialog-stub": dialogStub,

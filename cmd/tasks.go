@@ -134,12 +134,11 @@ it) that has ended and that no --any wait has returned yet, the one that
 ended first, at once; when there is none, wait for the next to end. Each
 ended task is returned by one --any wait only (also to concurrent waits), so
 a loop of --any waits sees every task once, even tasks that end between two
-waits. Tasks that ended before the wait began count too, however long ago
-(until tasks --prune removes them): a first --any wait on a server with old
-unwaited tasks returns the oldest of those at once. task wait ID, tasks
---follow and task kill do not mark a task as returned. When none ends in time
-(or the server goes away with none running) there is no frame: --json
-prints only outcome and effective_timeout.
+waits. Tasks that ended before the wait began count too, until tasks --prune
+removes them: the first --any wait returns the oldest unwaited one at once.
+task wait ID, tasks --follow and task kill do not mark a task as returned.
+When none ends in time (or the server goes away with none running) there is
+no frame: --json prints only outcome and effective_timeout.
 Exit: 0 when the task ended (whatever its status), 124 timeout (the task
 keeps running), 4 no such task (or no server), 5 the tmux server went away
 during the wait: its tasks' supervisors stop their commands and record them

@@ -5,7 +5,9 @@
 # 50,000 lines of history against none, P4 `run PANE true` end to end, P5
 # `panectl version` start-up, P6 peak RSS of the 5 s wait, P7 detection
 # through `panectl mcp` and the CLI against a bare control client seeing the
-# line, P8 `run true` through both against one `tmux display -p`. With
+# line, P8 `run true` through both against one `tmux display -p`, P12 a
+# wait-for-text over -H against `ssh host true` on one warm connection to a
+# private sshd (openssh-server, as scripts/test.sh installs it). With
 # --idle, also P9: CPU of `panectl mcp` idle for 60 s with a control client
 # kept attached (a minute longer). Then P11: `panectl events` supervising 50
 # stub agents in 50 sessions through 10 state changes a second (latency,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: checks for (and on a fresh Debian/Ubuntu machine
 # installs) tmux, zsh, fish, dash and the programs the end-to-end tests drive
-# (python3, vim, less, top, node), then runs every test on the system's tmux
+# (python3, vim, less, top, node, and sshd for -H), then runs every test on the system's tmux
 # and the end-to-end tests again on tmux 3.5a, both with -tags e2e (the
 # slow suites plain go test leaves out). Missing tmux fails loudly;
 # nothing is skipped silently.
@@ -12,6 +12,8 @@ need=()
 for tool in tmux zsh fish dash vim less top python3 node; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
+# The -H tests start their own sshd (internal/sshdtest).
+command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || need+=(sshd)
 # Cobra's bash completion script needs the bash-completion package.
 bashcomp=(/usr/share/bash-completion/bash_completion /opt/homebrew/etc/profile.d/bash_completion.sh /usr/local/etc/profile.d/bash_completion.sh)
 found=""
@@ -28,6 +30,7 @@ if ((${#need[@]})); then
       case $t in
         node) pkgs+=(nodejs) ;;
         top) pkgs+=(procps) ;;
+        sshd) pkgs+=(openssh-server) ;;
         *) pkgs+=("$t") ;;
       esac
     done
@@ -42,6 +45,7 @@ fi
 for tool in tmux zsh fish dash; do
   command -v "$tool" >/dev/null 2>&1 || { echo "scripts/test.sh: $tool is required and could not be installed" >&2; exit 1; }
 done
+command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || { echo "scripts/test.sh: sshd (openssh-server) is required and could not be installed" >&2; exit 1; }
 # A second tmux for the end-to-end scripts (Debian 13's 3.5a, whose command
 # output passes through vis(3)) and one below panectl's minimum (Debian 11's
 # 3.1c, which panectl must refuse), built from Debian's source packages and

@@ -39,7 +39,13 @@ func File() string {
 // Lookup returns `tmux -V` of the binary at path: from the cache for the
 // same file, else by ask (which runs it), recorded.
 func Lookup(path string, ask func(path string) (string, error)) (string, error) {
-	key, file := versionKey(path), File()
+	return LookupIn(File(), path, ask)
+}
+
+// LookupIn is Lookup with another cache file, for another fact of a binary
+// (package remote keeps panectl's own sha256 so).
+func LookupIn(file, path string, ask func(path string) (string, error)) (string, error) {
+	key := versionKey(path)
 	if key == "" || file == "" || strings.ContainsAny(key, "\t\n") {
 		return ask(path)
 	}
