@@ -34,6 +34,9 @@ var heavyInits = map[string]string{
 	"github.com/charmbracelet/x/ansi":            "pane, waiter, journal: ANSI parsing",
 	"github.com/charmbracelet/x/ansi/parser":     "charmbracelet/x/ansi",
 	"github.com/sergi/go-diff/diffmatchpatch":    "pane/screendiff",
+	"mvdan.cc/sh/v3/expand":                      "remote: PANECTL_SSH split as a shell would",
+	"github.com/charmbracelet/ultraviolet":       "cmd/agentsview: agents --watch (Bubble Tea v2)",
+	"charm.land/lipgloss/v2":                     "cmd/agentsview: agents --watch",
 }
 
 // initLine is one line of GODEBUG=inittrace=1.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/panectl/panectl/schema"
@@ -46,15 +47,17 @@ const (
 
 var (
 	// numberedOption: "❯ 1. Yes", "  2. No", "● 1. Allow once".
-	numberedOption = regexp.MustCompile(`^(?:([›❯>●→▶◉])\s*)?(\d{1,2})[.)]\s+(\S.*)$`)
+	numberedOption = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:([›❯>●→▶◉])\s*)?(\d{1,2})[.)]\s+(\S.*)$`)
+	})
 	// markedOption: an unnumbered option with its highlight mark, "❯ No, exit", "→ Yes".
-	markedOption = regexp.MustCompile(`^[›❯>→▶]\s+(\S.*)$`)
+	markedOption = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[›❯>→▶]\s+(\S.*)$`) })
 	// buttonHints ends a row of buttons: opencode's "ctrl+f fullscreen  ⇆ select  enter confirm".
-	buttonHints = regexp.MustCompile(`\s{2,}(ctrl\+f fullscreen|⇆ select)`)
+	buttonHints = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s{2,}(ctrl\+f fullscreen|⇆ select)`) })
 	// buttonGap separates buttons.
-	buttonGap = regexp.MustCompile(`\s{3,}`)
+	buttonGap = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s{3,}`) })
 	// pageCount is a picker's "(1/30)" under its options.
-	pageCount = regexp.MustCompile(`^\(\d+/\d+\)$`)
+	pageCount = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\(\d+/\d+\)$`) })
 )
 
 // ReadDialog reads the option list of the dialog at the bottom of scr: a
@@ -77,7 +80,7 @@ func ReadDialog(scr Screen) Dialog {
 // numbered row: 1, 2, ... upwards and downwards from it.
 func readNumbered(v *view, rows []int) (Dialog, bool) {
 	for _, h := range rows {
-		m := numberedOption.FindStringSubmatch(v.text[h])
+		m := numberedOption().FindStringSubmatch(v.text[h])
 		if m == nil || m[1] == "" {
 			continue
 		}
@@ -95,7 +98,7 @@ func readNumbered(v *view, rows []int) (Dialog, bool) {
 			if !ok {
 				continue
 			}
-			o := numberedOption.FindStringSubmatch(v.text[k])
+			o := numberedOption().FindStringSubmatch(v.text[k])
 			d.Options = append(d.Options, Option{Key: o[2], Text: o[3], Selected: k == h})
 			first, last = min(first, k), max(last, k)
 		}
@@ -110,7 +113,7 @@ func readNumbered(v *view, rows []int) (Dialog, bool) {
 func collect(v *view, at map[int]int, h, n, dir int) {
 	want, gap := n+dir, 0
 	for k := h + dir; k >= 0 && k < len(v.rows) && gap <= optionGap; k += dir {
-		o := numberedOption.FindStringSubmatch(v.text[k])
+		o := numberedOption().FindStringSubmatch(v.text[k])
 		switch {
 		case o == nil:
 			gap++
@@ -127,7 +130,7 @@ func collect(v *view, at map[int]int, h, n, dir int) {
 // nothing but spaces and frames.
 func readMarked(v *view, rows []int) (Dialog, bool) {
 	for _, h := range rows {
-		m := markedOption.FindStringSubmatch(v.text[h])
+		m := markedOption().FindStringSubmatch(v.text[h])
 		if m == nil {
 			continue
 		}
@@ -159,7 +162,7 @@ func readMarked(v *view, rows []int) (Dialog, bool) {
 // whose text starts at column col.
 func sibling(v *view, k, col int) bool {
 	t := v.text[k]
-	if t == "" || pageCount.MatchString(t) || markedOption.MatchString(t) {
+	if t == "" || pageCount().MatchString(t) || markedOption().MatchString(t) {
 		return false
 	}
 	return textColumn(v.rows[k], t) == col && strings.Trim(prefixRunes(v.rows[k], col), " │┃║▎▏▕") == ""
@@ -189,11 +192,11 @@ func prefixRunes(s string, n int) string {
 // before opencode's key hints. No highlight shows in text.
 func readButtons(v *view, rows []int) (Dialog, bool) {
 	for _, k := range rows[:min(len(rows), 6)] {
-		loc := buttonHints.FindStringIndex(v.text[k])
+		loc := buttonHints().FindStringIndex(v.text[k])
 		if loc == nil {
 			continue
 		}
-		parts := buttonGap.Split(strings.TrimSpace(v.text[k][:loc[0]]), -1)
+		parts := buttonGap().Split(strings.TrimSpace(v.text[k][:loc[0]]), -1)
 		if len(parts) < 2 {
 			continue
 		}
@@ -208,18 +211,24 @@ func readButtons(v *view, rows []int) (Dialog, bool) {
 
 // The words that sort options by what they do.
 var (
-	affirmative = regexp.MustCompile(`(?i)^(yes|allow|approve|accept|trust|proceed|continue|confirm|run|ok)\b`)
-	refusing    = regexp.MustCompile(`(?i)^(no|don['’]?t|deny|reject|decline|cancel|block|skip)\b`)
-	persistent  = regexp.MustCompile(`(?i)(don['’]?t ask again|\balways\b|\bthis session\b|\bremember\b)`)
+	affirmative = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(yes|allow|approve|accept|trust|proceed|continue|confirm|run|ok)\b`)
+	})
+	refusing = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(no|don['’]?t|deny|reject|decline|cancel|block|skip)\b`)
+	})
+	persistent = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(don['’]?t ask again|\balways\b|\bthis session\b|\bremember\b)`)
+	})
 )
 
 // escKey is an option's own hint that Esc picks it: "(esc)", "(Esc to stop)".
-var escKey = regexp.MustCompile(`(?i)\(\s*esc\b[^()]*\)$`)
+var escKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\(\s*esc\b[^()]*\)$`) })
 
 // NamesEsc reports whether option o says Esc is its key: "No, and tell
 // Codex what to do differently (esc)". Copilot CLI takes such an option
 // only by Esc, not by Enter on it.
-func NamesEsc(o Option) bool { return escKey.MatchString(o.Text) }
+func NamesEsc(o Option) bool { return escKey().MatchString(o.Text) }
 
 // Choices are the named choices of Choose; a number (the option's key) is
 // the other kind.
@@ -241,11 +250,11 @@ func Choose(opts []Option, choice string) (Option, error) {
 	}
 	switch choice {
 	case "yes":
-		return pick(func(o Option) bool { return affirmative.MatchString(o.Text) && !persistent.MatchString(o.Text) })
+		return pick(func(o Option) bool { return affirmative().MatchString(o.Text) && !persistent().MatchString(o.Text) })
 	case "always":
-		return pick(func(o Option) bool { return persistent.MatchString(o.Text) && !refusing.MatchString(o.Text) })
+		return pick(func(o Option) bool { return persistent().MatchString(o.Text) && !refusing().MatchString(o.Text) })
 	case "no":
-		return pick(func(o Option) bool { return refusing.MatchString(o.Text) })
+		return pick(func(o Option) bool { return refusing().MatchString(o.Text) })
 	}
 	return pick(func(o Option) bool { return o.Key == choice })
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,12 +19,12 @@ const killAfter = 2 * time.Second
 // the remote login shell (sh, bash, zsh, fish and csh expand it alike).
 const InstallDir = `"$HOME"/.local/share/panectl/bin`
 
-var safeVersion = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+var safeVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`) })
 
 // InstallPath is the installed binary of version, as InstallDir a word
 // for the remote shell; "" when version is not safe in one.
 func InstallPath(version string) string {
-	if !safeVersion.MatchString(version) {
+	if !safeVersion().MatchString(version) {
 		return ""
 	}
 	return InstallDir + "/panectl-" + version

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 
 	"mvdan.cc/sh/v3/shell"
@@ -133,24 +134,29 @@ func (e *Error) Unwrap() error {
 	return nil
 }
 
-// hints match what ssh says to what the user can do about it.
-var hints = []struct {
+// sshHint matches what ssh says to what the user can do about it.
+type sshHint struct {
 	re   *regexp.Regexp
 	hint string
-}{
-	{regexp.MustCompile(`(?i)host key verification failed|identification has changed|host key for .* has changed`),
-		"the host's key does not match the one in known_hosts: nothing was run; check the host, then update known_hosts (ssh-keygen -R HOST)"},
-	{regexp.MustCompile(`(?i)permission denied|too many authentication failures`),
-		"ssh refused the login: check your key or agent (panectl runs ssh with BatchMode=yes and never asks for a password)"},
-	{regexp.MustCompile(`(?i)connection refused|timed out|no route to host|could not resolve|network is unreachable|name or service not known`),
-		"the host cannot be reached: check its name and port (-H [user@]host[:port]) and that sshd runs there"},
 }
+
+// hints are built on first use (an ssh failure), not at start-up.
+var hints = sync.OnceValue(func() []sshHint {
+	return []sshHint{
+		{regexp.MustCompile(`(?i)host key verification failed|identification has changed|host key for .* has changed`),
+			"the host's key does not match the one in known_hosts: nothing was run; check the host, then update known_hosts (ssh-keygen -R HOST)"},
+		{regexp.MustCompile(`(?i)permission denied|too many authentication failures`),
+			"ssh refused the login: check your key or agent (panectl runs ssh with BatchMode=yes and never asks for a password)"},
+		{regexp.MustCompile(`(?i)connection refused|timed out|no route to host|could not resolve|network is unreachable|name or service not known`),
+			"the host cannot be reached: check its name and port (-H [user@]host[:port]) and that sshd runs there"},
+	}
+})
 
 func (e *Error) hint() string {
 	if e.Code == 127 {
 		return fmt.Sprintf("no panectl to run on %s: run `panectl remote install %s`, or put panectl of this version on its PATH", e.Target, e.Target)
 	}
-	for _, h := range hints {
+	for _, h := range hints() {
 		if h.re.MatchString(e.Stderr) {
 			return h.hint
 		}

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/panectl/panectl/recognize"
@@ -11,14 +12,14 @@ import (
 )
 
 // choiceSyntax is what answer's choice may be.
-var choiceSyntax = regexp.MustCompile(`^(yes|no|always|[1-9][0-9]?)$`)
+var choiceSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(yes|no|always|[1-9][0-9]?)$`) })
 
 // answerAfter is how long answer may take past its timeout: moving the
 // highlight (waiter's moveMax) and the answer's look.
 const answerAfter = 3 * time.Second
 
 func runAnswer(ctx context.Context, f *Env, in schema.AnswerInput) (schema.AnswerOutput, error) {
-	if !choiceSyntax.MatchString(in.Choice) {
+	if !choiceSyntax().MatchString(in.Choice) {
 		return schema.AnswerOutput{}, Usagef("choice %q is not one of %s (1..99)", in.Choice, recognize.Choices)
 	}
 	ms, err := quietWindow(in.QuietMS)

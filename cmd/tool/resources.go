@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/panectl/panectl/pane"
@@ -15,7 +16,7 @@ import (
 // Panes as MCP resources (SPEC.md section 9): pane://%N, the screen as text.
 
 // paneIDRE is a pane id: resources name panes by id only.
-var paneIDRE = regexp.MustCompile(`^%[0-9]+$`)
+var paneIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^%[0-9]+$`) })
 
 // PaneURI is pane id's resource URI. RFC 3986 spells a literal "%" as %25:
 // pane %3 is pane://%253.
@@ -28,10 +29,10 @@ func PaneOfURI(uri string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if u, err := url.PathUnescape(id); err == nil && paneIDRE.MatchString(u) {
+	if u, err := url.PathUnescape(id); err == nil && paneIDRE().MatchString(u) {
 		return u, true
 	}
-	return id, paneIDRE.MatchString(id)
+	return id, paneIDRE().MatchString(id)
 }
 
 // ResourcePanes lists the server's panes for resources/list.
