@@ -102,7 +102,7 @@ func (r *remoteEnv) tour(t *testing.T, socket, cwd, host string) []string {
 // varying hides what differs between any two runs of the tour, local or
 // not: cursors (they name their server), run's seconds and its end marker.
 var varying = regexpReplacer{
-	regexp.MustCompile(`pc1[A-Za-z0-9_-]+`):         "CURSOR",
+	regexp.MustCompile(`pc[12][A-Za-z0-9_-]+`):      "CURSOR",
 	regexp.MustCompile(`"seconds":[0-9.e-]+`):       `"seconds":S`,
 	regexp.MustCompile(`ANECTL:(B|E):[0-9a-f]{16}`): "ANECTL:$1:MARK",
 }
