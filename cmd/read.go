@@ -79,6 +79,7 @@ wait (--all: each). See: panectl help echo, panectl help waits`,
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
 			}
+			f.Env.NoCursor = !f.JSON // the plain output has none
 			out, err := tool.WaitForText.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err

@@ -55,6 +55,7 @@ See: panectl help run`,
 			if err := explicitMaxLines(c, in.MaxLines); err != nil {
 				return err
 			}
+			f.Env.NoCursor = !f.JSON // the plain output has none
 			out, err := tool.RunShellCommand.Run(c.Context(), &f.Env, in)
 			if err != nil {
 				return err

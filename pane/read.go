@@ -220,11 +220,11 @@ func (r *readCall) plan() (tmux.PaneInfo, error) {
 	info := r.opt.Guess
 	switch {
 	case info.ID == r.id:
-	case r.cur.Special == CursorScreen:
-		// The screen's captures do not depend on the pane's history or
-		// size. They are planned for the normal screen and checked in the
-		// snapshot itself. That is one tmux call, with no description
-		// first.
+	case r.cur.Special == CursorScreen || r.cur.Special == CursorHistory:
+		// The captures of the screen, and of all history (-S -), do not
+		// depend on the pane's history or size. They are planned for the
+		// normal screen and checked in the snapshot itself. That is one
+		// tmux call, with no description first.
 		info = tmux.PaneInfo{ID: r.id}
 	default:
 		var err error
@@ -296,7 +296,7 @@ func (r *readCall) relocate(v normalView, body int, snap tmux.PaneInfo, res Read
 // valid for the pane as snapshotted: the rows are numbered the same way.
 // Captures for the screen cursor depend on the alternate screen only.
 func samePlan(plan, snap tmux.PaneInfo, cur Cursor) bool {
-	if cur.Special == CursorScreen {
+	if cur.Special == CursorScreen || cur.Special == CursorHistory {
 		return plan.AlternateOn == snap.AlternateOn
 	}
 	return plan.HistorySize == snap.HistorySize && plan.AlternateOn == snap.AlternateOn && plan.Height == snap.Height
@@ -342,11 +342,14 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 	if full {
 		start = -h
 	}
+	// From the oldest row, the captures need not know how many there are
+	// (-S -): the snapshot says.
+	oldest := cur.Special == CursorHistory
 	var specs []tmux.CaptureSpec
 	if !info.AlternateOn {
 		specs = []tmux.CaptureSpec{
-			{Start: start, ToBottom: true, FromOldest: full},
-			{Start: body, ToBottom: true, Join: true, Escapes: true},
+			{Start: start, ToBottom: true, FromOldest: full || oldest},
+			{Start: body, ToBottom: true, Join: true, Escapes: true, FromOldest: oldest},
 		}
 		if top < body {
 			specs = append(specs, tmux.CaptureSpec{Start: top, ToBottom: true, Join: true, Escapes: true})
@@ -355,9 +358,9 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 		// History stays the normal screen's; its visible rows are the saved
 		// grid (-a). Lines drawn on the alternate screen never reach history.
 		specs = []tmux.CaptureSpec{
-			{Start: min(start, -1), End: -1, FromOldest: full},
+			{Start: min(start, -1), End: -1, FromOldest: full || oldest},
 			{Alternate: true, Start: 0, ToBottom: true},
-			{Start: min(body, -1), End: -1, Join: true, Escapes: true},
+			{Start: min(body, -1), End: -1, Join: true, Escapes: true, FromOldest: oldest},
 			{Alternate: true, Start: max(body, 0), ToBottom: true, Join: true, Escapes: true},
 			{Start: 0, ToBottom: true, Join: true, Escapes: true},
 			{Start: 0, ToBottom: true}, // its rows as shown, for the prompt (promptAt)
@@ -366,6 +369,9 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 	snap, texts, opts, err := c.SnapshotOptions(ctx, id, optPrefix, specs...)
 	if err != nil {
 		return normalView{}, snap, nil, err
+	}
+	if oldest {
+		body, start = -snap.HistorySize, -snap.HistorySize
 	}
 	v := normalView{body: body, width: snap.Width}
 	v.start = max(start, -snap.HistorySize)
@@ -379,12 +385,12 @@ func capture(ctx context.Context, c tmux.Snapshotter, id string, info tmux.PaneI
 		// With no history, tmux would swap the range -N..-1 into 0..N. So
 		// the history captures only count when there are history rows.
 		var histRows, histJoined []string
-		if start < 0 && info.HistorySize > 0 {
+		if start < 0 && snap.HistorySize > 0 {
 			histRows = splitRows(texts[0])
 		} else {
 			v.start = 0
 		}
-		if body < 0 && info.HistorySize > 0 {
+		if body < 0 && snap.HistorySize > 0 {
 			histJoined = splitRows(texts[2])
 		}
 		v.rows = append(histRows, splitRows(texts[1])...)

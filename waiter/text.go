@@ -109,7 +109,7 @@ func waitForText(ctx context.Context, c *tmux.Client, opt TextOptions) (TextResu
 	if cur.Journal || cur.Special == pane.CursorHistory {
 		// A journaled pane read from a journal point or its oldest line. Every check reads the
 		// journal (journal.ReadPane), which loses nothing to history-limit.
-		if w.journal, err = journal.DirOf(ctx, c, opt.PaneID); err != nil {
+		if w.journal, err = journal.DirOf(ctx, c, info); err != nil {
 			return TextResult{}, err
 		}
 	}
@@ -166,10 +166,12 @@ func textStart(ctx context.Context, c *tmux.Client, opt TextOptions) (_ pane.Cur
 // lookFirst looks once through a tmux process before a control client attaches. It does so for a
 // wait from a given cursor on a pane not yet described, where textStart would ask tmux anyway. A
 // pattern already there ends the wait with no client attached. Else the look describes the pane
-// (opt.Pane) for textStart, and the wait goes on as before: the first round reads again.
+// (opt.Pane) for textStart, and the wait goes on as before: the first round reads again. A look
+// from the oldest line counts only on a pane without a journal (its row says), which would be read
+// instead.
 func lookFirst(ctx context.Context, c *tmux.Client, opt *TextOptions) (TextResult, bool) {
 	described := opt.Pane.ID == opt.PaneID && opt.Pane.SessionID != ""
-	if !opt.HasStart || described || opt.Cursor.Journal || opt.Cursor.Special == pane.CursorHistory {
+	if !opt.HasStart || described || opt.Cursor.Journal {
 		return TextResult{}, false
 	}
 	info := opt.Pane
@@ -178,6 +180,9 @@ func lookFirst(ctx context.Context, c *tmux.Client, opt *TextOptions) (TextResul
 		return TextResult{}, false // textStart asks again and reports it
 	}
 	opt.Pane = info
+	if opt.Cursor.Special == pane.CursorHistory && info.Journal != "" {
+		return TextResult{}, false
+	}
 	return res, done && (res.Outcome == schema.OutcomeMatched || res.Outcome == schema.OutcomeStopped)
 }
 

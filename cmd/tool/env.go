@@ -25,6 +25,11 @@ type Env struct {
 	KeepControl bool
 	KeepIdle    time.Duration
 
+	// NoCursor: the caller prints no cursor (the CLI's plain output of a
+	// wait or run), so a long cursor's record is not saved on the pane
+	// and the result's cursor is empty.
+	NoCursor bool
+
 	mu     sync.Mutex
 	client *tmux.Client
 	parent *Env // a tool call's Env uses its server's client

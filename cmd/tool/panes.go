@@ -154,5 +154,5 @@ func runCursor(ctx context.Context, f *Env, in schema.PaneInput) (schema.CursorO
 	if err != nil {
 		return schema.CursorOutput{}, err
 	}
-	return schema.CursorOutput{PaneID: p.ID, Cursor: cursorToken(ctx, c, p.ID, r.Cursor)}, nil
+	return schema.CursorOutput{PaneID: p.ID, Cursor: cursorToken(ctx, f, c, p.ID, r.Cursor)}, nil
 }

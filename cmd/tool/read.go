@@ -34,7 +34,7 @@ func runCapture(ctx context.Context, f *Env, in schema.CaptureInput) (schema.Cap
 		return schema.CaptureOutput{}, err
 	}
 	return schema.CaptureOutput{
-		PaneID: p.ID, Output: nonNil(r.Lines), Cursor: cursorToken(ctx, c, p.ID, r.Cursor), LinesDropped: r.LinesDropped,
+		PaneID: p.ID, Output: nonNil(r.Lines), Cursor: cursorToken(ctx, f, c, p.ID, r.Cursor), LinesDropped: r.LinesDropped,
 		Truncated: r.Truncated, Reset: r.Reset, Note: r.Note,
 	}, nil
 }
@@ -127,7 +127,7 @@ func waitText(ctx context.Context, f *Env, in schema.WaitForTextInput) (schema.W
 	}
 	return schema.WaitForTextResult{
 		PaneID: p.ID, Outcome: r.Outcome, Output: nonNil(r.Output), Truncated: r.Truncated,
-		LinesDropped: r.LinesDropped, Cursor: cursorToken(ctx, c, p.ID, r.Cursor), Seconds: Round3(r.Elapsed.Seconds()),
+		LinesDropped: r.LinesDropped, Cursor: cursorToken(ctx, f, c, p.ID, r.Cursor), Seconds: Round3(r.Elapsed.Seconds()),
 		EffectiveTimeout: timeout, Matched: r.Matched, MatchedLine: r.MatchedLine, Note: r.Note,
 	}, nil
 }
@@ -137,8 +137,11 @@ func waitText(ctx context.Context, f *Env, in schema.WaitForTextInput) (schema.W
 const saveTimeout = 2 * time.Second
 
 // cursorToken is the cursor to print: at most schema.MaxCursor characters,
-// its record saved on the pane (pane.Save).
-func cursorToken(ctx context.Context, c *tmux.Client, id string, cur pane.Cursor) string {
+// its record saved on the pane (pane.Save); "" when f prints none.
+func cursorToken(ctx context.Context, f *Env, c *tmux.Client, id string, cur pane.Cursor) string {
+	if f.NoCursor {
+		return ""
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), saveTimeout)
 	defer cancel()
 	return pane.Save(ctx, c, id, cur)

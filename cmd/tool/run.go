@@ -100,7 +100,7 @@ func runRun(ctx context.Context, f *Env, in schema.RunInput) (schema.RunOutput, 
 	}
 	out := schema.RunOutput{
 		PaneID: p.ID, Command: in.Command, Output: nonNil(r.Output), Truncated: r.Truncated,
-		Seconds: Round3(time.Since(started).Seconds()), Cursor: cursorToken(ctx, c, p.ID, r.Cursor), Outcome: r.Outcome,
+		Seconds: Round3(time.Since(started).Seconds()), Cursor: cursorToken(ctx, f, c, p.ID, r.Cursor), Outcome: r.Outcome,
 		Attempts: r.Attempts, Note: r.Note, EffectiveTimeout: &timeout,
 	}
 	if r.StatusKnown && (r.Outcome == schema.OutcomeCompleted || r.Outcome == schema.OutcomeInterrupted) {

@@ -93,7 +93,7 @@ func runStatus(ctx context.Context, f *Env, in schema.StatusInput) (schema.Statu
 	}
 	out := schema.StatusOutput{
 		PaneID: p.ID, Output: nonNil(r.Lines), Changed: r.Changed, RunningCommand: r.Command,
-		Dead: r.Pane.Dead, Cursor: cursorToken(ctx, c, p.ID, r.Cursor), LinesDropped: r.LinesDropped, Truncated: r.Truncated,
+		Dead: r.Pane.Dead, Cursor: cursorToken(ctx, f, c, p.ID, r.Cursor), LinesDropped: r.LinesDropped, Truncated: r.Truncated,
 		Note: r.Note,
 	}
 	switch {

@@ -40,10 +40,10 @@ func sendOptions(ctx context.Context, f *Env, paneID string, whenReady bool, tim
 }
 
 // sendOutput is the output of a send.
-func sendOutput(ctx context.Context, c *tmux.Client, id string, n int, r waiter.SendResult) schema.SendOutput {
+func sendOutput(ctx context.Context, f *Env, c *tmux.Client, id string, n int, r waiter.SendResult) schema.SendOutput {
 	tok := r.Token
 	if tok == "" {
-		tok = cursorToken(ctx, c, id, r.Cursor)
+		tok = cursorToken(ctx, f, c, id, r.Cursor)
 	}
 	return schema.SendOutput{PaneID: id, Cursor: tok, Bytes: n, Submitted: r.Submitted, Note: r.Note}
 }
@@ -71,7 +71,7 @@ func runSendText(ctx context.Context, f *Env, in schema.SendTextInput) (schema.S
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	return sendOutput(ctx, c, opt.Info.ID, len(in.Text), r), nil
+	return sendOutput(ctx, f, c, opt.Info.ID, len(in.Text), r), nil
 }
 
 func runSendKeys(ctx context.Context, f *Env, in schema.SendSpecialsInput) (schema.SendOutput, error) {
@@ -97,7 +97,7 @@ func runSendKeys(ctx context.Context, f *Env, in schema.SendSpecialsInput) (sche
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	return sendOutput(ctx, c, opt.Info.ID, len(keys), r), nil
+	return sendOutput(ctx, f, c, opt.Info.ID, len(keys), r), nil
 }
 
 // asciiBytes validates and decodes send_ascii's input.
@@ -142,5 +142,5 @@ func runSendASCII(ctx context.Context, f *Env, in schema.SendASCIIInput) (schema
 	if err != nil {
 		return schema.SendOutput{}, err
 	}
-	return sendOutput(ctx, c, opt.Info.ID, len(b), r), nil
+	return sendOutput(ctx, f, c, opt.Info.ID, len(b), r), nil
 }

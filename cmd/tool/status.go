@@ -212,7 +212,7 @@ func statusNewest(ctx context.Context, c *tmux.Client, id string, tk *task.Task,
 // taskOfPane returns the background task whose pane info is (its journal is
 // the pane's journal), nil for any other pane.
 func taskOfPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) *task.Task {
-	dir, err := journal.DirOf(ctx, c, info.ID)
+	dir, err := journal.DirOf(ctx, c, info)
 	if err != nil || dir == "" {
 		return nil
 	}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/panectl/panectl/tmux/panerow"
 )
 
 // A journal keeps everything a program wrote to its terminal, byte for
@@ -32,7 +34,7 @@ const (
 	journalSegBytes = 8 << 20
 	// Option is the pane user option holding the pane's journal
 	// directory (tasks and journaled panes).
-	Option = "@panectl_journal"
+	Option = panerow.JournalOption
 )
 
 // Writer appends to a journal. It is safe for one writer process;

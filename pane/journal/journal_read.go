@@ -15,13 +15,20 @@ import (
 )
 
 // DirOf returns the journal directory of a pane ("" when it has none,
-// or when its journal was removed). The pane option is data, not a path
-// to trust: it is used only when it names the pane's own journal in the
+// or when its journal was removed). The option comes with the pane's row
+// (a described info); else it is asked for. It is data, not a path to
+// trust: it is used only when it names the pane's own journal in the
 // server's checked state directory (PaneDir, or its task's journal).
-func DirOf(ctx context.Context, c *tmux.Client, id string) (string, error) {
-	dir, err := c.PaneOption(ctx, id, Option)
-	if err != nil || dir == "" {
-		return "", err
+func DirOf(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) (string, error) {
+	id, dir := info.ID, info.Journal
+	if info.SessionID == "" {
+		var err error
+		if dir, err = c.PaneOption(ctx, id, Option); err != nil {
+			return "", err
+		}
+	}
+	if dir == "" {
+		return "", nil
 	}
 	state, err := statedir.Find(ctx, c)
 	if err != nil || state == "" {
@@ -67,7 +74,7 @@ func awaitWriter(ctx context.Context, dir string) {
 // row point and, on a journaled pane, the journal point, so every command
 // can take it.
 func ReadPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur pane.Cursor, opt pane.ReadOptions) (pane.ReadResult, error) {
-	dir, err := DirOf(ctx, c, info.ID)
+	dir, err := DirOf(ctx, c, info)
 	if err != nil {
 		return pane.ReadResult{}, err
 	}

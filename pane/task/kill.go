@@ -26,7 +26,7 @@ func KillPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo) error {
 	jdir := ""
 	if !isTask {
 		var err error
-		if jdir, err = journal.DirOf(ctx, c, info.ID); err != nil {
+		if jdir, err = journal.DirOf(ctx, c, info); err != nil {
 			return err
 		}
 	}

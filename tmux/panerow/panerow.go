@@ -39,7 +39,11 @@ var paneFixed = []struct{ name, kind string }{
 }
 
 // paneTexts are a pane row's free-text fields, in order.
-var paneTexts = []string{"session_name", "pane_current_command", "pane_current_path", "pane_start_command", "pane_title"}
+var paneTexts = []string{"session_name", "pane_current_command", "pane_current_path", "pane_start_command", JournalOption, "pane_title"}
+
+// JournalOption is the pane option naming the pane's journal (package
+// journal's Option): a row carries it, so a read needs no other call.
+const JournalOption = "@panectl_journal"
 
 // Sep (U+241F) separates the fields of a row, RecordSep (U+241E) ends it.
 // tmux prints both verbatim to a -u client.
@@ -88,6 +92,7 @@ type PaneInfo struct {
 	OriginFlag   bool   // origin_flag: origin mode (DECOM)
 	ScrollUpper  int    // scroll_region_upper: top row of the scrolling region
 	ScrollLower  int    // scroll_region_lower: bottom row of the scrolling region
+	Journal      string // the pane option @panectl_journal, as set: data, not a path to trust
 	Title        string // pane_title (free text, last field)
 }
 
@@ -161,7 +166,7 @@ func (r Row) Parse(out string) (p PaneInfo, rest string, err error) {
 		}
 		texts[i], pos = text, pos+used
 	}
-	p.SessionName, p.Command, p.CWD, p.StartCommand, p.Title = texts[0], texts[1], texts[2], texts[3], texts[4]
+	p.SessionName, p.Command, p.CWD, p.StartCommand, p.Journal, p.Title = texts[0], texts[1], texts[2], texts[3], texts[4], texts[5]
 	return p, strings.TrimPrefix(out[pos+len(end):], "\n"), nil
 }
 

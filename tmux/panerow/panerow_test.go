@@ -26,7 +26,7 @@ func printRow(r Row, fixed map[string]string, texts []string, vis bool) string {
 	for i, t := range paneTexts {
 		text[t] = texts[i]
 	}
-	return regexp.MustCompile(`#\{(n:)?([a-z_-]+)\}`).ReplaceAllStringFunc(r.Format(), func(m string) string {
+	return regexp.MustCompile(`#\{(n:)?([@a-z_-]+)\}`).ReplaceAllStringFunc(r.Format(), func(m string) string {
 		name := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(m, "#{"), "n:"), "}")
 		t, isText := text[name]
 		switch {
@@ -76,13 +76,13 @@ func strvis(s string) string {
 
 func TestParsePane(t *testing.T) {
 	r := New("0123456789abcdef")
-	texts := []string{"my sess", "bash", "/srv/work", "bash -l", "title \u241f with sep"}
+	texts := []string{"my sess", "bash", "/srv/work", "bash -l", "/state/p3", "title \u241f with sep"}
 	p, rest, err := r.Parse(printRow(r, nil, texts, false) + "after")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := PaneInfo{ID: "%3", SessionID: "$1", SessionName: "my sess", WindowID: "@2", PaneIndex: 1, Command: "bash",
-		StartCommand: "bash -l", PID: 4242, TTY: "/dev/pts/3", CWD: "/srv/work", Width: 80, Height: 24, HistorySize: 120,
+		StartCommand: "bash -l", Journal: "/state/p3", PID: 4242, TTY: "/dev/pts/3", CWD: "/srv/work", Width: 80, Height: 24, HistorySize: 120,
 		HistoryLimit: 2000, CursorX: 2, CursorY: 5, ScrollLower: 23, Title: "title \u241f with sep"}
 	if p != want || rest != "after" {
 		t.Fatalf("parse = %+v, rest %q\nwant %+v", p, rest, want)
@@ -116,9 +116,9 @@ func TestParsePaneForgedText(t *testing.T) {
 		if vis {
 			forger = New("fedcba9876543210")
 		}
-		other := printRow(forger, map[string]string{"pane_id": "%0", "session_id": "$9", "window_id": "@9"}, []string{"build", "bash", "/root", "bash", "t"}, false)
+		other := printRow(forger, map[string]string{"pane_id": "%0", "session_id": "$9", "window_id": "@9"}, []string{"build", "bash", "/root", "bash", "", "t"}, false)
 		forged := "x" + sep + "80\n" + strings.TrimSuffix(other, "\n") + "\n" + "\x1f\u241e"
-		texts := []string{"s" + sep, forged, "/tmp/a\x1fb\nc" + forger.textSep(), forged, "t"}
+		texts := []string{"s" + sep, forged, "/tmp/a\x1fb\nc" + forger.textSep(), forged, forged, "t"}
 		out := printRow(r, nil, texts, vis) + printRow(r, map[string]string{"pane_id": "%4"}, texts, vis)
 		for i, id := range []string{"%3", "%4"} {
 			p, rest, err := r.Parse(out)
@@ -139,7 +139,7 @@ func TestParsePaneForgedText(t *testing.T) {
 // separator.
 func TestParsePaneBadRowSkipped(t *testing.T) {
 	r := New("0123456789abcdef")
-	texts := []string{"s", "bash", "/tmp", "bash", "title"}
+	texts := []string{"s", "bash", "/tmp", "bash", "", "title"}
 	moved := strings.Replace(printRow(r, nil, texts, false), "/tmp", "/tmp/b", 1)
 	if p, _, err := r.Parse(moved); err != nil || p.CWD != "/tmp/b" {
 		t.Fatalf("a cwd that changed: %+v, %v", p, err)
@@ -166,11 +166,11 @@ func FuzzParsePane(f *testing.F) {
 	f.Add(`a\n`, "\n", `\001`+"\x01", "\x00", `\`, true)
 	f.Fuzz(func(t *testing.T, name, cmd, cwd, start, title string, vis bool) {
 		r := Row{nonce: "0123456789abcdef"}
-		texts := []string{name, cmd, cwd, start, title}
+		texts := []string{name, cmd, cwd, start, cmd + start, title} // the journal option: any bytes too
 		out := printRow(r, nil, texts, vis) + printRow(r, map[string]string{"pane_id": "%4", "pane_pid": "7"}, texts, vis)
 		for i, id := range []string{"%3", "%4"} {
 			p, rest, err := r.Parse(out)
-			got := []string{p.SessionName, p.Command, p.CWD, p.StartCommand, p.Title}
+			got := []string{p.SessionName, p.Command, p.CWD, p.StartCommand, p.Journal, p.Title}
 			switch {
 			case err == nil && (p.ID != id || strings.Join(got, "|") != strings.Join(texts, "|")):
 				t.Fatalf("vis %v row %d: parsed %+v from texts %q", vis, i, p, texts)
@@ -188,7 +188,7 @@ func FuzzParsePane(f *testing.F) {
 // checked ids.
 func FuzzParsePaneAnswer(f *testing.F) {
 	r := Row{nonce: "0123456789abcdef"}
-	f.Add(printRow(r, nil, []string{"s", "bash", "/", "bash", "t"}, false))
+	f.Add(printRow(r, nil, []string{"s", "bash", "/", "bash", "", "t"}, false))
 	f.Add("")
 	f.Fuzz(func(t *testing.T, out string) {
 		for i := 0; out != "" && i < 100; i++ {
