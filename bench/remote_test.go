@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,7 +38,9 @@ func remoteWait(b *testing.B, s *tmuxtest.Server, bin string) (sshTrue, floor, v
 		b.Fatalf("panectl remote install local: %v: %s", err, out)
 	}
 	wait()
+	// the connection's control socket, not the forward to the daemon
 	socks, _ := filepath.Glob(filepath.Join(runtime, "panectl", "ssh", "*"))
+	socks = slices.DeleteFunc(socks, func(p string) bool { return strings.Contains(filepath.Base(p), ".") })
 	if len(socks) != 1 {
 		b.Fatalf("want one control socket, have %q", socks)
 	}

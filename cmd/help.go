@@ -8,6 +8,7 @@ import (
 
 	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/task"
+	"github.com/panectl/panectl/remote"
 	"github.com/panectl/panectl/schema"
 	"github.com/panectl/panectl/tmux"
 	"github.com/spf13/cobra"
@@ -78,6 +79,8 @@ var topicBounds = strings.NewReplacer(
 	"{journal_mib}", strconv.Itoa(journal.MaxBytes>>20),
 	"{max_running_tasks}", strconv.Itoa(task.MaxRunning),
 	"{max_ended_tasks}", strconv.Itoa(task.MaxEnded),
+	"{daemon_idle_minutes}", strconv.Itoa(int(remote.DaemonIdle.Minutes())),
+	"{forward_retry_minutes}", strconv.Itoa(int(remote.ForwardRetry.Minutes())),
 )
 
 // wireHelp adds the help topics and the help layout. Examples come before

@@ -90,15 +90,29 @@ func forwardedArgs(c *cobra.Command, args []string) []string {
 	return append(path, args...)
 }
 
-// newRemoteExecCmd is the hidden command that ssh runs on the remote host.
+// newRemoteExecCmd is the hidden command that ssh runs on the remote host;
+// with --accept, a daemon's spare (remote.Daemon) serving one call from its
+// socket.
 func newRemoteExecCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	var accept bool
+	cmd := &cobra.Command{
 		Use:    "remote-exec",
 		Short:  "Serve one call from panectl -H on stdin and stdout (internal)",
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			code := remote.Serve(c.Context(), f.IO.In, f.IO.Out, buildVersion().Version, interruptGrace,
+			var in io.Reader = f.IO.In
+			var out io.Writer = f.IO.Out
+			if accept {
+				_, _ = remote.SelfSHA256() // read now, not while a caller waits
+				conn, err := remote.Accept()
+				if err != nil {
+					return err
+				}
+				defer conn.Close()
+				in, out = conn, conn
+			}
+			code := remote.Serve(c.Context(), in, out, buildVersion().Version, interruptGrace,
 				func(ctx context.Context, call remote.Call, stdin io.Reader, stdout, stderr io.Writer) int {
 					for k, v := range call.Env {
 						os.Setenv(k, v)
@@ -113,6 +127,45 @@ func newRemoteExecCmd(f *Factory) *cobra.Command {
 			return &tool.ExitError{Code: code}
 		},
 	}
+	cmd.Flags().BoolVar(&accept, "accept", false, "serve one call from the daemon's socket (descriptor 3)")
+	return cmd
+}
+
+// newRemoteDaemonCmd is the hidden command -H runs once per connection:
+// it makes sure a daemon for this session listens (remote.StartDaemon) and
+// prints its socket; with --serve, it is that daemon.
+func newRemoteDaemonCmd() *cobra.Command {
+	var serve bool
+	cmd := &cobra.Command{
+		Use:    "remote-daemon",
+		Short:  "Start the daemon that serves calls from panectl -H, and print its socket (internal)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			exe, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			if serve {
+				return remote.Daemon(exe)
+			}
+			sha, err := remote.SelfSHA256()
+			if err != nil {
+				return err
+			}
+			path, err := remote.DaemonSocket(buildVersion().Version, sha, os.Environ())
+			if err != nil {
+				return err
+			}
+			if err := remote.StartDaemon(exe, path); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(c.OutOrStdout(), path)
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&serve, "serve", false, "be the daemon, on the socket at descriptor 3")
+	return cmd
 }
 
 // newRemoteCmd is `panectl remote install HOST`.

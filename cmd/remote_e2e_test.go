@@ -47,12 +47,18 @@ func startRemoteWith(t *testing.T, path string) *remoteEnv {
 		"PANECTL_SSH="+sshd.SSH(), "XDG_RUNTIME_DIR="+runtime)}
 	t.Cleanup(func() {
 		// end the connection masters (ControlPersist) this test started
-		socks, _ := filepath.Glob(filepath.Join(runtime, "panectl", "ssh", "*"))
-		for _, sock := range socks {
+		for _, sock := range r.controlSockets() {
 			_ = exec.Command("ssh", "-F", sshd.Config, "-o", "ControlPath="+sock, "-O", "exit", "local").Run()
 		}
 	})
 	return r
+}
+
+// controlSockets are the ssh connections' control sockets, not the
+// forwards to remote daemons beside them (NAME-HASH.d).
+func (r *remoteEnv) controlSockets() []string {
+	all, _ := filepath.Glob(filepath.Join(r.runtime, "panectl", "ssh", "*"))
+	return slices.DeleteFunc(all, func(p string) bool { return strings.Contains(filepath.Base(p), ".") })
 }
 
 // panectl runs panectl ARGS with stdin in and returns its exit code,
@@ -130,7 +136,7 @@ func TestRemoteTourSameAsLocal(t *testing.T) {
 			t.Errorf("step %d differs over -H:\nlocal:\n%s\nremote:\n%s", i, local[i], remote[i])
 		}
 	}
-	if socks, _ := filepath.Glob(filepath.Join(r.runtime, "panectl", "ssh", "*")); len(socks) != 1 {
+	if socks := r.controlSockets(); len(socks) != 1 {
 		t.Errorf("want one shared ssh connection, have control sockets %q", socks)
 	}
 	if c := there.Clients(); len(c) != 0 {
@@ -222,6 +228,63 @@ func TestRemoteInterrupt(t *testing.T) {
 	waitClients(t, s, 0)
 }
 
+// After the first call over a connection, calls go through the host's
+// daemon (forwarded over that connection), with the same results; ssh
+// itself is not run for them. A daemon that is gone is replaced.
+func TestRemoteDaemon(t *testing.T) {
+	r := startRemote(t)
+	s := tmuxtest.New(t)
+	p := s.NewPane([2]int{80, 24}, "bash", "--norc", "--noprofile")
+	if code, out, errOut := r.panectl(t, "", "-H", "local", "-S", s.Socket, "run", p.ID, "echo first"); code != 0 || out != "first\n" {
+		t.Fatalf("first call over -H: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	forwards, _ := filepath.Glob(filepath.Join(r.runtime, "panectl", "ssh", "*.d"))
+	failed, _ := filepath.Glob(filepath.Join(r.runtime, "panectl", "ssh", "*.failed"))
+	daemons, _ := filepath.Glob(filepath.Join(r.sshd.Home, ".local", "state", "panectl", "remote", "d-*.sock"))
+	if len(forwards) != 1 || len(failed) != 0 || len(daemons) != 1 {
+		t.Fatalf("after one call: forwards %q, failures %q, remote daemons %q; want one forward to one daemon", forwards, failed, daemons)
+	}
+	// no ssh from here on: only the forward can serve these
+	viaDaemon := &remoteEnv{sshd: r.sshd, runtime: r.runtime, env: append(slices.Clone(r.env), "PANECTL_SSH=false")}
+	if code, out, errOut := viaDaemon.panectl(t, "", "-H", "local", "-S", s.Socket, "run", p.ID, "echo second; (exit 3)", "--allow-multi"); code != 3 || out != "second\n" || errOut != "" {
+		t.Errorf("run (exit 3) through the daemon: exit %d, stdout %q, stderr %q; want 3, \"second\\n\", nothing", code, out, errOut)
+	}
+	if code, _, errOut := viaDaemon.panectl(t, "echo pi''ped", "-H", "local", "-S", s.Socket, "send-text", p.ID, "--stdin", "--submit"); code != 0 {
+		t.Errorf("send-text --stdin through the daemon: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := viaDaemon.panectl(t, "", "-H", "local", "-S", s.Socket, "wait-for-text", p.ID, "--pattern", "piped", "--cursor", "history", "--timeout", "10"); code != 0 {
+		t.Errorf("wait-for-text through the daemon: exit %d, stderr %q", code, errOut)
+	}
+	bin, _ := exec.LookPath("panectl")
+	c := exec.Command(bin, "-H", "local", "-S", s.Socket, "wait-for-text", p.ID, "--pattern", "never", "--timeout", "60")
+	c.Env = viaDaemon.env
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitClients(t, s, 1)
+	if err := c.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := waitExit(t, c, 3*time.Second); code != 130 {
+		t.Errorf("interrupted wait through the daemon: exit %d, want 130", code)
+	}
+	waitClients(t, s, 0)
+	// the daemon exits once its socket is gone; the next call takes a
+	// session of its own and starts another
+	if err := os.Remove(daemons[0]); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := viaDaemon.panectl(t, "", "-H", "local", "-S", s.Socket, "run", p.ID, "true"); code != 1 || !strings.Contains(errOut, "ssh") {
+		t.Errorf("with the daemon gone and no ssh: exit %d, stderr %q; want 1 naming ssh", code, errOut)
+	}
+	if code, out, errOut := r.panectl(t, "", "-H", "local", "-S", s.Socket, "run", p.ID, "echo again"); code != 0 || out != "again\n" {
+		t.Errorf("with the daemon gone: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, errOut := viaDaemon.panectl(t, "", "-H", "local", "-S", s.Socket, "run", p.ID, "echo new daemon"); code != 0 || out != "new daemon\n" {
+		t.Errorf("through the new daemon: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
 // remote install copies this panectl to the host, checked by sha256, and
 // -H uses it there; a host without panectl says what to do.
 func TestRemoteInstall(t *testing.T) {
@@ -255,22 +318,39 @@ func TestRemoteInstall(t *testing.T) {
 		t.Errorf("a second install: exit %d, stdout %q; want already installed", code, out)
 	}
 	// another build under the installed name (it still runs) is refused
-	f, err := os.OpenFile(bins[0], os.O_APPEND|os.O_WRONLY, 0)
+	self, err := os.ReadFile(bins[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString("another build")
-	f.Close()
+	r.replaceRemote(t, bins[0], append(self, "another build"...))
 	code, _, errOut = r.panectl(t, "", "-H", "local", "-S", s.Socket, "list")
 	if code != 1 || !strings.Contains(errOut, "not the caller's build") {
 		t.Errorf("-H with another build installed: exit %d, stderr %q; want 1 saying so", code, errOut)
 	}
 	// a damaged binary does not match: install copies it again
-	if err := os.WriteFile(bins[0], []byte("#!/bin/sh\necho damaged\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	r.replaceRemote(t, bins[0], []byte("#!/bin/sh\necho damaged\n"))
 	if code, out, _ := r.panectl(t, "", "remote", "install", "local"); code != 0 || !strings.HasPrefix(out, "local: installed ") {
 		t.Errorf("install over a damaged binary: exit %d, stdout %q; want installed", code, out)
+	}
+}
+
+// replaceRemote puts data at path on the host, as another build would be
+// put there (a new file under the name). The daemons there are stopped
+// first (their sockets removed): the panectl each keeps waiting is the
+// build it started from, which would still serve.
+func (r *remoteEnv) replaceRemote(t *testing.T, path string, data []byte) {
+	t.Helper()
+	socks, _ := filepath.Glob(filepath.Join(r.sshd.Home, ".local", "state", "panectl", "remote", "d-*.sock"))
+	for _, sock := range socks {
+		if err := os.Remove(sock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(path+".new", data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -139,7 +139,7 @@ or exactly one JSON object with --json. Exit codes: panectl help exit-codes.`,
 		newCallCmd(f),
 		newMCPCmd(f),
 		newWatchCmd(f), newAgentsCmd(f), newEventsCmd(f),
-		newRemoteCmd(f), newRemoteExecCmd(f),
+		newRemoteCmd(f), newRemoteExecCmd(f), newRemoteDaemonCmd(),
 	)
 	wireHelp(root)
 	explainArgs(root)

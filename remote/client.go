@@ -34,14 +34,28 @@ func InstallPath(version string) string {
 // on the remote PATH. It returns the remote command's exit code, or an
 // *Error when ssh failed before the remote answered. Cancelling ctx
 // forwards an interrupt; the remote cleans up and answers 130.
+//
+// A call goes through the host's daemon when one is forwarded to this
+// connection (daemon.go); else over a new ssh session, after which the
+// daemon is started and forwarded for the calls that follow.
 func (s SSH) Run(ctx context.Context, t Target, call Call, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	var err error
-	for _, bin := range binaries(call.Version) {
-		var code int
-		code, err = s.attempt(ctx, t, bin, call, stdin, stdout, stderr)
-		if !errors.Is(err, ErrNotInstalled) {
+	bins := binaries(call.Version)
+	for _, bin := range bins {
+		if code, err, ok := s.viaDaemon(ctx, t, bin, call, stdin, stdout, stderr); ok {
 			return code, err
 		}
+	}
+	var err error
+	for _, bin := range bins {
+		var code int
+		code, err = s.attempt(ctx, t, bin, call, stdin, stdout, stderr)
+		if errors.Is(err, ErrNotInstalled) {
+			continue
+		}
+		if err == nil && ctx.Err() == nil {
+			s.forwardDaemon(t, bin, call)
+		}
+		return code, err
 	}
 	return exitFailure, err
 }
@@ -65,8 +79,9 @@ func expectSelf(call Call, bin string) Call {
 	return call
 }
 
-// attempt runs call with one remote binary. Nothing is read from stdin
-// before the remote said hello, so a missing binary can be retried.
+// attempt runs call with one remote binary over a new ssh session.
+// Nothing is read from stdin before the remote said hello, so a missing
+// binary can be retried.
 func (s SSH) attempt(ctx context.Context, t Target, bin string, call Call, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	call = expectSelf(call, bin)
 	c := s.command(context.Background(), t, bin, "remote-exec")
@@ -84,33 +99,7 @@ func (s SSH) attempt(ctx context.Context, t Target, bin string, call Call, stdin
 	if err := c.Start(); err != nil {
 		return exitFailure, &Error{Target: t, Code: -1, Stderr: err.Error()}
 	}
-	fw := newFrameWriter(in)
-	_ = fw.send(call)
-	hello, ended := make(chan struct{}), make(chan struct{})
-	result := make(chan *int, 1)
-	go func() {
-		result <- readReplies(out, hello, stdout, stderr)
-		close(ended)
-	}()
-	go func() {
-		select {
-		case <-hello:
-			pumpStdin(fw, stdin)
-		case <-ended:
-		}
-	}()
-	var code *int
-	select {
-	case code = <-result:
-	case <-ctx.Done():
-		_ = fw.send(frame{Signal: "INT"})
-		select {
-		case code = <-result:
-		case <-time.After(killAfter):
-			_ = c.Process.Kill()
-			code = <-result
-		}
-	}
+	code, _ := converse(ctx, in, out, call, stdin, stdout, stderr, func() { _ = c.Process.Kill() })
 	in.Close()
 	if code != nil {
 		// the remote has exited; a child of it holding the channel open
@@ -131,6 +120,47 @@ func (s SSH) attempt(ctx context.Context, t Target, bin string, call Call, stdin
 		status = ee.ExitCode()
 	}
 	return exitFailure, &Error{Target: t, Code: status, Stderr: sshErr.String()}
+}
+
+// converse sends call on w, then stdin once the remote said hello, and
+// copies the replies from r until the exit frame. It returns the exit
+// code (nil: the stream ended without one) and whether the remote said
+// hello (without it, nothing ran). Cancelling ctx forwards an interrupt;
+// kill ends the stream when the remote does not answer it in time.
+func converse(ctx context.Context, w io.Writer, r io.Reader, call Call, stdin io.Reader, stdout, stderr io.Writer, kill func()) (*int, bool) {
+	fw := newFrameWriter(w)
+	_ = fw.send(call)
+	hello, ended := make(chan struct{}), make(chan struct{})
+	result := make(chan *int, 1)
+	go func() {
+		result <- readReplies(r, hello, stdout, stderr)
+		close(ended)
+	}()
+	go func() {
+		select {
+		case <-hello:
+			pumpStdin(fw, stdin)
+		case <-ended:
+		}
+	}()
+	var code *int
+	select {
+	case code = <-result:
+	case <-ctx.Done():
+		_ = fw.send(frame{Signal: "INT"})
+		select {
+		case code = <-result:
+		case <-time.After(killAfter):
+			kill()
+			code = <-result
+		}
+	}
+	select {
+	case <-hello:
+		return code, true
+	default:
+		return code, false
+	}
 }
 
 // readReplies copies the remote's stdout and stderr frames until the exit

@@ -6,15 +6,19 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/panectl/panectl/tmux/versioncache"
 )
 
-// SelfSHA256 is the sha256 of this process's executable. It is cached in
-// $XDG_CACHE_HOME/panectl/panectl-sha256, keyed by the file's identity
-// (device, inode, size, times), so a call pays for hashing only after the
-// binary changed.
-func SelfSHA256() (string, error) {
+// SelfSHA256 is the sha256 of this process's executable, found once. It
+// is cached in $XDG_CACHE_HOME/panectl/panectl-sha256, keyed by the
+// file's identity (device, inode, size, times), so a call pays for hashing
+// only after the binary changed. A daemon's waiting panectl finds it
+// before the file can be replaced under it.
+var SelfSHA256 = sync.OnceValues(selfSHA256)
+
+func selfSHA256() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", err

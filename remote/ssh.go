@@ -79,6 +79,13 @@ func privateDir(dir string) error {
 // one connection per host (ControlMaster), never prompts (BatchMode) and
 // gives up connecting after ConnectTimeout.
 func (s SSH) command(ctx context.Context, t Target, remote ...string) *exec.Cmd {
+	args := append(s.options(t), "--", t.destination())
+	args = append(args, remote...)
+	return exec.CommandContext(ctx, s.Command[0], args...)
+}
+
+// options are ssh's arguments for t before the destination.
+func (s SSH) options(t Target) []string {
 	args := append([]string{}, s.Command[1:]...)
 	args = append(args,
 		"-o", "ControlMaster=auto",
@@ -91,17 +98,19 @@ func (s SSH) command(ctx context.Context, t Target, remote ...string) *exec.Cmd 
 	if t.Port != "" {
 		args = append(args, "-p", t.Port)
 	}
-	args = append(args, "--", t.destination())
-	args = append(args, remote...)
-	return exec.CommandContext(ctx, s.Command[0], args...)
+	return args
 }
 
-// controlPath is t's control socket: a short hash of -H's value, as
-// OpenSSH's %C would not fit a socket's path limit under a long home.
+// controlPath is t's control socket as ssh reads it (% tokens escaped).
 func (s SSH) controlPath(t Target) string {
+	return strings.ReplaceAll(s.controlFile(t), "%", "%%") // ssh expands % tokens
+}
+
+// controlFile is t's control socket: a short hash of -H's value, as
+// OpenSSH's %C would not fit a socket's path limit under a long home.
+func (s SSH) controlFile(t Target) string {
 	sum := sha256.Sum256([]byte(t.String()))
-	path := filepath.Join(s.ControlDir, hex.EncodeToString(sum[:8]))
-	return strings.ReplaceAll(path, "%", "%%") // ssh expands % tokens
+	return filepath.Join(s.ControlDir, hex.EncodeToString(sum[:8]))
 }
 
 // Error is ssh failing before the remote panectl answered: no route,

@@ -1,0 +1,92 @@
+package remote
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ForwardRetry is how long a host whose daemon could not be started or
+// forwarded is left to new ssh sessions before panectl tries again.
+const ForwardRetry = 10 * time.Minute
+
+// daemonPath is the local end of t's forward to the daemon of bin: in the
+// private control directory, named by the connection and by the binary
+// and build it must run (a new build gets a daemon of its own).
+func (s SSH) daemonPath(t Target, bin string, call Call) string {
+	sum := sha256.Sum256([]byte(bin + "\x00" + call.Version + "\x00" + expectSelf(call, bin).SHA256))
+	return s.controlFile(t) + "-" + hex.EncodeToString(sum[:4]) + ".d"
+}
+
+// viaDaemon runs call through t's forwarded daemon of bin. ok is false
+// when there is none to reach, or it went away before the call started:
+// nothing ran, and stdin was not read.
+func (s SSH) viaDaemon(ctx context.Context, t Target, bin string, call Call, stdin io.Reader, stdout, stderr io.Writer) (code int, err error, ok bool) {
+	conn, err := net.DialTimeout("unix", s.daemonPath(t, bin, call), time.Second)
+	if err != nil {
+		return 0, nil, false
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Time{})
+	c, hello := converse(ctx, conn, conn, expectSelf(call, bin), stdin, stdout, stderr, func() { conn.Close() })
+	switch {
+	case c != nil:
+		return *c, nil, true
+	case !hello:
+		return 0, nil, false
+	}
+	return exitFailure, &Error{Target: t, Code: -1, Stderr: "the connection to the remote panectl ended before it answered"}, true
+}
+
+// forwardDaemon starts the daemon of bin on t (panectl remote-daemon
+// there prints its socket) and forwards a socket in the control directory
+// to it over t's connection (ssh -O forward). A failure, such as a server
+// that forbids stream forwarding, is remembered for ForwardRetry; calls
+// then each take a session of their own, as before.
+func (s SSH) forwardDaemon(t Target, bin string, call Call) {
+	local := s.daemonPath(t, bin, call)
+	if strings.ContainsAny(local, "%:") {
+		return // ssh would read it as tokens or as the remote end
+	}
+	failed := local + ".failed"
+	if fi, err := os.Stat(failed); err == nil && time.Since(fi.ModTime()) < ForwardRetry {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := s.command(ctx, t, bin, "remote-daemon").Output()
+	remotePath := strings.TrimSuffix(string(out), "\n")
+	if err == nil && !usableSocketPath(remotePath) {
+		err = os.ErrInvalid
+	}
+	if err == nil {
+		args := append(s.options(t), "-O", "forward", "-o", "StreamLocalBindUnlink=yes",
+			"-L", local+":"+remotePath, "--", t.destination())
+		err = exec.CommandContext(ctx, s.Command[0], args...).Run()
+	}
+	if err != nil {
+		_ = os.WriteFile(failed, nil, 0o600)
+		_ = os.Chtimes(failed, time.Now(), time.Now())
+	}
+}
+
+// usableSocketPath accepts what remote-daemon printed only as an absolute
+// path that -L can carry (no colon, no space or control byte).
+func usableSocketPath(p string) bool {
+	if !filepath.IsAbs(p) || len(p) > 100 {
+		return false
+	}
+	for _, r := range p {
+		if r == ':' || r <= ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,14 @@
+//go:build darwin || freebsd
+
+package remote
+
+import "golang.org/x/sys/unix"
+
+// peerUID is the user id of the process at the other end of a unix socket.
+func peerUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+	if err != nil {
+		return -1, err
+	}
+	return int(cred.Uid), nil
+}
