@@ -179,12 +179,14 @@ func TestFaultStoppedServerDuringOperations(t *testing.T) {
 // no flag to keep a client out, cmd-find.c cmd_find_best_client). So
 // panectl mcp detaches an idle kept client after tmux.DefaultKeepIdle (15
 // s; it was 5 minutes): afterwards such a command no longer finds
-// panectl's client, and the next call attaches again and works.
+// panectl's client, and the next call attaches again and works. (The waits
+// here time out: one that matches at once looks through a tmux process and
+// attaches nothing.)
 func TestKeptClientIdleDetach(t *testing.T) {
 	s := tmuxtest.New(t)
 	p := shellPane(t, s, [2]int{80, 24})
 	m := startMCPLines(t, s)
-	m.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	m.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "never-shown", "timeout": 0.3})
 	lastUse := time.Now()
 	waitClients(t, s, 1)
 	if cur := s.Tmux("display-message", "-p", "#{client_name} #{client_flags}"); !strings.Contains(cur, "control-mode") {
@@ -201,7 +203,7 @@ func TestKeptClientIdleDetach(t *testing.T) {
 	if cur := s.Tmux("display-message", "-p", "#{client_name}"); cur != "" {
 		t.Errorf("the current client after the idle detach: %q, want none", cur)
 	}
-	m.call(t, 3, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	m.call(t, 3, "wait_for_text", map[string]any{"pane_id": p, "patterns": "never-shown", "timeout": 0.3})
 	waitClients(t, s, 1)
 }
 
@@ -212,13 +214,13 @@ func TestKeptClientKeepIdleFlag(t *testing.T) {
 	s := tmuxtest.New(t)
 	p := shellPane(t, s, [2]int{80, 24})
 	none := startMCPLines(t, s, "--keep-idle", "0")
-	none.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	none.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "never-shown", "timeout": 0.3})
 	waitClients(t, s, 0)
 	none.call(t, 3, "capture", map[string]any{"pane_id": p})
 	waitClients(t, s, 0)
 
 	short := startMCPLines(t, s, "--keep-idle", "1")
-	short.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "$", "cursor": "history", "timeout": 5})
+	short.call(t, 2, "wait_for_text", map[string]any{"pane_id": p, "patterns": "never-shown", "timeout": 0.3})
 	lastUse := time.Now()
 	waitClients(t, s, 1)
 	// Gone after its second of idle: not before (the answer left a

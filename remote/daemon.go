@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -31,11 +32,13 @@ const (
 	daemonCheck = 5 * time.Second
 )
 
-// daemonFD and notifyFD are the spare's inherited descriptors: the
-// listening socket, and the pipe it reports an accepted call on.
+// daemonFD, notifyFD and lifeFD are the spare's inherited descriptors:
+// the listening socket, the pipe it reports an accepted call on, and a pipe
+// that ends when the daemon does.
 const (
 	daemonFD = 3
 	notifyFD = 4
+	lifeFD   = 5
 )
 
 // DaemonSocket is where the daemon of this binary listens for calls from
@@ -85,16 +88,23 @@ func sessionEnv(environ []string) []string {
 }
 
 // StartDaemon makes sure a daemon of exe listens on path: one answering
-// there is kept; else it listens and starts `exe remote-daemon` detached
-// --serve with the socket, which outlives this call.
+// there is kept; else it listens and starts `exe remote-daemon --serve`
+// detached with the socket, which outlives this call.
 func StartDaemon(exe, path string) error {
 	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return err
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return err
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			return fmt.Errorf("remote-daemon: %s stays locked: %w", path+".lock", err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
 		c.Close()
@@ -125,10 +135,10 @@ func StartDaemon(exe, path string) error {
 	return c.Process.Release()
 }
 
-// Daemon is the daemon's body (panectl remote-daemon --serve): it keeps one spare
-// `exe remote-exec --accept` waiting on the socket it inherited, starts
-// the next when one takes a call, and exits after DaemonIdle without one
-// (removing the socket if it is still the one it listens on).
+// Daemon is the daemon's body (panectl remote-daemon --serve): it keeps
+// one spare `exe remote-exec --accept` waiting on the socket it inherited,
+// starts the next when one takes a call, and exits after DaemonIdle
+// without one (removing the socket if it is still the one it listens on).
 func Daemon(exe string) error {
 	lf := os.NewFile(daemonFD, "listener")
 	ln, err := net.FileListener(lf)
@@ -142,6 +152,11 @@ func Daemon(exe string) error {
 	if err != nil {
 		return err
 	}
+	lifeR, lifeW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer lifeW.Close() // held, never written: the spares' lifeline
 	accepted := make(chan struct{})
 	go func() {
 		b := make([]byte, 1)
@@ -166,7 +181,7 @@ func Daemon(exe string) error {
 	defer check.Stop()
 	for lost := 0; lost < 3; {
 		spare := exec.Command(exe, "remote-exec", "--accept")
-		spare.ExtraFiles = []*os.File{lf, w}
+		spare.ExtraFiles = []*os.File{lf, w, lifeR}
 		spare.Dir = "/"
 		if err := spare.Start(); err != nil {
 			return err
@@ -222,18 +237,23 @@ func waitSpare(accepted <-chan struct{}, exited <-chan struct{}, idle *time.Time
 // Accept is the spare's wait (panectl remote-exec --accept): it takes one
 // connection from the inherited socket, tells the daemon, and returns the
 // connection once its peer is this user (sshd forwarding for the caller).
+// It gives up when the daemon ends first.
 func Accept() (net.Conn, error) {
-	lf, nf := os.NewFile(daemonFD, "listener"), os.NewFile(notifyFD, "notify")
+	lf, nf, life := os.NewFile(daemonFD, "listener"), os.NewFile(notifyFD, "notify"), os.NewFile(lifeFD, "life")
 	defer nf.Close()
 	ln, err := net.FileListener(lf)
 	lf.Close()
 	if err != nil {
 		return nil, fmt.Errorf("remote-exec --accept: no listening socket: %w", err)
 	}
+	go func() {
+		_, _ = io.Copy(io.Discard, life) // until the daemon is gone
+		ln.Close()
+	}()
 	conn, err := ln.Accept()
 	ln.Close()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("remote-exec --accept: %w (the daemon is gone)", err)
 	}
 	_, _ = nf.Write([]byte{1})
 	uc, ok := conn.(*net.UnixConn)
