@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -441,6 +442,10 @@ var readOnlyCommand = map[string]bool{
 //	set-option -p -t %N @panectl_NAME VALUE
 //	set-option -p -u -t %N @panectl_NAME
 //	set-option -p -t %N -F @panectl_NAME '#{?#{==:#{@panectl_NAME},OLD},NEW,#{@panectl_NAME}}'
+//	set-option -p -F -t %N @panectl_NAME '#{=-KEEP:@panectl_NAME}.RECORD'
+//
+// The last appends RECORD and keeps the newest KEEP characters: the saved
+// cursors (package pane).
 func ownOptionWrite(c []string) bool {
 	own := func(name string) bool { return strings.HasPrefix(name, "@panectl") && plainToken(name[1:]) }
 	pane := func(id string) bool { return len(id) > 1 && id[0] == '%' && plainToken(id[1:]) }
@@ -457,6 +462,14 @@ func ownOptionWrite(c []string) bool {
 		old, rest, ok2 := strings.Cut(rest, "},")
 		new, ok3 := strings.CutSuffix(rest, ",#{"+c[5]+"}}")
 		return ok && ok2 && ok3 && plainToken(old) && plainToken(new)
+	case len(c) == 7 && c[0] == "set-option" && c[1] == "-p" && c[2] == "-F" && c[3] == "-t":
+		if !pane(c[4]) || !own(c[5]) {
+			return false
+		}
+		rest, ok := strings.CutPrefix(c[6], "#{=-")
+		keep, rec, ok2 := strings.Cut(rest, ":"+c[5]+"}.")
+		_, err := strconv.Atoi(keep)
+		return ok && ok2 && err == nil && plainToken(rec)
 	}
 	return false
 }

@@ -11,6 +11,7 @@ func TestOwnOptionWrite(t *testing.T) {
 		{"set-option", "-p", "-u", "-t", "%3", "@panectl_lock"},
 		{"set-option", "-p", "-t", "%3", "-F", "@panectl_lock", casFormat("@panectl_lock", "", "run.1.2.ab.99")},
 		{"set-option", "-p", "-t", "%3", "-F", "@panectl_lock", casFormat("@panectl_lock", "run.1.2.ab.99", "")},
+		{"set-option", "-p", "-F", "-t", "%3", "@panectl_cursors", "#{=-65536:@panectl_cursors}.pc1HAC_lgEA-x"},
 	}
 	for _, c := range ok {
 		if !ownOptionWrite(c) {
@@ -32,6 +33,10 @@ func TestOwnOptionWrite(t *testing.T) {
 		{"if-shell", "-F", "-t", "%3", "1", "send-keys -t %3 x"},
 		{"send-keys", "-t", "%3", "x"},
 		{"set-option", "-p", "-t", "%3", "@panectl_lock"},
+		{"set-option", "-p", "-F", "-t", "%3", "@panectl_cursors", "#{=-65536:@panectl_cursors}.#(id)"},  // a record that runs a shell
+		{"set-option", "-p", "-F", "-t", "%3", "@panectl_cursors", "#{=-65536:@panectl_lock}.pc1x"},      // another option's value
+		{"set-option", "-p", "-F", "-t", "%3", "@panectl_cursors", "#{=-1e9:@panectl_cursors}.pc1x"},     // not a count
+		{"set-option", "-p", "-F", "-t", "%3", "@panectl_cursors", "#{=-65536:@panectl_cursors}.a}#{x}"}, // a format after it
 	}
 	for _, c := range bad {
 		if ownOptionWrite(c) {
