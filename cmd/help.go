@@ -81,6 +81,7 @@ var topicBounds = strings.NewReplacer(
 	"{max_ended_tasks}", strconv.Itoa(task.MaxEnded),
 	"{daemon_idle_minutes}", strconv.Itoa(int(remote.DaemonIdle.Minutes())),
 	"{forward_retry_minutes}", strconv.Itoa(int(remote.ForwardRetry.Minutes())),
+	"{remote_answer_seconds}", strconv.Itoa(int(remote.HelloTimeout.Seconds())),
 )
 
 // wireHelp adds the help topics and the help layout. Examples come before

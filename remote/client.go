@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -99,7 +100,7 @@ func (s SSH) attempt(ctx context.Context, t Target, bin string, call Call, stdin
 	if err := c.Start(); err != nil {
 		return exitFailure, &Error{Target: t, Code: -1, Stderr: err.Error()}
 	}
-	code, _ := converse(ctx, in, out, call, stdin, stdout, stderr, func() { _ = c.Process.Kill() })
+	code, _, _ := converse(ctx, in, out, call, stdin, stdout, stderr, func() { _ = c.Process.Kill() }, 0)
 	in.Close()
 	if code != nil {
 		// the remote has exited; a child of it holding the channel open
@@ -126,8 +127,10 @@ func (s SSH) attempt(ctx context.Context, t Target, bin string, call Call, stdin
 // copies the replies from r until the exit frame. It returns the exit
 // code (nil: the stream ended without one) and whether the remote said
 // hello (without it, nothing ran). Cancelling ctx forwards an interrupt;
-// kill ends the stream when the remote does not answer it in time.
-func converse(ctx context.Context, w io.Writer, r io.Reader, call Call, stdin io.Reader, stdout, stderr io.Writer, kill func()) (*int, bool) {
+// kill ends the stream when the remote does not answer it in time, or
+// does not say hello within helloWait (when > 0: late is then true, and
+// whether the call ran is not known).
+func converse(ctx context.Context, w io.Writer, r io.Reader, call Call, stdin io.Reader, stdout, stderr io.Writer, kill func(), helloWait time.Duration) (code *int, said, late bool) {
 	fw := newFrameWriter(w)
 	_ = fw.send(call)
 	hello, ended := make(chan struct{}), make(chan struct{})
@@ -136,14 +139,23 @@ func converse(ctx context.Context, w io.Writer, r io.Reader, call Call, stdin io
 		result <- readReplies(r, hello, stdout, stderr)
 		close(ended)
 	}()
+	var lateFlag atomic.Bool
 	go func() {
+		var timeout <-chan time.Time
+		if helloWait > 0 {
+			t := time.NewTimer(helloWait)
+			defer t.Stop()
+			timeout = t.C
+		}
 		select {
 		case <-hello:
 			pumpStdin(fw, stdin)
 		case <-ended:
+		case <-timeout:
+			lateFlag.Store(true)
+			kill()
 		}
 	}()
-	var code *int
 	select {
 	case code = <-result:
 	case <-ctx.Done():
@@ -157,9 +169,9 @@ func converse(ctx context.Context, w io.Writer, r io.Reader, call Call, stdin io
 	}
 	select {
 	case <-hello:
-		return code, true
+		return code, true, false
 	default:
-		return code, false
+		return code, false, lateFlag.Load()
 	}
 }
 

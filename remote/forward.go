@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -35,10 +36,13 @@ func (s SSH) viaDaemon(ctx context.Context, t Target, bin string, call Call, std
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Time{})
-	c, hello := converse(ctx, conn, conn, expectSelf(call, bin), stdin, stdout, stderr, func() { conn.Close() })
+	c, hello, late := converse(ctx, conn, conn, expectSelf(call, bin), stdin, stdout, stderr, func() { conn.Close() }, HelloTimeout)
 	switch {
 	case c != nil:
 		return *c, nil, true
+	case late:
+		// its waiting panectl may take the call yet: not tried again
+		return exitFailure, &Error{Target: t, Code: -1, Stderr: fmt.Sprintf("the daemon of the remote panectl did not answer within %v; the call may or may not have run there", HelloTimeout)}, true
 	case !hello:
 		return 0, nil, false
 	}

@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// helloTimeout bounds how long Dial waits for the remote to answer.
-const helloTimeout = 30 * time.Second
+// HelloTimeout bounds how long Dial, and a call through the daemon, wait
+// for the remote to answer.
+const HelloTimeout = 30 * time.Second
 
 // Stream is a long-lived remote call (panectl mcp there): its stdin and
 // stdout as one io.ReadWriteCloser. It ends when the remote command
@@ -69,7 +70,7 @@ func (s SSH) dial(ctx context.Context, t Target, bin string, call Call) (*Stream
 	case <-st.done:
 		return nil, &Error{Target: t, Code: c.ProcessState.ExitCode(), Stderr: sshErr.String()}
 	case <-ctx.Done():
-	case <-time.After(helloTimeout):
+	case <-time.After(HelloTimeout):
 	}
 	st.stop()
 	<-st.done
