@@ -269,6 +269,12 @@ func TestRemoteDaemon(t *testing.T) {
 		t.Errorf("interrupted wait through the daemon: exit %d, want 130", code)
 	}
 	waitClients(t, s, 0)
+	// a pane made through the daemon starts where a session starts: $HOME
+	if code, out, errOut := viaDaemon.panectl(t, "", "-H", "local", "-S", s.Socket, "new", "--", "sh"); code != 0 {
+		t.Errorf("new through the daemon: exit %d, stderr %q", code, errOut)
+	} else if cwd := s.Tmux("display-message", "-p", "-t", strings.TrimSpace(out), "#{pane_current_path}"); cwd != r.sshd.Home {
+		t.Errorf("new through the daemon started in %q, want the session's %q", cwd, r.sshd.Home)
+	}
 	// the daemon exits once its socket is gone; the next call takes a
 	// session of its own and starts another
 	if err := os.Remove(daemons[0]); err != nil {
@@ -282,6 +288,13 @@ func TestRemoteDaemon(t *testing.T) {
 	}
 	if code, out, errOut := viaDaemon.panectl(t, "", "-H", "local", "-S", s.Socket, "run", p.ID, "echo new daemon"); code != 0 || out != "new daemon\n" {
 		t.Errorf("through the new daemon: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// remote install drops the forwards: the next call runs the installed copy
+	if code, _, errOut := r.panectl(t, "", "remote", "install", "local"); code != 0 {
+		t.Fatalf("remote install: exit %d, stderr %q", code, errOut)
+	}
+	if forwards, _ := filepath.Glob(filepath.Join(r.runtime, "panectl", "ssh", "*.d")); len(forwards) != 0 {
+		t.Errorf("forwards left after remote install: %q", forwards)
 	}
 }
 

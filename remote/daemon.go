@@ -110,9 +110,7 @@ func StartDaemon(exe, path string) error {
 		c.Close()
 		return nil
 	}
-	if fi, err := os.Lstat(path); err == nil && fi.Mode().Type() == os.ModeSocket {
-		_ = os.Remove(path) // a daemon of ours that is gone
-	}
+	removeSocket(path) // a daemon of ours that is gone
 	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
 		return err
@@ -127,7 +125,7 @@ func StartDaemon(exe, path string) error {
 	c := exec.Command(exe, "remote-daemon", "--serve")
 	c.ExtraFiles = []*os.File{lf}
 	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	c.Dir = "/"
+	c.Dir = homeDir()
 	if err := c.Start(); err != nil {
 		_ = os.Remove(path)
 		return err
@@ -182,7 +180,7 @@ func Daemon(exe string) error {
 	for lost := 0; lost < 3; {
 		spare := exec.Command(exe, "remote-exec", "--accept")
 		spare.ExtraFiles = []*os.File{lf, w, lifeR}
-		spare.Dir = "/"
+		spare.Dir = homeDir() // where an ssh session starts
 		if err := spare.Start(); err != nil {
 			return err
 		}
@@ -273,4 +271,13 @@ func Accept() (net.Conn, error) {
 		return nil, errors.New("remote-exec --accept: a peer that is not this user")
 	}
 	return conn, nil
+}
+
+// homeDir is where sshd starts a session, so a call that takes the
+// daemon's waiting panectl starts in the same directory: $HOME, else "/".
+func homeDir() string {
+	if home, err := os.UserHomeDir(); err == nil {
+		return home
+	}
+	return "/"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -30,8 +32,12 @@ func (s SSH) daemonPath(t Target, bin string, call Call) string {
 // when there is none to reach, or it went away before the call started:
 // nothing ran, and stdin was not read.
 func (s SSH) viaDaemon(ctx context.Context, t Target, bin string, call Call, stdin io.Reader, stdout, stderr io.Writer) (code int, err error, ok bool) {
-	conn, err := net.DialTimeout("unix", s.daemonPath(t, bin, call), time.Second)
+	path := s.daemonPath(t, bin, call)
+	conn, err := net.DialTimeout("unix", path, time.Second)
 	if err != nil {
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			removeSocket(path) // its connection has ended
+		}
 		return 0, nil, false
 	}
 	defer conn.Close()
@@ -93,4 +99,23 @@ func usableSocketPath(p string) bool {
 		}
 	}
 	return true
+}
+
+// dropForwards removes t's forwards to daemons, so that the next call takes
+// a session (after remote install: the installed copy is then the one
+// that runs, not a daemon of the panectl on the remote PATH).
+func (s SSH) dropForwards(t Target) {
+	paths, _ := filepath.Glob(s.controlFile(t) + "-*.d")
+	for _, p := range paths {
+		removeSocket(p)
+		_ = os.Remove(p + ".failed")
+	}
+}
+
+// removeSocket removes path when it is a socket (it is in panectl's own
+// private directory, named by panectl).
+func removeSocket(path string) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().Type() == os.ModeSocket {
+		_ = os.Remove(path)
+	}
 }

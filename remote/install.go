@@ -38,6 +38,7 @@ type Installed struct {
 // copy takes its name only once its sha256 matches, and the installed
 // binary must then answer with version.
 func (s SSH) Install(ctx context.Context, t Target, exe, version string) (Installed, error) {
+	s.dropForwards(t) // the next call takes a session, so the installed copy wins
 	path := InstallPath(version)
 	if path == "" {
 		return Installed{}, fmt.Errorf("version %q cannot name a file on the host", version)

@@ -41,7 +41,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, version string, gra
 	}
 	if call.SHA256 != "" {
 		if own, err := SelfSHA256(); err != nil || own != call.SHA256 {
-			return finish(fw, exitFailure, fmt.Sprintf("panectl: the installed panectl %s on this host is not the caller's build (sha256 %s, want %s; %v): run `panectl remote install HOST` again\n", version, own, call.SHA256, err))
+			if err != nil {
+				own = err.Error()
+			}
+			return finish(fw, exitFailure, fmt.Sprintf("panectl: the installed panectl %s on this host is not the caller's build (sha256 %s, want %s): run `panectl remote install HOST` again\n", version, own, call.SHA256))
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
