@@ -42,11 +42,11 @@ See: panectl help run`,
 			case stdin && len(args) == 2:
 				return tool.Usagef("give COMMAND or --stdin, not both")
 			case stdin:
-				b, err := io.ReadAll(io.LimitReader(f.IO.In, schema.MaxText+1))
+				b, err := f.readStdinText()
 				if err != nil {
 					return err
 				}
-				in.Command = strings.TrimSuffix(string(b), "\n")
+				in.Command = strings.TrimSuffix(b, "\n")
 			case len(args) == 2:
 				in.Command = args[1]
 			default:

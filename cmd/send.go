@@ -45,11 +45,11 @@ See: panectl help typing`,
 			case stdin && len(args) == 2:
 				return tool.Usagef("give TEXT or --stdin, not both")
 			case stdin:
-				b, err := io.ReadAll(io.LimitReader(f.IO.In, schema.MaxText+1))
+				b, err := f.readStdinText()
 				if err != nil {
 					return err
 				}
-				in.Text = string(b)
+				in.Text = b
 			case len(args) == 2:
 				in.Text = args[1]
 			case !in.Submit:
@@ -143,4 +143,17 @@ func newSendASCIICmd(f *Factory) *cobra.Command {
 	cmd.Flags().BoolVar(&hexMode, "hex", false, "the bytes are hex pairs (c3 a9, or c3a9)")
 	addGuardFlags(cmd, &whenReady, &timeout)
 	return cmd
+}
+
+// readStdinText reads the text of --stdin: at most schema.MaxText bytes.
+// Past that it reads no further, so its size is not known.
+func (f *Factory) readStdinText() (string, error) {
+	b, err := io.ReadAll(io.LimitReader(f.IO.In, schema.MaxText+1))
+	if err != nil {
+		return "", err
+	}
+	if len(b) > schema.MaxText {
+		return "", tool.Usagef("stdin holds more than %d bytes (1 MiB), the most that can be typed at once", schema.MaxText)
+	}
+	return string(b), nil
 }
