@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/panectl/panectl/schema"
@@ -46,9 +47,12 @@ const (
 )
 
 var (
-	// numberedOption: "❯ 1. Yes", "  2. No", "● 1. Allow once".
+	// numberedOption: "❯ 1. Yes", "  2. No", "● 1. Allow once", and
+	// "2.Yes, and always ..." (Claude Code draws a wrapped option with no
+	// space after its number): no space only before a letter (see
+	// matchNumbered), so "1.5 s" is no option.
 	numberedOption = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:([›❯>●→▶◉])\s*)?(\d{1,2})[.)]\s+(\S.*)$`)
+		return regexp.MustCompile(`^(?:([›❯>●→▶◉])\s*)?(\d{1,2})[.)](\s*)(\S.*)$`)
 	})
 	// markedOption: an unnumbered option with its highlight mark, "❯ No, exit", "→ Yes".
 	markedOption = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[›❯>→▶]\s+(\S.*)$`) })
@@ -80,7 +84,7 @@ func ReadDialog(scr Screen) Dialog {
 // numbered row: 1, 2, ... upwards and downwards from it.
 func readNumbered(v *view, rows []int) (Dialog, bool) {
 	for _, h := range rows {
-		m := numberedOption().FindStringSubmatch(v.text[h])
+		m := matchNumbered(v.text[h])
 		if m == nil || m[1] == "" {
 			continue
 		}
@@ -98,7 +102,7 @@ func readNumbered(v *view, rows []int) (Dialog, bool) {
 			if !ok {
 				continue
 			}
-			o := numberedOption().FindStringSubmatch(v.text[k])
+			o := matchNumbered(v.text[k])
 			d.Options = append(d.Options, Option{Key: o[2], Text: o[3], Selected: k == h})
 			first, last = min(first, k), max(last, k)
 		}
@@ -113,7 +117,7 @@ func readNumbered(v *view, rows []int) (Dialog, bool) {
 func collect(v *view, at map[int]int, h, n, dir int) {
 	want, gap := n+dir, 0
 	for k := h + dir; k >= 0 && k < len(v.rows) && gap <= optionGap; k += dir {
-		o := numberedOption().FindStringSubmatch(v.text[k])
+		o := matchNumbered(v.text[k])
 		switch {
 		case o == nil:
 			gap++
@@ -257,4 +261,18 @@ func Choose(opts []Option, choice string) (Option, error) {
 		return pick(func(o Option) bool { return refusing().MatchString(o.Text) })
 	}
 	return pick(func(o Option) bool { return o.Key == choice })
+}
+
+// matchNumbered matches a numbered option row: [whole, mark, number,
+// text], nil when row is none. Its text follows the number after a space,
+// or at once when it starts with a letter.
+func matchNumbered(row string) []string {
+	m := numberedOption().FindStringSubmatch(row)
+	if m == nil {
+		return nil
+	}
+	if r, _ := utf8.DecodeRuneInString(m[4]); m[3] == "" && !unicode.IsLetter(r) {
+		return nil
+	}
+	return []string{m[0], m[1], m[2], m[4]}
 }

@@ -180,3 +180,29 @@ func TestChoose(t *testing.T) {
 		}
 	}
 }
+
+// Claude Code 2.1.197 draws an option too long for the pane with no space
+// after its number ("2.Yes, and always ..."), seen live at 80 columns: all
+// three options are read, and "1.5 s" after a number is no option.
+func TestDialogOptionsNoSpaceAfterNumber(t *testing.T) {
+	scr := screen(80, 30, "claude", "",
+		"╭──────────────────────────────────────────────────────────────────────────────╮",
+		"│ Bash command                                                                 │",
+		"│                                                                              │",
+		"│   touch approved-by-user.txt && ls -la                                       │",
+		"│                                                                              │",
+		"│ Do you want to proceed?                                                      │",
+		"│ ❯ 1. Yes                                                                     │",
+		"│   2.Yes, and always allow access to cl3-my-service-backend-api/ from this    │",
+		"│   project                                                                    │",
+		"│   3. No, and tell Claude what to do differently (esc)                        │",
+		"╰──────────────────────────────────────────────────────────────────────────────╯",
+	)
+	want := "*1. Yes | 2. Yes, and always allow access to cl3-my-service-backend-api/ from this | 3. No, and tell Claude what to do differently (esc)"
+	if got := optionsOf(ReadDialog(scr).Options); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if m := matchNumbered("1.5 s elapsed"); m != nil {
+		t.Errorf("matchNumbered(%q) = %q, want no option", "1.5 s elapsed", m)
+	}
+}
