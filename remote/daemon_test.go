@@ -12,7 +12,7 @@ import (
 // session (ssh's SetEnv) does, as does another build.
 func TestDaemonSocket(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
-	env := []string{"HOME=/home/u", "TMUX_TMPDIR=/tmp/a", "SSH_CONNECTION=1 2 3 4", "PWD=/home/u", "SHLVL=1"}
+	env := []string{"HOME=/srv/u", "TMUX_TMPDIR=/tmp/a", "SSH_CONNECTION=1 2 3 4", "PWD=/srv/u", "SHLVL=1"}
 	a, err := DaemonSocket("1.0", "abc", env)
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +23,7 @@ func TestDaemonSocket(t *testing.T) {
 	if fi, err := os.Stat(filepath.Dir(a)); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("socket directory: %v, %v; want mode 0700", fi, err)
 	}
-	same := []string{"SSH_CONNECTION=5 6 7 8", "TMUX_TMPDIR=/tmp/a", "HOME=/home/u", "PWD=/", "SHLVL=2", "_=/bin/sh"}
+	same := []string{"SSH_CONNECTION=5 6 7 8", "TMUX_TMPDIR=/tmp/a", "HOME=/srv/u", "PWD=/", "SHLVL=2", "_=/bin/sh"}
 	if b, _ := DaemonSocket("1.0", "abc", same); b != a {
 		t.Errorf("another connection of the same session: %s, want %s", b, a)
 	}
@@ -32,7 +32,7 @@ func TestDaemonSocket(t *testing.T) {
 		{"1.1", "abc", "TMUX_TMPDIR=/tmp/a"},
 		{"1.0", "abd", "TMUX_TMPDIR=/tmp/a"},
 	} {
-		if b, _ := DaemonSocket(other[0], other[1], []string{"HOME=/home/u", other[2]}); b == a {
+		if b, _ := DaemonSocket(other[0], other[1], []string{"HOME=/srv/u", other[2]}); b == a {
 			t.Errorf("%q: the same daemon as %q", other, env)
 		}
 	}
@@ -42,7 +42,7 @@ func TestDaemonSocket(t *testing.T) {
 // -L can carry.
 func TestUsableSocketPath(t *testing.T) {
 	for p, want := range map[string]bool{
-		"/home/u/.local/state/panectl/remote/d-0123456789abcdef.sock": true,
+		"/srv/u/.local/state/panectl/remote/d-0123456789abcdef.sock": true,
 		"relative/d.sock":              false,
 		"/a:b/d.sock":                  false,
 		"/a b/d.sock":                  false,
