@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -575,7 +576,10 @@ func cmdWaitShown(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // waitformat PANE FORMAT REGEXP: within 10 s, tmux's FORMAT for the pane
-// (display -p, as '#{pane_current_command}') matches REGEXP.
+// (display -p, as '#{pane_current_command}') matches REGEXP. A FORMAT that
+// reads pane_dead_status nudges the server to reap after each miss: Debian's
+// tmux 3.3a can lose a pane's SIGCHLD to utempter (tmux issue 4559), and its
+// dead pane then shows no status until another child exits.
 func cmdWaitFormat(ts *testscript.TestScript, neg bool, args []string) {
 	noNeg(ts, neg, "waitformat")
 	if len(args) != 3 {
@@ -583,9 +587,30 @@ func cmdWaitFormat(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	re, err := regexp.Compile(args[2])
 	ts.Check(err)
+	reap := strings.Contains(args[1], "pane_dead_status")
 	pollTmux(ts, args[1]+" match "+args[2], func(out string, _ error) bool {
-		return re.MatchString(strings.TrimSuffix(out, "\n"))
+		if re.MatchString(strings.TrimSuffix(out, "\n")) {
+			return true
+		}
+		if reap {
+			nudgeReap(ts)
+		}
+		return false
 	}, "display", "-p", "-t", args[0], args[1])
+}
+
+// nudgeReap sends SIGCHLD to the script's tmux server, as panectl does
+// (tmux.Client.NudgeReap).
+func nudgeReap(ts *testscript.TestScript) {
+	c := exec.Command("tmux", "-L", "t", "display", "-p", "#{pid}")
+	c.Env = append(os.Environ(), "TMUX_TMPDIR="+ts.Getenv("TMUX_TMPDIR"), "TMUX=")
+	out, err := c.Output()
+	if err != nil {
+		return
+	}
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(out))); err == nil && pid > 1 {
+		_ = syscall.Kill(pid, syscall.SIGCHLD)
+	}
 }
 
 // waitfile FILE REGEXP: within 10 s, a line of FILE (a stub's log)
