@@ -1,5 +1,5 @@
 // Package bench measures panectl against SPEC.md section 11's budgets (P1 to
-// P9, and P11 in supervise_test.go) with a real tmux server (a private one per run) and the real binary. It
+// P12, P11 in supervise_test.go) with a real tmux server (a private one per run) and the real binary. It
 // holds benchmarks only: `go test ./...` runs nothing here; scripts/bench.sh
 // (or `go test -run '^$' -bench Budgets -benchtime 1x ./bench`) runs them and
 // prints one table with the budgets.
@@ -42,12 +42,14 @@ const trials = 40
 
 // BenchmarkBudgets runs P1 (detection latency against a capture-pane poll
 // loop), P2 (CPU of a 5 s wait that never matches), P3 (a read since a
-// cursor with 50,000 lines of history against none), P4 (`run PANE true`
-// end to end), P5 (`panectl version`), P6 (peak RSS of the 5 s wait), P7
-// (detection through `panectl mcp` and the CLI against the limit) and P8
-// (`run true` through both against one tmux round trip); P9 (CPU of an idle
-// MCP server keeping a client attached) with PANECTL_BENCH_IDLE=1; P12
-// (a wait over -H against `ssh host true` on one warm connection).
+// cursor with 50,000 lines of history against none), P5 (`panectl version`
+// against a Go hello-world), P6 (peak RSS of the 5 s wait), P7 (detection
+// through `panectl mcp` and the CLI against the limit), P8 (`run true`
+// through both against one tmux round trip), P9 (CPU of an idle MCP server
+// keeping a client attached) with PANECTL_BENCH_IDLE=1, P10 (a read since a
+// cursor through MCP against libtmux-go's capture_since) with a peer, and
+// P12 (a wait over -H against `ssh host true` on one warm connection). The
+// budgets are SPEC.md section 11's, written here once, row by row.
 func BenchmarkBudgets(b *testing.B) {
 	bin := buildPanectl(b)
 	s := tmuxtest.New(b)
@@ -145,61 +147,62 @@ func BenchmarkBudgets(b *testing.B) {
 			fmt.Printf("%-4s %-56s %-24s %-18s %s\n", id, what, got, budget, verdict)
 		}
 		ratio := func(a, b time.Duration) float64 { return float64(a) / float64(b) }
-		row("P1", "detection latency, panectl CLI (median / p90)", ms(cm)+" / "+ms(pct(viaCLI, 90)), "median <= 10 ms", cm <= 10*time.Millisecond)
+		h := pct(helloT, 50)
+		row("P1", "detection latency, panectl CLI (median / p90)", ms(cm)+" / "+ms(pct(viaCLI, 90)), "", true)
 		row("", "capture-pane + sleep 0.1 loop (median / p90)", ms(bm)+" / "+ms(bp), "", true)
-		row("", "baseline median / panectl median", fmt.Sprintf("%.1fx", ratio(bm, cm)), ">= 5x", ratio(bm, cm) >= 5)
+		row("", "baseline median / panectl median", fmt.Sprintf("%.1fx", ratio(bm, cm)), ">= 20x", ratio(bm, cm) >= 20)
 		row("P2", fmt.Sprintf("CPU user+sys, 5 s wait (wall %.2f s)", wall.Seconds()), ms(cpu), "<= 50 ms", cpu <= 50*time.Millisecond)
-		row("P3", "read 100 lines since a cursor, 50,000 history / none", fmt.Sprintf("%.2fx (%s / %s)", p3, ms(p3big), ms(p3small)), "<= 2x", p3 <= 2)
-		row("P4", "`run PANE true` end to end, CLI, bash (median / p90)", ms(rcm)+" / "+ms(pct(runCLI, 90)), "median <= 60 ms", rcm <= 60*time.Millisecond)
-		row("P5", "`panectl version` (median / p90)", ms(pct(p5, 50))+" / "+ms(pct(p5, 90)), "median <= 10 ms", pct(p5, 50) <= 10*time.Millisecond)
+		row("P3", "read 100 lines since a cursor, 50,000 history / none", fmt.Sprintf("%.2fx (%s / %s)", p3, ms(p3big), ms(p3small)), "<= 1.2x", p3 <= 1.2)
+		row("P5", "`panectl version` (median / p90)", ms(pct(verT, 50))+" / "+ms(pct(verT, 90)), "", true)
+		row("", "a Go hello-world, same trials (median / p90)", ms(h)+" / "+ms(pct(helloT, 90)), "", true)
+		row("", "`panectl version` median / hello-world median", fmt.Sprintf("%.2fx", ratio(pct(verT, 50), h)), "<= 1.5x", ratio(pct(verT, 50), h) <= 1.5)
 		row("P6", "peak RSS, 5 s wait", fmt.Sprintf("%.1f MiB", rss), "<= 30 MiB", rss <= 30)
 		row("P7", "limit: bare `tmux -C attach -r` sees %output (median/p90)", ms(lm)+" / "+ms(pct(limit, 90)), "", true)
 		row("", "detection, panectl mcp (median / p90)", ms(mm)+" / "+ms(pct(viaMCP, 90)), "", true)
 		row("", "detection, panectl CLI (median / p90)", ms(cm)+" / "+ms(pct(viaCLI, 90)), "", true)
-		row("", "mcp median / limit median", fmt.Sprintf("%.2fx", ratio(mm, lm)), "<= 3x", ratio(mm, lm) <= 3)
-		row("", "CLI median / limit median", fmt.Sprintf("%.2fx", ratio(cm, lm)), "<= 6x", ratio(cm, lm) <= 6)
+		row("", "mcp median / limit median", fmt.Sprintf("%.2fx", ratio(mm, lm)), "<= 1.5x", ratio(mm, lm) <= 1.5)
+		row("", "CLI median / limit median", fmt.Sprintf("%.2fx", ratio(cm, lm)), "<= 3x", ratio(cm, lm) <= 3)
 		row("P8", "one round trip: `tmux display -p` (median / p90)", ms(rm)+" / "+ms(pct(round, 90)), "", true)
 		row("", "`run true`, panectl mcp (median / p90)", ms(rmm)+" / "+ms(pct(runMCP, 90)), "", true)
-		row("", "`run true`, panectl CLI (median / p90)", ms(rcm)+" / "+ms(pct(runCLI, 90)), "", true)
-		row("", "mcp median / round trip median", fmt.Sprintf("%.2fx", ratio(rmm, rm)), "<= 4x", ratio(rmm, rm) <= 4)
-		row("", "CLI median / round trip median", fmt.Sprintf("%.2fx", ratio(rcm, rm)), "<= 8x", ratio(rcm, rm) <= 8)
+		row("", "`run true`, panectl CLI, bash (median / p90)", ms(rcm)+" / "+ms(pct(runCLI, 90)), "", true)
+		row("", "mcp median / round trip median", fmt.Sprintf("%.2fx", ratio(rmm, rm)), "<= 2x", ratio(rmm, rm) <= 2)
+		row("", "CLI median / round trip median", fmt.Sprintf("%.2fx", ratio(rcm, rm)), "<= 5x", ratio(rcm, rm) <= 5)
+		if idle {
+			row("P9", "CPU, panectl mcp idle 60 s, a client kept attached", ms(idleCPU), "<= 10 ms", idleCPU <= 10*time.Millisecond)
+		} else {
+			fmt.Printf("%-4s %-56s %s\n", "P9", "CPU, panectl mcp idle 60 s (run: scripts/bench.sh --idle)", "not run")
+		}
+		readM := pct(readMCP, 50)
+		if peer == nil {
+			row("P10", "read 100 lines since a cursor, 50,000 history, mcp", ms(readM), "", true)
+			fmt.Printf("%-4s %-56s %s\n", "", "libtmux-go's capture_since (run: scripts/bench.sh --peer DIR)", peerWhy)
+		} else {
+			pc := pct(readPeer, 50)
+			row("P10", "read 100 lines since a cursor, 50,000 history, mcp", ms(readM)+" / "+ms(pct(readMCP, 90)), "", true)
+			row("", "libtmux-go's capture_since, same trials", ms(pc)+" / "+ms(pct(readPeer, 90)), "", true)
+			row("", "panectl median / libtmux-go median", fmt.Sprintf("%.2fx", ratio(readM, pc)), "<= 1x", readM <= pc)
+		}
 		st, hm := pct(sshTrue, 50), pct(viaH, 50)
 		row("P12", "`ssh host true`, warm connection (median / p90)", ms(st)+" / "+ms(pct(sshTrue, 90)), "", true)
 		row("", "`ssh host panectl version`: ssh + one panectl start there", ms(pct(floor, 50))+" / "+ms(pct(floor, 90)), "", true)
 		row("", "`panectl -H host wait-for-text` at once (median / p90)", ms(hm)+" / "+ms(pct(viaH, 90)), "", true)
 		row("", "-H wait median / ssh true median", fmt.Sprintf("%.2fx", ratio(hm, st)), "<= 1.5x", ratio(hm, st) <= 1.5)
-		if idle {
-			row("P9", "CPU, panectl mcp idle 60 s, a client kept attached", ms(idleCPU), "<= 50 ms", idleCPU <= 50*time.Millisecond)
-		} else {
-			fmt.Printf("%-4s %-56s %s\n", "P9", "CPU, panectl mcp idle 60 s (run: scripts/bench.sh --idle)", "not run")
+
+		fmt.Printf("\nmore, printed not failed\n")
+		fmt.Printf("%-61s %s / %s\n", "`run PANE true` end to end, CLI, bash (median / p90)", ms(rcm), ms(pct(runCLI, 90)))
+		fmt.Printf("%-61s %s / %s\n", "`panectl version`, a run of its own (median / p90)", ms(pct(p5, 50)), ms(pct(p5, 90)))
+		at := ratio(pct(atOnceT, 50), h)
+		verdict := "met"
+		if at > 2 {
+			verdict = "MISSED"
 		}
-		fmt.Printf("\nissue 30 targets (medians; printed, not failed)\n")
-		target := func(what string, a, ref time.Duration, limit float64) {
-			r := ratio(a, ref)
-			verdict := "met"
-			if r > limit {
-				verdict = "MISSED"
-			}
-			fmt.Printf("%-61s %-24s %-18s %s\n", what, fmt.Sprintf("%.2fx (%s / %s)", r, ms(a), ms(ref)), fmt.Sprintf("<= %gx", limit), verdict)
-		}
-		h := pct(helloT, 50)
-		target("`panectl version` / a Go hello-world", pct(verT, 50), h, 1.5)
-		target("`wait-for-text` satisfied at once / a Go hello-world", pct(atOnceT, 50), h, 2)
-		target("detection, mcp / limit", mm, lm, 1.5)
-		target("detection, CLI / limit", cm, lm, 3)
-		target("`run true`, mcp / one round trip", rmm, rm, 2)
-		target("`run true`, CLI / one round trip", rcm, rm, 5)
+		fmt.Printf("%-61s %-24s %-18s %s\n", "`wait-for-text` satisfied at once / a Go hello-world", fmt.Sprintf("%.2fx (%s / %s)", at, ms(pct(atOnceT, 50)), ms(h)), "<= 2x (issue 30)", verdict)
 		fmt.Printf("%-61s CLI %d command lists, %d clients; mcp %d lists, %d clients\n", "`run true` asks tmux (warm; from the server's -vv log)", cliLists, cliClients, mcpLists, mcpClients)
-		if peer == nil {
-			fmt.Printf("%-61s %s\n", "peer: libtmux-go's MCP server", peerWhy)
-			fmt.Printf("%-61s %s\n", "read 100 lines since a cursor, 50,000 history, mcp", ms(pct(readMCP, 50)))
-			continue
+		if peer != nil {
+			pd, pr := pct(viaPeer, 50), pct(runPeer, 50)
+			fmt.Printf("%-61s %.2fx (%s / %s)\n", "detection, panectl mcp / libtmux-go", ratio(mm, pd), ms(mm), ms(pd))
+			fmt.Printf("%-61s %.2fx (%s / %s)\n", "`run true`, panectl mcp / libtmux-go run_command", ratio(rmm, pr), ms(rmm), ms(pr))
 		}
-		pd, pr, pc := pct(viaPeer, 50), pct(runPeer, 50), pct(readPeer, 50)
-		fmt.Printf("%-61s %s / %s / %s\n", "peer (libtmux-mcp): detection / run_command true / capture_since", ms(pd), ms(pr), ms(pc))
-		target("detection, panectl mcp / peer", mm, pd, 1)
-		target("`run true`, panectl mcp / peer", rmm, pr, 1)
-		target("read 100 lines since a cursor, 50,000 history, mcp / peer", pct(readMCP, 50), pc, 1)
 	}
 }
 
