@@ -78,7 +78,24 @@ type ReadResult struct {
 	// identical to such text is discounted too.
 	Unplaced []bool
 
+	// CursorAt, when set, makes the cursor after Lines[i] (see CursorAfter).
+	CursorAt func(i int) Cursor
+
 	heldLost bool // an entry held by place could not be placed (set by finish)
+}
+
+// CursorAfter returns the cursor after Lines[i]: a read from it starts with
+// Lines[i+1]. ok is false when this read cannot make one (a line of the
+// alternate screen, a read of rows on a journaled pane); Cursor is then the
+// only point it has.
+func (r ReadResult) CursorAfter(i int) (Cursor, bool) {
+	switch {
+	case i == len(r.Lines)-1:
+		return r.Cursor, true
+	case i < 0 || i >= len(r.Lines) || r.CursorAt == nil:
+		return Cursor{}, false
+	}
+	return r.CursorAt(i), true
 }
 
 // Whole reports whether Lines are certainly all the lines after the cursor.
@@ -1053,6 +1070,7 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	if res.Uncertain {
 		saw = v.sawRows(cur, snap)
 	}
+	var joinedOf []int // the index in v.joined of each line
 	for i, l := range v.joined {
 		if i == 0 && skip > 0 {
 			l = cutPlainPrefix(l, skip) // the rest of the cursor's row
@@ -1061,6 +1079,7 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 			}
 		}
 		lines = append(lines, cleanLine(l, opt.ANSI))
+		joinedOf = append(joinedOf, i)
 		if places {
 			starts = append(starts, at[i])
 		} else {
@@ -1074,30 +1093,24 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		lines = lines[:len(lines)-1]
 	}
 	starts = starts[:len(lines)]
+	joinedOf = joinedOf[:len(lines)]
 	if res.Seen != nil {
 		res.Seen = res.Seen[:len(lines)]
 	}
 	// The new point: the end of the last normal row with text at or after r.
-	next := Cursor{PaneID: paneNumber(snap.ID), PanePID: snap.PID, History: snap.HistorySize}
 	last := v.start + lastNonBlank(v.rows)
 	if last < r {
 		last = r // nothing after the point: it stays where it was
 	}
-	s, _ := v.row(last)
-	if last == snap.CursorY && !snap.AlternateOn {
-		// Blanks typed before the terminal cursor are part of what was
-		// seen. That holds though the row's trailing blanks are trimmed.
-		if pad := snap.CursorX - ansi.StringWidth(s); pad > 0 {
-			s += strings.Repeat(" ", pad)
+	next := v.pointAt(last, snap)
+	cut := 0 // lines left out at the front (MaxLines)
+	if !snap.AlternateOn {
+		res.CursorAt = func(i int) Cursor {
+			j := joinedOf[i+cut]
+			at := v.lineStarts(r)[j]
+			return v.pointAt(at+rowsOf(v.joined[j], v, at)-1, snap)
 		}
 	}
-	next.Row = snap.HistorySize + last
-	next.AnchorLen, next.AnchorHash = v.anchorAt(last)
-	next.PrefixLen, next.PrefixHash = len(s), hash64(s)
-	next.HasRows, next.Width = true, snap.Width
-	next.Rows, next.TopLen, next.TopHash = v.rowsAt(last)
-	row, _ := v.row(last)
-	v.flatAt(last, len(s)-len(row), snap, &next)
 	if snap.AlternateOn {
 		var alt []string
 		alt, next.AltRows = v.altLines(cur, opt.ANSI)
@@ -1116,7 +1129,8 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 		res.heldLost = lost
 	}
 	if opt.MaxLines > 0 && len(lines) > opt.MaxLines {
-		lines = lines[len(lines)-opt.MaxLines:]
+		cut = len(lines) - opt.MaxLines
+		lines = lines[cut:]
 		if res.Echo != nil {
 			res.Echo = res.Echo[len(res.Echo)-opt.MaxLines:]
 		}
@@ -1131,6 +1145,28 @@ func (v normalView) finish(res ReadResult, cur Cursor, r, skip int, opt ReadOpti
 	res.Lines = lines
 	res.Cursor = next
 	return res
+}
+
+// pointAt is the cursor at the end of relative row last of the normal
+// screen or history.
+func (v normalView) pointAt(last int, snap tmux.PaneInfo) Cursor {
+	next := Cursor{PaneID: paneNumber(snap.ID), PanePID: snap.PID, History: snap.HistorySize}
+	s, _ := v.row(last)
+	if last == snap.CursorY && !snap.AlternateOn {
+		// Blanks typed before the terminal cursor are part of what was
+		// seen. That holds though the row's trailing blanks are trimmed.
+		if pad := snap.CursorX - ansi.StringWidth(s); pad > 0 {
+			s += strings.Repeat(" ", pad)
+		}
+	}
+	next.Row = snap.HistorySize + last
+	next.AnchorLen, next.AnchorHash = v.anchorAt(last)
+	next.PrefixLen, next.PrefixHash = len(s), hash64(s)
+	next.HasRows, next.Width = true, snap.Width
+	next.Rows, next.TopLen, next.TopHash = v.rowsAt(last)
+	row, _ := v.row(last)
+	v.flatAt(last, len(s)-len(row), snap, &next)
+	return next
 }
 
 // altLines are the alternate screen's rows that cur did not see, as lines.

@@ -182,3 +182,44 @@ func TestReadRepeatsAtHistoryLimit(t *testing.T) {
 		t.Errorf("outcomes %v: want whole reads and reads that are not", outcomes)
 	}
 }
+
+// The cursor after each line of a read (CursorAfter) reads on from the next
+// line: lines in history and on the screen, a line wrapped over three rows,
+// repeated lines, and the oldest lines left out by MaxLines.
+func TestReadCursorAfterEachLine(t *testing.T) {
+	s := tmuxtest.New(t)
+	ctx := context.Background()
+	long := strings.Repeat("x", 90)
+	script := `read x; printf 'one\ntwo\n` + long + `\nsame\nsame\n'; seq 3 12; printf 'end\n'; sleep 1000`
+	p := s.NewPane([2]int{40, 6}, "sh", "-c", script)
+	cur, _, err := pane.Now(ctx, s.Client, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tmux("send-keys", "-t", p.ID, "Enter")
+	waitText(t, s, p.ID, "end")
+	all, err := pane.Read(ctx, s.Client, p.ID, cur, pane.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Lines) != 17 || all.Lines[3] != long || all.Lines[16] != "end" { // the first: the echo of Enter
+		t.Fatalf("lines %q", all.Lines)
+	}
+	r, err := pane.Read(ctx, s.Client, p.ID, cur, pane.ReadOptions{MaxLines: 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Lines {
+		c, ok := r.CursorAfter(i)
+		if !ok {
+			t.Fatalf("no cursor after line %d", i)
+		}
+		after, err := pane.Read(ctx, s.Client, p.ID, c, pane.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := r.Lines[i+1:]; !reflect.DeepEqual(after.Lines, want) && (len(want) > 0 || len(after.Lines) > 0) || !after.Whole() {
+			t.Errorf("after line %d (%q): read %q (whole %v), want %q", i, r.Lines[i], after.Lines, after.Whole(), want)
+		}
+	}
+}

@@ -22,7 +22,7 @@ type WaitForTextResult struct {
 	Outcome          Outcome  `json:"outcome" jsonschema:"matched (exit 0), stopped (exit 3), timeout (exit 124) or exited (exit 5)" limits:"text_outcome"`
 	Truncated        bool     `json:"truncated" jsonschema:"more than max_lines lines; the newest were kept"`
 	LinesDropped     int      `json:"lines_dropped" jsonschema:"lines trimmed from history before they were read"`
-	Cursor           string   `json:"cursor" jsonschema:"cursor after the output read"`
+	Cursor           string   `json:"cursor" jsonschema:"cursor after the matched line, else after the output read: a wait from it sees what came next"`
 	Seconds          float64  `json:"seconds" jsonschema:"how long the wait took, in seconds"`
 	EffectiveTimeout float64  `json:"effective_timeout" jsonschema:"the timeout used, in seconds"`
 	Matched          string   `json:"matched,omitempty" jsonschema:"the pattern that matched"`

@@ -45,6 +45,9 @@ type TextResult struct {
 	Note         string
 	Elapsed      time.Duration
 	Discounted   int // lines not matched because they were the echo of typed input
+	// unread: lines after the match were read but Cursor is after them. The read could not make
+	// a cursor after the matched line (pane.ReadResult.CursorAfter).
+	unread bool
 }
 
 // WaitForText waits until a logical line after the cursor matches a pattern or a stop pattern. The
@@ -476,6 +479,11 @@ func (w *textWait) decide(d described) (TextResult, bool, bool) {
 	streamDecisions.Add(1)
 	r := pane.ReadResult{Lines: lines, Cursor: st.Cursor(), DroppedExact: true, Pane: d.pane, Ledger: d.ledger, Echo: echo}
 	res, done := decideText(w.opt, r)
+	if res.unread {
+		// lines came after the match: a capture makes the cursor after it
+		w.stream, w.fresh = nil, nil
+		return TextResult{}, false, false
+	}
 	return res, done, true
 }
 
@@ -569,6 +577,15 @@ func decideText(opt TextOptions, r pane.ReadResult) (TextResult, bool) {
 		}
 	}
 	res.Output = r.Lines[:end]
+	if res.Outcome != "" && end < len(r.Lines) {
+		// The next wait from this cursor starts right after the line that ended this one.
+		if c, ok := r.CursorAfter(end - 1); ok {
+			res.Cursor = c
+		} else {
+			res.unread = true
+			res.Note = schema.JoinNotes(res.Note, fmt.Sprintf("the cursor is after %d line(s) read after the match", len(r.Lines)-end))
+		}
+	}
 	if opt.MaxLines > 0 && len(res.Output) > opt.MaxLines {
 		res.Output = res.Output[len(res.Output)-opt.MaxLines:]
 		res.Truncated = true

@@ -94,6 +94,7 @@ func ReadPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur pane.
 			return r, err
 		}
 		r.Cursor.Journal, r.Cursor.JournalOff, r.Cursor.JournalLine = true, end, lines
+		r.CursorAt = nil // its rows have no journal point of their own
 		return r, nil
 	}
 	if err := cur.Check(info.ID, info.PID); err != nil {
@@ -109,9 +110,15 @@ func ReadPane(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, cur pane.
 		return pane.ReadResult{}, err
 	}
 	r.Pane = row.Pane
-	jc := r.Cursor
-	r.Cursor = row.Cursor
-	r.Cursor.Journal, r.Cursor.JournalOff, r.Cursor.JournalLine = true, jc.JournalOff, jc.JournalLine
+	withRow := func(jc pane.Cursor) pane.Cursor {
+		c := row.Cursor
+		c.Journal, c.JournalOff, c.JournalLine = true, jc.JournalOff, jc.JournalLine
+		return c
+	}
+	r.Cursor = withRow(r.Cursor)
+	if at := r.CursorAt; at != nil {
+		r.CursorAt = func(i int) pane.Cursor { return withRow(at(i)) }
+	}
 	return r, nil
 }
 
@@ -148,11 +155,27 @@ func ReadAfter(dir string, cur pane.Cursor, opt pane.ReadOptions) (pane.ReadResu
 	end := SafeEnd(d.Data)
 	data := d.Data[:end]
 	lines, truncated := TailLines(data, opt.MaxLines, opt.ANSI)
-	if n := len(lines); n > 0 && len(data) > 0 && data[len(data)-1] != '\n' && lines[n-1] == "" {
-		lines = lines[:n-1] // a partial last line with nothing to show yet
+	partial := 0 // 1: the last line has no newline yet
+	if n := len(lines); n > 0 && len(data) > 0 && data[len(data)-1] != '\n' {
+		if lines[n-1] == "" {
+			lines = lines[:n-1] // a partial last line with nothing to show yet
+		} else {
+			partial = 1
+		}
 	}
 	res.Lines, res.Truncated = lines, truncated
-	res.Cursor = pane.Cursor{PaneID: cur.PaneID, PanePID: cur.PanePID, Journal: true,
-		JournalOff: d.Start + int64(end), JournalLine: d.StartLine + int64(bytes.Count(data, []byte{'\n'}))}
+	point := func(off int) pane.Cursor {
+		return pane.Cursor{PaneID: cur.PaneID, PanePID: cur.PanePID, Journal: true,
+			JournalOff: d.Start + int64(off), JournalLine: d.StartLine + int64(bytes.Count(data[:off], []byte{'\n'}))}
+	}
+	res.Cursor = point(end)
+	res.CursorAt = func(i int) pane.Cursor {
+		// The newline that ends lines[i]: the last one ends the last whole line.
+		nl := bytes.LastIndexByte(data, '\n')
+		for k := len(lines) - 1 - partial; k > i; k-- {
+			nl = bytes.LastIndexByte(data[:nl], '\n')
+		}
+		return point(nl + 1)
+	}
 	return res, nil
 }

@@ -170,3 +170,40 @@ func TestPipeQuote(t *testing.T) {
 		t.Errorf("PipeCommand = %q", cmd)
 	}
 }
+
+// The cursor after a line of a read (CursorAfter) reads on from the next
+// line: with the oldest lines left out (MaxLines) and a last line that has
+// no newline yet.
+func TestReadAfterCursorAfterEachLine(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "journal")
+	w, err := Create(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte("a\r\nb\r\nc\r\nd\r\npartial")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadAfter(dir, pane.Cursor{Special: pane.CursorHistory}, pane.ReadOptions{MaxLines: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.Lines, ","); got != "b,c,d,partial" {
+		t.Fatalf("lines %q", got)
+	}
+	for i, rest := range []string{"c,d,partial", "d,partial", "partial", ""} {
+		c, ok := r.CursorAfter(i)
+		if !ok {
+			t.Fatalf("no cursor after line %d", i)
+		}
+		after, err := ReadAfter(dir, c, pane.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(after.Lines, ","); got != rest || c.JournalLine != int64(min(i+2, 4)) {
+			t.Errorf("after line %d (%s, journal line %d): read %q, want %q", i, r.Lines[i], c.JournalLine, got, rest)
+		}
+	}
+	if _, ok := r.CursorAfter(4); ok {
+		t.Error("a cursor after a line past the read")
+	}
+}
