@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/panectl/panectl/tmux/socketlock"
 )
@@ -435,6 +436,43 @@ var readOnlyCommand = map[string]bool{
 	"list-panes": true, "list-windows": true, "list-sessions": true,
 }
 
+// typingCommand reports whether c types into one pane in exactly the shapes
+// Client.SendTextOptions uses: text set in a buffer of panectl's and pasted,
+// literal keys, or Enter.
+//
+//	set-buffer -b panectl-NONCE -- TEXT
+//	paste-buffer -d -b panectl-NONCE -t %N [-p] [-S]
+//	send-keys -l -t %N -- TEXT
+//	send-keys -t %N Enter
+//
+// Each names its pane and no client, so the client that sends it does not
+// matter: the effect is a tmux process's.
+func typingCommand(c []string) bool {
+	pane := func(id string) bool { return len(id) > 1 && id[0] == '%' && plainToken(id[1:]) }
+	buffer := func(name string) bool {
+		n, ok := strings.CutPrefix(name, "panectl-")
+		return ok && len(n) == 16 && strings.Trim(n, "0123456789abcdef") == ""
+	}
+	switch {
+	case len(c) == 5 && c[0] == "set-buffer" && c[1] == "-b" && c[3] == "--":
+		return buffer(c[2])
+	case len(c) >= 6 && len(c) <= 8 && c[0] == "paste-buffer" && c[1] == "-d" && c[2] == "-b" && c[4] == "-t":
+		rest := c[6:]
+		if len(rest) > 0 && rest[0] == "-p" {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && rest[0] == "-S" {
+			rest = rest[1:]
+		}
+		return buffer(c[3]) && pane(c[5]) && len(rest) == 0
+	case len(c) == 6 && c[0] == "send-keys" && c[1] == "-l" && c[2] == "-t" && c[4] == "--":
+		return pane(c[3])
+	case len(c) == 4 && c[0] == "send-keys" && c[1] == "-t" && c[3] == "Enter":
+		return pane(c[2])
+	}
+	return false
+}
+
 // ownOptionWrite reports whether c only sets, unsets or compares-and-sets one
 // of panectl's pane user options (@panectl_*) to a plain token. The echo
 // ledger, the action lock and CompareAndSetPaneOption write them:
@@ -474,28 +512,70 @@ func ownOptionWrite(c []string) bool {
 	return false
 }
 
-// commandLine quotes cmds as one control-mode line, joined by " ; ". Arguments
-// are single-quoted, so no quote or newline. Commands must be readOnlyCommand,
-// and display-message and capture-pane need -p, or they act on the client.
+// commandLine quotes cmds as one control-mode line, joined by " ; ".
+// Commands must be readOnlyCommand, ownOptionWrite or typingCommand, and
+// display-message and capture-pane need -p, or they act on the client.
+// Arguments are quoted by quoteArg.
 func commandLine(cmds [][]string) (string, error) {
 	var parts []string
 	for _, c := range cmds {
-		if len(c) == 0 || !readOnlyCommand[c[0]] && !ownOptionWrite(c) {
-			return "", fmt.Errorf("tmux: %q is not a command panectl sends through its read-only control client", c)
+		if len(c) == 0 || !readOnlyCommand[c[0]] && !ownOptionWrite(c) && !typingCommand(c) {
+			return "", fmt.Errorf("tmux: %q is not a command panectl sends through its control client", c)
 		}
 		if (c[0] == "display-message" || c[0] == "capture-pane") && !slices.Contains(c[1:], "-p") {
 			return "", fmt.Errorf("tmux: %s without -p through the control client", c[0])
 		}
 		q := make([]string, len(c))
 		for i, a := range c {
-			if strings.ContainsAny(a, "'\n") {
-				return "", fmt.Errorf("tmux: control command argument %q holds a quote or newline", a)
+			var ok bool
+			if q[i], ok = quoteArg(a); !ok {
+				return "", fmt.Errorf("tmux: control command argument %q holds a NUL byte or is not UTF-8", a)
 			}
-			q[i] = "'" + a + "'"
 		}
 		parts = append(parts, strings.Join(q, " "))
 	}
 	return strings.Join(parts, " ; "), nil
+}
+
+// quoteArg quotes a as one token of tmux's command parser, taken literally.
+// Text goes in single quotes, where nothing is special. A quote or a newline
+// goes between double quotes, as "'" and "\n": a newline would end the
+// control-mode line. The parts join into one token. ok is false for a NUL
+// byte or text that is not UTF-8: the parser reads a line as C chars, and
+// byte 0xff would read as its end.
+func quoteArg(a string) (string, bool) {
+	if !utf8.ValidString(a) || strings.ContainsRune(a, 0) {
+		return "", false
+	}
+	if !strings.ContainsAny(a, "'\n") {
+		return "'" + a + "'", true
+	}
+	var b strings.Builder
+	open := false // inside single quotes
+	for _, r := range a {
+		switch r {
+		case '\'', '\n':
+			if open {
+				b.WriteByte('\'')
+				open = false
+			}
+			if r == '\'' {
+				b.WriteString(`"'"`)
+			} else {
+				b.WriteString(`"\n"`)
+			}
+		default:
+			if !open {
+				b.WriteByte('\'')
+				open = true
+			}
+			b.WriteRune(r)
+		}
+	}
+	if open {
+		b.WriteByte('\'')
+	}
+	return b.String(), true
 }
 
 // Command runs cmds through the client as one line and returns each output.

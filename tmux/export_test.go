@@ -41,3 +41,9 @@ func StartExitHold(c *Client) ([]Command, func(), error) {
 	}
 	return h.commands(), func() { h.release(context.Background()) }, nil
 }
+
+// ViaKept runs cmds through a kept client of c, as RunList does; ok is false
+// when it would start a tmux process instead.
+func ViaKept(ctx context.Context, c *Client, cmds ...Command) (string, bool, error) {
+	return c.viaKept(ctx, cmds)
+}

@@ -4,7 +4,7 @@ import "testing"
 
 // The control client runs reads, and writes of panectl's own pane options
 // in exactly the shapes panectl uses; nothing else (no other option, no
-// typing, no command strings).
+// command strings). Typing has shapes of its own (TestTypingCommand).
 func TestOwnOptionWrite(t *testing.T) {
 	ok := [][]string{
 		{"set-option", "-p", "-t", "%3", "@panectl_echo_ab12", "eyJ0IjoiZWNobyJ9"},
@@ -42,6 +42,46 @@ func TestOwnOptionWrite(t *testing.T) {
 		if ownOptionWrite(c) {
 			t.Errorf("accepted %q", c)
 		}
+		if _, err := commandLine([][]string{c}); err == nil {
+			t.Errorf("commandLine accepted %q", c)
+		}
+	}
+}
+
+// Typing goes through the control client in the shapes SendTextOptions
+// uses, each naming one pane and a buffer of panectl's; nothing else.
+func TestTypingCommand(t *testing.T) {
+	ok := [][]string{
+		{"set-buffer", "-b", "panectl-0123456789abcdef", "--", "any 'text'\n; #{x}"},
+		{"paste-buffer", "-d", "-b", "panectl-0123456789abcdef", "-t", "%3"},
+		{"paste-buffer", "-d", "-b", "panectl-0123456789abcdef", "-t", "%3", "-p"},
+		{"paste-buffer", "-d", "-b", "panectl-0123456789abcdef", "-t", "%3", "-p", "-S"},
+		{"paste-buffer", "-d", "-b", "panectl-0123456789abcdef", "-t", "%3", "-S"},
+		{"send-keys", "-l", "-t", "%3", "--", "ls -l; rm x"},
+		{"send-keys", "-t", "%3", "Enter"},
+	}
+	for _, c := range ok {
+		if !typingCommand(c) {
+			t.Errorf("refused %q", c)
+		}
+		if _, err := commandLine([][]string{c}); err != nil {
+			t.Errorf("commandLine(%q): %v", c, err)
+		}
+	}
+	bad := [][]string{
+		{"set-buffer", "-b", "panectl-0123456789abcdef", "text"},         // no --: text could be a flag
+		{"set-buffer", "-b", "mybuffer", "--", "x"},                      // not panectl's buffer
+		{"set-buffer", "-a", "-b", "panectl-0123456789abcdef", "--", "x"}, // another flag
+		{"paste-buffer", "-b", "panectl-0123456789abcdef", "-t", "%3"},   // keeps the buffer
+		{"paste-buffer", "-d", "-b", "panectl-0123456789abcdef", "-t", "main"},
+		{"paste-buffer", "-d", "-b", "panectl-0123456789abcdef", "-t", "%3", "-r"},
+		{"send-keys", "-t", "%3", "C-c"},
+		{"send-keys", "-l", "-t", "%3", "text"},
+		{"send-keys", "-t", "main", "Enter"},
+		{"send-keys", "-X", "-t", "%3", "Enter"},
+		{"set-buffer", "-b", "panectl-0123456789abcdef", "--", "nul\x00"},
+	}
+	for _, c := range bad {
 		if _, err := commandLine([][]string{c}); err == nil {
 			t.Errorf("commandLine accepted %q", c)
 		}

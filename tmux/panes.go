@@ -582,6 +582,8 @@ func (c *Client) runSerialized(ctx context.Context, cmds ...Command) (string, er
 // (load-buffer, paste-buffer -p), so a shell does not run its lines one by one.
 // A line too long for one command line (maxCommand), or with a NUL byte, goes
 // through a buffer too, pasted without brackets as send-keys -l would type it.
+// With a kept control client, text it can quote (typingCommand) goes through
+// it, set with set-buffer: no tmux process.
 func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
 	return c.SendTextOptions(ctx, id, text, submit, nil, nil)
 }
@@ -604,8 +606,12 @@ func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bo
 	switch {
 	case multiline || len(text) > maxCommand/2 || strings.ContainsRune(text, 0):
 		buf := "panectl-" + Nonce()
-		stdin = []byte(text)
-		list.Add("load-buffer", "-b", buf, "-")
+		if _, ok := quoteArg(text); ok && c.keep != nil && len(text) <= maxCommand/2 {
+			list.Add("set-buffer", "-b", buf, "--", text) // through the kept client: no tmux process
+		} else {
+			stdin = []byte(text)
+			list.Add("load-buffer", "-b", buf, "-")
+		}
 		paste := Command{"paste-buffer", "-d", "-b", buf, "-t", id}
 		if multiline {
 			paste = append(paste, "-p")
