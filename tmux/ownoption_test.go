@@ -69,10 +69,10 @@ func TestTypingCommand(t *testing.T) {
 		}
 	}
 	bad := [][]string{
-		{"set-buffer", "-b", "panectl-0123456789abcdef", "text"},         // no --: text could be a flag
-		{"set-buffer", "-b", "mybuffer", "--", "x"},                      // not panectl's buffer
+		{"set-buffer", "-b", "panectl-0123456789abcdef", "text"},          // no --: text could be a flag
+		{"set-buffer", "-b", "mybuffer", "--", "x"},                       // not panectl's buffer
 		{"set-buffer", "-a", "-b", "panectl-0123456789abcdef", "--", "x"}, // another flag
-		{"paste-buffer", "-b", "panectl-0123456789abcdef", "-t", "%3"},   // keeps the buffer
+		{"paste-buffer", "-b", "panectl-0123456789abcdef", "-t", "%3"},    // keeps the buffer
 		{"paste-buffer", "-d", "-b", "panectl-0123456789abcdef", "-t", "main"},
 		{"paste-buffer", "-d", "-b", "panectl-0123456789abcdef", "-t", "%3", "-r"},
 		{"send-keys", "-t", "%3", "C-c"},
