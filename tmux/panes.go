@@ -582,8 +582,9 @@ func (c *Client) runSerialized(ctx context.Context, cmds ...Command) (string, er
 // (load-buffer, paste-buffer -p), so a shell does not run its lines one by one.
 // A line too long for one command line (maxCommand), or with a NUL byte, goes
 // through a buffer too, pasted without brackets as send-keys -l would type it.
-// With a kept control client, text it can quote (typingCommand) goes through
-// it, set with set-buffer: no tmux process.
+// With a kept control client, the whole list goes through it when every
+// argument can be quoted (typingCommand, quoteArg): the text is then set with
+// set-buffer, not load-buffer, and no tmux process starts.
 func (c *Client) SendText(ctx context.Context, id, text string, submit bool) error {
 	return c.SendTextOptions(ctx, id, text, submit, nil, nil)
 }
