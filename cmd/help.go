@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/panectl/panectl/pane/journal"
 	"github.com/panectl/panectl/pane/task"
@@ -53,36 +54,38 @@ func topicText(name string) string {
 	if err != nil {
 		panic("no help topic file for " + name)
 	}
-	return topicBounds.Replace(string(b))
+	return topicBounds().Replace(string(b))
 }
 
 // topicBounds fills a topic's {NAME} with the bound it names, so a limit
-// is written once (package schema).
-var topicBounds = strings.NewReplacer(
-	"{max_timeout}", strconv.Itoa(schema.MaxTimeout),
-	"{default_timeout}", strconv.Itoa(schema.DefaultTimeout),
-	"{max_lines}", strconv.Itoa(schema.MaxLines),
-	"{default_max_lines}", strconv.Itoa(schema.DefaultMaxLines),
-	"{max_text}", strconv.Itoa(schema.MaxText),
-	"{max_call_input}", strconv.Itoa(schema.MaxCallInput),
-	"{max_json_depth}", strconv.Itoa(schema.MaxJSONDepth),
-	"{max_patterns}", strconv.Itoa(schema.MaxPatterns),
-	"{max_pattern_length}", strconv.Itoa(schema.MaxPatternLength),
-	"{max_cursor}", strconv.Itoa(schema.MaxCursor),
-	"{cursor_store_kib}", strconv.Itoa(schema.CursorStore>>10),
-	"{max_wait_panes}", strconv.Itoa(schema.MaxWaitPanes),
-	"{max_result_kib}", strconv.Itoa(schema.MaxResultBytes>>10),
-	"{max_quoted}", strconv.Itoa(maxQuoted),
-	"{max_calls_in_flight}", strconv.Itoa(maxCallsInFlight),
-	"{max_control_line_mib}", strconv.Itoa(tmux.MaxControlLine>>20),
-	"{max_control_block_mib}", strconv.Itoa(tmux.MaxControlBlock>>20),
-	"{journal_mib}", strconv.Itoa(journal.MaxBytes>>20),
-	"{max_running_tasks}", strconv.Itoa(task.MaxRunning),
-	"{max_ended_tasks}", strconv.Itoa(task.MaxEnded),
-	"{daemon_idle_minutes}", strconv.Itoa(int(remote.DaemonIdle.Minutes())),
-	"{forward_retry_minutes}", strconv.Itoa(int(remote.ForwardRetry.Minutes())),
-	"{remote_answer_seconds}", strconv.Itoa(int(remote.HelloTimeout.Seconds())),
-)
+// is written once (package schema). It is built when a topic is shown.
+var topicBounds = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(
+		"{max_timeout}", strconv.Itoa(schema.MaxTimeout),
+		"{default_timeout}", strconv.Itoa(schema.DefaultTimeout),
+		"{max_lines}", strconv.Itoa(schema.MaxLines),
+		"{default_max_lines}", strconv.Itoa(schema.DefaultMaxLines),
+		"{max_text}", strconv.Itoa(schema.MaxText),
+		"{max_call_input}", strconv.Itoa(schema.MaxCallInput),
+		"{max_json_depth}", strconv.Itoa(schema.MaxJSONDepth),
+		"{max_patterns}", strconv.Itoa(schema.MaxPatterns),
+		"{max_pattern_length}", strconv.Itoa(schema.MaxPatternLength),
+		"{max_cursor}", strconv.Itoa(schema.MaxCursor),
+		"{cursor_store_kib}", strconv.Itoa(schema.CursorStore>>10),
+		"{max_wait_panes}", strconv.Itoa(schema.MaxWaitPanes),
+		"{max_result_kib}", strconv.Itoa(schema.MaxResultBytes>>10),
+		"{max_quoted}", strconv.Itoa(maxQuoted),
+		"{max_calls_in_flight}", strconv.Itoa(maxCallsInFlight),
+		"{max_control_line_mib}", strconv.Itoa(tmux.MaxControlLine>>20),
+		"{max_control_block_mib}", strconv.Itoa(tmux.MaxControlBlock>>20),
+		"{journal_mib}", strconv.Itoa(journal.MaxBytes>>20),
+		"{max_running_tasks}", strconv.Itoa(task.MaxRunning),
+		"{max_ended_tasks}", strconv.Itoa(task.MaxEnded),
+		"{daemon_idle_minutes}", strconv.Itoa(int(remote.DaemonIdle.Minutes())),
+		"{forward_retry_minutes}", strconv.Itoa(int(remote.ForwardRetry.Minutes())),
+		"{remote_answer_seconds}", strconv.Itoa(int(remote.HelloTimeout.Seconds())),
+	)
+})
 
 // wireHelp adds the help topics and the help layout. Examples come before
 // usage and flags; the root lists its flags and topics in a few lines.

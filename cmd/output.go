@@ -132,7 +132,9 @@ func (f *Factory) clearProgress() {
 }
 
 // timeoutHelp is the help of a --timeout flag.
-var timeoutHelp = "seconds (1.5) or a duration (500ms, 2s, 1m); " + schema.Bound("timeout")
+func timeoutHelp() string {
+	return "seconds (1.5) or a duration (500ms, 2s, 1m); " + schema.Bound("timeout")
+}
 
 // timeoutFlag is a --timeout flag filling an input's Timeout field (nil
 // until given: the default applies): seconds (1.5) or a Go duration (500ms,

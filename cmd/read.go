@@ -120,7 +120,7 @@ wait (--all: each). See: panectl help echo, panectl help waits`,
 	fl.BoolVarP(&in.Regex, "regex", "r", false, "patterns are regexp2 expressions")
 	fl.BoolVarP(&in.IgnoreCase, "ignore-case", "i", false, "match case-insensitively")
 	fl.StringArrayVar((*[]string)(&in.Stop), "stop", nil, "stop pattern: ends the wait with exit 3 (repeatable)")
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp())
 	fl.StringVar(&in.Cursor, "cursor", "", "match output after this cursor; 'screen' accepts what is visible")
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, "+schema.Bound("max_lines"))
 	paneFlags(fl, &in.Panes)

@@ -80,7 +80,7 @@ See: panectl help run`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp+"; with --background: the task's time limit")
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp()+"; with --background: the task's time limit")
 	fl.BoolVar(&in.AllowMulti, "allow-multi", false, "accept several top-level statements (a; b)")
 	fl.IntVar(&in.MaxLines, "max-lines", 0, "keep the newest N lines of output, "+schema.Bound("max_lines"))
 	fl.BoolVar(&stdin, "stdin", false, "read COMMAND from standard input (a final newline is dropped)")

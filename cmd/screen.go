@@ -172,7 +172,7 @@ wait (--all: each). See: panectl help waits`,
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds, "+schema.Bound("quiet_ms"))
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp())
 	paneFlags(fl, &in.Panes)
 	return cmd
 }

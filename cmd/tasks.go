@@ -178,7 +178,7 @@ is that record (outcome exited).`,
 			return tool.WaitTask.ExitOf(out)
 		},
 	}
-	wait.Flags().VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
+	wait.Flags().VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp())
 	wait.Flags().BoolVar(&in.Any, "any", false, "a task that ended and no --any wait returned yet (oldest end first), else the next to end, instead of ID")
 	kill := &cobra.Command{
 		Use:   "kill ID",

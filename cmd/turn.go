@@ -126,7 +126,7 @@ wait, busy aside (--all: each). See: panectl help waits, turn-state`,
 	fl := cmd.Flags()
 	fl.StringVar(&in.Recognizer, "recognizer", "auto", "recognizer id or alias, or auto")
 	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds, "+schema.Bound("quiet_ms"))
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp())
 	fl.IntVar(&in.Lines, "lines", 0, "rows of the screen to return, from the bottom, "+schema.Bound("turn_lines"))
 	fl.BoolVar(&in.WaitThroughBusy, "wait-through-busy", false, "keep waiting while the program is busy")
 	fl.StringArrayVar((*[]string)(&in.States), "state", nil, "end only in this state: busy, awaiting_input, awaiting_approval or unknown (repeatable)")
@@ -188,7 +188,7 @@ See: panectl help answer`,
 	fl := cmd.Flags()
 	fl.StringVar(&in.Recognizer, "recognizer", "auto", "recognizer id or alias, or auto")
 	fl.IntVar(&in.QuietMS, "quiet-ms", 0, "quiet window in milliseconds for the new state, "+schema.Bound("quiet_ms"))
-	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp)
+	fl.VarP(timeoutFlag{&in.Timeout}, "timeout", "t", timeoutHelp())
 	fl.IntVar(&in.Lines, "lines", 0, "rows of the screen to return, from the bottom, "+schema.Bound("turn_lines"))
 	return cmd
 }
