@@ -242,13 +242,14 @@ func rawStdin() *unix.Termios {
 // Outside the dialog it shows a prompt "> " whose lines, submitted with
 // Enter, are logged as JSON strings. With --later it starts at the prompt
 // and shows the dialog as soon as the typed line holds "tool" (before any
-// Enter: a dialog that comes up while a submission is being typed). C-c
-// ends it.
+// Enter: a dialog that comes up while a submission is being typed); with
+// --later-slow 150 ms after that, so the line shows first. C-c ends it.
 func dialogStub() {
-	if len(os.Args) < 2 || len(os.Args) > 3 || len(os.Args) == 3 && os.Args[2] != "--later" {
-		fmt.Fprintln(os.Stderr, "usage: dialog-stub LOG [--later]")
+	if len(os.Args) < 2 || len(os.Args) > 3 || len(os.Args) == 3 && os.Args[2] != "--later" && os.Args[2] != "--later-slow" {
+		fmt.Fprintln(os.Stderr, "usage: dialog-stub LOG [--later|--later-slow]")
 		os.Exit(2)
 	}
+	slow := len(os.Args) == 3 && os.Args[2] == "--later-slow"
 	logf := openStubLog(os.Args[1])
 	old := rawStdin()
 	defer unix.IoctlSetTermios(0, unix.TCSETS, old)
@@ -296,6 +297,9 @@ func dialogStub() {
 				if strings.Contains(line.String(), "tool") {
 					line.Reset()
 					dialog = true
+					if slow {
+						time.Sleep(150 * time.Millisecond)
+					}
 					showDialog()
 				}
 			}

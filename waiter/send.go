@@ -590,6 +590,10 @@ func (s *submission) verify(ctx context.Context, before look, seen bool) (bool, 
 			if done, ok, note, err := s.leftLine(ctx, cur, quiet); done {
 				return ok, note, err
 			}
+		case !s.shell && seen && !cur.held && quiet && s.dialogNote != "":
+			// The dialog may have taken the text before Enter (as a program that shows one while
+			// text is typed does): its leaving the input line says nothing of the submission.
+			return false, "the text is no longer on the input line, but Enter went to the dialog: whether the program took the text is not known", nil
 		case !s.shell && seen && !cur.held && quiet:
 			return true, "", nil // the input line no longer holds the text
 		case s.dialogNote == "" && !s.wasBusy && s.busy(cur.scr):
