@@ -448,9 +448,8 @@ var readOnlyCommand = map[string]bool{
 // Each names its pane and no client, so the client that sends it does not
 // matter: the effect is a tmux process's.
 func typingCommand(c []string) bool {
-	pane := func(id string) bool { return len(id) > 1 && id[0] == '%' && plainToken(id[1:]) }
 	buffer := func(name string) bool {
-		n, ok := strings.CutPrefix(name, "panectl-")
+		n, ok := strings.CutPrefix(name, bufferPrefix)
 		return ok && len(n) == 16 && strings.Trim(n, "0123456789abcdef") == ""
 	}
 	switch {
@@ -464,14 +463,20 @@ func typingCommand(c []string) bool {
 		if len(rest) > 0 && rest[0] == "-S" {
 			rest = rest[1:]
 		}
-		return buffer(c[3]) && pane(c[5]) && len(rest) == 0
+		return buffer(c[3]) && paneArg(c[5]) && len(rest) == 0
 	case len(c) == 6 && c[0] == "send-keys" && c[1] == "-l" && c[2] == "-t" && c[4] == "--":
-		return pane(c[3])
+		return paneArg(c[3])
 	case len(c) == 4 && c[0] == "send-keys" && c[1] == "-t" && c[3] == "Enter":
-		return pane(c[2])
+		return paneArg(c[2])
 	}
 	return false
 }
+
+// bufferPrefix starts the name of every paste buffer panectl makes (a nonce follows).
+const bufferPrefix = "panectl-"
+
+// paneArg reports whether id is a pane id (%N) and nothing else.
+func paneArg(id string) bool { return len(id) > 1 && id[0] == '%' && plainToken(id[1:]) }
 
 // ownOptionWrite reports whether c only sets, unsets or compares-and-sets one
 // of panectl's pane user options (@panectl_*) to a plain token. The echo
@@ -486,14 +491,13 @@ func typingCommand(c []string) bool {
 // cursors (package pane).
 func ownOptionWrite(c []string) bool {
 	own := func(name string) bool { return strings.HasPrefix(name, "@panectl") && plainToken(name[1:]) }
-	pane := func(id string) bool { return len(id) > 1 && id[0] == '%' && plainToken(id[1:]) }
 	switch {
 	case len(c) == 6 && c[0] == "set-option" && c[1] == "-p" && c[2] == "-t":
-		return pane(c[3]) && own(c[4]) && plainToken(c[5])
+		return paneArg(c[3]) && own(c[4]) && plainToken(c[5])
 	case len(c) == 6 && c[0] == "set-option" && c[1] == "-p" && c[2] == "-u" && c[3] == "-t":
-		return pane(c[4]) && own(c[5])
+		return paneArg(c[4]) && own(c[5])
 	case len(c) == 7 && c[0] == "set-option" && c[1] == "-p" && c[2] == "-t" && c[4] == "-F":
-		if !pane(c[3]) || !own(c[5]) {
+		if !paneArg(c[3]) || !own(c[5]) {
 			return false
 		}
 		rest, ok := strings.CutPrefix(c[6], "#{?#{==:#{"+c[5]+"},")
@@ -501,7 +505,7 @@ func ownOptionWrite(c []string) bool {
 		new, ok3 := strings.CutSuffix(rest, ",#{"+c[5]+"}}")
 		return ok && ok2 && ok3 && plainToken(old) && plainToken(new)
 	case len(c) == 7 && c[0] == "set-option" && c[1] == "-p" && c[2] == "-F" && c[3] == "-t":
-		if !pane(c[4]) || !own(c[5]) {
+		if !paneArg(c[4]) || !own(c[5]) {
 			return false
 		}
 		rest, ok := strings.CutPrefix(c[6], "#{=-")

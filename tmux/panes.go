@@ -606,7 +606,7 @@ func (c *Client) SendTextOptions(ctx context.Context, id, text string, submit bo
 	multiline := strings.Contains(text, "\n")
 	switch {
 	case multiline || len(text) > maxCommand/2 || strings.ContainsRune(text, 0):
-		buf := "panectl-" + Nonce()
+		buf := bufferPrefix + Nonce()
 		if _, ok := quoteArg(text); ok && c.keep != nil && len(text) <= maxCommand/2 {
 			list.Add("set-buffer", "-b", buf, "--", text) // through the kept client: no tmux process
 		} else {
