@@ -87,12 +87,14 @@ var topicBounds = sync.OnceValue(func() *strings.Replacer {
 	)
 })
 
-// wireHelp adds the help topics and the help layout. Examples come before
+// wireHelp adds the help topics (with topics) and the help layout. Examples come before
 // usage and flags; the root lists its flags and topics in a few lines.
 // `panectl help TOPIC` prints a topic also where a command has its name
 // (help run is the manual, run --help the command's summary).
-func wireHelp(root *cobra.Command) {
-	root.AddCommand(helpTopics(root)...)
+func wireHelp(root *cobra.Command, topics bool) {
+	if topics {
+		root.AddCommand(helpTopics(root)...)
+	}
 	root.SetUsageTemplate(usageTemplate)
 	strictHelp(root)
 	help, _, _ := root.Find([]string{"help"})

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/panectl/panectl/cmd/tool"
+	"github.com/panectl/panectl/pane/proc"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -64,7 +65,7 @@ func Main() int {
 // execute runs the command args on f and returns its exit code: Main's
 // body, also run by remote-exec for a call from another host.
 func execute(ctx context.Context, f *Factory, args []string) int {
-	root := NewRootCmd(f)
+	root := newRoot(f, args)
 	root.SetArgs(args)
 	stopProgress := func() {}
 	if f.IO.OutTTY && f.IO.ErrTTY {
@@ -93,8 +94,66 @@ func execute(ctx context.Context, f *Factory, args []string) int {
 	return f.Fail(err)
 }
 
-// NewRootCmd builds the command tree.
-func NewRootCmd(f *Factory) *cobra.Command {
+// topCommand is a top-level command: its name and its maker.
+type topCommand struct {
+	name string
+	make func(*Factory) *cobra.Command
+}
+
+// commands are the top-level commands in the order help lists them, each
+// with its name (TestCommandNames holds each to its command's). (A func:
+// remote-exec's command runs execute, which reads this list.)
+func commands() []topCommand {
+	return []topCommand{
+		{"list", newListCmd}, {"new", newNewCmd}, {"kill", newKillCmd}, {"cursor", newCursorCmd},
+		{"send-text", newSendTextCmd}, {"send-keys", newSendKeysCmd}, {"send-ascii", newSendASCIICmd},
+		{"capture", newCaptureCmd}, {"wait-for-text", newWaitForTextCmd},
+		{"screen", newScreenCmd}, {"status", newStatusCmd}, {"wait-quiet", newWaitQuietCmd},
+		{"recognize", newRecognizeCmd}, {"wait-for-turn", newWaitForTurnCmd}, {"answer", newAnswerCmd},
+		{"run", newRunCmd}, {"tasks", newTasksCmd}, {"task", newTaskCmd}, {proc.TaskExecVerb, newTaskExecCmd},
+		{"__journal-write", newJournalWriteCmd},
+		{"version", newVersionCmd}, {"demo", newDemoCmd}, {"schema", newSchemaCmd}, {"call", newCallCmd},
+		{"mcp", newMCPCmd}, {"watch", newWatchCmd}, {"agents", newAgentsCmd}, {"events", newEventsCmd},
+		{"remote", newRemoteCmd}, {"remote-exec", newRemoteExecCmd},
+		{"remote-daemon", func(*Factory) *cobra.Command { return newRemoteDaemonCmd() }},
+	}
+}
+
+// commandFor returns the maker of the command args name after the global
+// flags (pf), nil when they name none (help, completion, a typo: the whole
+// tree is built for them). A call then builds one command, not every
+// command's flags: a third of `panectl version`'s own work.
+func commandFor(pf *pflag.FlagSet, args []string) func(*Factory) *cobra.Command {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if name, ok := strings.CutPrefix(a, "-"); ok {
+			var fl *pflag.Flag
+			if long, ok := strings.CutPrefix(name, "-"); ok {
+				fl = pf.Lookup(long)
+			} else if len(name) == 1 {
+				fl = pf.ShorthandLookup(name)
+			}
+			if fl != nil && fl.NoOptDefVal == "" {
+				i++ // the flag's value
+			}
+			continue
+		}
+		for _, c := range commands() {
+			if c.name == a {
+				return c.make
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// NewRootCmd builds the whole command tree.
+func NewRootCmd(f *Factory) *cobra.Command { return newRoot(f, nil) }
+
+// newRoot builds the root with, when args name a command (commandFor), only
+// that command.
+func newRoot(f *Factory, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "panectl",
 		Short: "Automate real tmux panes: type exactly, read since a cursor, wait without being fooled by echo",
@@ -121,27 +180,15 @@ or exactly one JSON object with --json. Exit codes: panectl help exit-codes.`,
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 
-	root.AddCommand(
-		newListCmd(f),
-		newNewCmd(f),
-		newKillCmd(f),
-		newCursorCmd(f),
-		newSendTextCmd(f),
-		newSendKeysCmd(f),
-		newSendASCIICmd(f),
-		newCaptureCmd(f),
-		newWaitForTextCmd(f),
-		newScreenCmd(f), newStatusCmd(f), newWaitQuietCmd(f), newRecognizeCmd(f), newWaitForTurnCmd(f), newAnswerCmd(f),
-		newRunCmd(f), newTasksCmd(f), newTaskCmd(f), newTaskExecCmd(f), newJournalWriteCmd(f),
-		newVersionCmd(f),
-		newDemoCmd(f),
-		newSchemaCmd(f),
-		newCallCmd(f),
-		newMCPCmd(f),
-		newWatchCmd(f), newAgentsCmd(f), newEventsCmd(f),
-		newRemoteCmd(f), newRemoteExecCmd(f), newRemoteDaemonCmd(),
-	)
-	wireHelp(root)
+	one := commandFor(pf, args)
+	if one != nil {
+		root.AddCommand(one(f))
+	} else {
+		for _, c := range commands() {
+			root.AddCommand(c.make(f))
+		}
+	}
+	wireHelp(root, one == nil) // (help topics only where help may list them)
 	explainArgs(root)
 	if completionRequest(os.Args[1:]) {
 		wireCompletion(root, f) // after every AddCommand: completion by Use line and flag name

@@ -100,10 +100,14 @@ func (c *Client) Run(ctx context.Context, name string, args ...string) (string, 
 
 // RunList runs a command list (CommandList) in one tmux process, stdin on its
 // standard input (load-buffer -, source-file -), errors as Run's. A read-only
-// list goes through a kept client if any (KeepControl), same result.
+// list goes through a kept client if any (KeepControl), else through a client
+// of panectl's own for the one list (runOwn): same result, no process.
 func (c *Client) RunList(ctx context.Context, stdin []byte, cmds ...Command) (string, error) {
 	if stdin == nil {
 		if out, ok, err := c.viaKept(ctx, cmds); ok {
+			return out, err
+		}
+		if out, ok, err := c.runOwn(ctx, cmds); ok {
 			return out, err
 		}
 	}

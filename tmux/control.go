@@ -436,6 +436,15 @@ var readOnlyCommand = map[string]bool{
 	"list-panes": true, "list-windows": true, "list-sessions": true,
 }
 
+// readOnly reports whether c is a readOnlyCommand that prints its answer:
+// display-message and capture-pane need -p, or they act on the client.
+func readOnly(c []string) bool {
+	if len(c) == 0 || !readOnlyCommand[c[0]] {
+		return false
+	}
+	return c[0] != "display-message" && c[0] != "capture-pane" || slices.Contains(c[1:], "-p")
+}
+
 // typingCommand reports whether c types into one pane in exactly the shapes
 // Client.SendTextOptions uses: text set in a buffer of panectl's and pasted,
 // literal keys, or Enter.
@@ -517,17 +526,13 @@ func ownOptionWrite(c []string) bool {
 }
 
 // commandLine quotes cmds as one control-mode line, joined by " ; ".
-// Commands must be readOnlyCommand, ownOptionWrite or typingCommand, and
-// display-message and capture-pane need -p, or they act on the client.
-// Arguments are quoted by quoteArg.
+// Commands must be readOnly, ownOptionWrite or typingCommand. Arguments
+// are quoted by quoteArg.
 func commandLine(cmds [][]string) (string, error) {
 	var parts []string
 	for _, c := range cmds {
-		if len(c) == 0 || !readOnlyCommand[c[0]] && !ownOptionWrite(c) && !typingCommand(c) {
+		if !readOnly(c) && !ownOptionWrite(c) && !typingCommand(c) {
 			return "", fmt.Errorf("tmux: %q is not a command panectl sends through its control client", c)
-		}
-		if (c[0] == "display-message" || c[0] == "capture-pane") && !slices.Contains(c[1:], "-p") {
-			return "", fmt.Errorf("tmux: %s without -p through the control client", c[0])
 		}
 		q := make([]string, len(c))
 		for i, a := range c {

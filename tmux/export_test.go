@@ -47,3 +47,14 @@ func StartExitHold(c *Client) ([]Command, func(), error) {
 func ViaKept(ctx context.Context, c *Client, cmds ...Command) (string, bool, error) {
 	return c.viaKept(ctx, cmds)
 }
+
+// RunOwn runs cmds through panectl's own one-shot client, as RunList does;
+// ok is false when it would start a tmux process instead.
+func RunOwn(ctx context.Context, c *Client, cmds ...Command) (string, bool, error) {
+	return c.runOwn(ctx, cmds)
+}
+
+// RunProcess runs cmds in a tmux process, as RunList does without a client.
+func RunProcess(ctx context.Context, c *Client, cmds ...Command) (string, error) {
+	return c.exec(ctx, nil, DefaultCallTimeout, CommandList(cmds).argv())
+}
