@@ -23,8 +23,7 @@ import (
 //
 // ok is false where it cannot run the list: a tmux that needs `tmux -C`
 // (attachMode), a command that is not readOnly, a list longer than one
-// message, a refusal or a stream that did not end as it
-// should. The caller then starts a process, which runs the list exactly as
+// message, a refusal or a stream that did not end as it should. The caller then starts a process, which runs the list exactly as
 // before: every command here is read-only, so running it twice is harmless.
 func (c *Client) runOwn(ctx context.Context, cmds []Command) (out string, ok bool, err error) {
 	if c.attachMode() != attachProto {
@@ -40,12 +39,18 @@ func (c *Client) runOwn(ctx context.Context, cmds []Command) (out string, ok boo
 	defer cancel()
 	deadline, _ := callCtx.Deadline()
 	argv := CommandList(cmds).argv()
+	silent := func() (string, bool, error) { // (a process would wait as long again)
+		atomic.StoreInt32(&c.silent, 1)
+		return "", true, &NotRespondingError{Socket: c.Server.Socket, Command: commandName(argv), After: time.Since(started).Round(time.Millisecond)}
+	}
 	pc, stdin, stream, err := imsg.Dial(callCtx, c.Server.Socket, c.Bin, argv, layoutFor(c.version()), deadline)
 	switch {
 	case errors.Is(err, imsg.ErrNoServer):
 		return "", true, &NoServerError{Socket: c.Server.Socket, Stderr: "no server running on " + c.Server.Socket, From: c.Server.From}
 	case err != nil && ctx.Err() == context.Canceled:
 		return "", true, ctx.Err()
+	case err != nil && callCtx.Err() != nil:
+		return silent()
 	case err != nil:
 		return "", false, nil // refused, or could not connect: tmux's own words come from a process
 	}
@@ -60,8 +65,7 @@ func (c *Client) runOwn(ctx context.Context, cmds []Command) (out string, ok boo
 	case ctx.Err() == context.Canceled:
 		return "", true, ctx.Err()
 	case callCtx.Err() != nil:
-		atomic.StoreInt32(&c.silent, 1)
-		return "", true, &NotRespondingError{Socket: c.Server.Socket, Command: commandName(argv), After: time.Since(started).Round(time.Millisecond)}
+		return silent()
 	case !complete:
 		return "", false, nil
 	}

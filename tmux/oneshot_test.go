@@ -5,7 +5,10 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/panectl/panectl/internal/tmuxtest"
 	"github.com/panectl/panectl/tmux"
@@ -72,6 +75,22 @@ func TestOwnClientRunsLikeAProcess(t *testing.T) {
 	gone.Server.Socket = filepath.Join(t.TempDir(), "none")
 	if _, ok, err := tmux.RunOwn(ctx, &gone, tmux.Command{"list-sessions"}); !ok || !errors.Is(err, tmux.ErrNoServer) {
 		t.Errorf("no server: ok=%v err=%v, want ErrNoServer", ok, err)
+	}
+	// a stopped server: not responding, by the caller's deadline; it
+	// answers again once continued
+	pid, _ := strconv.Atoi(s.Tmux("display-message", "-p", "#{pid}"))
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	_, ok, err := tmux.RunOwn(short, s.Client, tmux.Command{"list-sessions"})
+	cancel()
+	_ = syscall.Kill(pid, syscall.SIGCONT)
+	if !ok || !errors.Is(err, tmux.ErrNotResponding) {
+		t.Errorf("stopped server: ok=%v err=%v, want ErrNotResponding", ok, err)
+	}
+	if _, err := s.Client.Run(ctx, "list-sessions"); err != nil {
+		t.Fatal(err)
 	}
 	// the server still has the pane and no client of panectl's
 	if clients := s.Clients(); len(clients) != 0 {
