@@ -121,8 +121,8 @@ func commands() []topCommand {
 
 // commandFor returns the maker of the command args name after the global
 // flags (pf), nil when they name none (help, completion, a typo: the whole
-// tree is built for them). A call then builds one command, not every
-// command's flags: a third of `panectl version`'s own work.
+// tree is built for them). A call then builds one command's flags and
+// help, not every command's.
 func commandFor(pf *pflag.FlagSet, args []string) func(*Factory) *cobra.Command {
 	for i := 0; i < len(args); i++ {
 		a := args[i]

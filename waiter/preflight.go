@@ -210,12 +210,24 @@ func stillStarting(ctx context.Context, c *tmux.Client, info tmux.PaneInfo, sh s
 // run, or ClearLine kills it. It returns the read, the screen judged, and the last prompt.
 func preflight(ctx context.Context, c *tmux.Client, src Source, opt RunOptions, mode proc.TTYMode) (sr pane.ReadResult, scr pane.Screen, prompt shell.Prompt, err error) {
 	id := opt.Info.ID
+	// The screen and the prompt recorded are read beside the cursor and the ledger, both lists in
+	// flight at once: one round trip through the control client, not two.
+	type screenRead struct {
+		scr    pane.Screen
+		prompt shell.Prompt
+		err    error
+	}
+	beside := make(chan screenRead, 1)
+	go func() {
+		scr, prompt, err := screenAndPrompt(ctx, c, src, id)
+		beside <- screenRead{scr, prompt, err}
+	}()
 	sr, err = read(ctx, c, src, id, pane.Cursor{Special: pane.CursorScreen}, pane.ReadOptions{MaxLines: 1, Guess: opt.Info, Ledger: true})
+	got := <-beside
 	if err != nil {
 		return sr, pane.Screen{}, prompt, err
 	}
-	scr, prompt, err = screenAndPrompt(ctx, c, src, id)
-	if err != nil {
+	if scr, prompt, err = got.scr, got.prompt, got.err; err != nil {
 		return sr, scr, prompt, err
 	}
 	// warm: seen at its prompt or typed into lately, so not starting
