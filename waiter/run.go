@@ -162,6 +162,7 @@ type runState struct {
 	pace                      *pacer
 	interval, maxInterval     time.Duration // the pause between cheap looks, growing
 	lastFull, lastPromptCheck time.Time
+	ahead                     <-chan screenLook // the screen read beside this round's full read, or nil
 }
 
 // newRunState runs the preflight and wraps the command for the shell.
@@ -235,8 +236,14 @@ func (s *runState) loop(ctx context.Context) (RunResult, error) {
 				}
 				continue
 			}
+			if err == nil {
+				// the end is on the screen: the prompt after it is learned from a screen read
+				// beside the full read
+				s.ahead = screenBeside(ctx, s.c, s.src, s.id)
+			}
 		}
 		res, done, err := s.round(ctx, restful, back)
+		s.ahead = nil
 		if done || err != nil {
 			return res, err
 		}
@@ -426,7 +433,7 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 	if !sc.Began && rd.Whole() {
 		// The history is whole, yet no begin marker printed. So text on the input line joined the
 		// typed line, after a prompt preflight could not recognize.
-		s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
+		s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce, s.ahead)
 		return *res, &RefusedError{s.id, fmt.Sprintf("the shell did not run the command line as typed: its begin marker never printed, though the pane's history is whole (text already on the input line, after a prompt panectl did not recognize, was probably joined to it); what ran ended with status %d and its output cannot be told apart. Look at the pane (panectl screen %s) and clear its input line before the next run", sc.Status, s.id)}
 	}
 	if !sc.Began {
@@ -436,12 +443,14 @@ func (s *runState) completed(ctx context.Context, rd pane.ReadResult, sc shell.R
 		res.Truncated = true
 		res.Note = schema.JoinNotes(res.Note, rd.Note)
 	}
+	ahead := s.ahead
 	if len(s.probes) > 0 {
 		// A probe typed while the shell was slow runs after the command. Let it print, for a clean
-		// prompt.
+		// prompt (and look at the screen after it).
 		_, _ = waitProbe(ctx, s.c, s.id, rd.Cursor, s.probes[len(s.probes)-1], 2*time.Second)
+		ahead = nil
 	}
-	s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce)
+	s.w.learnPrompt(ctx, s.c, s.src, s.id, s.r.Nonce, ahead)
 	return *res, nil
 }
 
@@ -686,12 +695,18 @@ const (
 )
 
 // learnPrompt records the prompt drawn after the end marker, for the next preflight. It is the
-// input line when the wrapper is not on it.
-func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string) {
+// input line when the wrapper is not on it. Its first look is ahead's when not nil.
+func (w runWatch) learnPrompt(ctx context.Context, c *tmux.Client, src Source, id, nonce string, ahead <-chan screenLook) {
 	var last shell.InputLine
 	lastY := -1
 	for look := 0; look < learnLooks; look++ {
-		scr, old, err := screenAndPrompt(ctx, c, src, id)
+		l := screenLook{}
+		if ahead != nil {
+			l, ahead = <-ahead, nil
+		} else {
+			l.scr, l.prompt, l.err = screenAndPrompt(ctx, c, src, id)
+		}
+		scr, old, err := l.scr, l.prompt, l.err
 		if err != nil || scr.Info.HistorySize+scr.Info.CursorY <= w.startRow {
 			return
 		}

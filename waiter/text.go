@@ -523,6 +523,24 @@ func screenAndPrompt(ctx context.Context, c *tmux.Client, src Source, id string)
 	return shell.ScreenAndPrompt(ctx, c, id)
 }
 
+// screenLook is what screenAndPrompt read.
+type screenLook struct {
+	scr    pane.Screen
+	prompt shell.Prompt
+	err    error
+}
+
+// screenBeside runs screenAndPrompt in the background. A read the caller makes meanwhile goes out
+// beside it: one round trip through the control client for both.
+func screenBeside(ctx context.Context, c *tmux.Client, src Source, id string) <-chan screenLook {
+	ch := make(chan screenLook, 1)
+	go func() {
+		scr, prompt, err := screenAndPrompt(ctx, c, src, id)
+		ch <- screenLook{scr, prompt, err}
+	}()
+	return ch
+}
+
 // checkText reads everything after cur once and looks for a match. It takes one snapshot when info
 // is the pane as last seen, and updates info. With stream, the read also seeds r.Stream.
 func checkText(ctx context.Context, c *tmux.Client, src Source, opt TextOptions, cur pane.Cursor, info *tmux.PaneInfo, stream bool) (TextResult, bool, pane.ReadResult, error) {
