@@ -226,7 +226,7 @@ func (s *runState) loop(ctx context.Context) (RunResult, error) {
 		}
 		due := s.pace.due(time.Now())
 		if !readsInFull(due, s.began, time.Since(s.lastFull), time.Since(s.typedAt), s.opt.Grace, restful) {
-			seen, err := endVisible(ctx, s.c, s.src, s.id, s.r.End)
+			info, seen, err := endVisible(ctx, s.c, s.src, s.id, s.r.End)
 			if errors.Is(err, tmux.ErrNotResponding) {
 				return s.ended(ctx, err)
 			}
@@ -237,8 +237,10 @@ func (s *runState) loop(ctx context.Context) (RunResult, error) {
 				continue
 			}
 			if err == nil {
-				// the end is on the screen: the prompt after it is learned from a screen read
-				// beside the full read
+				// the end is on the screen: the full read is planned from this look (not from
+				// the pane before the output), and the prompt after the end is learned from a
+				// screen read beside it
+				s.info = info
 				s.ahead = screenBeside(ctx, s.c, s.src, s.id)
 			}
 		}
@@ -770,14 +772,14 @@ func clearLine(ctx context.Context, c *tmux.Client, id string) error {
 
 // endVisible reports whether the end marker is on the screen or the last history rows, where it
 // sits right after the command ends. It is also true for a dead pane or a replaced process. Then
-// the output is read in full.
-func endVisible(ctx context.Context, c *tmux.Client, src Source, id, end string) (bool, error) {
+// the output is read in full, planned from the pane as this look found it.
+func endVisible(ctx context.Context, c *tmux.Client, src Source, id, end string) (tmux.PaneInfo, bool, error) {
 	info, texts, _, err := via(c, src).SnapshotOptions(ctx, id, "", tmux.CaptureSpec{Start: -10, ToBottom: true, Join: true})
 	if err != nil {
-		return true, err // let the full read report it
+		return info, true, err // let the full read report it
 	}
 	_, respawned := replaced(src.Process(), info)
-	return info.Dead || respawned || strings.Contains(texts[0], end+":"), nil
+	return info, info.Dead || respawned || strings.Contains(texts[0], end+":"), nil
 }
 
 // via is the source's control client when attached, else c.
