@@ -16,7 +16,7 @@ var errRefused = imsg.ErrRefused
 // controlProto attaches k with panectl's own client (imsg.Dial) instead of
 // `tmux -C`. Package imsg's doc says why.
 func (c *Client) controlProto(ctx context.Context, k *Control, argv []string, layout imsg.Layout, deadline time.Time) error {
-	pc, stdin, stream, err := imsg.Dial(ctx, c.Server.Socket, c.Bin, argv, layout, deadline)
+	pc, stdin, stream, err := imsg.Dial(ctx, c.Server.Socket, c.Bin, argv, layout, deadline, false)
 	switch {
 	case errors.Is(err, imsg.ErrNoServer):
 		return &NoServerError{Socket: c.Server.Socket, Stderr: "no server running on " + c.Server.Socket}

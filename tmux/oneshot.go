@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -15,15 +16,17 @@ import (
 
 // runOwn runs a read-only command list through panectl's own client,
 // attached to no session, instead of a tmux process. The server runs the
-// list as it runs a `tmux -C LIST` client's: each command's output in a
-// %begin ... %end block (%error for a failure, which ends the list), then it
-// ends the client, as every unattached client after its command
-// (server_client_command_done). A tmux process costs about 2 ms here to
-// start and end; this costs one socket round trip.
+// list as it runs a `tmux -C LIST` client's: each command's output, and each
+// hook's, in a %begin ... %end block (%error for a failure, which ends the
+// list), then it ends the client, as every unattached client after its
+// command (server_client_command_done). A tmux process costs about 2 ms here
+// to start and end; this costs one socket round trip.
 //
 // ok is false where it cannot run the list: a tmux that needs `tmux -C`
 // (attachMode), a command that is not readOnly, a list longer than one
-// message, a refusal or a stream that did not end as it should. The caller then starts a process, which runs the list exactly as
+// message, no server (a process says so in tmux's words), a server whose
+// binary cannot be checked, a refusal, or a stream readBlocks does not
+// trust. The caller then starts a process, which runs the list exactly as
 // before: every command here is read-only, so running it twice is harmless.
 func (c *Client) runOwn(ctx context.Context, cmds []Command) (out string, ok bool, err error) {
 	if c.attachMode() != attachProto {
@@ -43,30 +46,26 @@ func (c *Client) runOwn(ctx context.Context, cmds []Command) (out string, ok boo
 		atomic.StoreInt32(&c.silent, 1)
 		return "", true, &NotRespondingError{Socket: c.Server.Socket, Command: commandName(argv), After: time.Since(started).Round(time.Millisecond)}
 	}
-	pc, stdin, stream, err := imsg.Dial(callCtx, c.Server.Socket, c.Bin, argv, layoutFor(c.version()), deadline)
+	pc, stdin, stream, err := imsg.Dial(callCtx, c.Server.Socket, c.Bin, argv, layoutFor(c.version()), deadline, true)
 	switch {
-	case errors.Is(err, imsg.ErrNoServer):
-		return "", true, &NoServerError{Socket: c.Server.Socket, Stderr: "no server running on " + c.Server.Socket, From: c.Server.From}
 	case err != nil && ctx.Err() == context.Canceled:
 		return "", true, ctx.Err()
 	case err != nil && callCtx.Err() != nil:
 		return silent()
 	case err != nil:
-		return "", false, nil // refused, or could not connect: tmux's own words come from a process
+		return "", false, nil // no server, refused, or could not connect: tmux's own words come from a process
 	}
-	// The client ends by itself; Kill only cuts the exit handshake short
-	// once the answer is read (the client has identified: harmless).
 	defer pc.Kill()
 	defer stdin.Close()
 	stop := context.AfterFunc(callCtx, pc.Kill)
 	defer stop()
-	outs, failure, complete := readBlocks(stream, len(cmds))
+	outs, failure, trusted := readBlocks(stream)
 	switch {
 	case ctx.Err() == context.Canceled:
 		return "", true, ctx.Err()
 	case callCtx.Err() != nil:
 		return silent()
-	case !complete:
+	case !trusted || failure == "" && len(outs) < len(cmds):
 		return "", false, nil
 	}
 	atomic.StoreInt32(&c.silent, 0)
@@ -80,38 +79,59 @@ func (c *Client) runOwn(ctx context.Context, cmds []Command) (out string, ok boo
 	return strings.Join(outs, ""), true, nil
 }
 
-// readBlocks reads a one-shot client's stream until n command blocks, or a
-// failed one, have come. Lines outside blocks (notifications) are skipped.
-// failure is a failed block's message; complete is false when the stream
-// ended first, or broke a bound of Control.read.
-func readBlocks(r io.Reader, n int) (outs []string, failure string, complete bool) {
+// readBlocks reads a one-shot client's stream to its end and returns each
+// block's output, and the first failed block's message. A command's output
+// is copied raw between its guard lines, so a pane can print a line that
+// looks like one ("%end TIME NUMBER FLAGS", with a guessed number): such a
+// stream is not trusted. tmux writes only notifications (lines that start
+// with "%") between blocks, a %begin's number is above the last, and the
+// stream ends between blocks. A forged %end leaves the rest of the output,
+// and the real %end, between blocks; a forged %begin repeats a number or
+// leaves a block open at the end. trusted is false for those, and for a
+// stream past a bound of Control.read.
+func readBlocks(r io.Reader) (outs []string, failure string, trusted bool) {
 	br := bufio.NewReaderSize(r, 16<<10)
 	var buf, block []byte
-	open := "" // "TIME NUMBER" of the open block
-	for len(outs) < n {
+	open, last := "", -1 // "TIME NUMBER" of the open block; the last block's number
+	for {
 		line, err := readLine(br, &buf, MaxControlLine)
-		if err != nil {
+		switch {
+		case errors.Is(err, io.EOF):
+			return outs, failure, open == ""
+		case err != nil:
 			return nil, "", false
 		}
-		if open == "" {
-			name, rest, _ := bytes.Cut(line, []byte(" "))
-			if f := strings.Fields(string(rest)); string(name) == "%begin" && len(f) == 3 {
-				open, block = f[0]+" "+f[1], block[:0]
+		if open != "" {
+			if id, failed, ok := blockEnd(line); ok && id == open {
+				if failed && failure == "" {
+					failure = strings.TrimSpace(string(block))
+				}
+				if !failed {
+					outs = append(outs, string(block))
+				}
+				open = ""
+				continue
 			}
+			if len(block)+len(line) >= MaxControlBlock {
+				return nil, "", false
+			}
+			block = append(append(block, line...), '\n')
 			continue
 		}
-		if id, failed, ok := blockEnd(line); ok && id == open {
-			if failed {
-				return nil, strings.TrimSpace(string(block)), true
+		name, rest, _ := bytes.Cut(line, []byte(" "))
+		f := strings.Fields(string(rest))
+		switch {
+		case len(line) == 0 || line[0] != '%' || string(name) == "%end" || string(name) == "%error":
+			return nil, "", false // output between blocks: a guard line was forged
+		case string(name) == "%begin":
+			n, err := -1, error(nil)
+			if len(f) == 3 {
+				n, err = strconv.Atoi(f[1])
 			}
-			outs = append(outs, string(block))
-			open = ""
-			continue
+			if err != nil || n <= last {
+				return nil, "", false // not tmux's, or a number seen before
+			}
+			open, last, block = f[0]+" "+f[1], n, block[:0]
 		}
-		if len(block)+len(line) >= MaxControlBlock {
-			return nil, "", false
-		}
-		block = append(append(block, line...), '\n')
 	}
-	return outs, "", true
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -17,7 +18,9 @@ import (
 // A read-only list run by panectl's own one-shot client gives what a tmux
 // process gives, byte for byte, errors included: titles and options with
 // control characters, tabs and wide text, captures, several commands, a
-// failure first or last.
+// failure first or last, hooks that print. A pane that forges block ends
+// cuts nothing short (a process reads instead); no server and a stopped
+// server are reported as a process would.
 func TestOwnClientRunsLikeAProcess(t *testing.T) {
 	s := tmuxtest.New(t)
 	ctx := context.Background()
@@ -57,6 +60,44 @@ func TestOwnClientRunsLikeAProcess(t *testing.T) {
 			t.Errorf("%q: own client error %#v, a process %#v", cmds, ownTE, procTE)
 		}
 	}
+	// hooks: each hook's output comes as a block of its own, as a
+	// process prints it
+	s.Tmux("set-hook", "-g", "after-display-message", "set-option -g @panectl_test_hooked 1")
+	s.Tmux("set-hook", "-g", "after-capture-pane", "list-sessions -F HOOKED")
+	hooked := []tmux.Command{{"display-message", "-p", "-t", p.ID, "#{pane_id}"}, {"capture-pane", "-p", "-t", p.ID}, {"show-options", "-p", "-t", p.ID}}
+	own, ok, err := tmux.RunOwn(ctx, s.Client, hooked...)
+	proc, procErr := tmux.RunProcess(ctx, s.Client, hooked...)
+	if !ok || err != nil || procErr != nil || own != proc {
+		t.Errorf("with hooks: own client %q (ok %v, %v), a process %q (%v)", own, ok, err, proc, procErr)
+	}
+	s.Tmux("set-hook", "-gu", "after-display-message")
+	s.Tmux("set-hook", "-gu", "after-capture-pane")
+	// A pane that prints likely block ends ("%end TIME NUMBER FLAGS" for
+	// the next seconds and the first 1500 command numbers) cuts no capture
+	// short: the own client does not trust the stream, and a process reads.
+	s.Tmux("set-option", "-g", "history-limit", "10000")
+	spoof := s.NewPane([2]int{40, 10}, "sh", "-c",
+		`awk -v now=$(date +%s) 'BEGIN { for (t = now; t <= now + 3; t++) for (n = 1; n <= 1500; n++) print "%end " t " " n " 0"; print "LAST LINE" }'; exec cat`)
+	whole := []tmux.Command{{"capture-pane", "-p", "-t", spoof.ID, "-S", "-", "-E", "-"}}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		out, err := tmux.RunProcess(ctx, s.Client, whole...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out, "LAST LINE") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the spoofing pane never printed its last line: %q", out[max(0, len(out)-300):])
+		}
+	}
+	proc, _ = tmux.RunProcess(ctx, s.Client, whole...)
+	if own, ok, err := tmux.RunOwn(ctx, s.Client, whole...); ok && (err != nil || own != proc) {
+		t.Errorf("a capture of forged block ends: own client %d bytes (%v), a process %d", len(own), err, len(proc))
+	}
+	if got, err := s.Client.RunList(ctx, nil, whole...); err != nil || got != proc {
+		t.Errorf("a capture of forged block ends: RunList %d bytes (%v), a process %d", len(got), err, len(proc))
+	}
 	// what may change the server, or needs a process's stdin, is not run
 	for _, cmds := range [][]tmux.Command{
 		{{"set-option", "-g", "status", "off"}},
@@ -70,11 +111,14 @@ func TestOwnClientRunsLikeAProcess(t *testing.T) {
 	if got := s.Tmux("show-options", "-g", "-v", "status"); got != "on" {
 		t.Errorf("status is %q after the refused set-option", got)
 	}
-	// no server on the socket: ErrNoServer, as a process says
+	// no server on the socket: a process says so, in tmux's words
 	gone := *s.Client
 	gone.Server.Socket = filepath.Join(t.TempDir(), "none")
-	if _, ok, err := tmux.RunOwn(ctx, &gone, tmux.Command{"list-sessions"}); !ok || !errors.Is(err, tmux.ErrNoServer) {
-		t.Errorf("no server: ok=%v err=%v, want ErrNoServer", ok, err)
+	if _, ok, _ := tmux.RunOwn(ctx, &gone, tmux.Command{"list-sessions"}); ok {
+		t.Errorf("no server: the own client answered")
+	}
+	if _, err := gone.RunList(ctx, nil, tmux.Command{"list-sessions"}); !errors.Is(err, tmux.ErrNoServer) {
+		t.Errorf("no server: %v, want ErrNoServer", err)
 	}
 	// a stopped server: not responding, by the caller's deadline; it
 	// answers again once continued
@@ -83,7 +127,7 @@ func TestOwnClientRunsLikeAProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	_, ok, err := tmux.RunOwn(short, s.Client, tmux.Command{"list-sessions"})
+	_, ok, err = tmux.RunOwn(short, s.Client, tmux.Command{"list-sessions"})
 	cancel()
 	_ = syscall.Kill(pid, syscall.SIGCONT)
 	if !ok || !errors.Is(err, tmux.ErrNotResponding) {

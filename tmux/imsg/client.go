@@ -52,8 +52,10 @@ var ErrUnavailable = errors.New("control client unavailable")
 // of the handshake is bounded by deadline. It returns ErrRefused when the
 // server's binary is not the one whose version chose layout. It returns
 // the client, the pipe to write commands to, and the control stream (with
-// the %exit line tmux's client would print at its end).
-func Dial(ctx context.Context, socket, bin string, argv []string, layout Layout, deadline time.Time) (*Client, *os.File, io.Reader, error) {
+// the %exit line tmux's client would print at its end). With verified, a
+// server whose binary cannot be checked (its pid is not visible, no /proc)
+// is refused too.
+func Dial(ctx context.Context, socket, bin string, argv []string, layout Layout, deadline time.Time, verified bool) (*Client, *os.File, io.Reader, error) {
 	d := net.Dialer{Deadline: deadline}
 	nc, err := d.DialContext(ctx, "unix", socket)
 	if err != nil {
@@ -75,6 +77,8 @@ func Dial(ctx context.Context, socket, bin string, argv []string, layout Layout,
 		// it started, or started from another install): its header
 		// layout is unknown. Nothing was sent, so closing is harmless.
 		return fail(fmt.Errorf("%w: the server was not started from %s", ErrRefused, bin))
+	} else if !known && verified {
+		return fail(fmt.Errorf("%w: the server's binary cannot be checked against %s", ErrRefused, bin))
 	}
 	if err := conn.SetDeadline(deadline); err != nil {
 		return fail(fmt.Errorf("%w: %v", ErrUnavailable, err))
