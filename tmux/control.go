@@ -597,6 +597,14 @@ func (k *Control) Command(ctx context.Context, cmds ...[]string) ([]string, erro
 }
 
 func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]string) ([]string, error) {
+	// A command's output is copied raw between its guard lines, so a pane can
+	// print a line that looks like its end ("%end TIME NUMBER FLAGS", the
+	// number guessed), and more blocks after it. So every line ends with a
+	// check: a nonce no pane has seen, printed last. Its block completes the
+	// line only as tmux wrote it; a forged block cannot hold the nonce (read
+	// checks what comes between blocks).
+	check := "panectl-check-" + Nonce()
+	cmds = append(cmds[:len(cmds):len(cmds)], []string{"display-message", "-p", check})
 	line, err := commandLine(cmds)
 	if err != nil {
 		return nil, err
@@ -611,6 +619,9 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 	}
 	stallCh := k.stallCh
 	ok := k.writeLocked(line, pendingBlock{ch: ch, sub: sub}, len(cmds))
+	if ok {
+		k.pending[len(k.pending)-1].sub = nil // the check is no command of the subscription's
+	}
 	k.mu.Unlock()
 	if !ok {
 		return nil, ErrControlClosed
@@ -652,7 +663,27 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 		}
 		outs = append(outs, r.out)
 	}
-	return outs, firstErr
+	switch {
+	case firstErr != nil && len(cmds) > 1:
+		// A failure skips the rest of the line, the check too, and a forged
+		// %error would do the same: a check of its own after it.
+		if _, err := k.command(ctx, nil, nil); err != nil {
+			return nil, err
+		}
+	case outs[len(outs)-1] != check+"\n":
+		k.forged("a command's check printed something else")
+		return nil, ErrControlClosed
+	}
+	return outs[:len(outs)-1], firstErr
+}
+
+// forged ends a client whose stream was forged: a pane printed lines that
+// look like tmux's block guards. Commands in flight end with ErrControlClosed
+// (a process answers them), subscriptions see the client's end.
+func (k *Control) forged(what string) {
+	k.setReason("tmux's stream cannot be trusted: " + what + " (a pane's output that looks like a command's end)")
+	k.broadcast(ControlEvent{Kind: EventChange, Line: "%exit"})
+	go k.Close()
 }
 
 // notResponding marks the client mute, so Close waits for no detach.
@@ -803,6 +834,12 @@ func (k *Control) read(r io.Reader) {
 			continue
 		}
 		name, rest, _ := bytes.Cut(line, []byte(" "))
+		if len(line) == 0 || line[0] != '%' || string(name) == "%end" || string(name) == "%error" {
+			// tmux writes only notifications between blocks: a block's end
+			// was forged, and this is the rest of its output
+			k.forged("output between command blocks")
+			return
+		}
 		switch string(name) {
 		case "%begin":
 			f := strings.Fields(string(rest))

@@ -98,6 +98,23 @@ func TestOwnClientRunsLikeAProcess(t *testing.T) {
 	if got, err := s.Client.RunList(ctx, nil, whole...); err != nil || got != proc {
 		t.Errorf("a capture of forged block ends: RunList %d bytes (%v), a process %d", len(got), err, len(proc))
 	}
+	// nor through a kept control client: it ends, and a process reads
+	func() {
+		kc := *s.Client
+		kc.KeepControl(time.Minute)
+		defer kc.Close()
+		sub, err := kc.Subscribe(ctx, spoof, func(tmux.ControlEvent) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Close()
+		if got, ok, err := tmux.ViaKept(ctx, &kc, whole...); ok && (err != nil || got != proc) {
+			t.Errorf("a capture of forged block ends through a kept client: %d bytes (%v), a process %d", len(got), err, len(proc))
+		}
+		if got, err := kc.RunList(ctx, nil, whole...); err != nil || got != proc {
+			t.Errorf("a capture of forged block ends, kept client: RunList %d bytes (%v), a process %d", len(got), err, len(proc))
+		}
+	}()
 	// what may change the server, or needs a process's stdin, is not run
 	for _, cmds := range [][]tmux.Command{
 		{{"set-option", "-g", "status", "off"}},
