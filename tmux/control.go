@@ -683,7 +683,10 @@ func (k *Control) command(ctx context.Context, sub *Subscription, cmds [][]strin
 func (k *Control) forged(what string) {
 	k.setReason("tmux's stream cannot be trusted: " + what + " (a pane's output that looks like a command's end)")
 	k.broadcast(ControlEvent{Kind: EventChange, Line: "%exit"})
-	go k.Close()
+	k.mu.Lock()
+	k.closed = true
+	_ = k.stdin.Close() // EOF detaches it (tmux(1), CONTROL MODE); its end does the rest
+	k.mu.Unlock()
 }
 
 // notResponding marks the client mute, so Close waits for no detach.
