@@ -59,13 +59,13 @@ func (c *Client) runOwn(ctx context.Context, cmds []Command) (out string, ok boo
 	defer stdin.Close()
 	stop := context.AfterFunc(callCtx, pc.Kill)
 	defer stop()
-	outs, failure, trusted := readBlocks(stream)
+	out, blocks, failure, trusted := readBlocks(stream)
 	switch {
 	case ctx.Err() == context.Canceled:
 		return "", true, ctx.Err()
 	case callCtx.Err() != nil:
 		return silent()
-	case !trusted || failure == "" && len(outs) < len(cmds):
+	case !trusted || failure == "" && blocks < len(cmds):
 		return "", false, nil
 	}
 	atomic.StoreInt32(&c.silent, 0)
@@ -76,62 +76,65 @@ func (c *Client) runOwn(ctx context.Context, cmds []Command) (out string, ok boo
 		}
 		return "", true, te
 	}
-	return strings.Join(outs, ""), true, nil
+	return out, true, nil
 }
 
-// readBlocks reads a one-shot client's stream to its end and returns each
-// block's output, and the first failed block's message. A command's output
-// is copied raw between its guard lines, so a pane can print a line that
-// looks like one ("%end TIME NUMBER FLAGS", with a guessed number): such a
-// stream is not trusted. tmux writes only notifications (lines that start
-// with "%") between blocks, a %begin's number is above the last, and the
-// stream ends between blocks. A forged %end leaves the rest of the output,
-// and the real %end, between blocks; a forged %begin repeats a number or
-// leaves a block open at the end. trusted is false for those, and for a
-// stream past a bound of Control.read.
-func readBlocks(r io.Reader) (outs []string, failure string, trusted bool) {
+// readBlocks reads a one-shot client's stream to its end and returns the
+// output of its blocks, joined, how many there were, and the first failed
+// block's message. A command's output is copied raw between its guard lines,
+// so a pane can print a line that looks like one ("%end TIME NUMBER FLAGS",
+// with a guessed number): such a stream is not trusted. tmux writes only
+// notifications (lines that start with "%") between blocks, a %begin's
+// number is above the last, and the stream ends between blocks. A forged
+// %end leaves the rest of the output, and the real %end, between blocks; a
+// forged %begin repeats a number or leaves a block open at the end. trusted
+// is false for those, and for a stream past a bound of Control.read. The
+// output is copied once on its way (a wait reads up to 1 MiB of pane options).
+func readBlocks(r io.Reader) (out string, blocks int, failure string, trusted bool) {
 	br := bufio.NewReaderSize(r, 16<<10)
-	var buf, block []byte
-	open, last := "", -1 // "TIME NUMBER" of the open block; the last block's number
+	var buf, all []byte
+	open, last, start := "", -1, 0 // "TIME NUMBER" of the open block; the last block's number; where its output starts
 	for {
 		line, err := readLine(br, &buf, MaxControlLine)
 		switch {
 		case errors.Is(err, io.EOF):
-			return outs, failure, open == ""
+			return string(all), blocks, failure, open == ""
 		case err != nil:
-			return nil, "", false
+			return "", 0, "", false
 		}
 		if open != "" {
 			if id, failed, ok := blockEnd(line); ok && id == open {
-				if failed && failure == "" {
-					failure = strings.TrimSpace(string(block))
-				}
-				if !failed {
-					outs = append(outs, string(block))
+				if failed {
+					if failure == "" {
+						failure = strings.TrimSpace(string(all[start:]))
+					}
+					all = all[:start]
+				} else {
+					blocks++
 				}
 				open = ""
 				continue
 			}
-			if len(block)+len(line) >= MaxControlBlock {
-				return nil, "", false
+			if len(all)-start+len(line) >= MaxControlBlock {
+				return "", 0, "", false
 			}
-			block = append(append(block, line...), '\n')
+			all = append(append(all, line...), '\n')
 			continue
 		}
 		name, rest, _ := bytes.Cut(line, []byte(" "))
 		f := strings.Fields(string(rest))
 		switch {
 		case len(line) == 0 || line[0] != '%' || string(name) == "%end" || string(name) == "%error":
-			return nil, "", false // output between blocks: a guard line was forged
+			return "", 0, "", false // output between blocks: a guard line was forged
 		case string(name) == "%begin":
 			n, err := -1, error(nil)
 			if len(f) == 3 {
 				n, err = strconv.Atoi(f[1])
 			}
 			if err != nil || n <= last {
-				return nil, "", false // not tmux's, or a number seen before
+				return "", 0, "", false // not tmux's, or a number seen before
 			}
-			open, last, block = f[0]+" "+f[1], n, block[:0]
+			open, last, start = f[0]+" "+f[1], n, len(all)
 		}
 	}
 }
